@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** Identifiers are UUID strings (spec: Formats). */
+export const Uuid = z.uuid();
+/** Timestamps are ISO 8601 UTC date-times. */
+export const DateTime = z.iso.datetime();
+/** Plain dates are YYYY-MM-DD. */
+export const PlainDate = z.iso.date();
+
+export const Severity = z.enum(['error', 'warning', 'info']).meta({ id: 'Severity' });
+export type Severity = z.infer<typeof Severity>;
+
+export const SeverityCounts = z
+  .object({ error: z.int().min(0), warning: z.int().min(0), info: z.int().min(0) })
+  .meta({ id: 'SeverityCounts' });
+
+/** Envelope rule 1: a single resource is `{ data }`. */
+export function single<T extends z.ZodType>(data: T) {
+  return z.object({ data });
+}
+
+export const ListMeta = z
+  .object({
+    limit: z.int().min(1).max(100),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ id: 'ListMeta' });
+
+/** Envelope rule 2: a list is `{ data: [...], meta: { limit, has_more, next_cursor } }`. */
+export function list<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), meta: ListMeta });
+}
+
+/** Common rule 4: `cursor` (opaque) and `limit` (1..100, default 25) on every list. */
+export const PageQuery = z.strictObject({
+  cursor: z.string().min(1).max(2048).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+/** Query strings carry booleans as text; only `true` and `false` are accepted. */
+export const BooleanText = z.enum(['true', 'false']);
+
+export const PERIOD_PRESETS = ['7d', '28d', '30d', '90d', '180d', '365d'] as const;
+export const PeriodPreset = z.enum(PERIOD_PRESETS).meta({ id: 'PeriodPreset' });
+export const Period = z
+  .object({ preset: PeriodPreset, from: PlainDate, to: PlainDate })
+  .meta({ id: 'Period' });
+
+export const NoParams = z.strictObject({});
+export const NoQuery = z.strictObject({});
+export const NoBody = z.strictObject({}).optional();

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { DateTime, PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
+
+/** Full value sets the spec leaves open (docs/decisions/crawl-lifecycle.md). */
+export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'stopped'] as const;
+export const CRAWL_STAGES = ['queued', 'fetching', 'analysing', 'pagespeed', 'scoring', 'comparing', 'done'] as const;
+export const STEP_STATES = ['pending', 'running', 'done', 'skipped'] as const;
+export const CRAWL_TRIGGERS = ['manual', 'schedule'] as const;
+
+export const StagePlan = z
+  .object({
+    current_step: z.int().min(0),
+    step_count: z.int().min(0),
+    settled: z.boolean().describe('true once post-processing has ended; read reports only then'),
+    steps: z.array(
+      z.object({
+        stage: z.enum(CRAWL_STAGES),
+        state: z.enum(STEP_STATES),
+        skip_reason: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'StagePlan' });
+
+export const Crawl = z
+  .object({
+    id: Uuid,
+    project_id: Uuid,
+    campaign_id: Uuid,
+    status: z.enum(CRAWL_STATUSES),
+    stage: z.enum(CRAWL_STAGES),
+    active: z.boolean().describe('true while the crawl is running'),
+    stage_plan: StagePlan,
+    pages: z.object({ crawled: z.int(), discovered: z.int(), budget: z.int() }),
+    issue_counts: SeverityCounts,
+    truncated: z.boolean(),
+    blocked: z.boolean(),
+    comparable: z.boolean(),
+    blocked_reason: z.string().nullable(),
+    error: z.string().nullable(),
+    trigger: z.enum(CRAWL_TRIGGERS),
+    started_at: DateTime.nullable(),
+    finished_at: DateTime.nullable(),
+    created_at: DateTime,
+  })
+  .meta({ id: 'Crawl' });
+export type Crawl = z.infer<typeof Crawl>;
+
+/** The launch takes no body, or an empty object (docs/decisions/crawl-launch.md). */
+export const LaunchCrawlBody = z.strictObject({}).optional().meta({ id: 'LaunchCrawlBody' });
+
+export const IssueOccurrence = z
+  .object({
+    name: z.string(),
+    severity: Severity,
+    category: z.string(),
+    url: z.string(),
+    details: z.string(),
+  })
+  .meta({ id: 'IssueOccurrence', description: 'One issue on one URL.' });
+export type IssueOccurrence = z.infer<typeof IssueOccurrence>;
+
+export const IssueSummary = z
+  .object({
+    crawl_id: Uuid,
+    totals: SeverityCounts,
+    protection_occurrences: z.int().min(0),
+    groups: z.array(
+      z.object({ name: z.string(), severity: Severity, category: z.string(), occurrences: z.int().min(0) }),
+    ),
+  })
+  .meta({ id: 'IssueSummary' });
+export type IssueSummary = z.infer<typeof IssueSummary>;
+
+export const CrawledPage = z
+  .object({
+    url: z.string(),
+    status_code: z.int().nullable().describe('null when no HTTP response was received'),
+    error_type: z.string().nullable(),
+    content_type: z.string().nullable(),
+    is_internal: z.boolean(),
+    depth: z.int(),
+    title: z.string().nullable(),
+    meta_description: z.string().nullable(),
+    h1: z.string().nullable(),
+    word_count: z.int().nullable(),
+    canonical_url: z.string().nullable(),
+    response_time_ms: z.number().nullable(),
+    size_bytes: z.int().nullable(),
+    internal_links: z.int(),
+    external_links: z.int(),
+    images: z.int(),
+    images_without_alt: z.int(),
+  })
+  .meta({ id: 'CrawledPage' });
+export type CrawledPage = z.infer<typeof CrawledPage>;
+
+export const CrawledPageWithIssues = CrawledPage.extend({
+  issues: z.array(IssueOccurrence).describe('errors first'),
+}).meta({ id: 'CrawledPageWithIssues' });
+
+const StrategyAverage = z
+  .object({
+    score: z.number().min(0).max(100).describe('mean Lighthouse performance score of the measured pages'),
+    pages_measured: z.int().min(1),
+    pages_failed: z.int().min(0),
+  })
+  .nullable()
+  .describe('null when the strategy succeeded on no page, never 0');
+
+export const PAGESPEED_STATUSES = ['not_requested', 'unconfigured', 'pending', 'measured', 'failed'] as const;
+
+export const PageSpeedResult = z
+  .object({
+    crawl_id: Uuid,
+    status: z.enum(PAGESPEED_STATUSES),
+    provider: z.string().nullable().describe('lighthouse, pagespeed_insights, or null when none ran'),
+    skip_reason: z.string().nullable(),
+    mobile: StrategyAverage,
+    desktop: StrategyAverage,
+    combined: z.number().nullable().describe('mean of the measured strategies; the value the health score uses'),
+    failed: z.boolean().describe('every measurement was refused'),
+    sample: z.array(
+      z.object({
+        url: z.string(),
+        role: z.enum(['home', 'category']),
+        mobile: z.number().nullable(),
+        desktop: z.number().nullable(),
+        error: z.string().nullable(),
+      }),
+    ),
+    measured_at: DateTime.nullable(),
+  })
+  .meta({ id: 'PageSpeedResult', description: 'Lighthouse performance of a sample (home and category pages), mobile and desktop.' });
+export type PageSpeedResult = z.infer<typeof PageSpeedResult>;
+
+export const CrawlParams = z.strictObject({ crawl: Uuid });
+export const ListCrawlsQuery = PageQuery;
+export const ListIssuesQuery = PageQuery.extend({
+  severity: Severity.optional(),
+  category: z.string().min(1).max(100).optional(),
+  name: z.string().min(1).max(200).optional(),
+});
+export const PAGE_STATUS_FILTERS = ['2xx', '3xx', '4xx', '5xx', 'unreachable'] as const;
+export const ListPagesQuery = PageQuery.extend({
+  status: z.enum(PAGE_STATUS_FILTERS).optional(),
+  internal: z.enum(['true', 'false']).optional(),
+});
+export const PageByUrlQuery = z.strictObject({ url: z.string().min(1).max(4096) });

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { DateTime, PageQuery, Uuid } from '../common.js';
+
+export const Project = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    slug: z.string(),
+    url: z.string(),
+    domain: z.string(),
+    locked: z.boolean().describe('true means the project is read-only'),
+    created_at: DateTime,
+    latest_completed_crawl: z.object({ id: Uuid, finished_at: DateTime }).nullable(),
+  })
+  .meta({ id: 'Project' });
+export type Project = z.infer<typeof Project>;
+
+/** A public http(s) site URL; whether it resolves to a public address is checked by the server. */
+export const SiteUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'Must be an absolute http or https URL');
+
+export const CreateProjectBody = z
+  .strictObject({
+    url: SiteUrl,
+    name: z.string().trim().min(1).max(120).nullable().optional(),
+  })
+  .meta({ id: 'CreateProjectBody' });
+
+export const UpdateProjectBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(120).optional(),
+    url: SiteUrl.optional(),
+  })
+  .meta({ id: 'UpdateProjectBody' });
+
+export const ProjectParams = z.strictObject({ project: Uuid });
+export const ListProjectsQuery = PageQuery;

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { DateTime, PageQuery, Uuid } from '../common.js';
+
+/** Event types a subscription may list (spec: Webhooks). `webhook.test` is sent only by the test call. */
+export const WEBHOOK_EVENTS = [
+  'crawl.completed',
+  'crawl.failed',
+  'crawl.stopped',
+  'export.ready',
+  'recommendations.ready',
+  'signal.detected',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number] | 'webhook.test';
+
+export const Webhook = z
+  .object({
+    id: Uuid,
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    active: z.boolean(),
+    disabled_reason: z.string().nullable(),
+    disabled_at: DateTime.nullable(),
+    consecutive_failures: z.int().min(0),
+    last_delivery_at: DateTime.nullable(),
+    secret_rotation_ends_at: DateTime.nullable(),
+    created_at: DateTime,
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.infer<typeof Webhook>;
+
+export const WebhookWithSecret = Webhook.extend({
+  secret: z.string().describe('the signing secret, shown once'),
+}).meta({ id: 'WebhookWithSecret' });
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const DELIVERY_ERROR_REASONS = [
+  'refused_address',
+  'timeout',
+  'connection_failed',
+  'http_status',
+  'redirect',
+  'subscription_disabled',
+] as const;
+
+export const WebhookDelivery = z
+  .object({
+    id: Uuid,
+    event_id: Uuid,
+    event_type: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.int().min(0),
+    response_status: z.int().nullable(),
+    error_reason: z.string().nullable(),
+    duration_ms: z.int().nullable(),
+    next_attempt_at: DateTime.nullable(),
+    delivered_at: DateTime.nullable(),
+    created_at: DateTime,
+  })
+  .meta({ id: 'WebhookDelivery', description: 'One event sent to one subscription. The receiver body is never stored.' });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+const WebhookUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => {
+    try {
+      return new URL(v).protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'Must be an absolute https URL');
+
+const Events = z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length);
+
+export const CreateWebhookBody = z
+  .strictObject({
+    url: WebhookUrl,
+    events: Events,
+    description: z.string().max(500).nullable().optional(),
+  })
+  .meta({ id: 'CreateWebhookBody' });
+
+export const UpdateWebhookBody = z
+  .strictObject({
+    url: WebhookUrl.optional(),
+    events: Events.optional(),
+    description: z.string().max(500).nullable().optional(),
+    active: z.boolean().optional(),
+  })
+  .meta({ id: 'UpdateWebhookBody' });
+
+export const WebhookParams = z.strictObject({ webhook: Uuid });
+export const ListWebhooksQuery = PageQuery;
+export const ListDeliveriesQuery = PageQuery;
+
+/**
+ * The body of every delivery (docs/decisions/webhooks.md). `id` is the event id, also sent as
+ * `webhook-id`, stable across retries so receivers can deduplicate.
+ */
+export function webhookEvent<T extends string, D extends z.ZodType>(type: T, data: D) {
+  return z.object({ id: Uuid, type: z.literal(type), created_at: DateTime, data });
+}

@@ -1,0 +1,20 @@
+/**
+ * The complete list of token scopes. The spec names the pattern (domain plus verb) and leaves the
+ * list open; this is ours (docs/decisions/scopes.md). A write scope never includes read.
+ */
+export const SCOPES = [
+  'projects:read',
+  'projects:write',
+  'crawls:read',
+  'crawls:write',
+  'exports:write',
+  'positions:read',
+  'positions:write',
+  'search_console:read',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];

@@ -1,0 +1,88 @@
+/**
+ * The guard on outbound requests to user-supplied addresses (crawls, webhooks, project URLs):
+ * every address a name resolves to must be public unicast, checked after WHATWG parsing (which
+ * turns `2130706433` into 127.0.0.1) and again at connect time, where the vetted address is
+ * pinned so DNS rebinding cannot swap it (../shared/api-rules.md, "Outbound requests").
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector } from 'undici';
+
+export class AddressRefusedError extends Error {
+  readonly code = 'refused_address';
+  constructor(readonly host: string, readonly address?: string) {
+    super(address ? `${host} resolves to a non-public address (${address})` : `${host} cannot be resolved`);
+    this.name = 'AddressRefusedError';
+  }
+}
+
+/** True when the address is public unicast; IPv4-mapped IPv6 is unwrapped first. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  return parsed.range() === 'unicast';
+}
+
+/** Strips IPv6 brackets from a URL hostname. */
+function bareHost(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * Resolves a host name and vets every address. With `allowPrivate` the check is skipped (dev,
+ * tests), but the resolution still happens so unknown names fail the same way.
+ */
+export async function resolveVetted(hostname: string, allowPrivate: boolean): Promise<ResolvedAddress[]> {
+  const host = bareHost(hostname);
+  let addresses: ResolvedAddress[];
+  if (isIP(host)) {
+    addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
+  } else {
+    try {
+      addresses = (await lookup(host, { all: true, verbatim: true })) as ResolvedAddress[];
+    } catch {
+      throw new AddressRefusedError(host);
+    }
+  }
+  if (!allowPrivate) {
+    const bad = addresses.find((a) => !isPublicAddress(a.address));
+    if (bad) throw new AddressRefusedError(host, bad.address);
+  }
+  if (addresses.length === 0) throw new AddressRefusedError(host);
+  return addresses;
+}
+
+/** Checks a whole URL: http(s) only (https only when asked), and a public destination. */
+export async function assertPublicUrl(url: string, options: { allowPrivate: boolean; httpsOnly?: boolean }): Promise<void> {
+  const parsed = new URL(url);
+  const okScheme = options.httpsOnly ? parsed.protocol === 'https:' : parsed.protocol === 'https:' || parsed.protocol === 'http:';
+  if (!okScheme) throw new AddressRefusedError(parsed.hostname);
+  await resolveVetted(parsed.hostname, options.allowPrivate);
+}
+
+/**
+ * An undici dispatcher whose every connection is vetted and pinned to the vetted address; TLS
+ * still verifies the original host name (servername). Use it for each outbound request.
+ */
+export function createGuardedAgent(options: { allowPrivate: boolean; connectTimeoutMs?: number; keepAlive?: boolean; connections?: number }) {
+  const connector = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000 });
+  return new Agent({
+    connections: options.connections,
+    keepAliveTimeout: options.keepAlive === false ? 1 : 4_000,
+    connect(opts, callback) {
+      const host = bareHost(opts.hostname);
+      resolveVetted(host, options.allowPrivate).then(
+        ([first]) => {
+          connector({ ...opts, hostname: first.address, servername: isIP(host) ? undefined : host } as typeof opts, callback);
+        },
+        (error: Error) => callback(error, null),
+      );
+    },
+  });
+}

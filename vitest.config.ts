@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+/**
+ * One suite, three projects: `unit` (no database), then every database test twice, on the
+ * embedded SQLite default and on PostgreSQL (TEST_DATABASE_URL, default the local `test` database).
+ */
+const databaseTests = ['packages/server/test/db/**/*.test.ts', 'packages/client/test/**/*.server.test.ts', 'tests/**/*.test.ts'];
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@siteaudit/schema': src('schema'),
+      '@siteaudit/server': src('server'),
+      '@siteaudit/client': src('client'),
+      '@siteaudit/mock': src('mock'),
+    },
+  },
+  test: {
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['packages/*/test/**/*.test.ts'], exclude: databaseTests },
+      },
+      {
+        extends: true,
+        test: { name: 'sqlite', include: databaseTests, env: { SITEAUDIT_TEST_DB: 'sqlite' } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: databaseTests,
+          env: { SITEAUDIT_TEST_DB: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+        },
+      },
+    ],
+  },
+});
