@@ -49,4 +49,8 @@ export const Period = z
 
 export const NoParams = z.strictObject({});
 export const NoQuery = z.strictObject({});
-export const NoBody = z.strictObject({}).optional();
+/** No body, or an empty JSON object: the bodiless POSTs (crawl launch, rotate-secret, test). */
+export const NoBody = z
+  .strictObject({})
+  .optional()
+  .meta({ id: 'EmptyBody', description: 'No body, or an empty JSON object.' });

@@ -13,3 +13,5 @@ export * from './resources/search-console.js';
 export * from './resources/scorecard.js';
 export * from './resources/webhooks.js';
 export * from './resources/events.js';
+export * from './rules.js';
+export * from './plans.js';

@@ -47,8 +47,14 @@ function describe(op: ContractEntry): string {
   return lines.join(' ');
 }
 
+/**
+ * The document type, named through zod-to-openapi (a dependency) so that the emitted
+ * declarations do not import `openapi3-ts`, which consumers may not be able to resolve.
+ */
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
 /** Builds the OpenAPI 3.1 document from the contract. */
-export function buildOpenApiDocument(options: { serverUrl?: string; version?: string } = {}) {
+export function buildOpenApiDocument(options: { serverUrl?: string; version?: string } = {}): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

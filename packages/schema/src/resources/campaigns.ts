@@ -3,6 +3,7 @@ import { DateTime, PageQuery, Uuid } from '../common.js';
 import { SiteUrl } from './projects.js';
 
 export const SCHEDULE_FREQUENCIES = ['manual', 'daily', 'weekly', 'monthly'] as const;
+export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 export const Schedule = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
+import { DateTime, NoBody, PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
 
 /** Full value sets the spec leaves open (docs/decisions/crawl-lifecycle.md). */
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'stopped'] as const;
@@ -47,7 +47,7 @@ export const Crawl = z
 export type Crawl = z.infer<typeof Crawl>;
 
 /** The launch takes no body, or an empty object (docs/decisions/crawl-launch.md). */
-export const LaunchCrawlBody = z.strictObject({}).optional().meta({ id: 'LaunchCrawlBody' });
+export const LaunchCrawlBody = NoBody;
 
 export const IssueOccurrence = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Uuid } from '../common.js';
+import { Severity, Uuid } from '../common.js';
 import { Crawl } from './crawls.js';
 import { Export } from './exports.js';
 import { webhookEvent } from './webhooks.js';
@@ -16,7 +16,7 @@ export const WEBHOOK_EVENT_PAYLOADS = {
   ).meta({ id: 'RecommendationsReadyEvent' }),
   'signal.detected': webhookEvent(
     'signal.detected',
-    z.object({ project_id: Uuid, signal: z.string(), severity: z.enum(['error', 'warning', 'info']), details: z.string() }),
+    z.object({ project_id: Uuid, signal: z.string(), severity: Severity, details: z.string() }),
   ).meta({ id: 'SignalDetectedEvent' }),
   'webhook.test': webhookEvent('webhook.test', z.object({ webhook_id: Uuid })).meta({ id: 'WebhookTestEvent' }),
 } as const;

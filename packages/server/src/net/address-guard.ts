@@ -17,10 +17,16 @@ export class AddressRefusedError extends Error {
   }
 }
 
+/** IANA allocates global unicast IPv6 only from 2000::/3. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
 /** True when the address is public unicast; IPv4-mapped IPv6 is unwrapped first. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address);
+  // ipaddr.js calls everything it has no name for `unicast`, including the deprecated
+  // IPv4-compatible ::/96 (`[::127.0.0.1]` parses to ::7f00:1) and unallocated space.
+  if (parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST_V6)) return false;
   return parsed.range() === 'unicast';
 }
 

@@ -1,0 +1,119 @@
+/**
+ * The operator interface (../shared/architecture.md): what the spec leaves to a settings screen
+ * — teams, members, tokens, plans, locks — done from code or the CLI.
+ */
+import { randomUUID } from 'node:crypto';
+import { ROLES, SCOPES, type Role, type Scope } from '@siteaudit/schema';
+import { generateToken, hashToken } from './crypto/secret-box.js';
+import { TOKEN_PREFIX } from './http/auth.js';
+import type { Services } from './services.js';
+
+export const TOKEN_DEFAULT_DAYS = 90;
+export const TOKEN_MAX_DAYS = 365;
+
+export class AdminError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdminError';
+  }
+}
+
+export interface CreatedToken {
+  /** The secret, shown once: only its hash is stored. */
+  token: string;
+  id: string;
+  expires_at: string;
+}
+
+export function createAdmin(services: Services) {
+  const { knex } = services;
+
+  async function teamId(slug: string): Promise<string> {
+    const row = await knex('teams').where({ slug }).first('id');
+    if (!row) throw new AdminError(`No team "${slug}"`);
+    return row.id as string;
+  }
+
+  function assertPlan(plan: string): void {
+    if (!services.plans()[plan]) throw new AdminError(`No plan "${plan}" (plans: ${Object.keys(services.plans()).join(', ')})`);
+  }
+
+  return {
+    async createTeam(input: { slug: string; name: string; plan?: string }) {
+      const plan = input.plan ?? 'pro';
+      assertPlan(plan);
+      if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(input.slug)) throw new AdminError('A team slug is lowercase letters, digits and dashes');
+      if (await knex('teams').where({ slug: input.slug }).first('id')) throw new AdminError(`Team "${input.slug}" already exists`);
+      const team = { id: randomUUID(), slug: input.slug, name: input.name, plan, created_at: services.clock().toISOString() };
+      await knex('teams').insert(team);
+      return team;
+    },
+
+    async addMember(input: { team: string; email: string; name: string; role?: Role }) {
+      const role = input.role ?? 'member';
+      if (!ROLES.includes(role)) throw new AdminError(`Role must be one of ${ROLES.join(', ')}`);
+      const id = await teamId(input.team);
+      const email = input.email.trim().toLowerCase();
+      const existing = await knex('members').where({ team_id: id, email }).first();
+      if (existing && !existing.removed_at) throw new AdminError(`${email} is already a member of ${input.team}`);
+      if (existing) {
+        // Rejoining gives a fresh membership: tokens of the earlier one stay dead.
+        await knex('tokens').where({ member_id: existing.id }).delete();
+        await knex('members').where({ id: existing.id }).update({ name: input.name, role, removed_at: null });
+        return { id: existing.id as string, email, name: input.name, role };
+      }
+      const member = { id: randomUUID(), team_id: id, email, name: input.name, role, created_at: services.clock().toISOString(), removed_at: null };
+      await knex('members').insert(member);
+      return { id: member.id, email, name: input.name, role };
+    },
+
+    async createToken(input: { team: string; member: string; name: string; scopes: Scope[]; days?: number }): Promise<CreatedToken> {
+      const days = input.days ?? TOKEN_DEFAULT_DAYS;
+      if (!Number.isInteger(days) || days < 1 || days > TOKEN_MAX_DAYS) {
+        throw new AdminError(`A token lives 1 to ${TOKEN_MAX_DAYS} days`);
+      }
+      const unknown = input.scopes.filter((s) => !SCOPES.includes(s));
+      if (unknown.length) throw new AdminError(`Unknown scopes: ${unknown.join(', ')} (scopes: ${SCOPES.join(', ')})`);
+      const id = await teamId(input.team);
+      const member = await knex('members').where({ team_id: id, email: input.member.trim().toLowerCase() }).whereNull('removed_at').first('id');
+      if (!member) throw new AdminError(`${input.member} is not a member of ${input.team}`);
+      const now = services.clock();
+      const token = generateToken(TOKEN_PREFIX);
+      const row = {
+        id: randomUUID(),
+        team_id: id,
+        member_id: member.id,
+        name: input.name,
+        token_hash: hashToken(token),
+        scopes: JSON.stringify([...new Set(input.scopes)]),
+        expires_at: new Date(now.getTime() + days * 86_400_000).toISOString(),
+        last_used_at: null,
+        created_at: now.toISOString(),
+      };
+      await knex('tokens').insert(row);
+      return { token, id: row.id, expires_at: row.expires_at };
+    },
+
+    /** The member's tokens stop working at once (spec: Authentication §3). */
+    async removeMember(input: { team: string; email: string }) {
+      const id = await teamId(input.team);
+      const updated = await knex('members')
+        .where({ team_id: id, email: input.email.trim().toLowerCase() })
+        .whereNull('removed_at')
+        .update({ removed_at: services.clock().toISOString() });
+      if (updated === 0) throw new AdminError(`${input.email} is not a member of ${input.team}`);
+    },
+
+    async setPlan(input: { team: string; plan: string }) {
+      assertPlan(input.plan);
+      await knex('teams').where({ id: await teamId(input.team) }).update({ plan: input.plan });
+    },
+
+    async setProjectLocked(projectId: string, locked: boolean) {
+      const updated = await knex('projects').where({ id: projectId }).update({ locked });
+      if (updated === 0) throw new AdminError(`No project ${projectId}`);
+    },
+  };
+}
+
+export type Admin = ReturnType<typeof createAdmin>;

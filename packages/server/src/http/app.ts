@@ -1,0 +1,48 @@
+/** The Express application: request ids and language headers, the contract routes, 404 and 405. */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { contract, type ContractEntry } from '@siteaudit/schema';
+import { bindContract, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
+import { ApiError } from './errors.js';
+
+const ROUTES = (Object.values(contract) as ContractEntry[]).map((op) => ({
+  method: op.method,
+  pattern: new RegExp(`^${op.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`),
+}));
+
+export function createApp(handlers: Handlers, deps: BinderDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // our ETags are computed by the binder, after authorisation
+  app.set('query parser', 'simple');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Request-Id', newRequestId());
+    res.setHeader('Content-Language', requestLanguage(req));
+    res.setHeader('Vary', 'Authorization, Accept-Language');
+    next();
+  });
+
+  bindContract(app, handlers, deps);
+
+  // Anything the contract does not route: 405 with Allow when the path exists, else 404.
+  app.use((req: Request, res: Response) => {
+    const allowed = ROUTES.filter((r) => r.pattern.test(req.path)).map((r) => r.method);
+    const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: [...new Set(allowed)].join(', ') }) : new ApiError('not_found');
+    const reply = problemReply(error, requestLanguage(req), res.getHeader('X-Request-Id') as string);
+    res.status(reply.status).set(reply.headers).end(reply.body);
+  });
+
+  // Errors raised before a route handler runs: the body parser's limits, mostly.
+  app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
+    const error =
+      err.type === 'entity.too.large'
+        ? new ApiError('request.too_large')
+        : err.status && err.status < 500
+          ? new ApiError('request.malformed_json')
+          : null;
+    if (!error) deps.onError(err, req);
+    const reply = problemReply(error ?? new ApiError('internal_error'), requestLanguage(req), res.getHeader('X-Request-Id') as string);
+    res.status(reply.status).set(reply.headers).end(reply.body);
+  });
+  return app;
+}

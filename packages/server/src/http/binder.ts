@@ -1,0 +1,336 @@
+/**
+ * The generic route binder: walks the contract once and registers every operation, applying
+ * every common rule of the spec before a handler runs, in this order:
+ * authentication → plan gate → rate limit → role → scope → path (404) → Idempotency-Key
+ * presence → query and body validation (422) → cursor (400) → idempotency claim → handler →
+ * ETag (304). Validation failures, 401 and 429 come before the idempotency layer and are not
+ * stored; a 429 and a 304 cost nothing.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import express, { type Request, type Response } from 'express';
+import {
+  buildProblem,
+  contract,
+  fieldErrors,
+  pickLanguage,
+  upgradeTo,
+  type ContractEntry,
+  type Language,
+  type OperationId,
+  type ParsedBody,
+  type ParsedParams,
+  type ParsedQuery,
+  type PlanCatalogue,
+} from '@siteaudit/schema';
+import type { z } from 'zod';
+import type { Authenticator } from './auth.js';
+import type { Caller, RequestContext } from './context.js';
+import type { CursorCodec } from './cursor.js';
+import { ApiError } from './errors.js';
+import { fingerprint, parseIdempotencyKey, type IdempotencyStore, type StoredResponse } from './idempotency.js';
+import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
+
+export interface Input<K extends OperationId> {
+  params: ParsedParams<K>;
+  query: ParsedQuery<K>;
+  body: ParsedBody<K>;
+}
+
+export interface JsonOutput {
+  body: unknown;
+  status?: number;
+  headers?: Record<string, string>;
+}
+export interface ListOutput<T = any> {
+  /** Up to `limit + 1` items: the extra one only says there is more. */
+  items: T[];
+  /** The keyset position of an item, stored in the next cursor. */
+  key: (item: T) => unknown[];
+}
+export interface FileOutput {
+  file: { stream: Readable; contentType: string; filename: string; size?: number; etag?: string };
+}
+
+type OutputOf<K extends OperationId> = (typeof contract)[K]['kind'] extends 'list'
+  ? ListOutput
+  : (typeof contract)[K]['kind'] extends 'empty'
+    ? void
+    : (typeof contract)[K]['kind'] extends 'file'
+      ? FileOutput
+      : JsonOutput;
+
+export type Handler<K extends OperationId> = (ctx: RequestContext, input: Input<K>) => Promise<OutputOf<K>>;
+export type Handlers = { [K in OperationId]: Handler<K> };
+
+export interface BinderDeps {
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
+  cursors: CursorCodec;
+  plans: () => PlanCatalogue;
+  clock: () => Date;
+  /** Check every response body against the contract (tests, development). */
+  validateResponses: boolean;
+  onError: (error: unknown, req: Request) => void;
+}
+
+interface Reply extends StoredResponse {
+  stream?: Readable;
+}
+
+const JSON_TYPE = /^application\/([a-z.+-]*\+)?json\s*(;|$)/i;
+
+export function requestLanguage(req: Request): Language {
+  return pickLanguage(req.headers['accept-language']);
+}
+
+/** Serialises a problem for the caller's language; used for every refusal. */
+export function problemReply(error: ApiError, language: Language, requestId: string): Reply {
+  const problem = buildProblem(error.code, language, { ...error.extras, request_id: requestId });
+  return {
+    status: problem.status,
+    body: JSON.stringify(problem),
+    headers: { 'Content-Type': 'application/problem+json', ...error.headers },
+  };
+}
+
+function send(res: Response, reply: Reply): void {
+  res.status(reply.status);
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  if (reply.stream) {
+    reply.stream.on('error', () => res.destroy());
+    reply.stream.pipe(res);
+    return;
+  }
+  if (reply.body === null) {
+    res.end();
+    return;
+  }
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(reply.body);
+}
+
+function etagOf(body: string): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** Weak comparison (RFC 9110 §13.1.2): `W/` is ignored on both sides; `*` matches anything. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => {
+    const c = candidate.trim();
+    return c === '*' || c.replace(/^W\//, '') === bare;
+  });
+}
+
+/** Query strings arrive as strings or arrays; a repeated parameter is a validation error. */
+function queryObject(req: Request): Record<string, unknown> {
+  return { ...(req.query as Record<string, unknown>) };
+}
+
+function parseBody(op: ContractEntry, req: Request): unknown {
+  const raw = req.body as Buffer | undefined;
+  if (!raw || !Buffer.isBuffer(raw) || raw.length === 0) return undefined;
+  const type = req.headers['content-type'] ?? '';
+  if (!JSON_TYPE.test(type)) throw new ApiError('request.unsupported_media_type');
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ApiError('request.malformed_json');
+  }
+}
+
+function validate<T extends z.ZodType>(schema: T, value: unknown, language: Language, prefix?: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error.issues, language);
+  const keyed = prefix ? Object.fromEntries(Object.entries(errors).map(([k, v]) => [k === '_' ? prefix : k, v])) : errors;
+  throw new ApiError('validation_failed', { errors: keyed });
+}
+
+export function bindContract(app: express.Express, handlers: Handlers, deps: BinderDeps): void {
+  const rawBody = express.raw({ type: () => true, limit: '1mb' });
+
+  for (const op of Object.values(contract) as ContractEntry[]) {
+    const handler = handlers[op.id] as unknown as (ctx: RequestContext, input: unknown) => Promise<unknown>;
+    const method = op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    const middlewares = op.body ? [rawBody] : [];
+
+    app[method](op.path, ...middlewares, async (req: Request, res: Response) => {
+      const requestId = res.getHeader('X-Request-Id') as string;
+      const language = requestLanguage(req);
+      let charged: { teamId: string; cost: number } | null = null;
+      let claimed: { teamId: string; key: string } | null = null;
+      let rateHeaders: Record<string, string> = {};
+      try {
+        const now = deps.clock();
+        const caller = await deps.authenticator.authenticate(req.headers.authorization, now);
+        gatePlan(op, caller, deps.plans());
+
+        const limits = caller.plan.rateLimits;
+        const taken = await deps.rateLimiter.take(caller.teamId, op.cost, limits, now);
+        if (!taken.ok) {
+          const exhausted = taken.states.find((s) => s.window === taken.exhausted)!;
+          const retryAfter = exhausted.resetsInSeconds;
+          throw new ApiError(
+            'rate_limited',
+            {
+              window: taken.exhausted,
+              retry_after: retryAfter,
+              upgrade_to: upgradeTo(deps.plans(), caller.plan.key, (p) => p.rateLimits[taken.exhausted] === null || (p.rateLimits[taken.exhausted] ?? 0) > (exhausted.limit ?? 0)),
+            },
+            { 'Retry-After': String(retryAfter), ...rateLimitHeaders(taken.states, 0) },
+          );
+        }
+        charged = { teamId: caller.teamId, cost: op.cost };
+        rateHeaders = rateLimitHeaders(taken.states, op.cost);
+
+        if (op.adminOnly && caller.role === 'member') throw new ApiError('role.forbidden');
+        if (op.scope && !caller.scopes.includes(op.scope)) {
+          throw new ApiError('token.missing_scope', { required_scopes: [op.scope] });
+        }
+
+        // A malformed identifier cannot name a resource: it answers like a missing one.
+        const params = op.params.safeParse(req.params);
+        if (!params.success) throw new ApiError('not_found');
+
+        const keyHeader = req.headers['idempotency-key'];
+        let key: string | null = null;
+        if (op.idempotency !== 'none' && keyHeader !== undefined) {
+          key = parseIdempotencyKey(String(keyHeader));
+          if (key === null) throw new ApiError('idempotency.key_invalid');
+        } else if (op.idempotency === 'required') {
+          throw new ApiError('idempotency.key_required');
+        }
+
+        const rawQuery = queryObject(req);
+        const query = validate(op.query, rawQuery, language) as Record<string, unknown>;
+        const body = op.body ? validate(op.body, parseBody(op, req), language, 'body') : undefined;
+
+        let after: unknown[] | null = null;
+        if (op.kind === 'list' && typeof query.cursor === 'string') {
+          after = deps.cursors.decode(query.cursor, op.id, caller.teamId, query);
+        }
+
+        if (key !== null) {
+          const claim = await deps.idempotency.claim(
+            caller.teamId,
+            key,
+            fingerprint([op.id, params.data, query, body ?? null]),
+            now,
+          );
+          if (claim.kind === 'mismatch') throw new ApiError('idempotency.key_reused');
+          if (claim.kind === 'in_flight') throw new ApiError('idempotency.key_in_use');
+          if (claim.kind === 'replay') {
+            const stored = claim.response;
+            send(res, { ...stored, headers: { ...stored.headers, ...rateHeaders, 'Idempotent-Replayed': 'true' } });
+            return;
+          }
+          claimed = { teamId: caller.teamId, key };
+        }
+
+        const ctx: RequestContext = {
+          caller,
+          language,
+          requestId,
+          now,
+          idempotencyKey: key,
+          page: { limit: typeof query.limit === 'number' ? query.limit : 25, after },
+        };
+        let reply: Reply;
+        try {
+          const output = await handler(ctx, { params: params.data, query, body });
+          reply = toReply(op, output, ctx, query, deps);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          reply = problemReply(error, language, requestId);
+        }
+
+        if (claimed) {
+          if (reply.stream) await deps.idempotency.release(claimed.teamId, claimed.key);
+          else await deps.idempotency.complete(claimed.teamId, claimed.key, reply);
+          claimed = null;
+        }
+
+        if (op.method === 'GET' && reply.status === 200 && !reply.stream) {
+          const etag = etagOf(reply.body ?? '');
+          reply.headers = { ...reply.headers, ETag: etag, 'Cache-Control': 'private, no-cache' };
+          if (etagMatches(req.headers['if-none-match'] as string | undefined, etag)) {
+            await deps.rateLimiter.refund(caller.teamId, op.cost, now);
+            const states = await deps.rateLimiter.peek(caller.teamId, limits, now);
+            send(res, { status: 304, body: null, headers: { ETag: etag, 'Cache-Control': 'private, no-cache', ...rateLimitHeaders(states, 0) } });
+            return;
+          }
+        }
+        send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+      } catch (error) {
+        if (claimed) await deps.idempotency.release(claimed.teamId, claimed.key).catch(() => undefined);
+        if (error instanceof ApiError) {
+          const reply = problemReply(error, language, requestId);
+          send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+          return;
+        }
+        deps.onError(error, req);
+        if (charged) rateHeaders['X-Request-Cost'] = String(charged.cost);
+        const reply = problemReply(new ApiError('internal_error'), language, requestId);
+        send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+      }
+    });
+  }
+}
+
+function gatePlan(op: ContractEntry, caller: Caller, plans: PlanCatalogue): void {
+  const plan = caller.plan;
+  if (plan.api === 'none') {
+    throw new ApiError('api.not_in_plan', { upgrade_to: upgradeTo(plans, plan.key, (p) => p.api !== 'none') });
+  }
+  if (op.method !== 'GET' && plan.api !== 'write') {
+    throw new ApiError('api.write_not_in_plan', { upgrade_to: upgradeTo(plans, plan.key, (p) => p.api === 'write') });
+  }
+}
+
+function toReply(op: ContractEntry, output: unknown, ctx: RequestContext, query: Record<string, unknown>, deps: BinderDeps): Reply {
+  switch (op.kind) {
+    case 'empty':
+      return { status: op.status, body: null, headers: {} };
+    case 'file': {
+      const { file } = output as FileOutput;
+      const headers: Record<string, string> = {
+        'Content-Type': file.contentType,
+        'Content-Disposition': `attachment; filename="${file.filename.replace(/["\\\r\n]/g, '_')}"`,
+      };
+      if (file.size !== undefined) headers['Content-Length'] = String(file.size);
+      if (file.etag) headers.ETag = file.etag;
+      return { status: op.status, body: null, headers, stream: file.stream };
+    }
+    case 'list': {
+      const { items, key } = output as ListOutput;
+      const limit = ctx.page.limit;
+      const page = items.slice(0, limit);
+      const hasMore = items.length > limit;
+      const nextCursor = hasMore && page.length > 0 ? deps.cursors.encode(op.id, ctx.caller.teamId, query, key(page[page.length - 1])) : null;
+      const body = { data: page, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
+      checkResponse(op, body, deps);
+      return { status: op.status, body: JSON.stringify(body), headers: {} };
+    }
+    default: {
+      const out = output as JsonOutput;
+      checkResponse(op, out.body, deps);
+      return { status: out.status ?? op.status, body: JSON.stringify(out.body), headers: out.headers ?? {} };
+    }
+  }
+}
+
+function checkResponse(op: ContractEntry, body: unknown, deps: BinderDeps): void {
+  if (!deps.validateResponses || !op.response) return;
+  const result = op.response.safeParse(body);
+  if (!result.success) {
+    throw new Error(`Response of ${op.id} does not match the contract: ${JSON.stringify(result.error.issues.slice(0, 5))}`);
+  }
+}
+
+export function newRequestId(): string {
+  return `req_${randomUUID().replace(/-/g, '')}`;
+}

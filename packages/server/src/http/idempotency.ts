@@ -1,0 +1,90 @@
+/**
+ * Idempotency-Key records (spec: Endpoints rule 2; ../shared/api-rules.md). A key is claimed with
+ * one INSERT … ON CONFLICT DO NOTHING on (team, key), never a read then a write, so two
+ * concurrent requests with the same key cannot both run. The first answer is stored and
+ * replayed; a key in flight answers 409, a key reused for another request 409 too.
+ */
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+
+export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A request that crashed leaves its claim; after the lease another request may take it over. */
+const LEASE_MS = 5 * 60 * 1000;
+
+export interface StoredResponse {
+  status: number;
+  body: string | null;
+  headers: Record<string, string>;
+}
+
+export type Claim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'in_flight' }
+  | { kind: 'mismatch' };
+
+export function fingerprint(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** The header may be sent bare or as a structured-field string (`"abc"`, IETF draft). */
+export function parseIdempotencyKey(header: string): string | null {
+  let key = header.trim();
+  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) key = key.slice(1, -1).replace(/\\(["\\])/g, '$1');
+  if (key.length === 0 || key.length > 255 || !/^[\x20-\x7e]+$/.test(key)) return null;
+  return key;
+}
+
+export class IdempotencyStore {
+  constructor(private readonly knex: Knex) {}
+
+  async claim(teamId: string, key: string, print: string, now: Date): Promise<Claim> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const inserted = await this.knex('idempotency_keys')
+        .insert({
+          team_id: teamId,
+          key,
+          fingerprint: print,
+          state: 'in_flight',
+          locked_until: new Date(now.getTime() + LEASE_MS).toISOString(),
+          expires_at: new Date(now.getTime() + KEY_RETENTION_MS).toISOString(),
+        })
+        .onConflict(['team_id', 'key'])
+        .ignore()
+        .returning('key');
+      if (inserted.length === 1) return { kind: 'claimed' };
+
+      const row = await this.knex('idempotency_keys').where({ team_id: teamId, key }).first();
+      if (!row) continue; // expired and swept in between: try the insert again
+      if (row.expires_at <= now.toISOString()) {
+        await this.knex('idempotency_keys').where({ team_id: teamId, key, expires_at: row.expires_at }).delete();
+        continue;
+      }
+      if (row.fingerprint !== print) return { kind: 'mismatch' };
+      if (row.state === 'done') {
+        return { kind: 'replay', response: { status: row.status, body: row.body, headers: JSON.parse(row.headers ?? '{}') } };
+      }
+      if (row.locked_until > now.toISOString()) return { kind: 'in_flight' };
+      const taken = await this.knex('idempotency_keys')
+        .where({ team_id: teamId, key, state: 'in_flight', locked_until: row.locked_until })
+        .update({ locked_until: new Date(now.getTime() + LEASE_MS).toISOString() });
+      return taken === 1 ? { kind: 'claimed' } : { kind: 'in_flight' };
+    }
+    return { kind: 'in_flight' };
+  }
+
+  async complete(teamId: string, key: string, response: StoredResponse): Promise<void> {
+    await this.knex('idempotency_keys')
+      .where({ team_id: teamId, key })
+      .update({ state: 'done', status: response.status, body: response.body, headers: JSON.stringify(response.headers) });
+  }
+
+  /** A request that failed unexpectedly frees its key so the client's retry can run. */
+  async release(teamId: string, key: string): Promise<void> {
+    await this.knex('idempotency_keys').where({ team_id: teamId, key, state: 'in_flight' }).delete();
+  }
+
+  async sweep(now: Date): Promise<number> {
+    return this.knex('idempotency_keys').where('expires_at', '<=', now.toISOString()).delete();
+  }
+}

@@ -1,0 +1,80 @@
+import type { Usage } from '@siteaudit/schema';
+import type { Authenticator } from '../../http/auth.js';
+import type { Handlers } from '../../http/binder.js';
+import type { RateLimiter } from '../../http/rate-limit.js';
+import type { Services } from '../../services.js';
+import type { QuotaReader } from './quotas.js';
+
+/** How many running operations the list shows at most; `meta.total` counts them all. */
+export const OPERATIONS_CAP = 50;
+
+export function accountHandlers(
+  services: Services,
+  deps: { authenticator: Authenticator; rateLimiter: RateLimiter; quotas: QuotaReader },
+): Pick<Handlers, 'getMe' | 'getUsage' | 'listOperations'> {
+  const { knex } = services;
+  return {
+    async getMe(ctx) {
+      const { caller } = ctx;
+      const access: ('read' | 'write')[] = caller.plan.api === 'write' ? ['read', 'write'] : caller.plan.api === 'read' ? ['read'] : [];
+      return {
+        body: {
+          data: {
+            token: {
+              id: caller.tokenId,
+              name: caller.tokenName,
+              scopes: caller.scopes,
+              expires_at: caller.tokenExpiresAt,
+              last_used_at: caller.tokenLastUsedAt,
+              created_at: caller.tokenCreatedAt,
+            },
+            user: { name: caller.memberName, email: caller.memberEmail },
+            team: { slug: caller.teamSlug, name: caller.teamName },
+            plan: { key: caller.plan.key, label: caller.plan.label },
+            api_access: access,
+          },
+        },
+      };
+    },
+
+    async getUsage(ctx) {
+      const states = await deps.rateLimiter.peek(ctx.caller.teamId, ctx.caller.plan.rateLimits, ctx.now);
+      const usage: Usage = {
+        rate_limits: states.map((s) => ({
+          window: s.window,
+          window_seconds: s.windowSeconds,
+          unit: 'cost' as const,
+          limit: s.limit,
+          used: s.used,
+          remaining: s.remaining,
+          resets_in_seconds: s.resetsInSeconds,
+        })),
+        quotas: await deps.quotas.read(ctx.caller, ctx.now),
+      };
+      return { body: { data: usage } };
+    },
+
+    async listOperations(ctx) {
+      const running = knex('crawls').where({ team_id: ctx.caller.teamId, active: true });
+      const [{ count }] = await running.clone().count({ count: '*' });
+      const rows = await running.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(OPERATIONS_CAP);
+      const data = rows.map((row: Record<string, unknown>) => {
+        const budget = Number(row.pages_budget);
+        const crawled = Number(row.pages_crawled);
+        return {
+          kind: 'crawl' as const,
+          project_id: row.project_id as string,
+          started_at: (row.started_at ?? row.created_at) as string,
+          crawl: {
+            id: row.id as string,
+            stage: row.stage as string,
+            progress: budget > 0 ? Math.min(100, Math.floor((crawled / budget) * 100)) : 0,
+            pages_crawled: crawled,
+            page_budget: budget,
+          },
+        };
+      });
+      return { body: { data, meta: { total: Number(count), shown: data.length } } };
+    },
+  };
+}

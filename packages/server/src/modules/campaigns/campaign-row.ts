@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type { Campaign, Plan } from '@siteaudit/schema';
+import { bool } from '../../store/database.js';
+import type { ProjectRow } from '../projects/project-row.js';
+import { nextRunAt, normaliseSchedule } from './schedule.js';
+
+export interface CampaignRow {
+  id: string;
+  team_id: string;
+  project_id: string;
+  name: string;
+  start_url: string;
+  max_depth: number;
+  max_urls: number;
+  javascript_rendering: boolean | number;
+  pagespeed: boolean | number;
+  check_external_links: boolean | number;
+  check_ai_reachability: boolean | number;
+  check_accessibility: boolean | number;
+  check_accessibility_rendered: boolean | number;
+  protected_site: boolean | number;
+  include_patterns: string | null;
+  exclude_patterns: string | null;
+  issue_exclusion_patterns: string | null;
+  timeout: number | null;
+  retries: number | null;
+  duplication_threshold: number | null;
+  regression_threshold: string;
+  http_user_enc: string | null;
+  http_password_enc: string | null;
+  notify: boolean | number;
+  schedule_frequency: string;
+  schedule_day: string | null;
+  schedule_time: string | null;
+  schedule_paused: boolean | number;
+  next_run_at: string | null;
+  created_at: string;
+}
+
+/** The public resource: write-only fields and HTTP credentials are never echoed. */
+export function toCampaign(row: CampaignRow): Campaign {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    start_url: row.start_url,
+    max_depth: row.max_depth,
+    max_urls: row.max_urls,
+    javascript_rendering: bool(row.javascript_rendering),
+    pagespeed: bool(row.pagespeed),
+    check_external_links: bool(row.check_external_links),
+    check_ai_reachability: bool(row.check_ai_reachability),
+    check_accessibility: bool(row.check_accessibility),
+    protected_site: bool(row.protected_site),
+    schedule: {
+      frequency: row.schedule_frequency as Campaign['schedule']['frequency'],
+      day: row.schedule_day,
+      time: row.schedule_time,
+      paused: bool(row.schedule_paused),
+      next_run_at: row.next_run_at,
+    },
+    created_at: row.created_at,
+  };
+}
+
+/** Defaults of a new campaign (docs/decisions/projects.md). */
+export const CAMPAIGN_DEFAULTS = { max_depth: 5, max_urls: 500 } as const;
+
+/** The campaign every project starts with: the whole site, on demand, within the plan's budget. */
+export function defaultCampaignRow(project: ProjectRow, plan: Plan, now: Date): CampaignRow {
+  const budget = plan.limits['crawls.max_urls'];
+  const schedule = normaliseSchedule({ frequency: 'manual' });
+  return {
+    id: randomUUID(),
+    team_id: project.team_id,
+    project_id: project.id,
+    name: project.name,
+    start_url: project.url,
+    max_depth: CAMPAIGN_DEFAULTS.max_depth,
+    max_urls: budget === null ? CAMPAIGN_DEFAULTS.max_urls : Math.min(budget, CAMPAIGN_DEFAULTS.max_urls),
+    javascript_rendering: false,
+    pagespeed: false,
+    check_external_links: false,
+    check_ai_reachability: false,
+    check_accessibility: false,
+    check_accessibility_rendered: false,
+    protected_site: false,
+    include_patterns: null,
+    exclude_patterns: null,
+    issue_exclusion_patterns: null,
+    timeout: null,
+    retries: null,
+    duplication_threshold: null,
+    regression_threshold: 'off',
+    http_user_enc: null,
+    http_password_enc: null,
+    notify: false,
+    schedule_frequency: schedule.frequency,
+    schedule_day: schedule.day,
+    schedule_time: schedule.time,
+    schedule_paused: schedule.paused,
+    next_run_at: nextRunAt(schedule, now)?.toISOString() ?? null,
+    created_at: now.toISOString(),
+  };
+}

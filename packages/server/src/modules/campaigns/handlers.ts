@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { upgradeTo, withinLimit, type CreateCampaignBody, type Plan, type UpdateCampaignBody } from '@siteaudit/schema';
+import type { Handlers } from '../../http/binder.js';
+import type { Caller } from '../../http/context.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { byCreation, newestFirst } from '../paging.js';
+import { assertPublicSite, assertUnlocked, findProject } from '../projects/handlers.js';
+import { defaultCampaignRow, toCampaign, type CampaignRow } from './campaign-row.js';
+import { nextRunAt, normaliseSchedule } from './schedule.js';
+
+export async function findCampaign(knex: Knex, caller: Caller, id: string): Promise<CampaignRow> {
+  const row = await knex('campaigns').where({ id, team_id: caller.teamId }).first();
+  if (!row) throw notFound();
+  return row as CampaignRow;
+}
+
+/** Plan bounds on a campaign (spec: URL budget, JavaScript rendering, schedule frequencies). */
+function assertWithinPlan(services: Services, plan: Plan, row: CampaignRow): void {
+  const plans = services.plans();
+  if (!withinLimit(plan.limits['crawls.max_urls'], row.max_urls)) {
+    throw new ApiError('plan_limit.crawls.max_urls', {
+      detail: `max_urls ${row.max_urls} exceeds ${plan.limits['crawls.max_urls']}`,
+      upgrade_to: upgradeTo(plans, plan.key, (p) => withinLimit(p.limits['crawls.max_urls'], row.max_urls)),
+    });
+  }
+  if ((row.javascript_rendering === true || row.javascript_rendering === 1) && plan.limits['crawls.javascript_rendering'] === 0) {
+    throw new ApiError('plan_limit.crawls.javascript_rendering', {
+      upgrade_to: upgradeTo(plans, plan.key, (p) => p.limits['crawls.javascript_rendering'] !== 0),
+    });
+  }
+  const frequency = row.schedule_frequency as Plan['scheduleFrequencies'][number];
+  if (!plan.scheduleFrequencies.includes(frequency)) {
+    throw new ApiError('plan_limit.crawls.schedule_frequency', {
+      detail: `schedule frequency ${frequency} is not in the ${plan.label} plan`,
+      upgrade_to: upgradeTo(plans, plan.key, (p) => p.scheduleFrequencies.includes(frequency)),
+    });
+  }
+}
+
+type CampaignInput = CreateCampaignBody | UpdateCampaignBody;
+
+/** Applies a create or update body to a row; absent fields keep their value. */
+function applyBody(services: Services, row: CampaignRow, body: CampaignInput, now: Date): CampaignRow {
+  const next: CampaignRow = { ...row };
+  const { schedule, http_user, http_password, ...plain } = body;
+  for (const [field, value] of Object.entries(plain)) {
+    if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
+  }
+  if (http_user !== undefined) next.http_user_enc = http_user === null ? null : services.secrets.encrypt(http_user, `${row.id}:http_user`);
+  if (http_password !== undefined) {
+    next.http_password_enc = http_password === null ? null : services.secrets.encrypt(http_password, `${row.id}:http_password`);
+  }
+  if (schedule !== undefined) {
+    const stored = normaliseSchedule(schedule);
+    next.schedule_frequency = stored.frequency;
+    next.schedule_day = stored.day;
+    next.schedule_time = stored.time;
+    next.schedule_paused = stored.paused;
+    next.next_run_at = nextRunAt(stored, now)?.toISOString() ?? null;
+  }
+  return next;
+}
+
+export function campaignHandlers(services: Services): Pick<Handlers, 'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign' | 'deleteCampaign'> {
+  const { knex } = services;
+  return {
+    async listCampaigns(ctx, { params }) {
+      const project = await findProject(knex, ctx.caller, params.project);
+      const rows = await newestFirst(knex('campaigns').where({ project_id: project.id }), ctx.page);
+      return { items: (rows as CampaignRow[]).map(toCampaign), key: byCreation };
+    },
+
+    async createCampaign(ctx, { params, body }) {
+      const project = await findProject(knex, ctx.caller, params.project);
+      assertUnlocked(project);
+      await assertPublicSite(services, body.start_url, 'start_url');
+      const base = defaultCampaignRow(project, ctx.caller.plan, ctx.now);
+      const row = applyBody(services, { ...base, id: randomUUID() }, body, ctx.now);
+      assertWithinPlan(services, ctx.caller.plan, row);
+      await knex('campaigns').insert(row);
+      return { body: { data: toCampaign(row) } };
+    },
+
+    async getCampaign(ctx, { params }) {
+      return { body: { data: toCampaign(await findCampaign(knex, ctx.caller, params.campaign)) } };
+    },
+
+    async updateCampaign(ctx, { params, body }) {
+      const current = await findCampaign(knex, ctx.caller, params.campaign);
+      assertUnlocked(await findProject(knex, ctx.caller, current.project_id));
+      if (body.start_url !== undefined) await assertPublicSite(services, body.start_url, 'start_url');
+      const row = applyBody(services, current, body, ctx.now);
+      assertWithinPlan(services, ctx.caller.plan, row);
+      const { id, team_id, project_id, created_at, ...changes } = row;
+      await knex('campaigns').where({ id }).update(changes);
+      return { body: { data: toCampaign(row) } };
+    },
+
+    async deleteCampaign(ctx, { params }) {
+      const campaign = await findCampaign(knex, ctx.caller, params.campaign);
+      assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
+      // Its crawls cascade; a running crawl is stopped first once crawls run (crawls module).
+      await knex('campaigns').where({ id: campaign.id }).delete();
+    },
+  };
+}

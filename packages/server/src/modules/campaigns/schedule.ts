@@ -1,0 +1,50 @@
+/**
+ * When a schedule runs next (docs/decisions/campaign-fields.md): times are UTC; `daily` at
+ * `time`; `weekly` on `day` (monday..sunday) at `time`; `monthly` on `day` (1..28) at `time`.
+ * Missing parts default to 03:00, monday and the 1st. `manual` and paused schedules never run.
+ */
+import { WEEKDAYS, type ScheduleFrequency } from '@siteaudit/schema';
+
+export interface StoredSchedule {
+  frequency: ScheduleFrequency;
+  day: string | null;
+  time: string | null;
+  paused: boolean;
+}
+
+export const DEFAULT_TIME = '03:00';
+
+export function normaliseSchedule(input: { frequency: ScheduleFrequency; day?: string | null; time?: string | null; paused?: boolean }): StoredSchedule {
+  const { frequency } = input;
+  if (frequency === 'manual') return { frequency, day: null, time: null, paused: input.paused ?? false };
+  const time = input.time ?? DEFAULT_TIME;
+  const day = frequency === 'weekly' ? (input.day ?? 'monday') : frequency === 'monthly' ? (input.day ?? '1') : null;
+  return { frequency, day, time, paused: input.paused ?? false };
+}
+
+/** The first run strictly after `now`, or null for manual and paused schedules. */
+export function nextRunAt(schedule: StoredSchedule, now: Date): Date | null {
+  if (schedule.frequency === 'manual' || schedule.paused) return null;
+  const [hours, minutes] = (schedule.time ?? DEFAULT_TIME).split(':').map(Number);
+  const at = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d, hours, minutes));
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const d = now.getUTCDate();
+  switch (schedule.frequency) {
+    case 'daily': {
+      const today = at(y, m, d);
+      return today > now ? today : at(y, m, d + 1);
+    }
+    case 'weekly': {
+      const target = (WEEKDAYS.indexOf(schedule.day as (typeof WEEKDAYS)[number]) + 1) % 7; // JS: 0 is Sunday
+      const delta = (target - now.getUTCDay() + 7) % 7;
+      const candidate = at(y, m, d + delta);
+      return candidate > now ? candidate : at(y, m, d + delta + 7);
+    }
+    case 'monthly': {
+      const day = Number(schedule.day ?? '1');
+      const candidate = at(y, m, day);
+      return candidate > now ? candidate : at(y, m + 1, day);
+    }
+  }
+}

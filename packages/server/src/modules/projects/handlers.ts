@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { upgradeTo, withinLimit } from '@siteaudit/schema';
+import type { Handlers } from '../../http/binder.js';
+import type { Caller } from '../../http/context.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { checkUrlAddress } from '../../net/url-check.js';
+import type { Services } from '../../services.js';
+import { defaultCampaignRow } from '../campaigns/campaign-row.js';
+import { byCreation, newestFirst } from '../paging.js';
+import { lockTeam } from '../team-lock.js';
+import { slugify, toProject, type ProjectRow } from './project-row.js';
+
+/** The team's project, or 404: another team's project is indistinguishable from a missing one. */
+export async function findProject(knex: Knex, caller: Caller, id: string): Promise<ProjectRow> {
+  const row = await knex('projects').where({ id, team_id: caller.teamId }).first();
+  if (!row) throw notFound();
+  return row as ProjectRow;
+}
+
+/** Writes to a read-only project are refused (spec: PATCH project; campaigns and crawls too). */
+export function assertUnlocked(project: ProjectRow): void {
+  if (project.locked === true || project.locked === 1) throw new ApiError('project.locked');
+}
+
+export async function assertPublicSite(services: Services, url: string, field: string): Promise<void> {
+  const verdict = await checkUrlAddress(url, { allowPrivate: services.network.allowPrivateAddresses });
+  if (verdict === 'refused') {
+    throw new ApiError('project.url_refused', { errors: { [field]: [{ code: 'url_refused', message: 'Must be a public http(s) site' }] } });
+  }
+}
+
+function normaliseSiteUrl(url: string): URL {
+  const parsed = new URL(url.trim());
+  parsed.hash = '';
+  return parsed;
+}
+
+async function uniqueSlug(knex: Knex, teamId: string, base: string, exceptId?: string): Promise<string> {
+  const query = knex('projects').where({ team_id: teamId }).andWhere('slug', 'like', `${base}%`);
+  if (exceptId) query.whereNot('id', exceptId);
+  const taken = new Set<string>((await query.pluck('slug')) as string[]);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+export function projectHandlers(services: Services): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
+  const { knex } = services;
+  return {
+    async listProjects(ctx) {
+      const rows = await newestFirst(knex('projects').where({ team_id: ctx.caller.teamId }), ctx.page);
+      return { items: (rows as ProjectRow[]).map(toProject), key: byCreation };
+    },
+
+    async createProject(ctx, { body }) {
+      const site = normaliseSiteUrl(body.url);
+      await assertPublicSite(services, site.href, 'url');
+      const name = body.name ?? site.hostname;
+      const plan = ctx.caller.plan;
+      const row = await knex.transaction(async (trx) => {
+        await lockTeam(trx, services.dialect, ctx.caller.teamId);
+        const [{ count }] = await trx('projects').where({ team_id: ctx.caller.teamId }).count({ count: '*' });
+        if (!withinLimit(plan.limits['projects.max'], Number(count) + 1)) {
+          throw new ApiError('plan_limit.projects', {
+            upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['projects.max'], Number(count) + 1)),
+          });
+        }
+        const project: ProjectRow = {
+          id: randomUUID(),
+          team_id: ctx.caller.teamId,
+          name,
+          slug: await uniqueSlug(trx, ctx.caller.teamId, slugify(name)),
+          url: site.href,
+          domain: site.hostname,
+          locked: false,
+          latest_crawl_id: null,
+          latest_crawl_finished_at: null,
+          created_at: ctx.now.toISOString(),
+        };
+        await trx('projects').insert(project);
+        await trx('campaigns').insert(defaultCampaignRow(project, plan, ctx.now));
+        return project;
+      });
+      return { body: { data: toProject(row) } };
+    },
+
+    async getProject(ctx, { params }) {
+      return { body: { data: toProject(await findProject(knex, ctx.caller, params.project)) } };
+    },
+
+    async updateProject(ctx, { params, body }) {
+      const project = await findProject(knex, ctx.caller, params.project);
+      assertUnlocked(project);
+      const changes: Partial<ProjectRow> & { profile?: null; priority_urls?: null } = {};
+      if (body.name !== undefined) {
+        changes.name = body.name;
+        changes.slug = await uniqueSlug(knex, ctx.caller.teamId, slugify(body.name), project.id);
+      }
+      if (body.url !== undefined) {
+        const site = normaliseSiteUrl(body.url);
+        await assertPublicSite(services, site.href, 'url');
+        if (site.href !== project.url) {
+          // A new site makes the learned profile and priority URLs meaningless (spec: PATCH).
+          Object.assign(changes, { url: site.href, domain: site.hostname, profile: null, priority_urls: null });
+        }
+      }
+      if (Object.keys(changes).length > 0) await knex('projects').where({ id: project.id }).update(changes);
+      return { body: { data: toProject({ ...project, ...changes }) } };
+    },
+
+    async deleteProject(ctx, { params }) {
+      const project = await findProject(knex, ctx.caller, params.project);
+      // Allowed on a locked project (spec). Campaigns, crawls and the rest cascade.
+      await knex('projects').where({ id: project.id }).delete();
+    },
+  };
+}

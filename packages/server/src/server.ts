@@ -1,0 +1,128 @@
+/**
+ * createSiteAuditServer: the embeddable reference server (../shared/architecture.md, "The
+ * operator interface"). It opens the store, runs the migrations and assembles the HTTP app from
+ * the contract.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { Knex } from 'knex';
+import { createAdmin, type Admin } from './admin.js';
+import { createSecretBox, MIN_KEY_SECRET_LENGTH } from './crypto/secret-box.js';
+import { createApp } from './http/app.js';
+import { Authenticator } from './http/auth.js';
+import type { Handlers } from './http/binder.js';
+import { CursorCodec } from './http/cursor.js';
+import { IdempotencyStore } from './http/idempotency.js';
+import { createMemoryRateLimiter, createPostgresRateLimiter } from './http/rate-limit.js';
+import { accountHandlers } from './modules/account/handlers.js';
+import { QuotaReader } from './modules/account/quotas.js';
+import { campaignHandlers } from './modules/campaigns/handlers.js';
+import { projectHandlers } from './modules/projects/handlers.js';
+import { pendingHandlers } from './modules/pending.js';
+import { resolvePlans, type PlanOverrides } from './plans.js';
+import type { Services } from './services.js';
+import { migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
+
+export interface SiteAuditServerOptions {
+  /** `sqlite::memory:`, a file path or `sqlite:./file.db`, a `postgres://` URL, or a knex instance. Default `sqlite:./siteaudit.db`. */
+  database?: DatabaseOption;
+  /** Deep-merged over the default plan catalogue. */
+  plans?: PlanOverrides;
+  /** Every time rule reads this clock. */
+  clock?: () => Date;
+  network?: { allowPrivateAddresses?: boolean };
+  /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
+  secretKey?: string;
+  /** Check every response against the contract. Default: on under NODE_ENV=test. */
+  validateResponses?: boolean;
+  logger?: { error(message: string, error?: unknown): void };
+}
+
+export interface SiteAuditServer {
+  app: ReturnType<typeof createApp>;
+  admin: Admin;
+  knex: Knex;
+  jobs: { idle(): Promise<void> };
+  listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+}
+
+/** The secret everything derives from: configured, or generated once and kept in the store. */
+async function serverSecret(db: Database, configured: string | undefined): Promise<string> {
+  if (configured) {
+    if (configured.length < MIN_KEY_SECRET_LENGTH) throw new Error(`secretKey must be at least ${MIN_KEY_SECRET_LENGTH} characters`);
+    return configured;
+  }
+  const stored = await db.knex('settings').where({ key: 'secret_key' }).first('value');
+  if (stored) return stored.value as string;
+  const generated = randomBytes(32).toString('base64url');
+  await db.knex('settings').insert({ key: 'secret_key', value: generated }).onConflict('key').ignore();
+  return ((await db.knex('settings').where({ key: 'secret_key' }).first('value')) as { value: string }).value;
+}
+
+export async function createSiteAuditServer(options: SiteAuditServerOptions = {}): Promise<SiteAuditServer> {
+  const db = openDatabase(options.database ?? 'sqlite:./siteaudit.db');
+  await migrate(db);
+  const secret = await serverSecret(db, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
+  const plans = resolvePlans(options.plans);
+  const logger = options.logger ?? { error: (message: string, error?: unknown) => console.error(message, error) };
+
+  const services: Services = {
+    knex: db.knex,
+    dialect: db.dialect,
+    clock: options.clock ?? (() => new Date()),
+    plans: () => plans,
+    network: { allowPrivateAddresses: options.network?.allowPrivateAddresses ?? false },
+    secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }),
+  };
+
+  const authenticator = new Authenticator(db.knex, services.plans);
+  const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
+  const quotas = new QuotaReader(services);
+  const handlers: Handlers = {
+    ...pendingHandlers(),
+    ...accountHandlers(services, { authenticator, rateLimiter, quotas }),
+    ...projectHandlers(services),
+    ...campaignHandlers(services),
+  };
+
+  const app = createApp(handlers, {
+    authenticator,
+    rateLimiter,
+    idempotency: new IdempotencyStore(db.knex),
+    cursors: new CursorCodec(createHmac('sha256', secret).update('cursor-signing').digest()),
+    plans: services.plans,
+    clock: services.clock,
+    validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
+    onError: (error, req) => logger.error(`${req.method} ${req.originalUrl} failed`, error),
+  });
+
+  let http: HttpServer | null = null;
+  return {
+    app,
+    admin: createAdmin(services),
+    knex: db.knex,
+    jobs: { idle: async () => undefined },
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        http = createServer(app);
+        http.once('error', reject);
+        http.listen(port, host, () => {
+          const address = http!.address() as AddressInfo;
+          resolve({ url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`, port: address.port });
+        });
+      });
+    },
+    async close() {
+      if (http) {
+        const server = http;
+        http = null;
+        server.closeAllConnections?.();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+      await authenticator.close();
+      if (db.owned) await db.knex.destroy();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The store: knex over SQLite (embedded default) or PostgreSQL (production). Both run the same
+ * migrations. Timestamps are stored as ISO 8601 text with milliseconds, so that keyset cursors
+ * compare exactly on both (PostgreSQL timestamps keep microseconds, JS dates do not).
+ */
+import knexFactory, { type Knex } from 'knex';
+import { migrationSource } from './migrations/index.js';
+
+export type DatabaseOption = string | Knex;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+  /** True when this module created the knex instance and must destroy it. */
+  owned: boolean;
+}
+
+function sqliteFile(option: string): string | null {
+  if (option === 'sqlite::memory:' || option === ':memory:') return ':memory:';
+  if (option.startsWith('sqlite:')) return option.slice('sqlite:'.length).replace(/^\/\//, '');
+  if (/^(postgres|postgresql):\/\//.test(option)) return null;
+  return option; // a bare file path
+}
+
+export function openDatabase(option: DatabaseOption): Database {
+  if (typeof option !== 'string') {
+    const client = String(option.client.config.client ?? '');
+    return { knex: option, dialect: /pg|postgres/.test(client) ? 'postgres' : 'sqlite', owned: false };
+  }
+  const file = sqliteFile(option);
+  if (file === null) {
+    return {
+      knex: knexFactory({ client: 'pg', connection: option, pool: { min: 0, max: 10 } }),
+      dialect: 'postgres',
+      owned: true,
+    };
+  }
+  const knex = knexFactory({
+    client: 'sqlite3',
+    connection: { filename: file },
+    useNullAsDefault: true,
+    // One connection: SQLite serialises writers anyway, and ':memory:' is per connection.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
+        conn.run('PRAGMA foreign_keys = ON', (err) => {
+          if (err || file === ':memory:') return done(err, conn);
+          conn.run('PRAGMA journal_mode = WAL', (e) => done(e, conn));
+        });
+      },
+    },
+  });
+  return { knex, dialect: 'sqlite', owned: true };
+}
+
+export async function migrate(db: Database): Promise<void> {
+  await db.knex.migrate.latest({ migrationSource, tableName: 'siteaudit_migrations' });
+}
+
+/** ISO 8601 UTC with milliseconds: the one timestamp format we store and return. */
+export function iso(date: Date): string {
+  return date.toISOString();
+}
+
+/** Booleans come back from SQLite as 0/1. */
+export function bool(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+/** JSON columns are text on both databases. */
+export function json<T>(value: unknown, fallback: T): T {
+  if (value === null || value === undefined) return fallback;
+  if (typeof value !== 'string') return value as T;
+  return JSON.parse(value) as T;
+}

@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+import * as core from './001-core.js';
+import * as crawls from './002-crawls.js';
+
+/** Migrations are imported statically so a bundled build still finds them. */
+const MIGRATIONS: Record<string, Knex.Migration> = {
+  '001-core': core,
+  '002-crawls': crawls,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  async getMigrations() {
+    return Object.keys(MIGRATIONS).sort();
+  },
+  getMigrationName(name) {
+    return name;
+  },
+  async getMigration(name) {
+    return MIGRATIONS[name];
+  },
+};

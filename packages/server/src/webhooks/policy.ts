@@ -1,0 +1,95 @@
+/**
+ * The numbers of webhook delivery the spec leaves open ("Retry schedule and the failure count
+ * that triggers automatic disablement: not shown") and those it fixes (24 h rotation overlap,
+ * 30-day delivery log). Reasons in docs/decisions/webhook-delivery.md.
+ */
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Delay before each attempt, the first immediate (Svix's schedule): a receiver that is down for
+ * a deploy gets the retry within minutes, one down for a day still gets the event (about 28 h).
+ */
+export const RETRY_SCHEDULE_MS: readonly number[] = [0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length;
+/** ±20 %: spreads the retries of many deliveries that failed together (a receiver outage). */
+export const RETRY_JITTER = 0.2;
+/** A receiver's Retry-After can delay an attempt up to our longest step, not park it for ever. */
+export const MAX_RETRY_AFTER_SECONDS = 10 * 60 * 60;
+
+/**
+ * The subscription is disabled after this many consecutive failed deliveries, a failed delivery
+ * being one whose last attempt failed (all MAX_ATTEMPTS used, about 28 h each). 15 means a dead
+ * endpoint is given many events' worth of chances, and a single flaky one never trips it, since
+ * any success resets the counter.
+ */
+export const DISABLE_AFTER_CONSECUTIVE_FAILURES = 15;
+export const DISABLED_REASON_CONSECUTIVE_FAILURES = 'consecutive_failures';
+
+/** Spec, Limits 10: old and new secrets both sign for 24 h after a rotation. */
+export const SECRET_ROTATION_OVERLAP_MS = DAY;
+/** Spec, Limits 10 and Events 3. */
+export const DELIVERY_LOG_RETENTION_DAYS = 30;
+export const DELIVERY_LOG_RETENTION_MS = DELIVERY_LOG_RETENTION_DAYS * DAY;
+
+/** Spec, Events: sent only by the test operation, never retried, never counted as a failure. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/**
+ * Delay before the next attempt, given how many attempts were already made (the delivery's
+ * `attempts`): 0 → 0 (first attempt, immediate), 1 → about 5 s, ..., 7 → about 10 h, and null when
+ * none is left. A Retry-After (seconds, from a 429 or 503) raises the delay when it is larger.
+ *
+ * @example
+ * const delay = nextAttemptDelayMs(delivery.attempts, Math.random, result.retryAfterSeconds);
+ * if (delay === null) markFailed(); else scheduleAt(Date.now() + delay);
+ */
+export function nextAttemptDelayMs(
+  attemptsMade: number,
+  random: () => number = Math.random,
+  retryAfterSeconds: number | null = null,
+): number | null {
+  if (!Number.isInteger(attemptsMade) || attemptsMade < 0 || attemptsMade >= MAX_ATTEMPTS) return null;
+  const base = RETRY_SCHEDULE_MS[attemptsMade];
+  const jittered = Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random()));
+  const requested = retryAfterSeconds && retryAfterSeconds > 0 ? Math.min(retryAfterSeconds, MAX_RETRY_AFTER_SECONDS) * SECOND : 0;
+  return Math.max(jittered, requested);
+}
+
+/** True when this event's failed deliveries are retried and count toward disablement. */
+export function isRetriedEvent(eventType: string): boolean {
+  return eventType !== TEST_EVENT_TYPE;
+}
+
+/** True when the subscription's consecutive failure counter has reached the disablement point. */
+export function shouldDisable(consecutiveFailures: number): boolean {
+  return consecutiveFailures >= DISABLE_AFTER_CONSECUTIVE_FAILURES;
+}
+
+/** When the overlap of a rotation made at `now` ends (the subscription's `secret_rotation_ends_at`). */
+export function secretRotationEndsAt(now: Date = new Date()): Date {
+  return new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS);
+}
+
+/**
+ * The secrets that sign a delivery made at `now`: the current one, plus the previous one until
+ * the rotation overlap ends. Pass the result to `signWebhook`.
+ */
+export function secretsValidAt(
+  current: string,
+  previous: string | null | undefined,
+  rotationEndsAt: Date | string | null | undefined,
+  now: Date = new Date(),
+): string[] {
+  if (!previous || !rotationEndsAt || previous === current) return [current];
+  const ends = new Date(rotationEndsAt).getTime();
+  return now.getTime() < ends ? [current, previous] : [current];
+}
+
+/** Deliveries created before this instant are past retention and may be deleted. */
+export function deliveryLogCutoff(now: Date = new Date()): Date {
+  return new Date(now.getTime() - DELIVERY_LOG_RETENTION_MS);
+}

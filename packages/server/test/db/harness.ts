@@ -1,0 +1,83 @@
+/**
+ * Starts a real server over HTTP on the database of the vitest project: in-memory SQLite, or a
+ * fresh PostgreSQL schema per server so test files can run in parallel on one database.
+ */
+import { randomBytes } from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
+import type { Scope } from '@siteaudit/schema';
+import { SCOPES } from '@siteaudit/schema';
+import { createSiteAuditServer, type SiteAuditServer, type SiteAuditServerOptions } from '../../src/index.js';
+
+export const DATABASE = process.env.SITEAUDIT_TEST_DB ?? 'sqlite';
+export const onPostgres = DATABASE.startsWith('postgres');
+
+export interface Harness {
+  server: SiteAuditServer;
+  url: string;
+  /** A token of the `acme` team owner with every scope, on the agency plan. */
+  token: string;
+  knex: Knex;
+  call(method: string, path: string, init?: { token?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Response & { json(): Promise<any> }>;
+  tokenFor(input?: { team?: string; scopes?: readonly Scope[]; role?: 'owner' | 'admin' | 'member'; plan?: string; email?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function testDatabase(): Promise<{ option: SiteAuditServerOptions['database']; drop: () => Promise<void> }> {
+  if (!onPostgres) return { option: 'sqlite::memory:', drop: async () => undefined };
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: DATABASE, pool: { min: 0, max: 1 } });
+  await admin.raw(`create schema ${schema}`);
+  await admin.destroy();
+  const knex = knexFactory({ client: 'pg', connection: DATABASE, searchPath: [schema], pool: { min: 0, max: 10 } });
+  return {
+    option: knex,
+    drop: async () => {
+      await knex.raw(`drop schema ${schema} cascade`);
+      await knex.destroy();
+    },
+  };
+}
+
+let teams = 0;
+
+export async function startHarness(options: Omit<SiteAuditServerOptions, 'database'> = {}): Promise<Harness> {
+  const db = await testDatabase();
+  const server = await createSiteAuditServer({ network: { allowPrivateAddresses: true }, secretKey: 'test-secret-key-0123456789abcdef0123', ...options, database: db.option });
+  const { url } = await server.listen(0);
+  const created = new Set<string>();
+  const tokenFor: Harness['tokenFor'] = async (input = {}) => {
+    const team = input.team ?? 'acme';
+    if (!created.has(team)) {
+      await server.admin.createTeam({ slug: team, name: team.toUpperCase(), plan: input.plan ?? 'agency' });
+      created.add(team);
+    }
+    const email = input.email ?? `${input.role ?? 'owner'}-${++teams}@${team}.test`;
+    await server.admin.addMember({ team, email, name: 'Someone', role: input.role ?? 'owner' });
+    const { token } = await server.admin.createToken({ team, member: email, name: 'test', scopes: [...(input.scopes ?? SCOPES)] });
+    return token;
+  };
+  const token = await tokenFor();
+  const harness: Harness = {
+    server,
+    url,
+    token,
+    knex: server.knex,
+    tokenFor,
+    async call(method, path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      const bearer = init.token === undefined ? token : init.token;
+      if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+      let body: string | undefined = init.raw;
+      if (init.body !== undefined) {
+        body = JSON.stringify(init.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return fetch(`${url}${path}`, { method, headers, body });
+    },
+    async close() {
+      await server.close();
+      await db.drop();
+    },
+  };
+  return harness;
+}
