@@ -9,7 +9,9 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { Knex } from 'knex';
 import { createAdmin, type Admin } from './admin.js';
 import { createSecretBox, MIN_KEY_SECRET_LENGTH } from './crypto/secret-box.js';
+import { EventBus } from './events/bus.js';
 import { createApp } from './http/app.js';
+import { createJobRunner } from './jobs/runner.js';
 import { Authenticator } from './http/auth.js';
 import type { Handlers } from './http/binder.js';
 import { CursorCodec } from './http/cursor.js';
@@ -68,21 +70,24 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const plans = resolvePlans(options.plans);
   const logger = options.logger ?? { error: (message: string, error?: unknown) => console.error(message, error) };
 
+  const clock = options.clock ?? (() => new Date());
   const services: Services = {
     knex: db.knex,
     dialect: db.dialect,
-    clock: options.clock ?? (() => new Date()),
+    clock,
     plans: () => plans,
     network: { allowPrivateAddresses: options.network?.allowPrivateAddresses ?? false },
     secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }),
+    jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock, onError: (error) => logger.error('job failed', error) }),
+    events: new EventBus(clock),
+    quotas: new QuotaReader(db.knex),
   };
 
   const authenticator = new Authenticator(db.knex, services.plans);
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
-  const quotas = new QuotaReader(services);
   const handlers: Handlers = {
     ...pendingHandlers(),
-    ...accountHandlers(services, { authenticator, rateLimiter, quotas }),
+    ...accountHandlers(services, { authenticator, rateLimiter }),
     ...projectHandlers(services),
     ...campaignHandlers(services),
   };
@@ -98,12 +103,14 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     onError: (error, req) => logger.error(`${req.method} ${req.originalUrl} failed`, error),
   });
 
+  services.jobs.start();
+
   let http: HttpServer | null = null;
   return {
     app,
     admin: createAdmin(services),
     knex: db.knex,
-    jobs: { idle: async () => undefined },
+    jobs: { idle: () => services.jobs.idle() },
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         http = createServer(app);
@@ -121,6 +128,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         server.closeAllConnections?.();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
+      await services.jobs.stop();
       await authenticator.close();
       if (db.owned) await db.knex.destroy();
     },

@@ -2,6 +2,9 @@
 import type { Knex } from 'knex';
 import type { PlanCatalogue } from '@siteaudit/schema';
 import type { SecretBox } from './crypto/secret-box.js';
+import type { EventBus } from './events/bus.js';
+import type { JobRunner } from './jobs/runner.js';
+import type { QuotaReader } from './modules/account/quotas.js';
 import type { Dialect } from './store/database.js';
 
 export interface Services {
@@ -11,4 +14,8 @@ export interface Services {
   plans: () => PlanCatalogue;
   network: { allowPrivateAddresses: boolean };
   secrets: SecretBox;
+  jobs: JobRunner;
+  events: EventBus;
+  /** Modules register how their quotas are counted for GET /v1/usage. */
+  quotas: QuotaReader;
 }

@@ -3,14 +3,13 @@ import type { Authenticator } from '../../http/auth.js';
 import type { Handlers } from '../../http/binder.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import type { Services } from '../../services.js';
-import type { QuotaReader } from './quotas.js';
 
 /** How many running operations the list shows at most; `meta.total` counts them all. */
 export const OPERATIONS_CAP = 50;
 
 export function accountHandlers(
   services: Services,
-  deps: { authenticator: Authenticator; rateLimiter: RateLimiter; quotas: QuotaReader },
+  deps: { authenticator: Authenticator; rateLimiter: RateLimiter },
 ): Pick<Handlers, 'getMe' | 'getUsage' | 'listOperations'> {
   const { knex } = services;
   return {
@@ -49,7 +48,7 @@ export function accountHandlers(
           remaining: s.remaining,
           resets_in_seconds: s.resetsInSeconds,
         })),
-        quotas: await deps.quotas.read(ctx.caller, ctx.now),
+        quotas: await services.quotas.read(ctx.caller, ctx.now),
       };
       return { body: { data: usage } };
     },

@@ -1,6 +1,6 @@
 import type { Entitlement, Usage } from '@siteaudit/schema';
 import type { Caller } from '../../http/context.js';
-import type { Services } from '../../services.js';
+import type { Knex } from 'knex';
 
 /** Start of the calendar month (UTC): monthly quotas reset then. */
 export function monthStart(now: Date): string {
@@ -20,9 +20,9 @@ export type QuotaCounter = (caller: Caller, now: Date) => Promise<number>;
 export class QuotaReader {
   private readonly counters = new Map<Entitlement, QuotaCounter>();
 
-  constructor(services: Services) {
+  constructor(knex: Knex) {
     this.register('projects.max', async (caller) => {
-      const [{ count }] = await services.knex('projects').where({ team_id: caller.teamId }).count({ count: '*' });
+      const [{ count }] = await knex('projects').where({ team_id: caller.teamId }).count({ count: '*' });
       return Number(count);
     });
   }

@@ -1,0 +1,132 @@
+/** The OpenAPI document: committed copy up to date, every operation and event present, named schemas by $ref. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { WEBHOOK_EVENTS, contract, templatePath, type ContractEntry } from '../src/index.js';
+import { buildOpenApiDocument } from '../src/openapi.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const committedPath = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
+// Through JSON, as `npm run openapi` writes it: undefined members disappear.
+const built = JSON.parse(JSON.stringify(buildOpenApiDocument())) as JsonObject;
+const paths = built.paths as Record<string, Record<string, JsonObject>>;
+const webhooks = built.webhooks as Record<string, Record<string, JsonObject>>;
+const schemas = (built.components as JsonObject).schemas as Record<string, JsonObject>;
+const entries = Object.values(contract) as ContractEntry[];
+
+describe('docs/openapi.json', () => {
+  it('is up to date with the contract', () => {
+    const committed = JSON.parse(readFileSync(committedPath, 'utf8')) as unknown;
+    expect(
+      isDeepStrictEqual(committed, built),
+      'docs/openapi.json is stale: run `npm run openapi` and commit the result',
+    ).toBe(true);
+  });
+
+  it('is OpenAPI 3.1', () => {
+    expect(built.openapi).toBe('3.1.0');
+  });
+});
+
+describe('operations', () => {
+  it('lists exactly the operations of the contract', () => {
+    const documented = Object.values(paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
+    expect(documented.sort()).toEqual(entries.map((e) => e.id).sort());
+  });
+
+  it.each(entries.map((e) => [e.id, e] as const))('%s carries its operationId, x-scope, x-cost and x-idempotency', (id, entry) => {
+    const operation = paths[templatePath(entry.path)]?.[entry.method.toLowerCase()];
+    expect(operation, `${entry.method} ${entry.path}`).toBeDefined();
+    expect(operation).toMatchObject({
+      operationId: id,
+      'x-scope': entry.scope,
+      'x-cost': entry.cost,
+      'x-idempotency': entry.idempotency,
+    });
+    expect(Object.keys(operation.responses as JsonObject)).toContain(String(entry.status));
+  });
+
+  it('requires the Idempotency-Key header exactly where the contract does', () => {
+    for (const entry of entries) {
+      const operation = paths[templatePath(entry.path)][entry.method.toLowerCase()];
+      const header = (operation.parameters as JsonObject[] | undefined)?.find((p) => p.name === 'Idempotency-Key');
+      if (entry.idempotency === 'none') expect(header, entry.id).toBeUndefined();
+      else expect(header?.required, entry.id).toBe(entry.idempotency === 'required');
+    }
+  });
+});
+
+/** Every subschema under `node`, with the path that leads to it. */
+function* subschemas(node: Json, at: string): Generator<[string, JsonObject]> {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) yield* subschemas(item, `${at}/${i}`);
+  } else if (node && typeof node === 'object') {
+    yield [at, node];
+    for (const [k, v] of Object.entries(node)) yield* subschemas(v, `${at}/${k}`);
+  }
+}
+
+/** A schema without its documentation: what makes two schemas the same type. */
+function shape(node: Json): Json {
+  if (Array.isArray(node)) return node.map(shape);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).filter(([k]) => k !== 'description').map(([k, v]) => [k, shape(v)]));
+}
+
+describe('components', () => {
+  it('names every resource, request body and webhook event', () => {
+    const expected = [
+      'Project', 'Campaign', 'Schedule', 'Crawl', 'StagePlan', 'IssueOccurrence', 'IssueSummary', 'CrawledPage',
+      'CrawledPageWithIssues', 'PageSpeedResult', 'Scorecard', 'ScorecardPillar', 'Positions', 'SearchConsole', 'Export',
+      'Webhook', 'WebhookWithSecret', 'WebhookDelivery', 'Me', 'Usage', 'Operation', 'Problem', 'FieldError', 'ListMeta',
+      'CreateProjectBody', 'UpdateProjectBody', 'CreateCampaignBody', 'UpdateCampaignBody', 'CreateExportBody',
+      'TrackKeywordsBody', 'KeywordsBody', 'CheckKeywordBody', 'CreateWebhookBody', 'UpdateWebhookBody',
+    ];
+    for (const name of expected) expect(Object.keys(schemas), name).toContain(name);
+  });
+
+  it('refers to named schemas with $ref instead of repeating them', () => {
+    const named = Object.entries(schemas).map(([name, s]) => [name, JSON.stringify(shape(s))] as const);
+    const copies: string[] = [];
+    const documents: [string, Json][] = [
+      ['#/paths', built.paths],
+      ['#/webhooks', built.webhooks],
+      ...Object.entries(schemas).map(([name, s]) => [`#/components/schemas/${name}`, s] as [string, Json]),
+    ];
+    for (const [root, document] of documents) {
+      for (const [at, node] of subschemas(document, root)) {
+        if (at.startsWith('#/components/schemas/') && at.split('/').length === 4) continue;
+        const json = JSON.stringify(shape(node));
+        for (const [name, definition] of named) if (json === definition) copies.push(`${at} repeats ${name}`);
+      }
+    }
+    expect(copies).toEqual([]);
+  });
+
+  it('answers single resources by $ref and errors with the Problem schema', () => {
+    const getProject = paths['/v1/projects/{project}'].get.responses as Record<string, JsonObject>;
+    const ok = (getProject['200'].content as JsonObject)['application/json'] as JsonObject;
+    expect(ok.schema).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Project' } } });
+    const notFound = (getProject['404'].content as JsonObject)['application/problem+json'] as JsonObject;
+    expect(notFound.schema).toEqual({ $ref: '#/components/schemas/Problem' });
+  });
+});
+
+describe('webhooks', () => {
+  it('documents every event type, webhook.test included', () => {
+    expect(Object.keys(webhooks).sort()).toEqual([...WEBHOOK_EVENTS, 'webhook.test'].sort());
+  });
+
+  it.each([...WEBHOOK_EVENTS, 'webhook.test'])('%s is a POST whose body is a named event schema', (type) => {
+    const body = (webhooks[type].post.requestBody as JsonObject).content as JsonObject;
+    const schema = (body['application/json'] as JsonObject).schema as JsonObject;
+    expect(schema.$ref).toMatch(/^#\/components\/schemas\/\w+Event$/);
+    const event = schemas[(schema.$ref as string).split('/').pop() as string];
+    expect(event.required).toEqual(expect.arrayContaining(['id', 'type', 'created_at', 'data']));
+    // zod-to-openapi writes a literal as a one-value enum.
+    expect((event.properties as JsonObject).type).toMatchObject({ enum: [type] });
+  });
+});

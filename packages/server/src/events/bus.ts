@@ -1,0 +1,35 @@
+/**
+ * The internal event bus: modules publish what happened (crawl.completed, export.ready …) and
+ * subscribers react — the webhooks module turns each event into signed deliveries. Publishing
+ * inside a transaction lets a subscriber write in that same transaction, so an event is never
+ * lost when the change that caused it commits.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { WebhookEventType } from '@siteaudit/schema';
+
+export interface DomainEvent {
+  id: string;
+  type: WebhookEventType;
+  teamId: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+export type EventSubscriber = (event: DomainEvent, trx: Knex.Transaction | Knex) => Promise<void>;
+
+export class EventBus {
+  private readonly subscribers: EventSubscriber[] = [];
+
+  constructor(private readonly clock: () => Date) {}
+
+  subscribe(subscriber: EventSubscriber): void {
+    this.subscribers.push(subscriber);
+  }
+
+  async publish(input: { type: WebhookEventType; teamId: string; data: Record<string, unknown> }, trx: Knex.Transaction | Knex): Promise<DomainEvent> {
+    const event: DomainEvent = { id: randomUUID(), createdAt: this.clock().toISOString(), ...input };
+    for (const subscriber of this.subscribers) await subscriber(event, trx);
+    return event;
+  }
+}
