@@ -9,6 +9,8 @@ import type { Caller } from './context.js';
 import { ApiError } from './errors.js';
 
 export const TOKEN_PREFIX = 'sa_';
+/** RFC 6750: a 401 tells the client which scheme to use. */
+const unauthenticated = () => new ApiError('unauthenticated', {}, { 'WWW-Authenticate': 'Bearer realm="siteaudit"' });
 const TOKEN_SHAPE = /^sa_[A-Za-z0-9_-]{20,100}$/;
 const FLUSH_EVERY_MS = 30_000;
 
@@ -27,7 +29,7 @@ export class Authenticator {
   async authenticate(header: string | undefined, now: Date): Promise<Caller> {
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     const token = match?.[1];
-    if (!token || !TOKEN_SHAPE.test(token)) throw new ApiError('unauthenticated');
+    if (!token || !TOKEN_SHAPE.test(token)) throw unauthenticated();
     const row = await this.knex('tokens as k')
       .join('members as m', 'm.id', 'k.member_id')
       .join('teams as t', 't.id', 'k.team_id')
@@ -39,9 +41,9 @@ export class Authenticator {
       );
     const nowIso = now.toISOString();
     // A missing, expired or orphaned token all answer the same 401: nothing to probe.
-    if (!row || row.removed_at || row.expires_at <= nowIso) throw new ApiError('unauthenticated');
+    if (!row || row.removed_at || row.expires_at <= nowIso) throw unauthenticated();
     const plan = this.plans()[row.plan];
-    if (!plan) throw new ApiError('unauthenticated');
+    if (!plan) throw unauthenticated();
     this.lastUsed.set(row.token_id, nowIso);
     return {
       tokenId: row.token_id,

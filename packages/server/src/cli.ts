@@ -1,0 +1,152 @@
+/**
+ * siteaudit-server: start the server, start a demo, or run operator tasks.
+ *   siteaudit-server start [--port 8080] [--host 127.0.0.1] [--database <url-or-file>]
+ *   siteaudit-server dev   (a demo team and a printed token)
+ *   siteaudit-server admin create-team|add-member|create-token|remove-member|set-plan|lock-project …
+ * The database defaults to DATABASE_URL, else an SQLite file in the working directory.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
+import { AdminError } from './admin.js';
+import { createSiteAuditServer, type SiteAuditServerOptions } from './server.js';
+
+const DEFAULT_DATABASE = 'sqlite:./siteaudit.db';
+
+function database(option: string | undefined): string {
+  return option ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE;
+}
+
+function integer(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('Not a whole number.');
+  return n;
+}
+
+function scopes(value: string): Scope[] {
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (list.length === 1 && list[0] === 'all') return [...SCOPES];
+  return list as Scope[];
+}
+
+async function serve(options: SiteAuditServerOptions & { port: number; host: string }) {
+  const server = await createSiteAuditServer(options);
+  const { url } = await server.listen(options.port, options.host);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return { server, url };
+}
+
+async function withAdmin<T>(db: string | undefined, task: (admin: Awaited<ReturnType<typeof createSiteAuditServer>>['admin']) => Promise<T>) {
+  const server = await createSiteAuditServer({ database: database(db) });
+  try {
+    return await task(server.admin);
+  } finally {
+    await server.close();
+  }
+}
+
+const program = new Command('siteaudit-server').description('Site Audit API reference server').showHelpAfterError();
+
+program
+  .command('start')
+  .description('Start the API server')
+  .option('-p, --port <port>', 'port to listen on', integer, Number(process.env.PORT ?? 8080))
+  .option('--host <host>', 'interface to bind', process.env.HOST ?? '127.0.0.1')
+  .option('-d, --database <url-or-file>', 'postgres:// URL, sqlite:./file.db or a file path (default: DATABASE_URL, else ./siteaudit.db)')
+  .option('--allow-private-addresses', 'let crawls and webhooks reach private and loopback addresses', false)
+  .action(async (opts) => {
+    const { url } = await serve({
+      database: database(opts.database),
+      port: opts.port,
+      host: opts.host,
+      network: { allowPrivateAddresses: opts.allowPrivateAddresses },
+    });
+    console.log(`Site Audit API listening on ${url}/v1`);
+  });
+
+program
+  .command('dev')
+  .description('Start with a demo team and print a ready token (crawls may reach local sites)')
+  .option('-p, --port <port>', 'port to listen on', integer, Number(process.env.PORT ?? 8080))
+  .option('-d, --database <url-or-file>', 'database (default: in memory)', 'sqlite::memory:')
+  .action(async (opts) => {
+    const { server, url } = await serve({ database: opts.database, port: opts.port, host: '127.0.0.1', network: { allowPrivateAddresses: true } });
+    const team = 'demo';
+    await server.admin.createTeam({ slug: team, name: 'Demo', plan: 'agency' }).catch((e) => {
+      if (!(e instanceof AdminError)) throw e;
+    });
+    const email = `owner+${Date.now()}@demo.test`;
+    await server.admin.addMember({ team, email, name: 'Demo owner', role: 'owner' });
+    const { token } = await server.admin.createToken({ team, member: email, name: 'dev', scopes: [...SCOPES], days: 90 });
+    console.log(`Site Audit API (dev) listening on ${url}/v1\n`);
+    console.log(`Token (shown once): ${token}\n`);
+    console.log(`Try:\n  curl -H "Authorization: Bearer ${token}" ${url}/v1/me\n  curl -H "Authorization: Bearer ${token}" ${url}/v1/projects`);
+  });
+
+const admin = program.command('admin').description('Operator tasks on the database').option('-d, --database <url-or-file>', 'database (default: DATABASE_URL, else ./siteaudit.db)');
+
+admin
+  .command('create-team')
+  .requiredOption('--slug <slug>')
+  .requiredOption('--name <name>')
+  .option('--plan <plan>', 'free, starter, pro or agency', 'pro')
+  .action(async (opts, cmd) => {
+    const team = await withAdmin(cmd.parent.opts().database, (a) => a.createTeam(opts));
+    console.log(JSON.stringify(team));
+  });
+
+admin
+  .command('add-member')
+  .requiredOption('--team <slug>')
+  .requiredOption('--email <email>')
+  .requiredOption('--name <name>')
+  .option('--role <role>', 'owner, admin or member', 'member')
+  .action(async (opts, cmd) => {
+    const member = await withAdmin(cmd.parent.opts().database, (a) => a.addMember({ ...opts, role: opts.role as Role }));
+    console.log(JSON.stringify(member));
+  });
+
+admin
+  .command('create-token')
+  .requiredOption('--team <slug>')
+  .requiredOption('--member <email>')
+  .requiredOption('--name <name>')
+  .option('--scopes <list>', `comma-separated, or "all" (${SCOPES.join(', ')})`, scopes, [...SCOPES])
+  .option('--days <days>', 'lifetime in days, 1 to 365', integer, 90)
+  .action(async (opts, cmd) => {
+    const created = await withAdmin(cmd.parent.opts().database, (a) => a.createToken(opts));
+    console.log(created.token);
+  });
+
+admin
+  .command('remove-member')
+  .requiredOption('--team <slug>')
+  .requiredOption('--email <email>')
+  .action(async (opts, cmd) => {
+    await withAdmin(cmd.parent.opts().database, (a) => a.removeMember(opts));
+  });
+
+admin
+  .command('set-plan')
+  .requiredOption('--team <slug>')
+  .requiredOption('--plan <plan>')
+  .action(async (opts, cmd) => {
+    await withAdmin(cmd.parent.opts().database, (a) => a.setPlan(opts));
+  });
+
+admin
+  .command('lock-project')
+  .requiredOption('--project <id>')
+  .option('--unlock', 'make it writable again', false)
+  .action(async (opts, cmd) => {
+    await withAdmin(cmd.parent.opts().database, (a) => a.setProjectLocked(opts.project, !opts.unlock));
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  console.error(error instanceof AdminError ? error.message : error);
+  process.exit(1);
+});
