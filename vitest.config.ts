@@ -11,12 +11,14 @@ const databaseTests = ['packages/server/test/db/**/*.test.ts', 'packages/client/
 
 export default defineConfig({
   resolve: {
-    alias: {
-      '@siteaudit/schema': src('schema'),
-      '@siteaudit/server': src('server'),
-      '@siteaudit/client': src('client'),
-      '@siteaudit/mock': src('mock'),
-    },
+    // Exact matches, so that subpaths such as @siteaudit/schema/operations resolve to their file.
+    alias: [
+      { find: /^@siteaudit\/schema\/(operations|openapi)$/, replacement: fileURLToPath(new URL('./packages/schema/src/$1.ts', import.meta.url)) },
+      { find: /^@siteaudit\/schema$/, replacement: src('schema') },
+      { find: /^@siteaudit\/server$/, replacement: src('server') },
+      { find: /^@siteaudit\/client$/, replacement: src('client') },
+      { find: /^@siteaudit\/mock$/, replacement: src('mock') },
+    ],
   },
   test: {
     testTimeout: 20_000,

@@ -28,7 +28,7 @@ export interface OperationInfo {
   readonly summary: string;
 }
 
-const op = <T extends OperationInfo>(o: T) => o;
+const op = <const T extends OperationInfo>(o: T) => o;
 
 export const OPERATIONS = {
   // Account

@@ -1,3 +1,4 @@
+import { OPERATION_IDS } from '@siteaudit/schema';
 import type { Handlers } from '../http/binder.js';
 import { ApiError } from '../http/errors.js';
 
@@ -9,5 +10,5 @@ export function pendingHandlers(): Handlers {
   const pending = async () => {
     throw new ApiError('service_unavailable', { detail: 'This operation is not available on this server yet.' });
   };
-  return new Proxy({} as Handlers, { get: () => pending, ownKeys: () => [], getOwnPropertyDescriptor: () => undefined });
+  return Object.fromEntries(OPERATION_IDS.map((id) => [id, pending])) as unknown as Handlers;
 }

@@ -1,0 +1,48 @@
+/**
+ * `@siteaudit/client`: the typed SDK of the Site Audit API, for Node 20+, browsers and edge
+ * runtimes. Its runtime reads the zod-free operations table only; types come from the contract.
+ *
+ * @packageDocumentation
+ */
+export { createClient, type SiteAuditClient, type WaitOptions } from './client.js';
+export {
+  SiteAuditError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  ConflictError,
+  GoneError,
+  ValidationError,
+  RateLimitError,
+  ServerError,
+  ConnectionError,
+  type SiteAuditErrorInit,
+} from './errors.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookHeaders,
+} from './webhooks.js';
+export type {
+  CallOptions,
+  ClientOptions,
+  DownloadedFile,
+  EtagCache,
+  EtagCacheEntry,
+  IdempotentCallOptions,
+  Input,
+  ListMeta,
+  ListPromise,
+  Method,
+  OperationId,
+  Output,
+  Page,
+  RateLimitEvent,
+  RateLimitInfo,
+  RateLimitWindow,
+  Resources,
+  Result,
+  RetryOptions,
+} from './types.js';
