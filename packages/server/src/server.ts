@@ -20,6 +20,9 @@ import { createMemoryRateLimiter, createPostgresRateLimiter } from './http/rate-
 import { accountHandlers } from './modules/account/handlers.js';
 import { QuotaReader } from './modules/account/quotas.js';
 import { campaignHandlers } from './modules/campaigns/handlers.js';
+import { crawlsModule } from './modules/crawls/index.js';
+import { defaultExportDirectory, exportsModule, type ExportsOptions } from './modules/exports/index.js';
+import { scorecardHandlers } from './modules/scorecard/handlers.js';
 import { projectHandlers } from './modules/projects/handlers.js';
 import { pendingHandlers } from './modules/pending.js';
 import { resolvePlans, type PlanOverrides } from './plans.js';
@@ -34,6 +37,8 @@ export interface SiteAuditServerOptions {
   /** Every time rule reads this clock. */
   clock?: () => Date;
   network?: { allowPrivateAddresses?: boolean };
+  /** Where export files are kept and for how long (default 7 days). */
+  exports?: ExportsOptions;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
   secretKey?: string;
   /** Check every response against the contract. Default: on under NODE_ENV=test. */
@@ -46,6 +51,8 @@ export interface SiteAuditServer {
   admin: Admin;
   knex: Knex;
   jobs: { idle(): Promise<void> };
+  /** The internal event bus: publishing an event fans it out to webhook deliveries. */
+  events: EventBus;
   listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
 }
@@ -81,7 +88,15 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock, onError: (error) => logger.error('job failed', error) }),
     events: new EventBus(clock),
     quotas: new QuotaReader(db.knex),
+    crawlControl: { stopWhere: async () => undefined }, // replaced by the crawls module below
   };
+  const crawls = crawlsModule(services);
+  services.crawlControl = crawls.control;
+  const exports = exportsModule(services, {
+    ...options.exports,
+    directory: options.exports?.directory ?? defaultExportDirectory(db.dialect === 'sqlite' && /memory/.test(String(options.database ?? ''))),
+  });
+
 
   const authenticator = new Authenticator(db.knex, services.plans);
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
@@ -90,6 +105,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     ...accountHandlers(services, { authenticator, rateLimiter }),
     ...projectHandlers(services),
     ...campaignHandlers(services),
+    ...crawls.handlers,
+    ...exports.handlers,
+    ...scorecardHandlers(services),
   };
 
   const app = createApp(handlers, {
@@ -103,6 +121,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     onError: (error, req) => logger.error(`${req.method} ${req.originalUrl} failed`, error),
   });
 
+  await crawls.start();
+  await exports.start();
   services.jobs.start();
 
   let http: HttpServer | null = null;
@@ -111,6 +131,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     admin: createAdmin(services),
     knex: db.knex,
     jobs: { idle: () => services.jobs.idle() },
+    events: services.events,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         http = createServer(app);

@@ -18,4 +18,6 @@ export interface Services {
   events: EventBus;
   /** Modules register how their quotas are counted for GET /v1/usage. */
   quotas: QuotaReader;
+  /** Stops running crawls (campaign and project deletion). */
+  crawlControl: { stopWhere(where: { campaign_id?: string; project_id?: string }): Promise<void> };
 }

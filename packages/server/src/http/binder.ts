@@ -47,6 +47,8 @@ export interface ListOutput<T = any> {
   items: T[];
   /** The keyset position of an item, stored in the next cursor. */
   key: (item: T) => unknown[];
+  /** Turns a stored row into the resource, when `items` are rows. */
+  map?: (item: T) => unknown;
 }
 export interface FileOutput {
   file: { stream: Readable; contentType: string; filename: string; size?: number; etag?: string };
@@ -238,6 +240,7 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
           now,
           idempotencyKey: key,
           page: { limit: typeof query.limit === 'number' ? query.limit : 25, after },
+          origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
         };
         let reply: Reply;
         try {
@@ -306,12 +309,12 @@ function toReply(op: ContractEntry, output: unknown, ctx: RequestContext, query:
       return { status: op.status, body: null, headers, stream: file.stream };
     }
     case 'list': {
-      const { items, key } = output as ListOutput;
+      const { items, key, map } = output as ListOutput;
       const limit = ctx.page.limit;
       const page = items.slice(0, limit);
       const hasMore = items.length > limit;
       const nextCursor = hasMore && page.length > 0 ? deps.cursors.encode(op.id, ctx.caller.teamId, query, key(page[page.length - 1])) : null;
-      const body = { data: page, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
+      const body = { data: map ? page.map(map) : page, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
       checkResponse(op, body, deps);
       return { status: op.status, body: JSON.stringify(body), headers: {} };
     }

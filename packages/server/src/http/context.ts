@@ -31,4 +31,6 @@ export interface RequestContext {
   now: Date;
   idempotencyKey: string | null;
   page: PageRequest;
+  /** `scheme://host` the caller used, for absolute links in answers (download_url). */
+  origin: string;
 }

@@ -76,6 +76,15 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
   async function execute(row: JobRow): Promise<void> {
     const definition = definitions.get(row.kind)!;
     const attempt = row.attempts + 1;
+    // Renew the lease while the job runs, so a long crawl is never mistaken for a crashed one.
+    const leaseMs = definition.leaseMs ?? 600_000;
+    const heartbeat = setInterval(() => {
+      void knex('jobs')
+        .where({ id: row.id, state: 'running' })
+        .update({ lease_until: new Date(clock().getTime() + leaseMs).toISOString() })
+        .catch(() => undefined);
+    }, Math.max(1000, leaseMs / 3));
+    heartbeat.unref();
     try {
       const result = await definition.run(JSON.parse(row.payload), { id: row.id, attempt, signal: controller.signal });
       if (result && 'retryAt' in result) {
@@ -97,12 +106,21 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
         const backoff = Math.min(60_000, 1000 * 2 ** attempt);
         await knex('jobs').where({ id: row.id }).update({ state: 'queued', last_error: message, lease_until: null, run_at: new Date(clock().getTime() + backoff).toISOString() });
       }
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 
-  /** Jobs left running by a crashed process go back to the queue once their lease is over. */
+  let recovered = false;
+  /**
+   * Jobs left running by a crashed process go back to the queue once their lease is over. SQLite
+   * is one process: at start every running job is an orphan and resumes at once.
+   */
   async function recover(): Promise<void> {
-    await knex('jobs').where('state', 'running').andWhere('lease_until', '<', clock().toISOString()).update({ state: 'queued', lease_until: null });
+    const orphans = knex('jobs').where('state', 'running');
+    if (recovered || dialect === 'postgres') orphans.andWhere('lease_until', '<', clock().toISOString());
+    await orphans.update({ state: 'queued', lease_until: null });
+    recovered = true;
   }
 
   async function poll(): Promise<void> {

@@ -101,7 +101,8 @@ export function campaignHandlers(services: Services): Pick<Handlers, 'listCampai
     async deleteCampaign(ctx, { params }) {
       const campaign = await findCampaign(knex, ctx.caller, params.campaign);
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
-      // Its crawls cascade; a running crawl is stopped first once crawls run (crawls module).
+      // The spec: a running crawl is stopped first, then the campaign and its crawls go.
+      await services.crawlControl.stopWhere({ campaign_id: campaign.id });
       await knex('campaigns').where({ id: campaign.id }).delete();
     },
   };

@@ -110,7 +110,8 @@ export function projectHandlers(services: Services): Pick<Handlers, 'listProject
 
     async deleteProject(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      // Allowed on a locked project (spec). Campaigns, crawls and the rest cascade.
+      // Allowed on a locked project (spec). Running crawls stop first; the rest cascades.
+      await services.crawlControl.stopWhere({ project_id: project.id });
       await knex('projects').where({ id: project.id }).delete();
     },
   };

@@ -37,6 +37,8 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['team_id', 'active']);
     t.index(['campaign_id', 'active']);
   });
+  // At most one running crawl per campaign, whatever the race (spec: 409 when one is running).
+  await knex.raw('create unique index crawls_one_active_per_campaign on crawls (campaign_id) where active = true');
   await knex.schema.createTable('crawl_pages', (t) => {
     t.uuid('crawl_id').notNullable().references('crawls.id').onDelete('CASCADE');
     t.integer('seq').notNullable();
@@ -66,6 +68,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('seq').notNullable();
     t.string('name', 100).notNullable();
     t.string('severity', 10).notNullable();
+    t.integer('severity_rank').notNullable();
     t.string('category', 50).notNullable();
     t.text('url').notNullable();
     t.string('url_hash', 64).notNullable();
@@ -73,6 +76,7 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['crawl_id', 'seq']);
     t.index(['crawl_id', 'url_hash']);
     t.index(['crawl_id', 'name']);
+    t.index(['crawl_id', 'severity_rank', 'seq']);
   });
   await knex.schema.createTable('jobs', (t) => {
     t.uuid('id').primary();

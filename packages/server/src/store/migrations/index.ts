@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 import * as core from './001-core.js';
 import * as crawls from './002-crawls.js';
+import * as exportsTable from './005-exports.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-core': core,
   '002-crawls': crawls,
+  '005-exports': exportsTable,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

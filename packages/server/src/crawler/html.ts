@@ -1,0 +1,333 @@
+/**
+ * Streaming HTML analysis with htmlparser2: the page is fed chunk by chunk as it arrives and
+ * never held whole, so memory per page is bounded by what we extract (capped lists), not by the
+ * document size.
+ */
+import { Parser } from 'htmlparser2';
+import { fingerprintWords } from './text-hash.js';
+
+export interface HtmlLink {
+  href: string;
+  nofollow: boolean;
+}
+
+export interface HtmlImage {
+  src: string;
+  alt: string | null;
+  hasWidth: boolean;
+  hasHeight: boolean;
+}
+
+export interface HtmlFacts {
+  titles: string[];
+  metaDescriptions: string[];
+  h1: string[];
+  headings: { level: number; text: string }[];
+  /** First skipped heading level found, e.g. h2 followed by h4. */
+  headingSkip: { from: number; to: number } | null;
+  wordCount: number;
+  /** Normalised words of the main text (<main>/<article> if any, else the body without nav, header, footer, aside). */
+  mainWords: string[];
+  canonicals: string[];
+  baseHref: string | null;
+  links: HtmlLink[];
+  images: HtmlImage[];
+  hreflang: { lang: string; href: string }[];
+  metaRobots: string[];
+  metaRobotsInBody: boolean;
+  lang: string | null;
+  viewport: string | null;
+  og: { title: string | null; description: string | null; image: string | null };
+  jsonLd: string[];
+  metaRefresh: string | null;
+  duplicateIds: string[];
+  forms: { action: string; method: string }[];
+  /** URLs the browser loads with the page (images, scripts, styles, frames, media). */
+  subresources: string[];
+  scriptSrcs: string[];
+  /** Start of the visible text, for recognising challenge pages. */
+  textSample: string;
+}
+
+const LIST_CAP = 5_000;
+const HEADING_CAP = 200;
+const WORD_CAP = 200_000;
+const JSONLD_CAP = 256 * 1024;
+const SAMPLE_CAP = 2_000;
+
+/** Elements whose text is not page text. */
+const IGNORED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'select', 'textarea']);
+const BOILERPLATE = new Set(['nav', 'header', 'footer', 'aside']);
+/** Inline elements do not split words: `<b>co</b>de` is one word. */
+const INLINE = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 's', 'samp', 'small',
+  'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'font', 'label',
+]);
+/** Elements that can only be in <body>: meeting one means the head is over. */
+const HEAD_ELEMENTS = new Set(['html', 'head', 'title', 'meta', 'link', 'base', 'script', 'style', 'noscript', 'template']);
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+
+function push<T>(list: T[], item: T, cap = LIST_CAP): void {
+  if (list.length < cap) list.push(item);
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Feeds HTML text chunks in with `write`, then `end()` returns the facts. */
+export class HtmlAnalyser {
+  private readonly facts: HtmlFacts = {
+    titles: [],
+    metaDescriptions: [],
+    h1: [],
+    headings: [],
+    headingSkip: null,
+    wordCount: 0,
+    mainWords: [],
+    canonicals: [],
+    baseHref: null,
+    links: [],
+    images: [],
+    hreflang: [],
+    metaRobots: [],
+    metaRobotsInBody: false,
+    lang: null,
+    viewport: null,
+    og: { title: null, description: null, image: null },
+    jsonLd: [],
+    metaRefresh: null,
+    duplicateIds: [],
+    forms: [],
+    subresources: [],
+    scriptSrcs: [],
+    textSample: '',
+  };
+  private readonly parser: Parser;
+  private readonly ids = new Set<string>();
+  private readonly bodyWords: string[] = [];
+  private readonly articleWords: string[] = [];
+  private text = '';
+  private inBody = false;
+  private ignored = 0;
+  private svg = 0;
+  private boilerplate = 0;
+  private main = 0;
+  private titleText: string | null = null;
+  private heading: { level: number; text: string } | null = null;
+  private lastHeadingLevel = 0;
+  private jsonLd: string | null = null;
+  private jsonLdBytes = 0;
+  private htmlSeen = false;
+
+  constructor(private readonly robotsNames: readonly string[] = ['robots']) {
+    this.parser = new Parser(
+      {
+        onopentag: (name, attribs) => this.open(name, attribs),
+        onclosetag: (name) => this.close(name),
+        ontext: (data) => this.onText(data),
+      },
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    );
+  }
+
+  write(chunk: string): void {
+    this.parser.write(chunk);
+  }
+
+  end(): HtmlFacts {
+    this.parser.end();
+    this.flush();
+    const f = this.facts;
+    f.mainWords = this.articleWords.length > 0 ? this.articleWords : this.bodyWords;
+    return f;
+  }
+
+  private open(name: string, a: Record<string, string>): void {
+    if (!INLINE.has(name)) this.flush();
+    if (!this.inBody && (name === 'body' || !HEAD_ELEMENTS.has(name))) this.inBody = true;
+    if (a.id !== undefined && a.id !== '') {
+      if (this.ids.has(a.id)) {
+        if (!this.facts.duplicateIds.includes(a.id)) push(this.facts.duplicateIds, a.id, 20);
+      } else if (this.ids.size < 50_000) this.ids.add(a.id);
+    }
+    switch (name) {
+      case 'html':
+        if (!this.htmlSeen) {
+          this.htmlSeen = true;
+          this.facts.lang = a.lang !== undefined ? a.lang.trim() : null;
+        }
+        break;
+      case 'title':
+        if (this.svg === 0) this.titleText = '';
+        break;
+      case 'base':
+        if (this.facts.baseHref === null && a.href) this.facts.baseHref = a.href.trim();
+        break;
+      case 'meta':
+        this.meta(a);
+        break;
+      case 'link':
+        this.link(a);
+        break;
+      case 'a':
+      case 'area':
+        if (a.href !== undefined) {
+          const rel = (a.rel ?? '').toLowerCase().split(/\s+/);
+          push(this.facts.links, { href: a.href.trim(), nofollow: rel.includes('nofollow') });
+        }
+        break;
+      case 'img':
+        if (a.src !== undefined) push(this.facts.subresources, a.src.trim());
+        push(this.facts.images, {
+          src: (a.src ?? '').trim(),
+          alt: a.alt === undefined ? null : a.alt,
+          hasWidth: a.width !== undefined && a.width.trim() !== '',
+          hasHeight: a.height !== undefined && a.height.trim() !== '',
+        });
+        break;
+      case 'script':
+        if (a.src) {
+          push(this.facts.subresources, a.src.trim());
+          push(this.facts.scriptSrcs, a.src.trim(), 50);
+        }
+        if ((a.type ?? '').trim().toLowerCase() === 'application/ld+json') this.jsonLd = '';
+        break;
+      case 'iframe':
+      case 'frame':
+      case 'embed':
+      case 'audio':
+      case 'video':
+      case 'source':
+      case 'track':
+        if (a.src) push(this.facts.subresources, a.src.trim());
+        if (a.poster) push(this.facts.subresources, a.poster.trim());
+        break;
+      case 'object':
+        if (a.data) push(this.facts.subresources, a.data.trim());
+        break;
+      case 'form':
+        push(this.facts.forms, { action: (a.action ?? '').trim(), method: (a.method ?? 'get').trim().toLowerCase() });
+        break;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6':
+        if (this.svg === 0) this.heading = { level: Number(name[1]), text: '' };
+        break;
+      case 'main':
+      case 'article':
+        this.main++;
+        break;
+    }
+    if (name === 'svg') this.svg++;
+    if (IGNORED.has(name)) this.ignored++;
+    if (BOILERPLATE.has(name)) this.boilerplate++;
+  }
+
+  private close(name: string): void {
+    if (!INLINE.has(name)) this.flush();
+    if (name === 'title' && this.titleText !== null) {
+      push(this.facts.titles, squash(this.titleText), 20);
+      this.titleText = null;
+    } else if (this.heading && name === `h${this.heading.level}`) {
+      const h = { level: this.heading.level, text: squash(this.heading.text) };
+      this.heading = null;
+      if (h.level === 1) push(this.facts.h1, h.text, 50);
+      push(this.facts.headings, h, HEADING_CAP);
+      // Going deeper by more than one level (h2 → h4) skips one; going back up never does. The
+      // first heading is not compared: a page starting at h2 lacks an h1 (h1_missing).
+      if (!this.facts.headingSkip && this.lastHeadingLevel > 0 && h.level > this.lastHeadingLevel + 1) {
+        this.facts.headingSkip = { from: this.lastHeadingLevel, to: h.level };
+      }
+      this.lastHeadingLevel = h.level;
+    } else if (name === 'script' && this.jsonLd !== null) {
+      if (this.jsonLdBytes + this.jsonLd.length <= JSONLD_CAP) {
+        this.jsonLdBytes += this.jsonLd.length;
+        push(this.facts.jsonLd, this.jsonLd, 50);
+      }
+      this.jsonLd = null;
+    }
+    if (name === 'svg' && this.svg > 0) this.svg--;
+    if (IGNORED.has(name) && this.ignored > 0) this.ignored--;
+    if (BOILERPLATE.has(name) && this.boilerplate > 0) this.boilerplate--;
+    if ((name === 'main' || name === 'article') && this.main > 0) this.main--;
+  }
+
+  private onText(data: string): void {
+    if (this.titleText !== null) {
+      this.titleText += data;
+      return;
+    }
+    if (this.jsonLd !== null) {
+      if (this.jsonLd.length < JSONLD_CAP) this.jsonLd += data;
+      return;
+    }
+    if (this.heading) this.heading.text += data;
+    if (this.ignored > 0 || !this.inBody) return;
+    this.text += data;
+    if (this.text.length > 64 * 1024) this.flush();
+  }
+
+  /** Turns the pending text into words, attributed to the scopes open right now. */
+  private flush(): void {
+    if (!this.text) return;
+    const text = this.text;
+    this.text = '';
+    const f = this.facts;
+    if (f.textSample.length < SAMPLE_CAP) f.textSample = squash(`${f.textSample} ${text}`).slice(0, SAMPLE_CAP);
+    const words = text.match(WORD);
+    if (!words) return;
+    f.wordCount += words.length;
+    const target = this.main > 0 ? this.articleWords : this.boilerplate === 0 ? this.bodyWords : null;
+    if (!target || target.length >= WORD_CAP) return;
+    for (const w of fingerprintWords(text)) {
+      if (target.length >= WORD_CAP) break;
+      target.push(w);
+    }
+    // A <main> inside the body also belongs to the body text used when no <main> exists.
+    if (target === this.articleWords && this.boilerplate === 0 && this.bodyWords.length < WORD_CAP) {
+      for (const w of fingerprintWords(text)) this.bodyWords.push(w);
+    }
+  }
+
+  private meta(a: Record<string, string>): void {
+    const name = (a.name ?? '').trim().toLowerCase();
+    const property = (a.property ?? '').trim().toLowerCase();
+    const content = a.content ?? '';
+    if (name === 'description') push(this.facts.metaDescriptions, squash(content), 20);
+    else if (this.robotsNames.includes(name)) {
+      push(this.facts.metaRobots, content.trim(), 20);
+      if (this.inBody) this.facts.metaRobotsInBody = true;
+    } else if (name === 'viewport' && this.facts.viewport === null) this.facts.viewport = content.trim();
+    const og = property || name;
+    if (og === 'og:title' && this.facts.og.title === null) this.facts.og.title = content.trim();
+    if (og === 'og:description' && this.facts.og.description === null) this.facts.og.description = content.trim();
+    if ((og === 'og:image' || og === 'og:image:url') && this.facts.og.image === null) this.facts.og.image = content.trim();
+    if ((a['http-equiv'] ?? '').trim().toLowerCase() === 'refresh' && this.facts.metaRefresh === null) {
+      this.facts.metaRefresh = content.trim();
+    }
+  }
+
+  private link(a: Record<string, string>): void {
+    const rel = (a.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const href = (a.href ?? '').trim();
+    if (rel.includes('canonical')) push(this.facts.canonicals, href, 20);
+    if (rel.includes('alternate') && a.hreflang !== undefined && href) {
+      push(this.facts.hreflang, { lang: a.hreflang.trim(), href }, 300);
+    }
+    if (href && (rel.includes('stylesheet') || rel.includes('icon') || rel.includes('preload') || rel.includes('modulepreload'))) {
+      push(this.facts.subresources, href);
+    }
+  }
+}
+
+/** Parses the URL of a meta refresh (`5; url=/next`); null when it only reloads the page. */
+export function metaRefreshTarget(content: string): string | null {
+  const m = /^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?(.*)$/i.exec(content);
+  if (!m) return null;
+  const target = m[1].trim().replace(/^['"]|['"]$/g, '');
+  return target || null;
+}

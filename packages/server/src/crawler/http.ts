@@ -1,0 +1,348 @@
+/**
+ * Outbound HTTP for the crawler: undici `request` through the network guard's Agent (every
+ * connection vetted and pinned, keep-alive), a per-request deadline, retries with backoff on
+ * 5xx, 429 and timeouts, politeness per host (Crawl-delay, Retry-After), and capped, streamed
+ * body reading with decompression. Redirects are never followed here: the crawler follows them
+ * hop by hop (crawl.ts) so every hop is recorded and re-vetted.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { pipeline, type Transform } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
+import { AddressRefusedError, createGuardedAgent } from '../net/address-guard.js';
+import { detectProtection, type ProtectionKind } from './protection.js';
+
+export type FetchErrorType = 'timeout' | 'dns' | 'connection' | 'tls' | 'address_refused' | 'aborted' | 'protocol';
+
+export class FetchError extends Error {
+  constructor(readonly type: FetchErrorType, message: string, readonly url: string) {
+    super(message);
+    this.name = 'FetchError';
+  }
+}
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface HttpResponse {
+  url: string;
+  status: number;
+  headers: Headers;
+  /** Milliseconds from sending the request to the response headers (last attempt). */
+  ttfbMs: number;
+  /** Error and throttling answers are read up front (capped, decompressed) to recognise challenges. */
+  prefetched: Buffer | null;
+  protection: ProtectionKind | null;
+  body: Dispatcher.ResponseData['body'] | null;
+}
+
+export interface HttpClientOptions {
+  allowPrivate: boolean;
+  userAgent: string;
+  timeoutMs: number;
+  retries: number;
+  retryBaseDelayMs: number;
+  maxWaitMs: number;
+  connections: number;
+  /** Authorization header value for a URL, or null; decided per request so it never leaks. */
+  authorization: (url: string) => string | null;
+  signal?: AbortSignal;
+}
+
+const PEEK_BYTES = 64 * 1024;
+const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+export function headerValue(headers: Headers, name: string): string | null {
+  const v = headers[name.toLowerCase()];
+  if (v === undefined) return null;
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** Parses Retry-After (seconds or HTTP date) into milliseconds from now. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** Spaces requests to one host: Crawl-delay between starts, and pauses asked by Retry-After. */
+export class HostPacer {
+  private readonly hosts = new Map<string, { delayMs: number; nextAt: number }>();
+
+  setDelay(host: string, delayMs: number): void {
+    const h = this.entry(host);
+    h.delayMs = delayMs;
+  }
+
+  delay(host: string): number {
+    return this.hosts.get(host)?.delayMs ?? 0;
+  }
+
+  pause(host: string, ms: number): void {
+    const h = this.entry(host);
+    h.nextAt = Math.max(h.nextAt, Date.now() + ms);
+  }
+
+  /** Waits for this host's turn and books the next one. */
+  async turn(host: string, signal?: AbortSignal): Promise<void> {
+    const h = this.entry(host);
+    const now = Date.now();
+    const start = Math.max(now, h.nextAt);
+    h.nextAt = start + h.delayMs;
+    if (start > now) await sleep(start - now, undefined, { signal });
+  }
+
+  private entry(host: string) {
+    let h = this.hosts.get(host);
+    if (!h) {
+      h = { delayMs: 0, nextAt: 0 };
+      this.hosts.set(host, h);
+    }
+    return h;
+  }
+}
+
+function classify(error: unknown, url: string, signal?: AbortSignal): FetchError {
+  if (error instanceof FetchError) return error;
+  if (signal?.aborted) return new FetchError('aborted', 'crawl stopped', url);
+  if (error instanceof AddressRefusedError) {
+    return new FetchError(error.address ? 'address_refused' : 'dns', error.message, url);
+  }
+  const e = error as { code?: string; name?: string; message?: string; cause?: unknown };
+  const code = e.code ?? '';
+  const message = e.message ?? String(error);
+  if (e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
+    return new FetchError('timeout', message, url);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new FetchError('dns', message, url);
+  if (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SSL') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
+    return new FetchError('tls', message, url);
+  }
+  if (code.startsWith('UND_ERR_INVALID') || code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_')) {
+    return new FetchError('protocol', message, url);
+  }
+  if (e.cause && e.cause !== error) {
+    const inner = classify(e.cause, url, signal);
+    if (inner.type !== 'connection') return inner;
+  }
+  return new FetchError('connection', message, url);
+}
+
+function decompressor(encoding: string | null): Transform | null {
+  switch ((encoding ?? '').trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      return null;
+  }
+}
+
+export class HttpClient {
+  readonly agent: Dispatcher;
+  readonly pacer = new HostPacer();
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.agent = createGuardedAgent({
+      allowPrivate: options.allowPrivate,
+      connectTimeoutMs: Math.min(options.timeoutMs, 10_000),
+      connections: options.connections,
+    });
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  /**
+   * One request with retries: 5xx, 429, timeouts and connection failures are retried up to
+   * `retries` times, waiting Retry-After when given (capped) or an exponential backoff with
+   * jitter. A challenge page is returned at once, never retried. Throws FetchError.
+   */
+  async exchange(url: string, method: 'GET' | 'HEAD', accept = ACCEPT_HTML): Promise<HttpResponse> {
+    const { retries, signal } = this.options;
+    const host = new URL(url).host;
+    for (let attempt = 0; ; attempt++) {
+      await this.pacer.turn(host, signal).catch(() => {
+        throw new FetchError('aborted', 'crawl stopped', url);
+      });
+      let response: HttpResponse;
+      try {
+        response = await this.send(url, method, accept);
+      } catch (error) {
+        const failure = classify(error, url, signal);
+        const retryable = failure.type === 'timeout' || failure.type === 'connection';
+        if (!retryable || attempt >= retries) throw failure;
+        await this.wait(this.backoff(attempt), url);
+        continue;
+      }
+      const { status } = response;
+      // 403, 429 and 5xx bodies are read up front: they may be a firewall's challenge page.
+      if (status < 500 && status !== 429 && status !== 403) return response;
+      response.prefetched = method === 'HEAD' ? Buffer.alloc(0) : await this.peek(response);
+      response.body = null;
+      response.protection = detectProtection({
+        status,
+        headers: response.headers,
+        title: /<title[^>]*>([^<]*)/i.exec(response.prefetched.toString('latin1'))?.[1] ?? null,
+        body: response.prefetched.toString('utf8'),
+      });
+      if (response.protection || status === 403 || attempt >= retries) return response;
+      const asked = retryAfterMs(headerValue(response.headers, 'retry-after'));
+      if (asked !== null && asked > this.options.maxWaitMs) return response;
+      const wait = asked ?? this.backoff(attempt);
+      if (asked !== null) this.pacer.pause(host, asked);
+      await this.wait(wait, url);
+    }
+  }
+
+  /**
+   * GET of a small resource (robots.txt, sitemap, llms.txt), following up to `maxHops`
+   * redirects (RFC 9309 §2.3.1.2 asks for at least five). Network failures are returned, not
+   * thrown, so callers can apply their own rule (robots.txt: unreachable means disallow all).
+   */
+  async getResource(
+    url: string,
+    opts: { maxHops: number; maxBytes: number; accept?: string; onChunk?: (chunk: Buffer) => void },
+  ): Promise<{ status: number | null; finalUrl: string; body: Buffer | null; headers: Headers; error: FetchError | null; truncated: boolean }> {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      let response: HttpResponse;
+      try {
+        response = await this.exchange(current, 'GET', opts.accept ?? '*/*');
+      } catch (error) {
+        return { status: null, finalUrl: current, body: null, headers: {}, error: classify(error, current), truncated: false };
+      }
+      const location = headerValue(response.headers, 'location');
+      if (response.status >= 300 && response.status < 400 && location && hop < opts.maxHops) {
+        this.discard(response);
+        let next: string;
+        try {
+          next = new URL(location, current).href;
+        } catch {
+          return { status: response.status, finalUrl: current, body: null, headers: response.headers, error: null, truncated: false };
+        }
+        if (!/^https?:$/.test(new URL(next).protocol)) {
+          return { status: response.status, finalUrl: current, body: null, headers: response.headers, error: null, truncated: false };
+        }
+        current = next;
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      try {
+        const { truncated } = await this.stream(response, opts.maxBytes, (chunk) => {
+          if (opts.onChunk) opts.onChunk(chunk);
+          else chunks.push(chunk);
+        });
+        return { status: response.status, finalUrl: current, body: Buffer.concat(chunks), headers: response.headers, error: null, truncated };
+      } catch (error) {
+        return { status: response.status, finalUrl: current, body: null, headers: response.headers, error: classify(error, current), truncated: false };
+      }
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const base = this.options.retryBaseDelayMs * 2 ** attempt;
+    return Math.min(this.options.maxWaitMs, base / 2 + Math.random() * (base / 2));
+  }
+
+  private async wait(ms: number, url: string): Promise<void> {
+    try {
+      await sleep(ms, undefined, { signal: this.options.signal });
+    } catch {
+      throw new FetchError('aborted', 'crawl stopped', url);
+    }
+  }
+
+  private async send(url: string, method: 'GET' | 'HEAD', accept: string): Promise<HttpResponse> {
+    const { signal, timeoutMs } = this.options;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      accept,
+      'accept-encoding': 'gzip, deflate, br',
+    };
+    const auth = this.options.authorization(url);
+    if (auth) headers.authorization = auth;
+    const started = performance.now();
+    const res = await request(url, {
+      method,
+      headers,
+      dispatcher: this.agent,
+      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    return {
+      url,
+      status: res.statusCode,
+      headers: res.headers,
+      ttfbMs: Math.round(performance.now() - started),
+      prefetched: null,
+      protection: null,
+      body: res.body,
+    };
+  }
+
+  /** Reads the start of an error body (decompressed) and releases the connection. */
+  private async peek(response: HttpResponse): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    try {
+      await this.stream(response, PEEK_BYTES, (chunk) => void chunks.push(chunk));
+    } catch {
+      // an unreadable error body is just an error body
+    }
+    return Buffer.concat(chunks);
+  }
+
+  /** Releases a response's body without reading it (a small rest is drained to keep the connection). */
+  discard(response: HttpResponse): void {
+    const body = response.body;
+    response.body = null;
+    if (body) body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+  }
+
+  /**
+   * Streams the decompressed body to `onChunk` until `maxBytes`; returns the bytes delivered and
+   * whether the cap cut it. Stream errors (timeout, reset, bad gzip) throw FetchError.
+   */
+  async stream(response: HttpResponse, maxBytes: number, onChunk: (chunk: Buffer) => void): Promise<{ bytes: number; truncated: boolean }> {
+    if (response.prefetched) {
+      const slice = response.prefetched.subarray(0, maxBytes);
+      if (slice.length) onChunk(slice);
+      return { bytes: slice.length, truncated: response.prefetched.length > maxBytes };
+    }
+    const body = response.body;
+    response.body = null;
+    if (!body) return { bytes: 0, truncated: false };
+    const inflate = decompressor(headerValue(response.headers, 'content-encoding'));
+    // pipeline, not pipe: an error or abort on the body must also end the decompressor.
+    if (inflate) pipeline(body, inflate, () => undefined);
+    const source: AsyncIterable<Buffer> = inflate ?? body;
+    let bytes = 0;
+    try {
+      for await (const chunk of source) {
+        const room = maxBytes - bytes;
+        if (chunk.length >= room) {
+          if (room > 0) onChunk(chunk.subarray(0, room));
+          // At the cap: stop reading; the connection is closed rather than drained.
+          body.destroy();
+          inflate?.destroy();
+          return { bytes: maxBytes, truncated: true };
+        }
+        bytes += chunk.length;
+        onChunk(chunk);
+      }
+    } catch (error) {
+      body.destroy();
+      inflate?.destroy();
+      throw classify(error, response.url, this.options.signal);
+    }
+    return { bytes, truncated: false };
+  }
+}

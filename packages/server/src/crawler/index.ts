@@ -1,0 +1,34 @@
+/**
+ * The crawler, as a library with no storage of its own: give it a CrawlConfig and a CrawlSink,
+ * it fetches the site, audits it and streams pages and issues to the sink in batches.
+ *
+ * @example
+ * const outcome = await crawlSite(resolveCrawlConfig(campaign, { allowPrivateAddresses: false }), {
+ *   pages: (batch) => store.insertPages(crawlId, batch),
+ *   issues: (batch) => store.insertIssues(crawlId, batch),
+ *   progress: ({ crawled, discovered }) => store.setProgress(crawlId, crawled, discovered),
+ * }, { signal: job.signal });
+ */
+export { crawlSite, MAX_REDIRECTS } from './crawl.js';
+export { CHECKS, AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS, THRESHOLDS } from './checks.js';
+export type { CheckDefinition, CheckCategory, CheckName } from './checks.js';
+export { normaliseUrl } from './url.js';
+export { compilePatterns, validatePatterns, PatternError } from './patterns.js';
+export type { UrlMatcher } from './patterns.js';
+export { resolveCrawlConfig, robotsToken, CRAWL_DEFAULTS, DEFAULT_TUNING } from './config.js';
+export type { CampaignCrawlInput } from './config.js';
+export { healthScore, healthScoreExact, SEVERITY_WEIGHTS } from './score.js';
+export type { ScoreInput } from './score.js';
+export type {
+  BlockedReason,
+  CrawlConfig,
+  CrawlOptions,
+  CrawlOutcome,
+  CrawlSink,
+  CrawlTuning,
+  DiscoveredVia,
+  IssueRecord,
+  PageRecord,
+  RedirectHop,
+  Severity,
+} from './types.js';

@@ -1,0 +1,195 @@
+/**
+ * Cross-page checks, run once the fetch stage is over, on the compact digests only (frontier.ts):
+ * duplicate titles, descriptions and content among indexable 2xx pages, near-duplicates by
+ * simhash, orphan sitemap pages, canonical targets, hreflang reciprocity and sitemap hygiene.
+ * Broken links and links to redirects are resolved during the crawl instead (crawl.ts), as soon
+ * as both ends are known, so no link list has to be kept.
+ */
+import type { CheckName } from './checks.js';
+import { Flag, State, type UrlRegistry } from './frontier.js';
+
+export type Report = (name: CheckName, pageId: number, details: string) => Promise<void>;
+
+export interface SiteAuditInput {
+  registry: UrlRegistry;
+  /** Hreflang annotations of the pages that have some: page id → [lang, target id]. */
+  hreflang: Map<number, { lang: string; target: number }[]>;
+  duplicationThreshold: number;
+  /** False when the budget or a stop left the link graph incomplete: orphans cannot be told. */
+  linkGraphComplete: boolean;
+  report: Report;
+}
+
+/** Above this many candidates, near-duplicates use banded LSH instead of all pairs. */
+const PAIRWISE_LIMIT = 20_000;
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+function isFetchedOk(reg: UrlRegistry, id: number): boolean {
+  return reg.state[id] === State.Done && reg.status[id] >= 200 && reg.status[id] < 300 && !reg.has(id, Flag.Protection);
+}
+
+function isIndexable2xx(reg: UrlRegistry, id: number): boolean {
+  return isFetchedOk(reg, id) && reg.has(id, Flag.Internal) && reg.has(id, Flag.Html) && reg.has(id, Flag.Indexable);
+}
+
+async function reportGroups(
+  reg: UrlRegistry,
+  ids: number[],
+  key: (id: number) => number,
+  name: CheckName,
+  what: string,
+  report: Report,
+): Promise<void> {
+  const groups = new Map<number, number[]>();
+  for (const id of ids) {
+    const k = key(id);
+    const g = groups.get(k);
+    if (g) g.push(id);
+    else groups.set(k, [id]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    for (const id of group) {
+      const other = group.find((o) => o !== id)!;
+      await report(name, id, `same ${what} as ${group.length - 1} other page(s), e.g. ${reg.url(other)}`);
+    }
+  }
+}
+
+export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
+  const { registry: reg, report } = input;
+  const indexable: number[] = [];
+  for (let id = 0; id < reg.size; id++) if (isIndexable2xx(reg, id)) indexable.push(id);
+
+  await reportGroups(reg, indexable.filter((id) => reg.has(id, Flag.HasTitle)), (id) => reg.titleHash[id], 'title_duplicate', 'title', report);
+  await reportGroups(
+    reg,
+    indexable.filter((id) => reg.has(id, Flag.HasDescription)),
+    (id) => reg.descriptionHash[id],
+    'description_duplicate',
+    'meta description',
+    report,
+  );
+  await reportGroups(reg, indexable.filter((id) => reg.has(id, Flag.HasText)), (id) => reg.contentKey[id], 'duplicate_content', 'main text', report);
+  await nearDuplicates(input, indexable.filter((id) => reg.has(id, Flag.NearDuplicateCandidate)));
+
+  for (let id = 0; id < reg.size; id++) {
+    if (reg.state[id] !== State.Done || !reg.has(id, Flag.Internal)) continue;
+    if (input.linkGraphComplete && reg.has(id, Flag.InSitemap) && !reg.has(id, Flag.Start) && reg.inlinks[id] === 0 && isFetchedOk(reg, id)) {
+      await report('orphan_page', id, 'listed in the sitemap, no internal link points to it');
+    }
+    if (isFetchedOk(reg, id) && reg.has(id, Flag.Html)) await canonicalTarget(reg, id, report);
+    if (reg.has(id, Flag.InSitemap)) await sitemapEntry(reg, id, report);
+  }
+
+  for (const [id, entries] of input.hreflang) {
+    for (const { lang, target } of entries) {
+      if (target === id || reg.state[target] !== State.Done || reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) continue;
+      const canonical = reg.canonical[target];
+      if (!isFetchedOk(reg, target) || (canonical !== -1 && canonical !== target)) {
+        const why = isFetchedOk(reg, target) ? 'is not canonical' : `answers ${describeStatus(reg, target)}`;
+        await report('hreflang_bad_target', id, `hreflang ${lang} → ${reg.url(target)} ${why}`);
+        continue;
+      }
+      const back = input.hreflang.get(target);
+      if (!back || !back.some((b) => b.target === id)) {
+        await report('hreflang_no_return', id, `hreflang ${lang} → ${reg.url(target)} does not link back`);
+      }
+    }
+  }
+}
+
+function describeStatus(reg: UrlRegistry, id: number): string {
+  if (reg.has(id, Flag.Failed)) return reg.has(id, Flag.Loop) ? 'a redirect loop' : 'no response';
+  return `status ${reg.status[id]}`;
+}
+
+async function canonicalTarget(reg: UrlRegistry, id: number, report: Report): Promise<void> {
+  const target = reg.canonical[id];
+  if (target < 0 || target === id || reg.state[target] !== State.Done) return;
+  if (reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) return;
+  const url = reg.url(target);
+  const status = reg.status[target];
+  if (reg.has(target, Flag.Failed) || status >= 400) {
+    await report('canonical_to_error', id, `canonical ${url} answers ${describeStatus(reg, target)}`);
+  } else if (status >= 300 && status < 400) {
+    await report('canonical_to_redirect', id, `canonical ${url} redirects (status ${status})`);
+  } else if (reg.has(target, Flag.Noindex)) {
+    await report('canonical_to_noindex', id, `canonical ${url} is noindex`);
+  } else {
+    const next = reg.canonical[target];
+    if (next >= 0 && next !== target) {
+      await report('canonical_chain', id, next === id ? `canonical loop: ${url} points back here` : `canonical chain: ${url} → ${reg.url(next)}`);
+    }
+  }
+}
+
+async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promise<void> {
+  if (reg.has(id, Flag.Protection)) return;
+  let why: string | null = null;
+  if (reg.has(id, Flag.Blocked)) why = 'blocked by robots.txt';
+  else if (reg.has(id, Flag.Failed)) why = describeStatus(reg, id);
+  else if (reg.status[id] !== 200) why = `status ${reg.status[id]}`;
+  else if (reg.has(id, Flag.Noindex)) why = 'noindex';
+  else if (reg.canonical[id] !== -1 && reg.canonical[id] !== id) why = 'not canonical';
+  if (why) await report('sitemap_bad_url', id, `listed in the sitemap: ${why}`);
+}
+
+/**
+ * Near-duplicates: simhash Hamming distance ≤ 64 × (1 − threshold/100), excluding exact
+ * duplicates (already reported). All pairs up to PAIRWISE_LIMIT candidates; above it, banded
+ * LSH with k+1 bands (exact by pigeonhole) or 8 bands when k ≥ 8 (approximate, documented).
+ */
+async function nearDuplicates(input: SiteAuditInput, ids: number[]): Promise<void> {
+  const { registry: reg } = input;
+  const maxDistance = Math.floor(64 * (1 - Math.min(100, Math.max(0, input.duplicationThreshold)) / 100) + 1e-9);
+  const count = new Map<number, number>();
+  const example = new Map<number, number>();
+  const pair = (a: number, b: number) => {
+    if (reg.contentKey[a] === reg.contentKey[b]) return;
+    const d = popcount32((reg.simHi[a] ^ reg.simHi[b]) >>> 0) + popcount32((reg.simLo[a] ^ reg.simLo[b]) >>> 0);
+    if (d > maxDistance) return;
+    for (const [x, y] of [[a, b], [b, a]]) {
+      count.set(x, (count.get(x) ?? 0) + 1);
+      if (!example.has(x)) example.set(x, y);
+    }
+  };
+  if (ids.length <= PAIRWISE_LIMIT) {
+    for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) pair(ids[i], ids[j]);
+  } else {
+    const bands = Math.min(maxDistance + 1, 8);
+    const width = Math.ceil(64 / bands);
+    const bandOf = (id: number, b: number) => {
+      const value = (BigInt(reg.simHi[id]) << 32n) | BigInt(reg.simLo[id]);
+      return Number((value >> BigInt(b * width)) & ((1n << BigInt(Math.min(width, 64 - b * width))) - 1n));
+    };
+    for (let b = 0; b < bands; b++) {
+      const buckets = new Map<number, number[]>();
+      for (const id of ids) {
+        const key = bandOf(id, b);
+        const list = buckets.get(key);
+        if (list) list.push(id);
+        else buckets.set(key, [id]);
+      }
+      for (const list of buckets.values()) {
+        for (let i = 0; i < list.length; i++) {
+          for (let j = i + 1; j < list.length; j++) {
+            // Count each pair once: in the first band where it collides.
+            let earlier = false;
+            for (let e = 0; e < b && !earlier; e++) earlier = bandOf(list[i], e) === bandOf(list[j], e);
+            if (!earlier) pair(list[i], list[j]);
+          }
+        }
+      }
+    }
+  }
+  for (const [id, n] of count) {
+    await input.report('near_duplicate_content', id, `similar (≥ ${input.duplicationThreshold}%) to ${n} page(s), e.g. ${reg.url(example.get(id)!)}`);
+  }
+}

@@ -1,0 +1,82 @@
+import type { Crawl } from '@siteaudit/schema';
+import { bool, json } from '../../store/database.js';
+
+/** Post-fetch steps in order; `settled` once every one is done or skipped (docs/decisions/crawl-lifecycle.md). */
+export const STEPS = ['fetching', 'analysing', 'pagespeed', 'scoring', 'comparing'] as const;
+export type Step = (typeof STEPS)[number];
+export type StepState = 'pending' | 'running' | 'done' | 'skipped';
+
+export interface StagePlanStep {
+  stage: Step;
+  state: StepState;
+  skip_reason: string | null;
+}
+
+export interface CrawlRow {
+  id: string;
+  team_id: string;
+  project_id: string;
+  campaign_id: string;
+  status: Crawl['status'];
+  stage: Crawl['stage'];
+  active: boolean | number;
+  settled: boolean | number;
+  stage_plan: string;
+  pages_crawled: number;
+  pages_discovered: number;
+  pages_budget: number;
+  issues_error: number;
+  issues_warning: number;
+  issues_info: number;
+  protection_occurrences: number;
+  truncated: boolean | number;
+  blocked: boolean | number;
+  comparable: boolean | number;
+  blocked_reason: string | null;
+  error: string | null;
+  trigger: Crawl['trigger'];
+  config: string;
+  config_hash: string;
+  health_score: number | null;
+  pagespeed: string | null;
+  stop_requested: boolean | number;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+}
+
+export function initialStagePlan(): StagePlanStep[] {
+  return STEPS.map((stage) => ({ stage, state: 'pending', skip_reason: null }));
+}
+
+export function toCrawl(row: CrawlRow): Crawl {
+  const steps = json<StagePlanStep[]>(row.stage_plan, initialStagePlan());
+  const current = steps.findIndex((s) => s.state === 'pending' || s.state === 'running');
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    campaign_id: row.campaign_id,
+    status: row.status,
+    stage: row.stage,
+    active: bool(row.active),
+    stage_plan: {
+      current_step: current === -1 ? steps.length : current + 1,
+      step_count: steps.length,
+      settled: bool(row.settled),
+      steps,
+    },
+    pages: { crawled: row.pages_crawled, discovered: row.pages_discovered, budget: row.pages_budget },
+    issue_counts: { error: row.issues_error, warning: row.issues_warning, info: row.issues_info },
+    truncated: bool(row.truncated),
+    blocked: bool(row.blocked),
+    comparable: bool(row.comparable),
+    blocked_reason: row.blocked_reason,
+    error: row.error,
+    trigger: row.trigger,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    created_at: row.created_at,
+  };
+}
+
+export const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;

@@ -1,0 +1,149 @@
+import type { Knex } from 'knex';
+import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
+import type { Handlers } from '../../http/binder.js';
+import type { Caller } from '../../http/context.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { bool, json } from '../../store/database.js';
+import { findCampaign } from '../campaigns/handlers.js';
+import { byCreation, newestFirst } from '../paging.js';
+import { assertUnlocked, findProject } from '../projects/handlers.js';
+import { toCrawl, type CrawlRow } from './crawl-row.js';
+import { launchCrawl } from './launch.js';
+import { urlHash } from './run.js';
+
+export async function findCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
+  const row = await knex('crawls').where({ id, team_id: caller.teamId }).first();
+  if (!row) throw notFound();
+  return row as CrawlRow;
+}
+
+/** Reports are read once post-processing has ended (spec: States, Crawl). */
+async function settledCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
+  const row = await findCrawl(knex, caller, id);
+  if (!bool(row.settled)) throw new ApiError('crawl.not_settled', { detail: `The crawl is ${row.status}; poll it until stage_plan.settled is true.` });
+  return row;
+}
+
+interface PageRow extends CrawledPage {
+  crawl_id: string;
+  seq: number;
+  url_hash: string;
+}
+
+function toPage(row: PageRow): CrawledPage {
+  return {
+    url: row.url,
+    status_code: row.status_code,
+    error_type: row.error_type,
+    content_type: row.content_type,
+    is_internal: bool(row.is_internal),
+    depth: row.depth,
+    title: row.title,
+    meta_description: row.meta_description,
+    h1: row.h1,
+    word_count: row.word_count,
+    canonical_url: row.canonical_url,
+    response_time_ms: row.response_time_ms,
+    size_bytes: row.size_bytes,
+    internal_links: row.internal_links,
+    external_links: row.external_links,
+    images: row.images,
+    images_without_alt: row.images_without_alt,
+  };
+}
+
+const toIssue = (row: IssueOccurrence): IssueOccurrence => ({ name: row.name, severity: row.severity, category: row.category, url: row.url, details: row.details });
+
+/** Keyset on an ascending integer sequence: stable, and cheap on the (crawl_id, seq) key. */
+function afterSeq(query: Knex.QueryBuilder, after: unknown[] | null): Knex.QueryBuilder {
+  if (after) query.where('seq', '>', Number(after[0]));
+  return query.orderBy('seq', 'asc');
+}
+
+const STATUS_RANGES: Record<string, [number, number]> = { '2xx': [200, 299], '3xx': [300, 399], '4xx': [400, 499], '5xx': [500, 599] };
+
+export function crawlHandlers(services: Services): Pick<
+  Handlers,
+  'launchCrawl' | 'listCrawls' | 'getCrawl' | 'listCrawlIssues' | 'getCrawlIssueSummary' | 'listCrawlPages' | 'getCrawlPageByUrl' | 'getCrawlPagespeed'
+> {
+  const { knex } = services;
+  return {
+    async launchCrawl(ctx, { params }) {
+      const campaign = await findCampaign(knex, ctx.caller, params.campaign);
+      assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
+      const row = await launchCrawl(services, { campaign, plan: ctx.caller.plan, trigger: 'manual' });
+      return { body: { data: toCrawl(row) }, headers: { Location: `/v1/crawls/${row.id}` } };
+    },
+
+    async listCrawls(ctx, { params }) {
+      const project = await findProject(knex, ctx.caller, params.project);
+      const rows = await newestFirst(knex('crawls').where({ project_id: project.id }), ctx.page);
+      return { items: rows as CrawlRow[], key: byCreation, map: toCrawl };
+    },
+
+    async getCrawl(ctx, { params }) {
+      return { body: { data: toCrawl(await findCrawl(knex, ctx.caller, params.crawl)) } };
+    },
+
+    async listCrawlIssues(ctx, { params, query }) {
+      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const q = knex('crawl_issues').where({ crawl_id: crawl.id });
+      if (query.severity) q.andWhere({ severity: query.severity });
+      if (query.category) q.andWhere({ category: query.category });
+      if (query.name) q.andWhere({ name: query.name });
+      // Errors first, then warnings, then info; within a severity, the order found.
+      const [rank, seq] = (ctx.page.after ?? []) as [number?, number?];
+      if (rank !== undefined && seq !== undefined) {
+        q.andWhere((w) => w.where('severity_rank', '>', rank).orWhere((w2) => w2.where('severity_rank', '=', rank).andWhere('seq', '>', seq)));
+      }
+      const rows = await q.orderBy([{ column: 'severity_rank' }, { column: 'seq' }]).limit(ctx.page.limit + 1);
+      return { items: rows, key: (r: { severity_rank: number; seq: number }) => [r.severity_rank, r.seq], map: toIssue };
+    },
+
+    async getCrawlIssueSummary(ctx, { params }) {
+      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const groups = (await knex('crawl_issues')
+        .where({ crawl_id: crawl.id })
+        .select('name', 'severity', 'category', 'severity_rank')
+        .count({ occurrences: '*' })
+        .groupBy('name', 'severity', 'category', 'severity_rank')
+        .orderBy([{ column: 'severity_rank' }, { column: 'occurrences', order: 'desc' }, { column: 'name' }])) as { name: string; severity: 'error' | 'warning' | 'info'; category: string; occurrences: string | number }[];
+      const totals = { error: 0, warning: 0, info: 0 };
+      const data = groups.map((g) => {
+        const occurrences = Number(g.occurrences);
+        totals[g.severity] += occurrences;
+        return { name: g.name, severity: g.severity, category: g.category, occurrences };
+      });
+      return { body: { data: { crawl_id: crawl.id, totals, protection_occurrences: crawl.protection_occurrences, groups: data } } };
+    },
+
+    async listCrawlPages(ctx, { params, query }) {
+      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const q = knex('crawl_pages').where({ crawl_id: crawl.id });
+      if (query.status === 'unreachable') q.whereNull('status_code');
+      else if (query.status) q.whereBetween('status_code', STATUS_RANGES[query.status]);
+      if (query.internal) q.andWhere({ is_internal: query.internal === 'true' });
+      const rows = await afterSeq(q, ctx.page.after).limit(ctx.page.limit + 1);
+      return { items: rows, key: (r: PageRow) => [r.seq], map: toPage };
+    },
+
+    async getCrawlPageByUrl(ctx, { params, query }) {
+      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const page = (await knex('crawl_pages').where({ crawl_id: crawl.id, url_hash: urlHash(query.url) }).orderBy('seq').first()) as PageRow | undefined;
+      if (!page) throw notFound();
+      const issues = await knex('crawl_issues').where({ crawl_id: crawl.id, url_hash: page.url_hash }).orderBy([{ column: 'severity_rank' }, { column: 'seq' }]);
+      return { body: { data: { ...toPage(page), issues: issues.map(toIssue) } } };
+    },
+
+    async getCrawlPagespeed(ctx, { params }) {
+      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
+      const result: PageSpeedResult = {
+        crawl_id: crawl.id,
+        ...(stored ?? { status: 'not_requested', provider: null, skip_reason: 'not_requested', mobile: null, desktop: null, combined: null, failed: false, sample: [], measured_at: null }),
+      };
+      return { body: { data: result } };
+    },
+  };
+}

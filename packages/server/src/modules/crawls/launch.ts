@@ -1,0 +1,93 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { upgradeTo, withinLimit, type Plan } from '@siteaudit/schema';
+import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { monthStart } from '../account/quotas.js';
+import type { CampaignRow } from '../campaigns/campaign-row.js';
+import { lockTeam } from '../team-lock.js';
+import { initialStagePlan, type CrawlRow } from './crawl-row.js';
+
+/** What a crawl runs with, frozen at launch so later campaign edits do not change it. */
+export function crawlConfig(campaign: CampaignRow) {
+  const { id, team_id, project_id, name, created_at, next_run_at, schedule_frequency, schedule_day, schedule_time, schedule_paused, notify, ...config } = campaign;
+  return config;
+}
+
+/** Two crawls are comparable when they ran with the same configuration (credentials aside). */
+function configHash(config: ReturnType<typeof crawlConfig>): string {
+  const { http_user_enc, http_password_enc, ...rest } = config;
+  // SQLite hands booleans back as 0/1: fold them so a reloaded campaign hashes the same.
+  const canonical = Object.entries(rest)
+    .map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v])
+    .sort(([a], [b]) => String(a).localeCompare(String(b)));
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e.message ?? '');
+}
+
+/**
+ * Launches a crawl of a campaign: refused with 409 when one is running, and with
+ * plan_limit.crawls.monthly when the month's quota is spent (counted under the team lock, so
+ * parallel launches never exceed it). The crawl is queued and its job enqueued atomically.
+ */
+export async function launchCrawl(services: Services, input: { campaign: CampaignRow; plan: Plan; trigger: CrawlRow['trigger'] }): Promise<CrawlRow> {
+  const { campaign, plan } = input;
+  const now = services.clock();
+  const config = crawlConfig(campaign);
+  try {
+    return await services.knex.transaction(async (trx) => {
+      await lockTeam(trx, services.dialect, campaign.team_id);
+      const running = await trx('crawls').where({ campaign_id: campaign.id, active: true }).first('id');
+      if (running) throw new ApiError('crawl.already_running', { detail: `Crawl ${running.id} is running` });
+      const [{ count }] = await trx('crawls').where({ team_id: campaign.team_id }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
+      const limit = plan.limits['crawls.monthly'];
+      if (!withinLimit(limit, Number(count) + 1)) {
+        throw new ApiError('plan_limit.crawls.monthly', {
+          detail: `${count} of ${limit} crawls used this month`,
+          upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['crawls.monthly'], Number(count) + 1)),
+        });
+      }
+      const row: CrawlRow = {
+        id: randomUUID(),
+        team_id: campaign.team_id,
+        project_id: campaign.project_id,
+        campaign_id: campaign.id,
+        status: 'queued',
+        stage: 'queued',
+        active: true,
+        settled: false,
+        stage_plan: JSON.stringify(initialStagePlan()),
+        pages_crawled: 0,
+        pages_discovered: 0,
+        pages_budget: campaign.max_urls,
+        issues_error: 0,
+        issues_warning: 0,
+        issues_info: 0,
+        protection_occurrences: 0,
+        truncated: false,
+        blocked: false,
+        comparable: false,
+        blocked_reason: null,
+        error: null,
+        trigger: input.trigger,
+        config: JSON.stringify(config),
+        config_hash: configHash(config),
+        health_score: null,
+        pagespeed: null,
+        stop_requested: false,
+        started_at: null,
+        finished_at: null,
+        created_at: now.toISOString(),
+      };
+      await trx('crawls').insert(row);
+      await services.jobs.enqueue('crawl.run', { crawlId: row.id }, { trx });
+      return row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError('crawl.already_running');
+    throw error;
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * The crawl job: fetch and audit the site with the crawler, write pages and issues in batches,
+ * mark the crawl completed, then post-process (aggregation, PageSpeed, scoring, comparison)
+ * until it is settled and `crawl.completed` is published. A run interrupted by a restart starts
+ * the fetch again from scratch; one that keeps failing ends `failed` with an `error`.
+ */
+import { createHash } from 'node:crypto';
+import type { PageSpeedResult } from '@siteaudit/schema';
+import { crawlSite, normaliseUrl, resolveCrawlConfig, type IssueRecord, type PageRecord } from '../../crawler/index.js';
+import type { Services } from '../../services.js';
+import { bool, json } from '../../store/database.js';
+import type { CampaignRow } from '../campaigns/campaign-row.js';
+import type { CrawlControl } from './control.js';
+import { SEVERITY_RANK, toCrawl, type CrawlRow, type StagePlanStep, type Step } from './crawl-row.js';
+import { finishFailed, finishStopped } from './finish.js';
+
+/** The key under which pages and issues are looked up by URL. */
+export function urlHash(url: string): string {
+  return createHash('sha256').update(normaliseUrl(url) ?? url).digest('hex');
+}
+
+const PROGRESS_EVERY_MS = 1000;
+/** Rows per INSERT: under SQLite's 999-variable cap for the widest table. */
+const PAGE_CHUNK = 40;
+const ISSUE_CHUNK = 120;
+
+function setStep(plan: string, stage: Step, state: StagePlanStep['state'], skipReason: string | null = null): string {
+  const steps = json<StagePlanStep[]>(plan, []);
+  return JSON.stringify(steps.map((s) => (s.stage === stage ? { ...s, state, skip_reason: skipReason } : s)));
+}
+
+class StoppedError extends Error {}
+
+export function registerCrawlJob(services: Services, control: CrawlControl): void {
+  services.jobs.register<{ crawlId: string }>('crawl.run', {
+    leaseMs: 60_000,
+    maxAttempts: 2,
+    async run({ crawlId }, ctx) {
+      const row = (await services.knex('crawls').where({ id: crawlId }).first()) as CrawlRow | undefined;
+      if (!row || bool(row.settled)) return;
+      if (bool(row.stop_requested)) return finishStopped(services, crawlId);
+      if (row.status !== 'completed') {
+        const controller = new AbortController();
+        const onShutdown = () => controller.abort();
+        ctx.signal.addEventListener('abort', onShutdown);
+        const done = fetchStage(services, row, controller.signal);
+        control.track(crawlId, done.then(() => undefined, () => undefined), controller);
+        try {
+          await done;
+        } catch (error) {
+          if (error instanceof StoppedError) return finishStopped(services, crawlId);
+          throw error;
+        } finally {
+          ctx.signal.removeEventListener('abort', onShutdown);
+        }
+        if (ctx.signal.aborted) throw new Error('interrupted by shutdown');
+      }
+      await postProcess(services, crawlId);
+    },
+    async onFailed({ crawlId }, error) {
+      await finishFailed(services, crawlId, error);
+    },
+  });
+}
+
+async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal): Promise<void> {
+  const { knex } = services;
+  const crawlId = row.id;
+  // A resumed run starts over: what an interrupted run wrote is discarded.
+  await knex('crawl_pages').where({ crawl_id: crawlId }).delete();
+  await knex('crawl_issues').where({ crawl_id: crawlId }).delete();
+  const startedAt = row.started_at ?? services.clock().toISOString();
+  await knex('crawls')
+    .where({ id: crawlId })
+    .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });
+
+  const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
+  const secret = (value: string | null, field: string) => (value ? services.secrets.decrypt(value, `${row.campaign_id}:${field}`) : null);
+  const config = resolveCrawlConfig(
+    {
+      ...campaign,
+      check_external_links: bool(campaign.check_external_links),
+      check_ai_reachability: bool(campaign.check_ai_reachability),
+      http_user: secret(campaign.http_user_enc, 'http_user'),
+      http_password: secret(campaign.http_password_enc, 'http_password'),
+    },
+    { allowPrivateAddresses: services.network.allowPrivateAddresses },
+  );
+
+  let pageSeq = 0;
+  let issueSeq = 0;
+  let lastProgress = 0;
+  let stopCheck: Promise<void> = Promise.resolve();
+  const sink = {
+    async pages(batch: PageRecord[]) {
+      const rows = batch.map((p) => ({
+        crawl_id: crawlId,
+        seq: pageSeq++,
+        url: p.url,
+        url_hash: urlHash(p.url),
+        status_code: p.status_code,
+        error_type: p.error_type,
+        content_type: p.content_type,
+        is_internal: p.is_internal,
+        depth: p.depth,
+        title: p.title,
+        meta_description: p.meta_description,
+        h1: p.h1,
+        word_count: p.word_count,
+        canonical_url: p.canonical_url,
+        response_time_ms: p.response_time_ms,
+        size_bytes: p.size_bytes,
+        internal_links: p.internal_links,
+        external_links: p.external_links,
+        images: p.images,
+        images_without_alt: p.images_without_alt,
+      }));
+      for (let i = 0; i < rows.length; i += PAGE_CHUNK) await knex('crawl_pages').insert(rows.slice(i, i + PAGE_CHUNK));
+    },
+    async issues(batch: IssueRecord[]) {
+      const rows = batch.map((issue) => ({
+        crawl_id: crawlId,
+        seq: issueSeq++,
+        name: issue.name,
+        severity: issue.severity,
+        severity_rank: SEVERITY_RANK[issue.severity],
+        category: issue.category,
+        url: issue.url,
+        url_hash: urlHash(issue.url),
+        details: issue.details,
+      }));
+      for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await knex('crawl_issues').insert(rows.slice(i, i + ISSUE_CHUNK));
+    },
+    progress(p: { crawled: number; discovered: number }) {
+      const now = Date.now();
+      if (now - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = now;
+      // Progress is advisory: a failed write must not fail the crawl. The same write tells
+      // whether another process asked for a stop.
+      stopCheck = knex('crawls')
+        .where({ id: crawlId })
+        .update({ pages_crawled: p.crawled, pages_discovered: p.discovered })
+        .then(() => knex('crawls').where({ id: crawlId }).first('stop_requested'))
+        .then((r) => {
+          if (r && bool(r.stop_requested)) stopper.abort();
+        })
+        .catch(() => undefined);
+    },
+  };
+  const stopper = new AbortController();
+  const outcome = await crawlSite(config, sink, { signal: AbortSignal.any([signal, stopper.signal]) });
+  await stopCheck;
+  if (outcome.aborted) {
+    const current = await knex('crawls').where({ id: crawlId }).first('stop_requested');
+    if (current && bool(current.stop_requested)) throw new StoppedError();
+    throw new Error('interrupted');
+  }
+
+  const fresh = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+  await knex('crawls')
+    .where({ id: crawlId })
+    .update({
+      // The spec: completed is set before post-processing ends; reports wait for `settled`.
+      status: 'completed',
+      stage: 'analysing',
+      active: false,
+      pages_crawled: outcome.crawled,
+      pages_discovered: outcome.discovered,
+      truncated: outcome.truncated,
+      blocked: outcome.blocked,
+      blocked_reason: outcome.blockedReason,
+      protection_occurrences: outcome.protectionOccurrences,
+      health_score: outcome.healthScore,
+      finished_at: services.clock().toISOString(),
+      stage_plan: setStep(fresh.stage_plan, 'fetching', 'done'),
+    });
+}
+
+/** Aggregation, PageSpeed, scoring and comparison; then settled, and crawl.completed published. */
+async function postProcess(services: Services, crawlId: string): Promise<void> {
+  const { knex } = services;
+  let row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+  let plan = row.stage_plan;
+
+  // Aggregation: the counts come from the stored occurrences, so they always match the reports.
+  plan = setStep(plan, 'analysing', 'running');
+  const counts = (await knex('crawl_issues').where({ crawl_id: crawlId }).select('severity').count({ count: '*' }).groupBy('severity')) as { severity: string; count: string | number }[];
+  const by = (s: string) => Number(counts.find((c) => c.severity === s)?.count ?? 0);
+  plan = setStep(plan, 'analysing', 'done');
+  await knex('crawls').where({ id: crawlId }).update({ issues_error: by('error'), issues_warning: by('warning'), issues_info: by('info'), stage: 'pagespeed', stage_plan: plan });
+
+  const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
+  const requested = bool(campaign.pagespeed);
+  const skipReason = requested ? 'no_provider' : 'not_requested';
+  const pagespeed: Omit<PageSpeedResult, 'crawl_id'> = {
+    status: requested ? 'unconfigured' : 'not_requested',
+    provider: null,
+    skip_reason: skipReason,
+    mobile: null,
+    desktop: null,
+    combined: null,
+    failed: false,
+    sample: [],
+    measured_at: null,
+  };
+  plan = setStep(plan, 'pagespeed', 'skipped', skipReason);
+  await knex('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(pagespeed), stage: 'scoring', stage_plan: plan });
+
+  // The health score was computed by the crawler from the same findings (docs/health-score.md).
+  plan = setStep(plan, 'scoring', 'done');
+  await knex('crawls').where({ id: crawlId }).update({ stage: 'comparing', stage_plan: plan });
+
+  const previous = await knex('crawls')
+    .where({ campaign_id: row.campaign_id, status: 'completed', settled: true })
+    .whereNot({ id: crawlId })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .first('config_hash');
+  plan = setStep(plan, 'comparing', 'done');
+
+  await knex.transaction(async (trx) => {
+    await trx('crawls')
+      .where({ id: crawlId })
+      .update({ comparable: previous ? previous.config_hash === row.config_hash : false, settled: true, stage: 'done', stage_plan: plan });
+    row = (await trx('crawls').where({ id: crawlId }).first()) as CrawlRow;
+    await trx('projects')
+      .where({ id: row.project_id })
+      .andWhere((q) => q.whereNull('latest_crawl_finished_at').orWhere('latest_crawl_finished_at', '<=', row.finished_at))
+      .update({ latest_crawl_id: row.id, latest_crawl_finished_at: row.finished_at });
+    await services.events.publish({ type: 'crawl.completed', teamId: row.team_id, data: { crawl: toCrawl(row) } }, trx);
+  });
+}

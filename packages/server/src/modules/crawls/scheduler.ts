@@ -1,0 +1,60 @@
+/**
+ * The campaign scheduler: a recurring job that launches due campaigns (daily, weekly, monthly;
+ * manual never; paused skipped) with trigger `schedule`, within the monthly quota, and advances
+ * `next_run_at`. It reads the server clock, so tests drive it with the `clock` option.
+ */
+import type { Services } from '../../services.js';
+import { ApiError } from '../../http/errors.js';
+import type { CampaignRow } from '../campaigns/campaign-row.js';
+import { nextRunAt, normaliseSchedule } from '../campaigns/schedule.js';
+import { launchCrawl } from './launch.js';
+
+export const SCHEDULER_JOB = 'campaigns.schedule';
+const TICK_MS = 60_000;
+
+export function registerScheduler(services: Services): void {
+  services.jobs.register(SCHEDULER_JOB, {
+    async run() {
+      await runDueCampaigns(services);
+      return { retryAt: new Date(services.clock().getTime() + TICK_MS) };
+    },
+  });
+}
+
+/** Ensures exactly one scheduler job exists (it re-queues itself each tick). */
+export async function ensureScheduler(services: Services): Promise<void> {
+  const existing = await services.knex('jobs').where({ kind: SCHEDULER_JOB }).whereIn('state', ['queued', 'running']).first('id');
+  if (!existing) await services.jobs.enqueue(SCHEDULER_JOB, {});
+}
+
+export async function runDueCampaigns(services: Services): Promise<number> {
+  const now = services.clock();
+  const due = (await services.knex('campaigns as c')
+    .join('teams as t', 't.id', 'c.team_id')
+    .join('projects as p', 'p.id', 'c.project_id')
+    .whereNotNull('c.next_run_at')
+    .andWhere('c.next_run_at', '<=', now.toISOString())
+    .andWhere('c.schedule_paused', false)
+    .andWhereNot('c.schedule_frequency', 'manual')
+    .select('c.*', 't.plan as team_plan', 'p.locked as project_locked')) as (CampaignRow & { team_plan: string; project_locked: boolean | number })[];
+  let launched = 0;
+  for (const { team_plan, project_locked, ...campaign } of due) {
+    const schedule = normaliseSchedule({
+      frequency: campaign.schedule_frequency as CampaignRow['schedule_frequency'] & 'daily',
+      day: campaign.schedule_day,
+      time: campaign.schedule_time,
+      paused: false,
+    });
+    // Advance first: a campaign that cannot run now (quota, running crawl) waits for its next slot.
+    await services.knex('campaigns').where({ id: campaign.id }).update({ next_run_at: nextRunAt(schedule, now)?.toISOString() ?? null });
+    const plan = services.plans()[team_plan];
+    if (!plan || project_locked === true || project_locked === 1 || !plan.scheduleFrequencies.includes(schedule.frequency)) continue;
+    try {
+      await launchCrawl(services, { campaign, plan, trigger: 'schedule' });
+      launched++;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+  return launched;
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+import { startSite, type Site } from './support/site.js';
+
+let h: Harness;
+let site: Site;
+
+beforeAll(async () => {
+  h = await startHarness();
+  site = await startSite();
+});
+afterAll(async () => {
+  await h.close();
+  await site.close();
+});
+
+async function projectWithCampaign(overrides: Record<string, unknown> = {}) {
+  const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/` } })).json()).data;
+  const campaign = (
+    await (
+      await h.call('POST', `/v1/projects/${project.id}/campaigns`, {
+        body: { name: 'Site', start_url: `${site.url}/`, max_depth: 5, max_urls: 100, ...overrides },
+      })
+    ).json()
+  ).data;
+  return { project, campaign };
+}
+
+const launch = (campaignId: string, key = crypto.randomUUID()) =>
+  h.call('POST', `/v1/campaigns/${campaignId}/crawls`, { headers: { 'idempotency-key': key } });
+
+describe('crawl lifecycle', () => {
+  it('crawls the site, settles, and serves pages, issues and a summary that match it', async () => {
+    const { project, campaign } = await projectWithCampaign();
+    const res = await launch(campaign.id);
+    expect(res.status).toBe(202);
+    const queued = (await res.json()).data;
+    expect(queued).toMatchObject({ status: 'queued', active: true, trigger: 'manual', campaign_id: campaign.id, project_id: project.id });
+    expect(queued.stage_plan.settled).toBe(false);
+
+    await h.server.jobs.idle();
+    const crawl = (await (await h.call('GET', `/v1/crawls/${queued.id}`)).json()).data;
+    expect(crawl).toMatchObject({ status: 'completed', active: false, stage: 'done' });
+    expect(crawl.stage_plan.settled).toBe(true);
+    expect(crawl.stage_plan.steps.every((s: { state: string }) => s.state === 'done' || s.state === 'skipped')).toBe(true);
+    expect(crawl.finished_at).not.toBeNull();
+    expect(crawl.pages.crawled).toBeGreaterThanOrEqual(6);
+
+    const pages = (await (await h.call('GET', `/v1/crawls/${crawl.id}/pages?limit=100`)).json()).data as { url: string; status_code: number | null }[];
+    const byPath = new Map(pages.map((p) => [new URL(p.url).pathname, p]));
+    expect(byPath.get('/')?.status_code).toBe(200);
+    expect(byPath.get('/missing')?.status_code).toBe(404);
+    expect(byPath.get('/old')?.status_code).toBe(301);
+
+    const notFound = (await (await h.call('GET', `/v1/crawls/${crawl.id}/pages?status=4xx`)).json()).data;
+    expect(notFound.map((p: { url: string }) => new URL(p.url).pathname)).toEqual(['/missing']);
+
+    const summary = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues/summary`)).json()).data;
+    const names = summary.groups.map((g: { name: string }) => g.name);
+    expect(names).toContain('broken_internal_link');
+    expect(names).toContain('title_missing');
+    const sum = { error: 0, warning: 0, info: 0 } as Record<string, number>;
+    for (const g of summary.groups) sum[g.severity] += g.occurrences;
+    expect(summary.totals).toEqual(sum);
+    expect(crawl.issue_counts).toEqual(sum);
+
+    const errors = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues?severity=error&limit=100`)).json()).data;
+    expect(errors.length).toBe(sum.error);
+    expect(errors.every((i: { severity: string }) => i.severity === 'error')).toBe(true);
+    const titled = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues?name=title_missing`)).json()).data;
+    expect(titled.map((i: { url: string }) => new URL(i.url).pathname)).toEqual(['/blog/post-1']);
+
+    const post = await h.call('GET', `/v1/crawls/${crawl.id}/pages/by-url?url=${encodeURIComponent(`${site.url.toUpperCase().replace('HTTP://', 'http://')}/blog/post-1#top`)}`);
+    expect(post.status).toBe(200);
+    const postBody = (await post.json()).data;
+    expect(postBody.issues.map((i: { name: string }) => i.name)).toContain('title_missing');
+    const ranks = postBody.issues.map((i: { severity: string }) => ['error', 'warning', 'info'].indexOf(i.severity));
+    expect(ranks).toEqual([...ranks].sort());
+
+    const ps = (await (await h.call('GET', `/v1/crawls/${crawl.id}/pagespeed`)).json()).data;
+    expect(ps).toMatchObject({ status: 'not_requested', mobile: null, desktop: null, combined: null });
+
+    const after = (await (await h.call('GET', `/v1/projects/${project.id}`)).json()).data;
+    expect(after.latest_completed_crawl).toEqual({ id: crawl.id, finished_at: crawl.finished_at });
+  });
+
+  it('refuses a second launch while one runs, and reports before settled with 409', async () => {
+    const { campaign } = await projectWithCampaign();
+    const release = site.hold();
+    try {
+      const first = await launch(campaign.id);
+      expect(first.status).toBe(202);
+      const crawlId = (await first.json()).data.id;
+      const second = await launch(campaign.id);
+      expect(second.status).toBe(409);
+      expect((await second.json()).code).toBe('crawl.already_running');
+      const early = await h.call('GET', `/v1/crawls/${crawlId}/issues/summary`);
+      expect(early.status).toBe(409);
+      expect((await early.json()).code).toBe('crawl.not_settled');
+      const ops = (await (await h.call('GET', '/v1/operations')).json());
+      expect(ops.data.some((o: { crawl: { id: string } }) => o.crawl.id === crawlId)).toBe(true);
+    } finally {
+      release();
+    }
+    await h.server.jobs.idle();
+  });
+
+  it('launches concurrently: exactly one of two parallel launches is accepted', async () => {
+    const { campaign } = await projectWithCampaign();
+    const release = site.hold();
+    const [a, b] = await Promise.all([launch(campaign.id), launch(campaign.id)]);
+    release();
+    expect([a.status, b.status].sort()).toEqual([202, 409]);
+    await h.server.jobs.idle();
+  });
+
+  it('stops the running crawl when its campaign is deleted', async () => {
+    const { campaign } = await projectWithCampaign();
+    const release = site.hold();
+    const crawlId = (await (await launch(campaign.id)).json()).data.id;
+    const deleting = h.call('DELETE', `/v1/campaigns/${campaign.id}`);
+    setTimeout(release, 50);
+    expect((await deleting).status).toBe(204);
+    await h.server.jobs.idle();
+    expect((await h.call('GET', `/v1/crawls/${crawlId}`)).status).toBe(404);
+  });
+
+  it('marks a crawl truncated when the URL budget cuts it', async () => {
+    const { campaign } = await projectWithCampaign({ max_urls: 2 });
+    const crawlId = (await (await launch(campaign.id)).json()).data.id;
+    await h.server.jobs.idle();
+    const crawl = (await (await h.call('GET', `/v1/crawls/${crawlId}`)).json()).data;
+    expect(crawl.truncated).toBe(true);
+    expect(crawl.pages.crawled).toBeLessThanOrEqual(2);
+  });
+
+  it('lists crawls newest first and hides them from other teams', async () => {
+    const { project, campaign } = await projectWithCampaign();
+    const first = (await (await launch(campaign.id)).json()).data.id;
+    await h.server.jobs.idle();
+    const second = (await (await launch(campaign.id)).json()).data.id;
+    await h.server.jobs.idle();
+    const list = (await (await h.call('GET', `/v1/projects/${project.id}/crawls`)).json()).data.map((c: { id: string }) => c.id);
+    expect(list).toEqual([second, first]);
+    const second2 = (await (await h.call('GET', `/v1/crawls/${second}`)).json()).data;
+    expect(second2.comparable).toBe(true);
+    const other = await h.tokenFor({ team: 'other' });
+    expect((await h.call('GET', `/v1/crawls/${first}`, { token: other })).status).toBe(404);
+  });
+});
+
+describe('crawl quota', () => {
+  it('refuses a launch once the monthly quota is spent, naming the plan that lifts it', async () => {
+    const limited = await startHarness({ plans: { pro: { limits: { 'crawls.monthly': 1 } } } });
+    try {
+      const token = await limited.tokenFor({ team: 'small', plan: 'pro' });
+      const project = (await (await limited.call('POST', '/v1/projects', { token, body: { url: `${site.url}/` } })).json()).data;
+      const campaigns = (await (await limited.call('GET', `/v1/projects/${project.id}/campaigns`, { token })).json()).data;
+      const go = () => limited.call('POST', `/v1/campaigns/${campaigns[0].id}/crawls`, { token, headers: { 'idempotency-key': crypto.randomUUID() } });
+      expect((await go()).status).toBe(202);
+      await limited.server.jobs.idle();
+      const refused = await go();
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'plan_limit.crawls.monthly', upgrade_to: 'agency' });
+    } finally {
+      await limited.close();
+    }
+  });
+});

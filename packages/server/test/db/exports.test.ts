@@ -1,0 +1,122 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+import { startSite, type Site } from './support/site.js';
+
+let h: Harness;
+let site: Site;
+let now = new Date('2026-03-10T10:00:00.000Z');
+let crawlId: string;
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: bytes }).promise;
+  let text = '';
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    text += content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  }
+  return text;
+}
+
+beforeAll(async () => {
+  h = await startHarness({ clock: () => now });
+  site = await startSite();
+  const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/`, name: 'Exported Site' } })).json()).data;
+  const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];
+  crawlId = (await (await h.call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': 'export-crawl' } })).json()).data.id;
+  await h.server.jobs.idle();
+});
+afterAll(async () => {
+  await h.close();
+  await site.close();
+});
+
+const request = (format: string, headers: Record<string, string> = {}) => h.call('POST', `/v1/crawls/${crawlId}/exports`, { body: { format }, headers });
+
+describe('exports', () => {
+  it('generates a PDF holding the project name and issue names, downloadable as an attachment', async () => {
+    const res = await request('pdf', { 'accept-language': 'en' });
+    expect(res.status).toBe(202);
+    const queued = (await res.json()).data;
+    expect(res.headers.get('location')).toMatch(new RegExp(`/v1/exports/${queued.id}$`));
+    expect(queued).toMatchObject({ status: 'queued', format: 'pdf', download_url: null });
+    expect((await h.call('GET', `/v1/exports/${queued.id}/download`)).status).toBe(409);
+
+    await h.server.jobs.idle();
+    const ready = (await (await h.call('GET', `/v1/exports/${queued.id}`)).json()).data;
+    expect(ready.status).toBe('ready');
+    expect(ready.size_bytes).toBeGreaterThan(1000);
+    expect(ready.download_url).toMatch(/\/v1\/exports\/.+\/download$/);
+    expect(Date.parse(ready.expires_at)).toBeGreaterThan(Date.parse(ready.finished_at));
+
+    const file = await h.call('GET', new URL(ready.download_url).pathname);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.pdf"$/);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    expect(bytes.length).toBe(ready.size_bytes);
+    const text = await pdfText(bytes);
+    expect(text).toContain('Exported Site');
+    expect(text).toContain('Broken internal link');
+  });
+
+  it('returns the identical export in progress instead of a second one', async () => {
+    const [a, b] = [await request('pdf'), await request('pdf')];
+    expect((await a.json()).data.id).toBe((await b.json()).data.id);
+    await h.server.jobs.idle();
+  });
+
+  it('builds a workbook with summary, issues, pages and PageSpeed sheets', async () => {
+    const id = (await (await request('xlsx')).json()).data.id;
+    await h.server.jobs.idle();
+    const file = await h.call('GET', `/v1/exports/${id}/download`);
+    expect(file.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await file.arrayBuffer()) as never);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Issues', 'Pages', 'PageSpeed']);
+    const crawl = (await (await h.call('GET', `/v1/crawls/${crawlId}`)).json()).data;
+    const summary = (await (await h.call('GET', `/v1/crawls/${crawlId}/issues/summary`)).json()).data;
+    const occurrences = summary.totals.error + summary.totals.warning + summary.totals.info;
+    expect(workbook.getWorksheet('Issues')!.actualRowCount).toBe(occurrences + 1);
+    const pages = (await (await h.call('GET', `/v1/crawls/${crawlId}/pages?limit=100`)).json()).data.length;
+    expect(workbook.getWorksheet('Pages')!.actualRowCount).toBe(pages + 1);
+    expect(crawl.status).toBe('completed');
+  });
+
+  it('answers 410 once the export has expired and been removed', async () => {
+    const id = (await (await request('pdf', { 'accept-language': 'fr' })).json()).data.id;
+    await h.server.jobs.idle();
+    now = new Date(now.getTime() + 8 * 86_400_000);
+    const gone = await h.call('GET', `/v1/exports/${id}/download`);
+    expect(gone.status).toBe(410);
+    expect((await gone.json()).code).toBe('export.expired');
+    const row = (await (await h.call('GET', `/v1/exports/${id}`)).json()).data;
+    expect(row).toMatchObject({ status: 'expired', download_url: null });
+  });
+
+  it('refuses Excel on a plan without it, naming the plan that includes it', async () => {
+    const token = await h.tokenFor({ team: 'pro-team', plan: 'pro' });
+    const project = (await (await h.call('POST', '/v1/projects', { token, body: { url: `${site.url}/` } })).json()).data;
+    const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`, { token })).json()).data[0];
+    const crawl = (await (await h.call('POST', `/v1/campaigns/${campaign.id}/crawls`, { token, headers: { 'idempotency-key': 'pro' } })).json()).data.id;
+    await h.server.jobs.idle();
+    const refused = await h.call('POST', `/v1/crawls/${crawl}/exports`, { token, body: { format: 'xlsx' } });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'plan_limit.exports.excel', upgrade_to: 'agency' });
+    expect((await h.call('POST', `/v1/crawls/${crawl}/exports`, { token, body: { format: 'pdf' } })).status).toBe(202);
+    await h.server.jobs.idle();
+  });
+
+  it('refuses an export of a crawl that has not finished', async () => {
+    const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/` } })).json()).data;
+    const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];
+    const release = site.hold();
+    const crawl = (await (await h.call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': 'running' } })).json()).data.id;
+    const refused = await h.call('POST', `/v1/crawls/${crawl}/exports`, { body: { format: 'pdf' } });
+    release();
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).code).toBe('crawl.not_finished');
+    await h.server.jobs.idle();
+  });
+});
