@@ -2,14 +2,17 @@
  * The contract against the spec itself: every endpoint row of the spec's tables must be an
  * operation of the contract with the same HTTP rules, and nothing else may be.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { contract, templatePath, type ContractEntry } from '../src/index.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const specPath = path.resolve(repoRoot, '..', 'shared/spec/site-audit-api.md');
+// The spec lives beside the repository (../shared), as on every machine of the team and in CI;
+// SITEAUDIT_SPEC points elsewhere. Without it the check cannot run, and says so (CI sets it up).
+const specPath = process.env.SITEAUDIT_SPEC ?? path.resolve(repoRoot, '..', 'shared/spec/site-audit-api.md');
+const specFound = existsSync(specPath) || process.env.CI === 'true';
 
 interface SpecRow {
   section: string;
@@ -54,12 +57,12 @@ function readEndpointRows(markdown: string): SpecRow[] {
   return rows;
 }
 
-const rows = readEndpointRows(readFileSync(specPath, 'utf8'));
+const rows = specFound ? readEndpointRows(readFileSync(specPath, 'utf8')) : [];
 const entries = Object.values(contract) as ContractEntry[];
 const key = (method: string, p: string) => `${method} ${p}`;
 const byRoute = new Map(entries.map((e) => [key(e.method, templatePath(e.path)), e]));
 
-describe('contract against the spec endpoint tables', () => {
+describe.skipIf(!specFound)('contract against the spec endpoint tables (needs ../shared/spec)', () => {
   it('reads 40 endpoint rows from the spec', () => {
     expect(rows).toHaveLength(40);
   });
