@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ROLES, SCOPES, type Role, type Scope } from '@siteaudit/schema';
 import { generateToken, hashToken } from './crypto/secret-box.js';
 import { TOKEN_PREFIX } from './http/auth.js';
+import { linkSearchConsole, type LinkSearchConsoleInput } from './modules/search-console/link.js';
 import type { Services } from './services.js';
 
 export const TOKEN_DEFAULT_DAYS = 90;
@@ -108,6 +109,9 @@ export function createAdmin(services: Services) {
       assertPlan(input.plan);
       await knex('teams').where({ id: await teamId(input.team) }).update({ plan: input.plan });
     },
+
+    /** Links a Search Console property to a project with a service account's key; the first sync is queued. */
+    linkSearchConsole: (input: LinkSearchConsoleInput) => linkSearchConsole(services, input, (message) => new AdminError(message)),
 
     async setProjectLocked(projectId: string, locked: boolean) {
       const updated = await knex('projects').where({ id: projectId }).update({ locked });

@@ -23,6 +23,9 @@ import { campaignHandlers } from './modules/campaigns/handlers.js';
 import { crawlsModule } from './modules/crawls/index.js';
 import { defaultExportDirectory, exportsModule, type ExportsOptions } from './modules/exports/index.js';
 import { scorecardHandlers } from './modules/scorecard/handlers.js';
+import { positionsModule } from './modules/positions/index.js';
+import { searchConsoleModule } from './modules/search-console/index.js';
+import type { Providers } from './providers/index.js';
 import { projectHandlers } from './modules/projects/handlers.js';
 import { pendingHandlers } from './modules/pending.js';
 import { resolvePlans, type PlanOverrides } from './plans.js';
@@ -37,6 +40,8 @@ export interface SiteAuditServerOptions {
   /** Every time rule reads this clock. */
   clock?: () => Date;
   network?: { allowPrivateAddresses?: boolean };
+  /** SERP, keyword-data and Search Console adapters (src/providers); none configured is reported honestly. */
+  providers?: Providers;
   /** Where export files are kept and for how long (default 7 days). */
   exports?: ExportsOptions;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
@@ -108,6 +113,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     ...crawls.handlers,
     ...exports.handlers,
     ...scorecardHandlers(services),
+    ...positionsModule(services, options.providers ?? {}),
+    ...searchConsoleModule(services, options.providers ?? {}),
   };
 
   const app = createApp(handlers, {

@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import * as core from './001-core.js';
 import * as crawls from './002-crawls.js';
+import * as positions from './004-positions.js';
 import * as exportsTable from './005-exports.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-core': core,
   '002-crawls': crawls,
+  '004-positions': positions,
   '005-exports': exportsTable,
 };
 

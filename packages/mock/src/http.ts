@@ -1,0 +1,373 @@
+/**
+ * The generic handler factory: one msw handler per contract entry, applying the spec's common
+ * rules in the server binder's order before the operation's business function runs:
+ *
+ *   forced answer (failNext) → bearer token (401) → plan gate (403) → rate limit (429) →
+ *   role and scope (403) → path parameters (malformed UUID → 404) → Idempotency-Key presence
+ *   (400) → query, then body syntax (415, 400) and validation (422) → cursor (400) →
+ *   idempotency claim (409, replay) → business → envelope, pagination, ETag / 304.
+ *
+ * Validation failures, 401 and 429 happen before the idempotency layer and are never stored
+ * (../shared/api-rules.md); a business answer, errors included, is stored and replayed.
+ */
+import {
+  buildProblem,
+  fieldErrors,
+  pickLanguage,
+  upgradeTo,
+  type ContractEntry,
+  type Language,
+  type OperationId,
+} from '@siteaudit/schema';
+import { http, type HttpHandler } from 'msw';
+import type { z } from 'zod';
+import { MockProblem, type Business, type Caller, type MockEnv, type Outcome } from './context.js';
+import { bindingHash, decodeCursor, encodeCursor } from './cursor.js';
+import { hashHex } from './random.js';
+import { peek, rateLimitHeaders, rateUpgrade, refund, take } from './rate-limit.js';
+
+/** Idempotency records are kept 24 h, like the server's. */
+const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Headers of a first answer that a replay repeats; request id and rate headers are fresh. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'content-disposition'];
+const JSON_TYPE = /^application\/([a-z.+-]*\+)?json\s*(;|$)/i;
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const CACHE_CONTROL = 'private, no-cache';
+
+type Headers = Record<string, string>;
+
+function json(body: unknown, status: number, headers: Headers, contentType = 'application/json'): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, 'Content-Type': contentType } });
+}
+
+function problemResponse(problem: MockProblem, language: Language, requestId: string, headers: Headers): Response {
+  const body = buildProblem(problem.code, language, { ...problem.extras, request_id: requestId });
+  return json(body, body.status, { ...headers, ...problem.headers }, 'application/problem+json');
+}
+
+/** The key may be sent bare or as a structured-field string (`"abc"`, IETF draft). */
+export function parseIdempotencyKey(header: string): string | null {
+  let key = header.trim();
+  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) key = key.slice(1, -1).replace(/\\(["\\])/g, '$1');
+  if (key.length === 0 || key.length > 255 || !/^[\x20-\x7e]+$/.test(key)) return null;
+  return key;
+}
+
+/** JSON with sorted keys: two bodies that differ only in key order are the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** RFC 9110 weak comparison over an If-None-Match list (`*` matches any current representation). */
+function matchesIfNoneMatch(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => bare(tag) === bare(etag));
+}
+
+export function authenticate(env: MockEnv, header: string | null, now: Date): Caller | null {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) return null;
+  let token;
+  for (const t of env.db.tokens.values()) if (t.token === match[1]) token = t;
+  // A missing, expired or orphaned token all answer the same 401: nothing to probe.
+  if (!token || token.expires_at <= now.toISOString()) return null;
+  const member = env.db.members.get(token.member_id);
+  const team = env.db.teams.get(token.team_id);
+  const plan = team ? env.plans[team.plan] : undefined;
+  if (!member || member.removed_at || !team || !plan) return null;
+  return { token, member, team, plan };
+}
+
+/** Spec, Authentication 7, first part: the team plan opens the verb (before the rate limit). */
+function checkPlan(env: MockEnv, entry: ContractEntry, caller: Caller): void {
+  const { plan } = caller;
+  if (plan.api === 'none') {
+    throw new MockProblem('api.not_in_plan', { upgrade_to: upgradeTo(env.plans, plan.key, (p) => p.api !== 'none') });
+  }
+  if (entry.method !== 'GET' && plan.api !== 'write') {
+    throw new MockProblem('api.write_not_in_plan', { upgrade_to: upgradeTo(env.plans, plan.key, (p) => p.api === 'write') });
+  }
+}
+
+/** Then the member role (webhooks: owners and admins) and the token scope, as the server does. */
+function checkRoleAndScope(entry: ContractEntry, caller: Caller): void {
+  if (entry.adminOnly && caller.member.role === 'member') throw new MockProblem('role.forbidden');
+  if (entry.scope && !caller.token.scopes.includes(entry.scope)) {
+    throw new MockProblem('token.missing_scope', { required_scopes: [entry.scope] });
+  }
+}
+
+/** 422 with `errors` by field; a whole missing body is reported on `body`, as the server does. */
+function validate(schema: z.ZodType, value: unknown, language: Language, prefix?: string): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error.issues, language);
+  const keyed = prefix ? Object.fromEntries(Object.entries(errors).map(([k, v]) => [k === '_' ? prefix : k, v])) : errors;
+  throw new MockProblem('validation_failed', { errors: keyed });
+}
+
+/** The JSON body, undefined when empty; 415 when not JSON, 400 when malformed. */
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.length === 0) return undefined;
+  if (!JSON_TYPE.test(request.headers.get('content-type') ?? '')) throw new MockProblem('request.unsupported_media_type');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MockProblem('request.malformed_json');
+  }
+}
+
+/** `req_` and 32 hex characters, like the server's, from the mock's own seeded stream. */
+function newRequestId(env: MockEnv): string {
+  return `req_${env.requestIds.uuid().replace(/-/g, '')}`;
+}
+
+function baseHeaders(requestId: string, language: Language): Headers {
+  return { 'X-Request-Id': requestId, 'Content-Language': language, Vary: 'Authorization, Accept-Language' };
+}
+
+/** The answer `failNext` queued for this operation, if any, consumed one at a time. */
+function forcedProblem(env: MockEnv, entry: ContractEntry, caller: Caller | null): MockProblem | null {
+  const queue = env.forced.get(entry.id);
+  const next = queue?.[0];
+  if (!queue || !next) return null;
+  if (--next.times <= 0) queue.shift();
+  const extras: MockProblem['extras'] = next.detail ? { detail: next.detail } : {};
+  const headers: Headers = {};
+  if (next.code === 'rate_limited') {
+    const retryAfter = next.retryAfter ?? 1;
+    Object.assign(extras, { window: 'minute', retry_after: retryAfter, upgrade_to: caller ? rateUpgrade(env.plans, caller.plan, 'minute') : null });
+    headers['Retry-After'] = String(retryAfter);
+  } else if (next.retryAfter !== undefined) {
+    headers['Retry-After'] = String(next.retryAfter);
+  }
+  if (next.code === 'token.missing_scope' && entry.scope) extras.required_scopes = [entry.scope];
+  if (next.code === 'validation_failed') extras.errors = {};
+  return new MockProblem(next.code, extras, headers);
+}
+
+function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    const previous = out[name];
+    // A repeated parameter becomes an array, which the schema refuses: never silently pick one.
+    out[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return out;
+}
+
+interface Built {
+  status: number;
+  body: BodyInit | null;
+  /** The JSON text of the body, for the ETag and the idempotency record. */
+  text: string | null;
+  headers: Headers;
+  json: unknown;
+}
+
+function build(entry: ContractEntry, outcome: Outcome, env: MockEnv, caller: Caller, binding: string, after: number | null, limit: number): Built {
+  switch (outcome.type) {
+    case 'empty':
+      return { status: 204, body: null, text: null, headers: {}, json: undefined };
+    case 'file': {
+      const text = `file:${hashHex(Array.from(outcome.bytes, (b) => String.fromCharCode(b)).join(''))}`;
+      return {
+        status: entry.status,
+        body: outcome.bytes as unknown as BodyInit,
+        text,
+        json: undefined,
+        headers: {
+          'Content-Type': outcome.contentType,
+          'Content-Disposition': `attachment; filename="${outcome.filename.replace(/["\\\r\n]/g, '_')}"`,
+          'Content-Length': String(outcome.bytes.byteLength),
+          ...(outcome.etag ? { ETag: outcome.etag } : {}),
+        },
+      };
+    }
+    case 'list': {
+      const rest = after === null ? outcome.items : outcome.items.filter((i) => i.key > after);
+      const page = rest.slice(0, limit);
+      const hasMore = rest.length > limit;
+      const last = page[page.length - 1];
+      const next = hasMore && last ? encodeCursor(env.cursorSecret, entry.id, caller.team.id, binding, last.key) : null;
+      const body = { data: page.map((i) => i.item), meta: { limit, has_more: hasMore, next_cursor: next } };
+      const text = JSON.stringify(body);
+      return { status: entry.status, body: text, text, json: body, headers: { 'Content-Type': JSON_CONTENT_TYPE } };
+    }
+    case 'raw':
+    case 'data': {
+      const body = outcome.type === 'raw' ? outcome.body : { data: outcome.data };
+      const text = JSON.stringify(body);
+      const headers = { 'Content-Type': JSON_CONTENT_TYPE, ...(outcome.type === 'data' ? outcome.headers : {}) };
+      return { status: outcome.status ?? entry.status, body: text, text, json: body, headers };
+    }
+  }
+}
+
+/** The resolver of one operation: every common rule, then `business`. */
+async function handle(env: MockEnv, entry: ContractEntry, business: Business<OperationId>, request: Request, rawParams: Record<string, unknown>): Promise<Response> {
+  env.beforeRequest?.();
+  const language = pickLanguage(request.headers.get('accept-language'));
+  const requestId = newRequestId(env);
+  const headers: Headers = baseHeaders(requestId, language);
+  const now = env.clock();
+  const db = env.db;
+  const caller = authenticate(env, request.headers.get('authorization'), now);
+  const refuse = (problem: MockProblem) => problemResponse(problem, language, requestId, headers);
+
+  const forced = forcedProblem(env, entry, caller);
+  if (forced) {
+    if (caller) Object.assign(headers, rateLimitHeaders(peek(db, caller.team.id, caller.plan, now), 0));
+    return refuse(forced);
+  }
+  if (!caller) return refuse(new MockProblem('unauthenticated'));
+  caller.token.last_used_at = now.toISOString();
+
+  let idempotencyStoreKey: string | null = null;
+  try {
+    checkPlan(env, entry, caller);
+
+    const taken = take(db, caller.team.id, caller.plan, entry.cost, now);
+    if (!taken.ok) {
+      Object.assign(headers, rateLimitHeaders(taken.states, 0));
+      const window = taken.states.find((s) => s.window === taken.exhausted)!;
+      throw new MockProblem(
+        'rate_limited',
+        { window: window.window, retry_after: window.resetsInSeconds, upgrade_to: rateUpgrade(env.plans, caller.plan, window.window) },
+        { 'Retry-After': String(window.resetsInSeconds) },
+      );
+    }
+    Object.assign(headers, rateLimitHeaders(taken.states, entry.cost));
+    checkRoleAndScope(entry, caller);
+
+    // Spec, Endpoints rule 5: path parameters are UUIDs; anything else names no resource.
+    const params = entry.params.safeParse(rawParams);
+    if (!params.success) throw new MockProblem('not_found');
+
+    let key: string | null = null;
+    const keyHeader = request.headers.get('idempotency-key');
+    if (entry.idempotency !== 'none' && keyHeader !== null) {
+      key = parseIdempotencyKey(keyHeader);
+      if (key === null) throw new MockProblem('idempotency.key_invalid');
+    } else if (entry.idempotency === 'required') {
+      throw new MockProblem('idempotency.key_required');
+    }
+
+    const url = new URL(request.url);
+    const queryData = validate(entry.query, queryObject(url), language) as Record<string, unknown>;
+    const bodyData = entry.body ? validate(entry.body, await readJson(request), language, 'body') : undefined;
+    const paramsData = params.data as Record<string, unknown>;
+
+    let after: number | null = null;
+    const binding = bindingHash(paramsData, queryData);
+    if (entry.kind === 'list' && typeof queryData.cursor === 'string') {
+      after = decodeCursor(env.cursorSecret, queryData.cursor, entry.id, caller.team.id, binding);
+      if (after === null) throw new MockProblem('pagination.invalid_cursor');
+    }
+
+    if (key !== null) {
+      const storeKey = `${caller.team.id}\u0000${key}`;
+      const fingerprint = hashHex(canonicalJson([entry.id, paramsData, queryData, bodyData ?? null]));
+      let record = db.idempotency.get(storeKey);
+      if (record && record.expires_at <= now.getTime()) {
+        db.idempotency.delete(storeKey);
+        record = undefined;
+      }
+      if (record) {
+        if (record.fingerprint !== fingerprint) throw new MockProblem('idempotency.key_reused');
+        if (record.state === 'in_flight') throw new MockProblem('idempotency.key_in_use');
+        return new Response(record.body, { status: record.status, headers: { ...headers, ...record.headers, 'Idempotent-Replayed': 'true' } });
+      }
+      db.idempotency.set(storeKey, { fingerprint, state: 'in_flight', status: 0, body: null, headers: {}, expires_at: now.getTime() + IDEMPOTENCY_RETENTION_MS });
+      idempotencyStoreKey = storeKey;
+    }
+
+    let built: Built;
+    try {
+      const outcome = business({ env, db, caller, params: paramsData as never, query: queryData as never, body: bodyData as never, now, language });
+      built = build(entry, outcome, env, caller, binding, after, typeof queryData.limit === 'number' ? queryData.limit : 25);
+      if (entry.response && built.json !== undefined) {
+        // The mock's own answers are held to the contract, so a drift shows as a loud 500.
+        const checked = entry.response.safeParse(built.json);
+        if (!checked.success) throw new Error(`@siteaudit/mock answered ${entry.id} outside the contract: ${checked.error.message}`);
+      }
+    } catch (error) {
+      if (!(error instanceof MockProblem)) throw error;
+      const body = buildProblem(error.code, language, { ...error.extras, request_id: requestId });
+      const text = JSON.stringify(body);
+      built = { status: body.status, body: text, text, json: body, headers: { 'Content-Type': 'application/problem+json', ...error.headers } };
+    }
+    if (idempotencyStoreKey) {
+      storeAnswer(env, idempotencyStoreKey, built.status, built.text, built.headers);
+      idempotencyStoreKey = null;
+    }
+
+    if (entry.method === 'GET' && built.status === 200 && built.text !== null) {
+      const etag = built.headers.ETag ?? `W/"${hashHex(built.text)}"`;
+      Object.assign(built.headers, { ETag: etag, 'Cache-Control': CACHE_CONTROL });
+      if (matchesIfNoneMatch(request.headers.get('if-none-match'), etag)) {
+        // A 304 costs nothing (spec: Limits 4).
+        refund(db, caller.team.id, entry.cost, now);
+        Object.assign(headers, rateLimitHeaders(peek(db, caller.team.id, caller.plan, now), 0));
+        return new Response(null, { status: 304, headers: { ...headers, ETag: etag, 'Cache-Control': CACHE_CONTROL } });
+      }
+    }
+    return new Response(built.body, { status: built.status, headers: { ...headers, ...built.headers } });
+  } catch (error) {
+    // An unexpected failure frees the key, so the client's retry can run (as the server does).
+    if (idempotencyStoreKey) db.idempotency.delete(idempotencyStoreKey);
+    if (error instanceof MockProblem) return refuse(error);
+    return refuse(new MockProblem('internal_error', { detail: error instanceof Error ? error.message : String(error) }));
+  }
+}
+
+function storeAnswer(env: MockEnv, storeKey: string, status: number, text: string | null, headers: Headers): void {
+  const record = env.db.idempotency.get(storeKey);
+  if (!record) return;
+  const kept: Headers = {};
+  for (const [name, value] of Object.entries(headers)) if (REPLAYED_HEADERS.includes(name.toLowerCase())) kept[name] = value;
+  Object.assign(record, { state: 'done', status, body: text, headers: kept });
+}
+
+function pathPattern(path: string): RegExp {
+  return new RegExp(`^${path.replace(/:[a-z_]+/g, '[^/]+')}/?$`);
+}
+
+/**
+ * One msw handler per contract entry, then a catch-all under `/v1` that answers like the
+ * server for what the contract does not have: 405 with `Allow` for a known path, else 404.
+ */
+export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], businesses: Record<OperationId, Business<OperationId>>): HttpHandler[] {
+  const handlers: HttpHandler[] = entries.map((entry) => {
+    const method = entry.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    return http[method](`${env.baseUrl}${entry.path}`, ({ request, params }) =>
+      handle(env, entry, businesses[entry.id], request, params as Record<string, unknown>),
+    );
+  });
+  const patterns = entries.map((entry) => ({ entry, pattern: pathPattern(entry.path) }));
+  handlers.push(
+    http.all(`${env.baseUrl}/v1/*`, ({ request }) => {
+      const language = pickLanguage(request.headers.get('accept-language'));
+      const requestId = newRequestId(env);
+      const headers = baseHeaders(requestId, language);
+      const basePath = new URL(env.baseUrl).pathname.replace(/\/$/, '');
+      const path = new URL(request.url).pathname.slice(basePath.length);
+      const allowed = patterns.filter((p) => p.pattern.test(path)).map((p) => p.entry.method);
+      if (allowed.length > 0) {
+        return problemResponse(new MockProblem('method_not_allowed', {}, { Allow: [...new Set(allowed)].join(', ') }), language, requestId, headers);
+      }
+      return problemResponse(new MockProblem('not_found'), language, requestId, headers);
+    }),
+  );
+  return handlers;
+}

@@ -1,0 +1,203 @@
+/**
+ * Campaigns: reusable crawl configurations with a schedule. Write-only fields (patterns,
+ * timeouts, HTTP credentials…) are kept on the record and never echoed (spec: Campaign).
+ */
+import { upgradeTo, type Campaign, type CreateCampaignBody, type ScheduleInput, type UpdateCampaignBody } from '@siteaudit/schema';
+import { data, empty, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
+import type { CampaignRecord, CampaignWriteOnly, MockDb, ProjectRecord } from '../db.js';
+import { isObviouslyPrivateHost } from '../hosts.js';
+import { assertIncluded, assertUnlocked, assertWithinPlan, DAY, iso, newestFirst, nextSeq, ownedCampaign, ownedProject } from '../store.js';
+import { stopCrawl } from './crawls.js';
+import { emitEvent } from './webhooks.js';
+
+const WEEKDAY_INDEX: Record<string, number> = { sunday: 0, monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6 };
+const DEFAULT_TIME = '03:00';
+
+type StoredSchedule = CampaignRecord['schedule'];
+
+/** Fills a schedule input's blanks: weekly on monday, monthly on the 1st, at 03:00 UTC (as the server). */
+function normaliseSchedule(input: ScheduleInput): StoredSchedule {
+  const { frequency } = input;
+  const paused = input.paused ?? false;
+  if (frequency === 'manual') return { frequency, day: null, time: null, paused };
+  const time = input.time ?? DEFAULT_TIME;
+  const day = frequency === 'weekly' ? (input.day ?? 'monday') : frequency === 'monthly' ? (input.day ?? '1') : null;
+  return { frequency, day, time, paused };
+}
+
+/** The next run in UTC after `now`, or null for a manual or paused schedule. */
+export function nextRunAt(schedule: StoredSchedule, now: Date): string | null {
+  if (schedule.frequency === 'manual' || schedule.paused) return null;
+  const [hours, minutes] = (schedule.time ?? DEFAULT_TIME).split(':').map(Number);
+  const t = now.getTime();
+  const at = (y: number, m: number, d: number) => Date.UTC(y, m, d, hours, minutes);
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const d = now.getUTCDate();
+  let candidate: number;
+  if (schedule.frequency === 'daily') {
+    candidate = at(y, m, d);
+    if (candidate <= t) candidate += DAY;
+  } else if (schedule.frequency === 'weekly') {
+    const target = WEEKDAY_INDEX[schedule.day ?? 'monday'] ?? 1;
+    candidate = at(y, m, d + ((target - now.getUTCDay() + 7) % 7));
+    if (candidate <= t) candidate += 7 * DAY;
+  } else {
+    const day = Number(schedule.day ?? '1');
+    candidate = at(y, m, day);
+    if (candidate <= t) candidate = at(y, m + 1, day);
+  }
+  return iso(candidate);
+}
+
+export function serializeCampaign(record: CampaignRecord, now: Date): Campaign {
+  return {
+    id: record.id,
+    project_id: record.project_id,
+    name: record.name,
+    start_url: record.start_url,
+    max_depth: record.max_depth,
+    max_urls: record.max_urls,
+    javascript_rendering: record.javascript_rendering,
+    pagespeed: record.pagespeed,
+    check_external_links: record.check_external_links,
+    check_ai_reachability: record.check_ai_reachability,
+    check_accessibility: record.check_accessibility,
+    protected_site: record.protected_site,
+    schedule: { ...record.schedule, next_run_at: nextRunAt(record.schedule, now) },
+    created_at: record.created_at,
+  };
+}
+
+const WRITE_ONLY_DEFAULTS: CampaignWriteOnly = {
+  check_accessibility_rendered: false,
+  include_patterns: null,
+  exclude_patterns: null,
+  issue_exclusion_patterns: null,
+  timeout: null,
+  retries: null,
+  duplication_threshold: null,
+  regression_threshold: 'off',
+  http_user: null,
+  http_password: null,
+  notify: false,
+};
+
+/** Plan bounds on the campaign as it would be saved (spec: URL budget, JavaScript rendering, frequencies). */
+function assertPlanBounds(env: MockEnv, caller: Caller, campaign: Pick<CampaignRecord, 'max_urls' | 'javascript_rendering' | 'schedule'>) {
+  const { plan } = caller;
+  assertWithinPlan(env, plan, 'crawls.max_urls', campaign.max_urls, 'plan_limit.crawls.max_urls');
+  if (campaign.javascript_rendering) assertIncluded(env, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
+  const { frequency } = campaign.schedule;
+  if (!plan.scheduleFrequencies.includes(frequency)) {
+    fail('plan_limit.crawls.schedule_frequency', { upgrade_to: upgradeTo(env.plans, plan.key, (p) => p.scheduleFrequencies.includes(frequency)) });
+  }
+}
+
+/** 422 `project.url_refused` for a start URL on an obviously private host, as for a project URL. */
+export function assertPublicSite(url: string, field: string): void {
+  if (isObviouslyPrivateHost(url)) {
+    fail('project.url_refused', { errors: { [field]: [{ code: 'url_refused', message: 'Must be a public http(s) site' }] } });
+  }
+}
+
+/** A new campaign record, not stored yet (also the default campaign of a new project). */
+export function buildCampaign(env: MockEnv, db: MockDb, project: ProjectRecord, body: CreateCampaignBody, now: Date): CampaignRecord {
+  const writeOnly = { ...WRITE_ONLY_DEFAULTS };
+  for (const key of Object.keys(WRITE_ONLY_DEFAULTS) as (keyof CampaignWriteOnly)[]) {
+    if (body[key] !== undefined) (writeOnly as Record<string, unknown>)[key] = body[key];
+  }
+  const record: CampaignRecord = {
+    seq: nextSeq(db),
+    id: env.random.uuid(),
+    team_id: project.team_id,
+    project_id: project.id,
+    name: body.name,
+    start_url: body.start_url,
+    max_depth: body.max_depth,
+    max_urls: body.max_urls,
+    javascript_rendering: body.javascript_rendering ?? false,
+    pagespeed: body.pagespeed ?? false,
+    check_external_links: body.check_external_links ?? false,
+    check_ai_reachability: body.check_ai_reachability ?? false,
+    check_accessibility: body.check_accessibility ?? false,
+    protected_site: body.protected_site ?? false,
+    schedule: normaliseSchedule(body.schedule ?? { frequency: 'manual' }),
+    created_at: iso(now),
+    write_only: writeOnly,
+  };
+  return record;
+}
+
+/** Deletes a campaign after stopping its running crawl, then its crawls and their exports. */
+export function removeCampaign(env: MockEnv, campaign: CampaignRecord, now: Date): void {
+  const db = env.db;
+  for (const crawl of [...db.crawls.values()]) {
+    if (crawl.campaign_id !== campaign.id) continue;
+    if (crawl.active) {
+      stopCrawl(crawl, now);
+      emitEvent(env, crawl.team_id, 'crawl.stopped', now.getTime());
+    }
+    for (const exp of [...db.exports.values()]) if (exp.crawl_id === crawl.id) db.exports.delete(exp.id);
+    db.crawls.delete(crawl.id);
+  }
+  db.campaigns.delete(campaign.id);
+  const project = db.projects.get(campaign.project_id);
+  if (project?.latest_completed_crawl && !db.crawls.has(project.latest_completed_crawl.id)) {
+    const latest = [...db.crawls.values()]
+      .filter((c) => c.project_id === project.id && c.status === 'completed' && c.finished_at)
+      .sort((a, b) => b.seq - a.seq)[0];
+    project.latest_completed_crawl = latest ? { id: latest.id, finished_at: latest.finished_at! } : null;
+  }
+}
+
+export const campaignOperations: Pick<BusinessMap, 'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign' | 'deleteCampaign'> = {
+  listCampaigns({ db, caller, params, now }) {
+    const project = ownedProject(db, params.project, caller);
+    const campaigns = [...db.campaigns.values()].filter((c) => c.project_id === project.id);
+    return { type: 'list', items: newestFirst(campaigns, (c) => serializeCampaign(c, now)) };
+  },
+
+  createCampaign({ env, db, caller, params, body, now }) {
+    const project = ownedProject(db, params.project, caller);
+    assertUnlocked(project);
+    assertPublicSite(body.start_url, 'start_url');
+    const record = buildCampaign(env, db, project, body, now);
+    assertPlanBounds(env, caller, record);
+    db.campaigns.set(record.id, record);
+    return data(serializeCampaign(record, now), { status: 201 });
+  },
+
+  getCampaign({ db, caller, params, now }) {
+    return data(serializeCampaign(ownedCampaign(db, params.campaign, caller), now));
+  },
+
+  updateCampaign({ env, db, caller, params, body, now }) {
+    const campaign = ownedCampaign(db, params.campaign, caller);
+    assertUnlocked(db.projects.get(campaign.project_id)!);
+    const patch: UpdateCampaignBody = body;
+    if (patch.start_url !== undefined) assertPublicSite(patch.start_url, 'start_url');
+    const schedule = patch.schedule ? normaliseSchedule(patch.schedule) : campaign.schedule;
+    assertPlanBounds(env, caller, {
+      max_urls: patch.max_urls ?? campaign.max_urls,
+      javascript_rendering: patch.javascript_rendering ?? campaign.javascript_rendering,
+      schedule,
+    });
+    // Partial update: absent fields keep their value; an absent http_password stays unchanged.
+    for (const key of ['name', 'start_url', 'max_depth', 'max_urls', 'javascript_rendering', 'pagespeed', 'check_external_links', 'check_ai_reachability', 'check_accessibility', 'protected_site'] as const) {
+      if (patch[key] !== undefined) (campaign as unknown as Record<string, unknown>)[key] = patch[key];
+    }
+    for (const key of Object.keys(WRITE_ONLY_DEFAULTS) as (keyof CampaignWriteOnly)[]) {
+      if (patch[key] !== undefined) (campaign.write_only as unknown as Record<string, unknown>)[key] = patch[key];
+    }
+    campaign.schedule = schedule;
+    return data(serializeCampaign(campaign, now));
+  },
+
+  deleteCampaign({ env, db, caller, params, now }) {
+    const campaign = ownedCampaign(db, params.campaign, caller);
+    assertUnlocked(db.projects.get(campaign.project_id)!);
+    removeCampaign(env, campaign, now);
+    return empty();
+  },
+};

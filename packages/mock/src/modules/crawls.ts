@@ -1,0 +1,279 @@
+/**
+ * Crawls: launched as `queued`, then moved by `advance()` through `running` (stage `fetching`)
+ * to `completed` with `settled: false` (post-processing), then `settled: true`, when reports
+ * may be read (spec: States, Crawl). Reports before that answer 409 `crawl.not_settled`.
+ */
+import type { Crawl, IssueSummary, PageSpeedResult } from '@siteaudit/schema';
+import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
+import type { CampaignRecord, CrawlRecord, Job, MockDb } from '../db.js';
+import { hashHex } from '../random.js';
+import { assertUnlocked, basePath, assertWithinPlan, iso, isoMonth, newestFirst, nextSeq, ownedCampaign, ownedCrawl, ownedProject, SECOND } from '../store.js';
+import { compareIssues, generateFindings, SEVERITY_RANK } from './generate.js';
+import { emitEvent } from './webhooks.js';
+
+/** Time the mock takes for each phase; `advance()` with no argument runs them all. */
+export const CRAWL_TIMING = { queued: 1 * SECOND, fetching: 4 * SECOND, postProcessing: 2 * SECOND };
+
+type Step = CrawlRecord['steps'][number];
+const STEPS = ['fetching', 'analysing', 'pagespeed', 'scoring', 'comparing'] as const;
+
+export function serializeCrawl(record: CrawlRecord, now: Date): Crawl {
+  let crawled = record.pages.crawled;
+  if (record.status === 'running' && record.started_at) {
+    // Pages appear gradually while fetching, as a poller would see them on the server.
+    const progress = Math.min(0.99, Math.max(0, (now.getTime() - Date.parse(record.started_at)) / CRAWL_TIMING.fetching));
+    crawled = Math.floor(progress * record.page_records.length);
+  }
+  const current = record.steps.findIndex((s) => s.state === 'pending' || s.state === 'running');
+  return {
+    id: record.id,
+    project_id: record.project_id,
+    campaign_id: record.campaign_id,
+    status: record.status,
+    stage: record.stage,
+    active: record.active,
+    stage_plan: {
+      current_step: current === -1 ? record.steps.length : current + 1,
+      step_count: record.steps.length,
+      settled: record.settled,
+      steps: record.steps.map((s) => ({ ...s })),
+    },
+    pages: { ...record.pages, crawled },
+    issue_counts: { ...record.issue_counts },
+    truncated: record.truncated,
+    blocked: record.blocked,
+    comparable: record.comparable,
+    blocked_reason: record.blocked_reason,
+    error: record.error,
+    trigger: record.trigger,
+    started_at: record.started_at,
+    finished_at: record.finished_at,
+    created_at: record.created_at,
+  };
+}
+
+/** Progress of a running crawl against its URL budget, for the operations list (as the server). */
+export function crawlProgress(record: CrawlRecord, now: Date): { progress: number; crawled: number } {
+  const { crawled, budget } = serializeCrawl(record, now).pages;
+  return { progress: budget > 0 ? Math.min(100, Math.floor((crawled / budget) * 100)) : 0, crawled };
+}
+
+/** Stops a crawl (campaign deletion stops its running crawl first): final and settled. */
+export function stopCrawl(crawl: CrawlRecord, now: Date): void {
+  Object.assign(crawl, { status: 'stopped', stage: 'done', active: false, settled: true, finished_at: crawl.finished_at ?? iso(now) });
+  for (const step of crawl.steps) if (step.state === 'pending' || step.state === 'running') Object.assign(step, { state: 'skipped', skip_reason: 'stopped' });
+}
+
+/** The campaign settings a crawl runs with, name, schedule and credentials aside. */
+function configHash(campaign: CampaignRecord): string {
+  const { id: _id, seq: _seq, name: _name, schedule: _schedule, created_at: _created, write_only, ...config } = campaign;
+  const { http_user: _user, http_password: _password, notify: _notify, ...options } = write_only;
+  return hashHex(JSON.stringify([config, options]));
+}
+
+/** Creates a crawl of a campaign as `queued`, at `now`; the caller has checked the rules. */
+export function insertCrawl(env: MockEnv, db: MockDb, campaignId: string, now: Date): CrawlRecord {
+  const campaign = db.campaigns.get(campaignId)!;
+  const steps: Step[] = STEPS.map((stage) => ({ stage, state: 'pending', skip_reason: null }));
+  const record: CrawlRecord = {
+    seq: nextSeq(db),
+    id: env.random.uuid(),
+    team_id: campaign.team_id,
+    project_id: campaign.project_id,
+    campaign_id: campaign.id,
+    status: 'queued',
+    stage: 'queued',
+    active: true,
+    settled: false,
+    steps,
+    config_hash: configHash(campaign),
+    pages: { crawled: 0, discovered: 0, budget: campaign.max_urls },
+    issue_counts: { error: 0, warning: 0, info: 0 },
+    truncated: false,
+    blocked: false,
+    comparable: false,
+    blocked_reason: null,
+    error: null,
+    trigger: 'manual',
+    started_at: null,
+    finished_at: null,
+    created_at: iso(now),
+    page_records: [],
+    issues: [],
+    protection_occurrences: 0,
+    pagespeed_requested: campaign.pagespeed,
+  };
+  db.crawls.set(record.id, record);
+  db.launches.push({ team_id: record.team_id, at: record.created_at });
+  env.schedule('crawl.start', record.id, now.getTime() + CRAWL_TIMING.queued);
+  return record;
+}
+
+/** Moves a crawl one phase forward; `job.at` is the instant the phase ends. */
+export function runCrawlJob(env: MockEnv, job: Job): void {
+  const db = env.db;
+  const crawl = db.crawls.get(job.id);
+  const campaign = crawl && db.campaigns.get(crawl.campaign_id);
+  if (!crawl || !campaign) return;
+  const step = (stage: Step['stage']) => crawl.steps.find((s) => s.stage === stage)!;
+  const at = iso(job.at);
+  if (job.kind === 'crawl.start' && crawl.status === 'queued') {
+    const findings = generateFindings(crawl.id, campaign);
+    Object.assign(crawl, {
+      status: 'running',
+      stage: 'fetching',
+      started_at: at,
+      page_records: findings.pages,
+      issues: findings.issues,
+      protection_occurrences: findings.protection,
+      truncated: findings.truncated,
+    });
+    crawl.pages.discovered = findings.discovered;
+    step('fetching').state = 'running';
+    env.schedule('crawl.fetched', crawl.id, job.at + CRAWL_TIMING.fetching);
+  } else if (job.kind === 'crawl.fetched' && crawl.status === 'running') {
+    // `completed` comes before post-processing ends (spec): active false, settled still false.
+    const counts = { error: 0, warning: 0, info: 0 };
+    for (const issue of crawl.issues) counts[issue.severity]++;
+    Object.assign(crawl, { status: 'completed', active: false, stage: 'analysing', finished_at: at, issue_counts: counts });
+    crawl.pages.crawled = crawl.page_records.length;
+    step('fetching').state = 'done';
+    step('analysing').state = 'running';
+    env.schedule('crawl.settle', crawl.id, job.at + CRAWL_TIMING.postProcessing);
+  } else if (job.kind === 'crawl.settle' && crawl.status === 'completed' && !crawl.settled) {
+    step('analysing').state = 'done';
+    // No PageSpeed provider in the mock: the step is skipped, honestly, never invented.
+    Object.assign(step('pagespeed'), { state: 'skipped', skip_reason: crawl.pagespeed_requested ? 'no_provider' : 'not_requested' });
+    step('scoring').state = 'done';
+    step('comparing').state = 'done';
+    const previous = [...db.crawls.values()]
+      .filter((c) => c.campaign_id === crawl.campaign_id && c.id !== crawl.id && c.status === 'completed' && c.settled)
+      .sort((a, b) => b.seq - a.seq)[0];
+    Object.assign(crawl, { settled: true, stage: 'done', comparable: previous ? previous.config_hash === crawl.config_hash : false });
+    // As the server: the project's latest crawl and the crawl.completed event wait for settled.
+    const project = db.projects.get(crawl.project_id);
+    if (project && (!project.latest_completed_crawl || project.latest_completed_crawl.finished_at <= crawl.finished_at!)) {
+      project.latest_completed_crawl = { id: crawl.id, finished_at: crawl.finished_at! };
+    }
+    emitEvent(env, crawl.team_id, 'crawl.completed', job.at);
+  }
+}
+
+/** A crawl whose reports may be read: settled, else 409 `crawl.not_settled`. */
+function settledCrawl(db: MockDb, id: string, caller: Caller): CrawlRecord {
+  const crawl = ownedCrawl(db, id, caller);
+  if (!crawl.settled) fail('crawl.not_settled');
+  return crawl;
+}
+
+/**
+ * The normalised form by-URL matches on, as the server's crawler computes it: credentials and
+ * fragment dropped, scheme and host lowercased, escapes uppercased, query pairs sorted. A
+ * relative URL is resolved against the campaign's start URL.
+ */
+function normaliseUrl(value: string, base: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim(), base);
+  } catch {
+    return value.trim();
+  }
+  const upper = (text: string) => text.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
+  const pairs = url.search.slice(1).split('&').filter((p) => p.length > 0).map(upper).sort();
+  return `${url.protocol}//${url.host}${upper(url.pathname || '/')}${pairs.length ? `?${pairs.join('&')}` : ''}`;
+}
+
+function pageStatusClass(status: number | null): string {
+  return status === null ? 'unreachable' : `${Math.floor(status / 100)}xx`;
+}
+
+function withoutInternals<T extends { issues: unknown; protection: unknown }>(page: T) {
+  const { issues: _issues, protection: _protection, ...rest } = page;
+  return rest;
+}
+
+export const crawlOperations: Pick<
+  BusinessMap,
+  'launchCrawl' | 'listCrawls' | 'getCrawl' | 'listCrawlIssues' | 'getCrawlIssueSummary' | 'listCrawlPages' | 'getCrawlPageByUrl' | 'getCrawlPagespeed'
+> = {
+  launchCrawl({ env, db, caller, params, now }) {
+    const campaign = ownedCampaign(db, params.campaign, caller);
+    assertUnlocked(db.projects.get(campaign.project_id)!);
+    if ([...db.crawls.values()].some((c) => c.campaign_id === campaign.id && c.active)) fail('crawl.already_running');
+    const month = isoMonth(now);
+    const used = db.launches.filter((l) => l.team_id === caller.team.id && isoMonth(Date.parse(l.at)) === month).length;
+    assertWithinPlan(env, caller.plan, 'crawls.monthly', used + 1, 'plan_limit.crawls.monthly');
+    const crawl = insertCrawl(env, db, campaign.id, now);
+    return data(serializeCrawl(crawl, now), { status: 202, headers: { Location: `${basePath(env)}/v1/crawls/${crawl.id}` } });
+  },
+
+  listCrawls({ db, caller, params, now }) {
+    const project = ownedProject(db, params.project, caller);
+    const crawls = [...db.crawls.values()].filter((c) => c.project_id === project.id);
+    return { type: 'list', items: newestFirst(crawls, (c) => serializeCrawl(c, now)) };
+  },
+
+  getCrawl({ db, caller, params, now }) {
+    return data(serializeCrawl(ownedCrawl(db, params.crawl, caller), now));
+  },
+
+  listCrawlIssues({ db, caller, params, query }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    const items = crawl.issues
+      .map((issue, index) => ({ key: index, item: issue }))
+      .filter(({ item }) => (!query.severity || item.severity === query.severity) && (!query.category || item.category === query.category) && (!query.name || item.name === query.name));
+    return { type: 'list', items };
+  },
+
+  getCrawlIssueSummary({ db, caller, params }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    const groups = new Map<string, IssueSummary['groups'][number]>();
+    for (const issue of crawl.issues) {
+      const group = groups.get(issue.name) ?? { name: issue.name, severity: issue.severity, category: issue.category, occurrences: 0 };
+      group.occurrences++;
+      groups.set(issue.name, group);
+    }
+    const list = [...groups.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || a.name.localeCompare(b.name));
+    // Totals are the sum of the groups, by construction.
+    const totals = { error: 0, warning: 0, info: 0 };
+    for (const g of list) totals[g.severity] += g.occurrences;
+    const summary: IssueSummary = { crawl_id: crawl.id, totals, protection_occurrences: crawl.protection_occurrences, groups: list };
+    return data(summary);
+  },
+
+  listCrawlPages({ db, caller, params, query }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    const items = crawl.page_records
+      .map((page, index) => ({ key: index, page }))
+      .filter(({ page }) => (!query.status || pageStatusClass(page.status_code) === query.status) && (!query.internal || String(page.is_internal) === query.internal))
+      .map(({ key, page }) => ({ key, item: withoutInternals(page) }));
+    return { type: 'list', items };
+  },
+
+  getCrawlPageByUrl({ db, caller, params, query }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    const base = db.campaigns.get(crawl.campaign_id)?.start_url ?? 'https://invalid.invalid/';
+    const wanted = normaliseUrl(query.url, base);
+    const page = crawl.page_records.find((p) => normaliseUrl(p.url, base) === wanted);
+    if (!page) fail('not_found');
+    return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues) });
+  },
+
+  getCrawlPagespeed({ db, caller, params }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    // No provider in the mock: say so (null strategies, never 0), like a server without one.
+    const result: PageSpeedResult = {
+      crawl_id: crawl.id,
+      status: crawl.pagespeed_requested ? 'unconfigured' : 'not_requested',
+      provider: null,
+      skip_reason: crawl.pagespeed_requested ? 'no_provider' : 'not_requested',
+      mobile: null,
+      desktop: null,
+      combined: null,
+      failed: false,
+      sample: [],
+      measured_at: null,
+    };
+    return data(result);
+  },
+};

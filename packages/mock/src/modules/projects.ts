@@ -1,0 +1,211 @@
+/**
+ * Projects: sites followed over time. Creating one also creates its default campaign, named
+ * after the host; deleting one removes everything it holds, even when the project is locked.
+ */
+import type { IssueOccurrence, Project, Scorecard } from '@siteaudit/schema';
+import { data, empty, type BusinessMap, type MockEnv } from '../context.js';
+import type { MockDb, ProjectRecord } from '../db.js';
+import { assertUnlocked, assertWithinPlan, iso, newestFirst, nextSeq, ownedProject } from '../store.js';
+import { assertPublicSite, buildCampaign, removeCampaign } from './campaigns.js';
+
+/** Default crawl settings of the campaign created with a project (as the server's). */
+const DEFAULT_MAX_DEPTH = 5;
+const DEFAULT_MAX_URLS = 500;
+
+export function serializeProject(record: ProjectRecord): Project {
+  return {
+    id: record.id,
+    name: record.name,
+    slug: record.slug,
+    url: record.url,
+    domain: record.domain,
+    locked: record.locked,
+    created_at: record.created_at,
+    latest_completed_crawl: record.latest_completed_crawl ? { ...record.latest_completed_crawl } : null,
+  };
+}
+
+/** The site URL as stored: parsed (scheme and host lowercased, root path added), fragment dropped. */
+function normaliseSiteUrl(url: string): URL {
+  const parsed = new URL(url.trim());
+  parsed.hash = '';
+  return parsed;
+}
+
+function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return slug || 'project';
+}
+
+/** A slug unique within the team: `example-com`, then `example-com-2`… */
+function uniqueSlug(db: MockDb, teamId: string, name: string, exceptId?: string): string {
+  const base = slugify(name);
+  const taken = new Set([...db.projects.values()].filter((p) => p.team_id === teamId && p.id !== exceptId).map((p) => p.slug));
+  let slug = base;
+  for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+  return slug;
+}
+
+export function removeProject(env: MockEnv, project: ProjectRecord, now: Date): void {
+  const db = env.db;
+  for (const campaign of [...db.campaigns.values()]) if (campaign.project_id === project.id) removeCampaign(env, campaign, now);
+  db.keywords = db.keywords.filter((k) => k.project_id !== project.id);
+  db.keywordChecks = db.keywordChecks.filter((k) => k.project_id !== project.id);
+  db.projects.delete(project.id);
+}
+
+type Pillar = Scorecard['pillars'][number];
+
+/** Technique axes and content categories, as the server's scorecard groups the check categories. */
+const TECHNIQUE_AXES = ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'];
+const CONTENT_AXES = ['titles', 'content', 'structured_data'];
+const SEVERITY_WEIGHTS = { error: 0.35, warning: 0.12, info: 0 } as const;
+
+/**
+ * The server's health formula (docs/health-score.md): 100 × exp(−Σ weight(severity) × √share),
+ * share = pages on which a check fired / scored pages; null without scored pages.
+ */
+function healthScore(pages: number, issues: IssueOccurrence[]): number | null {
+  if (pages <= 0) return null;
+  const byCheck = new Map<string, { severity: IssueOccurrence['severity']; urls: Set<string> }>();
+  for (const issue of issues) {
+    const entry = byCheck.get(issue.name) ?? { severity: issue.severity, urls: new Set<string>() };
+    entry.urls.add(issue.url);
+    byCheck.set(issue.name, entry);
+  }
+  let penalty = 0;
+  for (const { severity, urls } of byCheck.values()) penalty += SEVERITY_WEIGHTS[severity] * Math.sqrt(Math.min(1, urls.size / pages));
+  return Math.round(100 * Math.exp(-penalty));
+}
+
+function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
+  return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: 1, as_of: null, blocked_reason: reason, axes: [] };
+}
+
+/** The scorecard of the latest settled crawl, pillar by pillar as the server builds it. */
+function scorecard(db: MockDb, project: ProjectRecord): Scorecard {
+  const crawl = [...db.crawls.values()]
+    .filter((c) => c.project_id === project.id && c.status === 'completed' && c.settled)
+    .sort((a, b) => (b.finished_at ?? '').localeCompare(a.finished_at ?? '') || b.seq - a.seq)[0];
+  if (!crawl) {
+    return {
+      project_id: project.id,
+      pillars: [
+        unmeasured('technique', 'no_completed_crawl'),
+        unmeasured('contenu', 'no_completed_crawl'),
+        unmeasured('accessibilite', 'accessibility_not_checked'),
+        unmeasured('acquisition', 'search_console_no_data'),
+        unmeasured('logs', 'log_exploration_unavailable', false),
+      ],
+    };
+  }
+  const scored = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
+  const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
+  const within = (categories: string[]) => healthScore(ok, crawl.issues.filter((i) => categories.includes(i.category)));
+  const technique = ok > 0 ? healthScore(scored, crawl.issues) : null;
+  const content = within(CONTENT_AXES);
+  return {
+    project_id: project.id,
+    pillars: [
+      {
+        key: 'technique',
+        score: technique,
+        status: technique === null ? 'not_measured' : 'measured',
+        available: true,
+        version: 1,
+        as_of: crawl.finished_at,
+        blocked_reason: technique === null ? 'no_internal_page' : null,
+        axes: TECHNIQUE_AXES.map((key) => ({ key, score: within([key]), weight: 1 / TECHNIQUE_AXES.length })),
+      },
+      {
+        key: 'contenu',
+        score: content,
+        status: content === null ? 'not_measured' : 'measured',
+        available: true,
+        version: 1,
+        as_of: crawl.finished_at,
+        // The mock never checks AI reachability, so that axis stays out of the score.
+        blocked_reason: content === null ? 'no_internal_page' : 'ai_reachability_not_checked',
+        axes: [...CONTENT_AXES.map((key) => ({ key, score: within([key]), weight: 1 / CONTENT_AXES.length })), { key: 'ai_reachability', score: null, weight: 0 }],
+      },
+      unmeasured('accessibilite', 'accessibility_not_checked'),
+      unmeasured('acquisition', 'search_console_no_data'),
+      unmeasured('logs', 'log_exploration_unavailable', false),
+    ],
+  };
+}
+
+export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject' | 'getScorecard'> = {
+  listProjects({ db, caller }) {
+    const projects = [...db.projects.values()].filter((p) => p.team_id === caller.team.id);
+    return { type: 'list', items: newestFirst(projects, serializeProject) };
+  },
+
+  createProject({ env, db, caller, body, now }) {
+    const site = normaliseSiteUrl(body.url);
+    assertPublicSite(site.href, 'url');
+    const count = [...db.projects.values()].filter((p) => p.team_id === caller.team.id).length;
+    assertWithinPlan(env, caller.plan, 'projects.max', count + 1, 'plan_limit.projects');
+    const name = body.name ?? site.hostname;
+    const project: ProjectRecord = {
+      seq: nextSeq(db),
+      id: env.random.uuid(),
+      team_id: caller.team.id,
+      name,
+      slug: uniqueSlug(db, caller.team.id, name),
+      url: site.href,
+      domain: site.hostname,
+      locked: false,
+      created_at: iso(now),
+      latest_completed_crawl: null,
+    };
+    db.projects.set(project.id, project);
+    const budget = caller.plan.limits['crawls.max_urls'];
+    // The default campaign: the whole site, on demand, within the plan's budget, named as the project.
+    const campaign = buildCampaign(env, db, project, {
+      name: project.name,
+      start_url: project.url,
+      max_depth: DEFAULT_MAX_DEPTH,
+      max_urls: budget === null ? DEFAULT_MAX_URLS : Math.min(DEFAULT_MAX_URLS, budget),
+    }, now);
+    db.campaigns.set(campaign.id, campaign);
+    return data(serializeProject(project), { status: 201 });
+  },
+
+  getProject({ db, caller, params }) {
+    return data(serializeProject(ownedProject(db, params.project, caller)));
+  },
+
+  updateProject({ db, caller, params, body }) {
+    const project = ownedProject(db, params.project, caller);
+    assertUnlocked(project);
+    if (body.url !== undefined) {
+      const site = normaliseSiteUrl(body.url);
+      assertPublicSite(site.href, 'url');
+      // The server also clears the profile and priority URLs; the mock keeps neither.
+      project.url = site.href;
+      project.domain = site.hostname;
+    }
+    if (body.name !== undefined) {
+      project.name = body.name;
+      project.slug = uniqueSlug(db, caller.team.id, body.name, project.id);
+    }
+    return data(serializeProject(project));
+  },
+
+  deleteProject({ env, db, caller, params, now }) {
+    // Allowed on a locked project (spec: DELETE project).
+    removeProject(env, ownedProject(db, params.project, caller), now);
+    return empty();
+  },
+
+  getScorecard({ db, caller, params }) {
+    return data(scorecard(db, ownedProject(db, params.project, caller)));
+  },
+};

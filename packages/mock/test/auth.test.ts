@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { call, useMock } from './helpers.js';
+
+const mock = useMock();
+
+describe('authentication and authorisation', () => {
+  it('answers 401 unauthenticated without a token, with an unknown one, or an expired one', async () => {
+    for (const token of [null, 'sa_test_not_a_real_token_at_all', mock.tokens.expired]) {
+      const res = await call('GET', '/v1/projects', { token });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('unauthenticated');
+    }
+  });
+
+  it('stops a token when its holder leaves the team', async () => {
+    const { token } = mock.admin.createToken({ team: 'acme', member: 'member@acme.test', name: 'ci', scopes: ['projects:read'] });
+    expect((await call('GET', '/v1/projects', { token })).status).toBe(200);
+    mock.admin.removeMember({ team: 'acme', email: 'member@acme.test' });
+    expect((await call('GET', '/v1/projects', { token })).body.code).toBe('unauthenticated');
+  });
+
+  it('refuses a plan without the API with api.not_in_plan naming the plan that lifts it', async () => {
+    const res = await call('GET', '/v1/me', { token: mock.tokens.free });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'api.not_in_plan', upgrade_to: 'starter' });
+  });
+
+  it('refuses writes on a read-only plan with api.write_not_in_plan', async () => {
+    const res = await call('POST', '/v1/projects', { token: mock.tokens.readOnly, body: { url: 'https://example.org' } });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'api.write_not_in_plan', upgrade_to: 'pro' });
+    expect((await call('GET', '/v1/projects', { token: mock.tokens.readOnly })).status).toBe(200);
+  });
+
+  it('refuses a missing scope with token.missing_scope and required_scopes; write never implies read', async () => {
+    const { token } = mock.admin.createToken({ team: 'acme', member: 'owner@acme.test', name: 'writer', scopes: ['projects:write'] });
+    const res = await call('GET', '/v1/projects', { token });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'token.missing_scope', required_scopes: ['projects:read'] });
+    expect((await call('GET', '/v1/me', { token })).status).toBe(200); // scope none
+  });
+
+  it('reserves webhooks to owners and admins: a member answers 403 role.forbidden', async () => {
+    const res = await call('GET', '/v1/webhooks', { token: mock.tokens.member });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('role.forbidden');
+    expect((await call('GET', '/v1/projects', { token: mock.tokens.member })).status).toBe(200);
+  });
+
+  it("answers 404 for another team's resource, never 403", async () => {
+    const { projectId, crawlId } = mock.seed.completedCrawl();
+    for (const path of [`/v1/projects/${projectId}`, `/v1/crawls/${crawlId}`, `/v1/projects/${projectId}/campaigns`]) {
+      const res = await call('GET', path, { token: mock.tokens.readOnly });
+      expect(res.status, path).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    }
+    const del = await call('DELETE', `/v1/projects/${projectId}`, { token: mock.tokens.pro });
+    expect(del.status).toBe(404);
+    expect((await call('GET', `/v1/projects/${projectId}`, { token: mock.tokens.owner })).status).toBe(200);
+  });
+
+  it('answers 404 for a malformed UUID in the path, 404 for an unknown route and 405 for a wrong method', async () => {
+    const bad = await call('GET', '/v1/projects/not-a-uuid', { token: mock.tokens.owner });
+    expect(bad.status).toBe(404);
+    expect(bad.body.code).toBe('not_found');
+    const unknown = await call('GET', '/v1/nothing-here', { token: mock.tokens.owner });
+    expect(unknown.status).toBe(404);
+    const wrong = await call('PUT', '/v1/projects', { token: mock.tokens.owner });
+    expect(wrong.status).toBe(405);
+    expect(wrong.body.code).toBe('method_not_allowed');
+    expect(wrong.headers.get('allow')).toBe('GET, POST');
+  });
+});

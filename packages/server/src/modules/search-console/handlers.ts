@@ -1,0 +1,67 @@
+/** GET …/search-console: `unconfigured` without a linked property, `pending` until its first sync. */
+import { upgradeTo, type SearchConsole } from '@siteaudit/schema';
+import type { Handlers } from '../../http/binder.js';
+import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { addDays, isoDay, periodEnding } from '../positions/dates.js';
+import { findProject } from '../projects/handlers.js';
+
+export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSearchConsole'> {
+  const { knex } = services;
+  return {
+    async getSearchConsole(ctx, { params, query }) {
+      const project = await findProject(knex, ctx.caller, params.project);
+      const plan = ctx.caller.plan;
+      if (plan.limits.search_console === 0) {
+        throw new ApiError('plan_limit.search_console', { upgrade_to: upgradeTo(services.plans(), plan.key, (p) => p.limits.search_console !== 0) });
+      }
+      // Today's data is incomplete in Search Console: periods end yesterday (docs/decisions/periods.md).
+      const period = periodEnding(query.period ?? '28d', addDays(isoDay(ctx.now), -1));
+      const link = await knex('search_console_links').where({ project_id: project.id }).first();
+      const data: SearchConsole = {
+        project_id: project.id,
+        status: link ? link.status : 'unconfigured',
+        property: link?.property ?? null,
+        synced_at: link?.synced_at ?? null,
+        performance: { period, totals: null, daily: [] },
+        indexation: null,
+      };
+      if (link?.synced_at) {
+        const rows = await knex('search_console_daily')
+          .where({ project_id: project.id })
+          .andWhere('date', '>=', period.from)
+          .andWhere('date', '<=', period.to)
+          .orderBy('date');
+        const daily = rows.map((r: Record<string, unknown>) => ({
+          date: r.date as string,
+          clicks: Number(r.clicks),
+          impressions: Number(r.impressions),
+          ctr: Number(r.ctr),
+          position: Number(r.position),
+        }));
+        const clicks = daily.reduce((n, d) => n + d.clicks, 0);
+        const impressions = daily.reduce((n, d) => n + d.impressions, 0);
+        const weighted = daily.reduce((n, d) => n + d.position * d.impressions, 0);
+        data.performance.daily = daily;
+        data.performance.totals = {
+          clicks,
+          impressions,
+          ctr: impressions ? Math.round((clicks / impressions) * 10_000) / 10_000 : 0,
+          // Google's own property-level position is impression-weighted; days without impressions have none.
+          position: impressions ? Math.round((weighted / impressions) * 100) / 100 : null,
+        };
+        const inspections = await knex('search_console_inspections').where({ project_id: project.id }).select('verdict', 'inspected_at');
+        if (inspections.length > 0) {
+          const indexed = inspections.filter((r: { verdict: string }) => r.verdict === 'PASS').length;
+          data.indexation = {
+            inspected: inspections.length,
+            indexed,
+            not_indexed: inspections.length - indexed,
+            as_of: inspections.map((r: { inspected_at: string }) => r.inspected_at).sort().pop()!,
+          };
+        }
+      }
+      return { body: { data } };
+    },
+  };
+}

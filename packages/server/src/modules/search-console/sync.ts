@@ -1,0 +1,117 @@
+/**
+ * Search Console synchronisation: once on linking, then daily. It fetches the daily performance
+ * series of the last 365 days (the longest period preset) and inspects a sample of the site's
+ * URLs, then records the outcome on the link (`ready`, or `error` with the reason).
+ */
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { parseServiceAccount, type SearchConsoleProvider } from '../../providers/index.js';
+import type { Services } from '../../services.js';
+import { addDays, dayStartOf, isoDay, PERIOD_DAYS } from '../positions/dates.js';
+
+export const SYNC_JOB = 'search-console.sync';
+/** URLs inspected per synchronisation: the home page and the shallowest crawled pages. */
+export const INSPECTION_SAMPLE = 20;
+export const NO_SEARCH_CONSOLE_PROVIDER = 'search_console_provider_unconfigured';
+
+export interface SyncPayload {
+  projectId: string;
+  /** The day this run is for; a run whose day is no longer the link's `next_sync_on` is stale. */
+  day: string;
+}
+
+export const credentialsContext = (projectId: string) => `${projectId}:search_console`;
+
+/** Sets the link's next run to `day` and enqueues it (at `runAt`, default midnight UTC of `day`). */
+export async function scheduleSync(services: Services, trx: Knex.Transaction, projectId: string, day: string, runAt?: Date): Promise<void> {
+  await trx('search_console_links').where({ project_id: projectId }).update({ next_sync_on: day });
+  await services.jobs.enqueue<SyncPayload>(SYNC_JOB, { projectId, day }, { runAt: runAt ?? dayStartOf(day), trx });
+}
+
+/** The URLs to inspect: the project URL, then internal HTML pages of its latest crawl by depth. */
+async function inspectionSample(knex: Knex, project: { id: string; url: string; latest_crawl_id: string | null }): Promise<string[]> {
+  const urls = [project.url];
+  if (project.latest_crawl_id) {
+    const pages = await knex('crawl_pages')
+      .where({ crawl_id: project.latest_crawl_id, is_internal: true, status_code: 200 })
+      .andWhere('content_type', 'like', 'text/html%')
+      .orderBy([{ column: 'depth' }, { column: 'seq' }])
+      .limit(INSPECTION_SAMPLE * 2)
+      .pluck('url');
+    for (const url of pages as string[]) if (!urls.includes(url)) urls.push(url);
+  }
+  return urls.slice(0, INSPECTION_SAMPLE);
+}
+
+export function registerSyncJob(services: Services, provider: SearchConsoleProvider | null): void {
+  const { knex } = services;
+
+  async function sync(projectId: string, signal: AbortSignal): Promise<void> {
+    const link = await knex('search_console_links').where({ project_id: projectId }).first();
+    const project = await knex('projects').where({ id: projectId }).first('id', 'url', 'latest_crawl_id');
+    if (!link || !project) return;
+    if (!provider) throw new Error(NO_SEARCH_CONSOLE_PROVIDER);
+    const credentials = parseServiceAccount(services.secrets.decrypt(link.credentials_enc, credentialsContext(projectId)));
+    const request = { property: link.property as string, credentials, signal };
+    // Today's data is incomplete in Search Console: the series ends yesterday (docs/decisions/periods.md).
+    const endDate = addDays(isoDay(services.clock()), -1);
+    const startDate = addDays(endDate, -(PERIOD_DAYS['365d'] - 1));
+    const days = await provider.searchAnalytics({ ...request, startDate, endDate });
+
+    const inspections: { url: string; verdict: string; coverageState: string | null; indexingState: string | null }[] = [];
+    let inspectionError: string | null = null;
+    for (const url of await inspectionSample(knex, project)) {
+      try {
+        inspections.push(await provider.inspectUrl({ ...request, url }));
+      } catch (error) {
+        // One URL Google will not inspect (outside the property…) does not fail the sync.
+        inspectionError ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+
+    const now = services.clock().toISOString();
+    await knex.transaction(async (trx) => {
+      await trx('search_console_daily').where({ project_id: projectId }).andWhere('date', '>=', startDate).andWhere('date', '<=', endDate).delete();
+      const rows = days.map((d) => ({ project_id: projectId, date: d.date, clicks: Math.round(d.clicks), impressions: Math.round(d.impressions), ctr: d.ctr, position: d.position }));
+      for (let i = 0; i < rows.length; i += 100) await trx('search_console_daily').insert(rows.slice(i, i + 100));
+      if (inspections.length > 0 || inspectionError === null) {
+        await trx('search_console_inspections').where({ project_id: projectId }).delete();
+        const inspected = inspections.map((r) => ({
+          project_id: projectId,
+          url_hash: createHash('sha256').update(r.url).digest('hex'),
+          url: r.url,
+          verdict: r.verdict,
+          coverage_state: r.coverageState?.slice(0, 200) ?? null,
+          indexing_state: r.indexingState?.slice(0, 50) ?? null,
+          inspected_at: now,
+        }));
+        for (let i = 0; i < inspected.length; i += 100) await trx('search_console_inspections').insert(inspected.slice(i, i + 100));
+      }
+      await trx('search_console_links')
+        .where({ project_id: projectId })
+        .update({ status: 'ready', synced_at: now, last_error: inspections.length === 0 && inspectionError ? `URL inspection: ${inspectionError}`.slice(0, 1000) : null });
+    });
+  }
+
+  services.jobs.register<SyncPayload>(SYNC_JOB, {
+    async run({ projectId, day }, ctx) {
+      const today = isoDay(services.clock());
+      const claimed = await knex.transaction(async (trx) => {
+        const taken = await trx('search_console_links').where({ project_id: projectId, next_sync_on: day }).update({ next_sync_on: null });
+        if (taken === 0) return false;
+        await scheduleSync(services, trx, projectId, addDays(today, 1));
+        return true;
+      });
+      if (!claimed) return;
+      try {
+        await sync(projectId, ctx.signal);
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        // Recorded, not retried: Google's refusals (permission, unknown property) do not heal in
+        // minutes, and tomorrow's run tries again. The data of the last good sync stays readable.
+        const message = error instanceof Error ? error.message : String(error);
+        await knex('search_console_links').where({ project_id: projectId }).update({ status: 'error', last_error: message.slice(0, 1000) });
+      }
+    },
+  });
+}
