@@ -7,7 +7,9 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
+import { readFileSync } from 'node:fs';
 import { AdminError } from './admin.js';
+import { createDataForSeoKeywordData, createDataForSeoSerp, type Providers } from './providers/index.js';
 import { createSiteAuditServer, type SiteAuditServerOptions } from './server.js';
 
 const DEFAULT_DATABASE = 'sqlite:./siteaudit.db';
@@ -28,8 +30,16 @@ function scopes(value: string): Scope[] {
   return list as Scope[];
 }
 
+/** Provider adapters configured from the environment; none is reported honestly as unconfigured. */
+function providersFromEnv(): Providers {
+  const login = process.env.DATAFORSEO_LOGIN;
+  const password = process.env.DATAFORSEO_PASSWORD;
+  if (!login || !password) return {};
+  return { serp: createDataForSeoSerp({ login, password }), keywordData: createDataForSeoKeywordData({ login, password }) };
+}
+
 async function serve(options: SiteAuditServerOptions & { port: number; host: string }) {
-  const server = await createSiteAuditServer(options);
+  const server = await createSiteAuditServer({ providers: providersFromEnv(), ...options });
   const { url } = await server.listen(options.port, options.host);
   const stop = async () => {
     await server.close();
@@ -136,6 +146,17 @@ admin
   .requiredOption('--plan <plan>')
   .action(async (opts, cmd) => {
     await withAdmin(cmd.parent.opts().database, (a) => a.setPlan(opts));
+  });
+
+admin
+  .command('link-search-console')
+  .description('Link a Search Console property to a project with a service account key (JSON file)')
+  .requiredOption('--project <id>')
+  .requiredOption('--property <property>', 'sc-domain:example.com or https://www.example.com/')
+  .requiredOption('--credentials <file>', 'service account key file')
+  .action(async (opts, cmd) => {
+    const credentials = readFileSync(opts.credentials, 'utf8');
+    await withAdmin(cmd.parent.opts().database, (a) => a.linkSearchConsole({ projectId: opts.project, property: opts.property, credentials }));
   });
 
 admin

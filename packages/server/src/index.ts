@@ -1,3 +1,4 @@
 export { createSiteAuditServer, type SiteAuditServer, type SiteAuditServerOptions } from './server.js';
 export { AdminError, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, type Admin, type CreatedToken } from './admin.js';
 export { resolvePlans, type PlanOverrides } from './plans.js';
+export * from './providers/index.js';
