@@ -133,6 +133,7 @@ export class Crawler {
   private wake: (() => void) | null = null;
   private sitemapUrls: Promise<void> = Promise.resolve();
   private sitemapPhaseDone = false;
+  private readonly callerSignal: AbortSignal | undefined;
 
   constructor(
     config: CrawlConfig,
@@ -152,6 +153,8 @@ export class Crawler {
     // The seen set may outgrow the budget (links to pages we will never fetch), within reason.
     this.registryCap = Math.max(10_000, config.maxUrls * 10);
     this.internalSites.add(siteKey(start));
+    // One controller for both ways a crawl ends early: the caller's signal, or a block we detect.
+    this.callerSignal = options.signal;
     if (options.signal) {
       if (options.signal.aborted) this.controller.abort();
       else options.signal.addEventListener('abort', () => this.controller.abort(), { once: true });
@@ -209,7 +212,7 @@ export class Crawler {
       protectionOccurrences: this.protectionOccurrences,
       issueCounts: { ...this.emitter.counts },
       healthScore: anyOk ? healthScore(this.emitter.scoreInput(scored)) : null,
-      aborted: this.signal.aborted,
+      aborted: this.callerSignal?.aborted === true,
     };
   }
 
@@ -256,13 +259,14 @@ export class Crawler {
     this.reg.state[start.id] = State.Queued;
     this.frontier.push(start.id, 0);
     await this.loop();
-    if (this.signal.aborted) return;
-    if (this.blocked) return;
+    // Sitemap reading may still run when the crawl stopped early; it ends quickly once aborted.
+    await this.sitemapUrls;
+    if (this.callerSignal?.aborted) return;
     await runSiteChecks({
       registry: this.reg,
       hreflang: this.hreflang,
       duplicationThreshold: this.cfg.duplicationThreshold,
-      linkGraphComplete: !this.truncated,
+      linkGraphComplete: !this.truncated && !this.blocked,
       report: (name, id, details) => this.issue(name, id, details),
     });
   }
@@ -391,9 +395,11 @@ export class Crawler {
     return queued;
   }
 
-  private stop(reason: BlockedReason | null): void {
-    if (reason) this.blocked ??= reason;
+  /** Ends the crawl early: requests in flight are cancelled, what is recorded stays. */
+  private stop(reason: BlockedReason): void {
+    this.blocked ??= reason;
     this.stopping = true;
+    this.controller.abort();
   }
 
   // ---------------------------------------------------------------- registry
@@ -437,7 +443,7 @@ export class Crawler {
       policy = fetchRobots(this.client, origin, this.token).then(async (p) => {
         const host = new URL(origin).host;
         if (p.crawlDelayMs) this.client.pacer.setDelay(host, Math.min(p.crawlDelayMs, this.tuning.maxWaitMs));
-        if (p.state === 'unreachable' && p.status !== null) {
+        if (p.state === 'unreachable' && p.status !== null && (p.status >= 500 || p.status === 429)) {
           await this.issue('robots_txt_5xx', null, `status ${p.status}: robots.txt unreachable, so everything is disallowed`, p.url);
         }
         return p;
@@ -602,6 +608,8 @@ export class Crawler {
         record.error_type = error.type;
         await this.record(id, record);
         if (error.type !== 'address_refused') await this.issue('fetch_failed', id, `${error.type}: ${error.message}`);
+        // The start URL (or where it redirects) refused by the guard: nothing can be crawled.
+        else if (firstId === this.startId) this.stop('address_refused');
         break;
       }
       const status = response.status;

@@ -29,7 +29,7 @@ export class StreamingHtmlDecoder {
   private pendingBytes = 0;
 
   constructor(
-    private readonly declared: string | null,
+    declared: string | null,
     private readonly onText: (text: string) => void,
   ) {
     if (declared) this.decoder = decoderFor(declared);

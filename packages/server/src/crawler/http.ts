@@ -233,6 +233,11 @@ export class HttpClient {
         current = next;
         continue;
       }
+      if (response.status < 200 || response.status >= 300) {
+        // An error page is not the resource: its body is not read.
+        this.discard(response);
+        return { status: response.status, finalUrl: current, body: null, headers: response.headers, error: null, truncated: false };
+      }
       const chunks: Buffer[] = [];
       try {
         const { truncated } = await this.stream(response, opts.maxBytes, (chunk) => {

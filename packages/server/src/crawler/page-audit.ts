@@ -164,7 +164,9 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
     add('noindex', fromMeta.has('noindex') || fromMeta.has('none') ? `meta robots: ${html.metaRobots.join(', ')}` : `X-Robots-Tag: ${xRobotsTag}`);
   }
   if (html.metaRobotsInBody) add('meta_robots_in_body', 'meta robots found inside <body>, where search engines may ignore it');
-  if (input.depth > THRESHOLDS.maxDepth && input.discoveredVia === 'link') add('deep_page', `click depth ${input.depth}`);
+  // Click depth means something only for pages reached by clicks (links, and their redirects).
+  const clicked = input.discoveredVia === 'link' || input.discoveredVia === 'redirect';
+  if (input.depth > THRESHOLDS.maxDepth && clicked) add('deep_page', `click depth ${input.depth}`);
   if (internal.size + external.size === 0 && metaRefreshUrl === null) add('dead_end_page', 'no outgoing links');
 
   // Canonicals
@@ -227,6 +229,7 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
   // Performance and security
   if (input.ttfbMs > THRESHOLDS.slowMs) add('slow_response', `${input.ttfbMs} ms`);
   const encoding = (headerValue(headers, 'content-encoding') ?? '').toLowerCase();
+  // Below 1 KB compression saves nothing worth a finding (Lighthouse uses a similar floor).
   if ((!encoding || encoding === 'identity') && input.sizeBytes >= 1024) add('not_compressed', 'no Content-Encoding');
   const insecureForms = html.forms
     .filter((f) => f.method === 'post')

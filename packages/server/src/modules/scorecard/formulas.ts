@@ -27,7 +27,9 @@ export async function crawlChecks(knex: Knex, crawlId: string): Promise<{ pages:
     .select('name', 'severity', 'category')
     .countDistinct({ pages: 'url_hash' })
     .groupBy('name', 'severity', 'category')) as { name: string; severity: CheckCount['severity']; category: string; pages: string | number }[];
-  const [{ count }] = await knex('crawl_pages').where({ crawl_id: crawlId, is_internal: true }).whereBetween('status_code', [200, 299]).count({ count: '*' });
+  // The crawler's denominator (docs/health-score.md): every internal URL recorded, since issues
+  // such as http_4xx sit on non-2xx URLs.
+  const [{ count }] = await knex('crawl_pages').where({ crawl_id: crawlId, is_internal: true }).count({ count: '*' });
   return { pages: Number(count), checks: checks.map((c) => ({ ...c, pages: Number(c.pages) })) };
 }
 
