@@ -7,7 +7,7 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
  * One suite, three projects: `unit` (no database), then every database test twice, on the
  * embedded SQLite default and on PostgreSQL (TEST_DATABASE_URL, default the local `test` database).
  */
-const databaseTests = ['packages/server/test/db/**/*.test.ts', 'packages/client/test/**/*.server.test.ts', 'tests/**/*.test.ts'];
+const databaseTests = ['packages/server/test/db/**/*.test.ts', 'tests/**/*.server.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -26,7 +26,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['packages/*/test/**/*.test.ts'], exclude: databaseTests },
+        test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'tests/**/*.mock.test.ts'], exclude: databaseTests },
       },
       {
         extends: true,

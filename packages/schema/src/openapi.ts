@@ -44,6 +44,7 @@ function describe(op: ContractEntry): string {
     `Idempotency-Key: ${op.idempotency}.`,
   ];
   if (op.adminOnly) lines.push('Reserved to team owners and admins.');
+  if (op.billingExempt) lines.push('Never refused by billing: allowed on a plan without API write access.');
   return lines.join(' ');
 }
 

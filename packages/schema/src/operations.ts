@@ -25,6 +25,8 @@ export interface OperationInfo {
   readonly kind: 'json' | 'list' | 'empty' | 'file';
   /** Reserved to owners and admins (webhooks). */
   readonly adminOnly?: boolean;
+  /** "Never refused by billing" (spec): allowed on a plan without API write access. */
+  readonly billingExempt?: boolean;
   readonly summary: string;
 }
 
@@ -64,7 +66,7 @@ export const OPERATIONS = {
   // Rank tracking and Search Console
   getPositions: op({ method: 'GET', path: '/v1/projects/:project/positions', scope: 'positions:read', cost: 5, idempotency: 'none', status: 200, sdk: ['positions', 'get'], kind: 'json', summary: 'Rank tracking of a project' }),
   trackKeywords: op({ method: 'POST', path: '/v1/projects/:project/tracked-keywords', scope: 'positions:write', cost: 1, idempotency: 'required', status: 200, sdk: ['positions', 'track'], kind: 'json', summary: 'Track keywords' }),
-  untrackKeywords: op({ method: 'POST', path: '/v1/projects/:project/tracked-keywords/untrack', scope: 'positions:write', cost: 1, idempotency: 'accepted', status: 200, sdk: ['positions', 'untrack'], kind: 'json', summary: 'Stop tracking keywords' }),
+  untrackKeywords: op({ method: 'POST', path: '/v1/projects/:project/tracked-keywords/untrack', scope: 'positions:write', cost: 1, idempotency: 'accepted', status: 200, sdk: ['positions', 'untrack'], kind: 'json', billingExempt: true, summary: 'Stop tracking keywords' }),
   pauseKeywords: op({ method: 'POST', path: '/v1/projects/:project/tracked-keywords/pause', scope: 'positions:write', cost: 1, idempotency: 'accepted', status: 200, sdk: ['positions', 'pause'], kind: 'json', summary: 'Pause tracked keywords' }),
   resumeKeywords: op({ method: 'POST', path: '/v1/projects/:project/tracked-keywords/resume', scope: 'positions:write', cost: 1, idempotency: 'required', status: 200, sdk: ['positions', 'resume'], kind: 'json', summary: 'Resume paused keywords' }),
   checkKeyword: op({ method: 'POST', path: '/v1/projects/:project/tracked-keywords/check', scope: 'positions:write', cost: 1, idempotency: 'required', status: 202, sdk: ['positions', 'check'], kind: 'json', summary: 'Queue one immediate check of a keyword' }),
@@ -74,7 +76,7 @@ export const OPERATIONS = {
   createWebhook: op({ method: 'POST', path: '/v1/webhooks', scope: 'webhooks:write', cost: 1, idempotency: 'none', status: 201, sdk: ['webhooks', 'create'], kind: 'json', adminOnly: true, summary: 'Create a webhook subscription' }),
   getWebhook: op({ method: 'GET', path: '/v1/webhooks/:webhook', scope: 'webhooks:read', cost: 1, idempotency: 'none', status: 200, sdk: ['webhooks', 'get'], kind: 'json', adminOnly: true, summary: 'Read a webhook subscription' }),
   updateWebhook: op({ method: 'PATCH', path: '/v1/webhooks/:webhook', scope: 'webhooks:write', cost: 1, idempotency: 'none', status: 200, sdk: ['webhooks', 'update'], kind: 'json', adminOnly: true, summary: 'Update a webhook subscription' }),
-  deleteWebhook: op({ method: 'DELETE', path: '/v1/webhooks/:webhook', scope: 'webhooks:write', cost: 1, idempotency: 'none', status: 204, sdk: ['webhooks', 'delete'], kind: 'empty', adminOnly: true, summary: 'Delete a webhook subscription and its delivery log' }),
+  deleteWebhook: op({ method: 'DELETE', path: '/v1/webhooks/:webhook', scope: 'webhooks:write', cost: 1, idempotency: 'none', status: 204, sdk: ['webhooks', 'delete'], kind: 'empty', adminOnly: true, billingExempt: true, summary: 'Delete a webhook subscription and its delivery log' }),
   rotateWebhookSecret: op({ method: 'POST', path: '/v1/webhooks/:webhook/rotate-secret', scope: 'webhooks:write', cost: 1, idempotency: 'none', status: 200, sdk: ['webhooks', 'rotateSecret'], kind: 'json', adminOnly: true, summary: 'Rotate the signing secret' }),
   testWebhook: op({ method: 'POST', path: '/v1/webhooks/:webhook/test', scope: 'webhooks:write', cost: 1, idempotency: 'accepted', status: 202, sdk: ['webhooks', 'test'], kind: 'json', adminOnly: true, summary: 'Queue a signed webhook.test event' }),
   listWebhookDeliveries: op({ method: 'GET', path: '/v1/webhooks/:webhook/deliveries', scope: 'webhooks:read', cost: 1, idempotency: 'none', status: 200, sdk: ['webhooks', 'deliveries'], kind: 'list', adminOnly: true, summary: 'List deliveries, most recent first' }),

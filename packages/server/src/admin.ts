@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ROLES, SCOPES, type Role, type Scope } from '@siteaudit/schema';
 import { generateToken, hashToken } from './crypto/secret-box.js';
-import { TOKEN_PREFIX } from './http/auth.js';
+import { invalidateTokenCache, TOKEN_PREFIX } from './http/auth.js';
 import { linkSearchConsole, type LinkSearchConsoleInput } from './modules/search-console/link.js';
 import type { Services } from './services.js';
 
@@ -61,6 +61,7 @@ export function createAdmin(services: Services) {
         // Rejoining gives a fresh membership: tokens of the earlier one stay dead.
         await knex('tokens').where({ member_id: existing.id }).delete();
         await knex('members').where({ id: existing.id }).update({ name: input.name, role, removed_at: null });
+        invalidateTokenCache(knex);
         return { id: existing.id as string, email, name: input.name, role };
       }
       const member = { id: randomUUID(), team_id: id, email, name: input.name, role, created_at: services.clock().toISOString(), removed_at: null };
@@ -103,11 +104,13 @@ export function createAdmin(services: Services) {
         .whereNull('removed_at')
         .update({ removed_at: services.clock().toISOString() });
       if (updated === 0) throw new AdminError(`${input.email} is not a member of ${input.team}`);
+      invalidateTokenCache(knex);
     },
 
     async setPlan(input: { team: string; plan: string }) {
       assertPlan(input.plan);
       await knex('teams').where({ id: await teamId(input.team) }).update({ plan: input.plan });
+      invalidateTokenCache(knex);
     },
 
     /** Links a Search Console property to a project with a service account's key; the first sync is queued. */

@@ -28,6 +28,7 @@ import { searchConsoleModule } from './modules/search-console/index.js';
 import type { Providers } from './providers/index.js';
 import { projectHandlers } from './modules/projects/handlers.js';
 import { pendingHandlers } from './modules/pending.js';
+import { webhooksModule } from './modules/webhooks/index.js';
 import { resolvePlans, type PlanOverrides } from './plans.js';
 import type { Services } from './services.js';
 import { migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
@@ -105,6 +106,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
 
   const authenticator = new Authenticator(db.knex, services.plans);
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
+  const webhooks = webhooksModule(services);
   const handlers: Handlers = {
     ...pendingHandlers(),
     ...accountHandlers(services, { authenticator, rateLimiter }),
@@ -115,6 +117,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     ...scorecardHandlers(services),
     ...positionsModule(services, options.providers ?? {}),
     ...searchConsoleModule(services, options.providers ?? {}),
+    ...webhooks.handlers,
   };
 
   const app = createApp(handlers, {
@@ -128,6 +131,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     onError: (error, req) => logger.error(`${req.method} ${req.originalUrl} failed`, error),
   });
 
+  await webhooks.start();
   await crawls.start();
   await exports.start();
   services.jobs.start();
@@ -157,6 +161,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
       await services.jobs.stop();
+      await webhooks.close();
       await authenticator.close();
       if (db.owned) await db.knex.destroy();
     },

@@ -1,6 +1,13 @@
 /**
  * Bearer token → caller (spec: Authentication). Tokens are stored as SHA-256 hashes only.
  * `last_used_at` is kept in memory and written in batches, not on every request.
+ *
+ * A token's row (token, member, team) is cached for a short while, keyed by the token hash, so a
+ * busy client does not pay a three-table join on every call (docs/benchmarks.md). Every operator
+ * change made through `admin` (removing a member, changing a plan, rejoining) empties the cache
+ * of every authenticator on that database at once; a change made by another process (the CLI on
+ * the same database, another server on PostgreSQL) is seen within CACHE_TTL_MS. Expiry is checked
+ * on every call against the server clock, cached or not.
  */
 import type { Knex } from 'knex';
 import type { PlanCatalogue, Role, Scope } from '@siteaudit/schema';
@@ -13,9 +20,46 @@ export const TOKEN_PREFIX = 'sa_';
 const unauthenticated = () => new ApiError('unauthenticated', {}, { 'WWW-Authenticate': 'Bearer realm="siteaudit"' });
 const TOKEN_SHAPE = /^sa_[A-Za-z0-9_-]{20,100}$/;
 const FLUSH_EVERY_MS = 30_000;
+/** How long a token's row is trusted without reading it again (real time, not the server clock). */
+export const CACHE_TTL_MS = 2_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+interface TokenRow {
+  token_id: string;
+  token_name: string;
+  scopes: string;
+  expires_at: string;
+  token_created_at: string;
+  member_id: string;
+  member_name: string;
+  email: string;
+  role: string;
+  removed_at: string | null;
+  team_id: string;
+  slug: string;
+  team_name: string;
+  plan: string;
+}
+
+interface CachedToken {
+  row: TokenRow;
+  scopes: Scope[];
+  until: number;
+}
+
+/** The authenticators of each database, so that an operator change there reaches every cache. */
+const authenticatorsOf = new WeakMap<Knex, Set<Authenticator>>();
+
+/** Forgets every cached token of this database: called by `admin` after each change. */
+export function invalidateTokenCache(knex: Knex): void {
+  for (const authenticator of authenticatorsOf.get(knex) ?? []) authenticator.invalidate();
+}
 
 export class Authenticator {
   private readonly lastUsed = new Map<string, string>();
+  private readonly cache = new Map<string, CachedToken>();
+  /** Bumped by every invalidation: a read that started before one must not refill the cache. */
+  private generation = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -24,31 +68,60 @@ export class Authenticator {
   ) {
     this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
     this.timer.unref();
+    let registered = authenticatorsOf.get(knex);
+    if (!registered) authenticatorsOf.set(knex, (registered = new Set()));
+    registered.add(this);
+  }
+
+  invalidate(): void {
+    this.generation++;
+    this.cache.clear();
+  }
+
+  private async lookup(hash: string): Promise<CachedToken | null> {
+    const at = performance.now();
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > at) return cached;
+    const generation = this.generation;
+    const row: TokenRow | undefined = await this.knex('tokens as k')
+      .join('members as m', 'm.id', 'k.member_id')
+      .join('teams as t', 't.id', 'k.team_id')
+      .where('k.token_hash', hash)
+      .first(
+        'k.id as token_id', 'k.name as token_name', 'k.scopes', 'k.expires_at', 'k.created_at as token_created_at',
+        'm.id as member_id', 'm.name as member_name', 'm.email', 'm.role', 'm.removed_at',
+        't.id as team_id', 't.slug', 't.name as team_name', 't.plan',
+      );
+    // Unknown and removed tokens are not cached: a retry reads the store again.
+    if (!row || row.removed_at) {
+      this.cache.delete(hash);
+      return null;
+    }
+    const entry: CachedToken = { row, scopes: Object.freeze(JSON.parse(row.scopes)) as Scope[], until: at + CACHE_TTL_MS };
+    if (generation === this.generation) {
+      this.cache.delete(hash);
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(hash, entry);
+    }
+    return entry;
   }
 
   async authenticate(header: string | undefined, now: Date): Promise<Caller> {
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     const token = match?.[1];
     if (!token || !TOKEN_SHAPE.test(token)) throw unauthenticated();
-    const row = await this.knex('tokens as k')
-      .join('members as m', 'm.id', 'k.member_id')
-      .join('teams as t', 't.id', 'k.team_id')
-      .where('k.token_hash', hashToken(token))
-      .first(
-        'k.id as token_id', 'k.name as token_name', 'k.scopes', 'k.expires_at', 'k.created_at as token_created_at', 'k.last_used_at',
-        'm.id as member_id', 'm.name as member_name', 'm.email', 'm.role', 'm.removed_at',
-        't.id as team_id', 't.slug', 't.name as team_name', 't.plan',
-      );
+    const found = await this.lookup(hashToken(token));
     const nowIso = now.toISOString();
     // A missing, expired or orphaned token all answer the same 401: nothing to probe.
-    if (!row || row.removed_at || row.expires_at <= nowIso) throw unauthenticated();
+    if (!found || found.row.expires_at <= nowIso) throw unauthenticated();
+    const { row } = found;
     const plan = this.plans()[row.plan];
     if (!plan) throw unauthenticated();
     this.lastUsed.set(row.token_id, nowIso);
     return {
       tokenId: row.token_id,
       tokenName: row.token_name,
-      scopes: JSON.parse(row.scopes) as Scope[],
+      scopes: found.scopes,
       tokenExpiresAt: row.expires_at,
       tokenCreatedAt: row.token_created_at,
       tokenLastUsedAt: nowIso, // this call is the latest use
@@ -78,6 +151,8 @@ export class Authenticator {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    authenticatorsOf.get(this.knex)?.delete(this);
+    this.cache.clear();
     await this.flush();
   }
 }

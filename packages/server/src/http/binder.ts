@@ -213,7 +213,7 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
 
         let after: unknown[] | null = null;
         if (op.kind === 'list' && typeof query.cursor === 'string') {
-          after = deps.cursors.decode(query.cursor, op.id, caller.teamId, query);
+          after = deps.cursors.decode(query.cursor, op.id, caller.teamId, query, params.data as Record<string, unknown>);
         }
 
         if (key !== null) {
@@ -245,7 +245,7 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
         let reply: Reply;
         try {
           const output = await handler(ctx, { params: params.data, query, body });
-          reply = toReply(op, output, ctx, query, deps);
+          reply = toReply(op, output, ctx, query, params.data as Record<string, unknown>, deps);
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           reply = problemReply(error, language, requestId);
@@ -289,12 +289,20 @@ function gatePlan(op: ContractEntry, caller: Caller, plans: PlanCatalogue): void
   if (plan.api === 'none') {
     throw new ApiError('api.not_in_plan', { upgrade_to: upgradeTo(plans, plan.key, (p) => p.api !== 'none') });
   }
-  if (op.method !== 'GET' && plan.api !== 'write') {
+  // Freeing things (untrack, deleting a webhook) is never refused by billing (spec).
+  if (op.method !== 'GET' && plan.api !== 'write' && !op.billingExempt) {
     throw new ApiError('api.write_not_in_plan', { upgrade_to: upgradeTo(plans, plan.key, (p) => p.api === 'write') });
   }
 }
 
-function toReply(op: ContractEntry, output: unknown, ctx: RequestContext, query: Record<string, unknown>, deps: BinderDeps): Reply {
+function toReply(
+  op: ContractEntry,
+  output: unknown,
+  ctx: RequestContext,
+  query: Record<string, unknown>,
+  params: Record<string, unknown>,
+  deps: BinderDeps,
+): Reply {
   switch (op.kind) {
     case 'empty':
       return { status: op.status, body: null, headers: {} };
@@ -313,7 +321,7 @@ function toReply(op: ContractEntry, output: unknown, ctx: RequestContext, query:
       const limit = ctx.page.limit;
       const page = items.slice(0, limit);
       const hasMore = items.length > limit;
-      const nextCursor = hasMore && page.length > 0 ? deps.cursors.encode(op.id, ctx.caller.teamId, query, key(page[page.length - 1])) : null;
+      const nextCursor = hasMore && page.length > 0 ? deps.cursors.encode(op.id, ctx.caller.teamId, query, key(page[page.length - 1]), params) : null;
       const body = { data: map ? page.map(map) : page, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
       checkResponse(op, body, deps);
       return { status: op.status, body: JSON.stringify(body), headers: {} };

@@ -1,7 +1,8 @@
 /**
  * Opaque list cursors: base64url(payload).base64url(HMAC-SHA256(secret, payload)). The payload
- * binds the cursor to the operation, the filters (every query field but cursor and limit) and
- * the team, and carries the keyset position of the last item returned.
+ * binds the cursor to the operation, the path parameters (the campaigns of one project are not
+ * those of another), the filters (every query field but cursor and limit) and the team, and
+ * carries the keyset position of the last item returned.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
@@ -14,11 +15,12 @@ interface CursorPayload {
   k: unknown[];
 }
 
-export function filtersHash(query: Record<string, unknown>): string {
-  const entries = Object.entries(query)
-    .filter(([name, value]) => name !== 'cursor' && name !== 'limit' && value !== undefined)
-    .sort(([a], [b]) => a.localeCompare(b));
-  return createHash('sha256').update(JSON.stringify(entries)).digest('base64url').slice(0, 16);
+export function filtersHash(query: Record<string, unknown>, params: Record<string, unknown> = {}): string {
+  const sorted = (record: Record<string, unknown>) =>
+    Object.entries(record)
+      .filter(([name, value]) => name !== 'cursor' && name !== 'limit' && value !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b));
+  return createHash('sha256').update(JSON.stringify([sorted(params), sorted(query)])).digest('base64url').slice(0, 16);
 }
 
 export class CursorCodec {
@@ -28,14 +30,14 @@ export class CursorCodec {
     return createHmac('sha256', this.secret).update(body).digest('base64url');
   }
 
-  encode(op: string, teamId: string, query: Record<string, unknown>, key: unknown[]): string {
-    const payload: CursorPayload = { v: 1, op, f: filtersHash(query), t: teamId, k: key };
+  encode(op: string, teamId: string, query: Record<string, unknown>, key: unknown[], params: Record<string, unknown> = {}): string {
+    const payload: CursorPayload = { v: 1, op, f: filtersHash(query, params), t: teamId, k: key };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.sign(body)}`;
   }
 
   /** The keyset position, or 400 pagination.invalid_cursor when forged or used elsewhere. */
-  decode(cursor: string, op: string, teamId: string, query: Record<string, unknown>): unknown[] {
+  decode(cursor: string, op: string, teamId: string, query: Record<string, unknown>, params: Record<string, unknown> = {}): unknown[] {
     const invalid = () => new ApiError('pagination.invalid_cursor');
     const [body, signature, extra] = cursor.split('.');
     if (!body || !signature || extra !== undefined) throw invalid();
@@ -48,7 +50,7 @@ export class CursorCodec {
     } catch {
       throw invalid();
     }
-    if (payload.v !== 1 || payload.op !== op || payload.t !== teamId || payload.f !== filtersHash(query) || !Array.isArray(payload.k)) {
+    if (payload.v !== 1 || payload.op !== op || payload.t !== teamId || payload.f !== filtersHash(query, params) || !Array.isArray(payload.k)) {
       throw invalid();
     }
     return payload.k;

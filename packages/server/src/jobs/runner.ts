@@ -27,6 +27,8 @@ export interface JobDefinition<P> {
   onFailed?(payload: P, error: string): Promise<void>;
   /** Lease length; a job still running past it is considered crashed. Default 10 minutes. */
   leaseMs?: number;
+  /** Jobs of this kind run at once in this process. Default 2. */
+  concurrency?: number;
 }
 
 export interface JobRunner {
@@ -47,10 +49,14 @@ interface JobRow {
 
 const POLL_MS = 200;
 
-export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: () => Date; concurrency?: number; onError?: (error: unknown) => void }): JobRunner {
+export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: () => Date; onError?: (error: unknown) => void }): JobRunner {
   const { knex, dialect, clock } = options;
   const definitions = new Map<string, JobDefinition<unknown>>();
-  const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
+  // One queue per kind, so slow work of one kind (a crawl, a slow webhook receiver) never holds
+  // up the others.
+  const queues = new Map<string, PQueue>();
+  const allIdle = () => Promise.all([...queues.values()].map((q) => q.onIdle()));
+  const busy = () => [...queues.values()].some((q) => q.pending > 0 || q.size > 0);
   const controller = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let polling: Promise<void> | null = null;
@@ -58,11 +64,11 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
   let wake = false;
   const report = options.onError ?? ((error: unknown) => console.error('job runner', error));
 
-  /** Claims due jobs; on PostgreSQL with SKIP LOCKED so several processes never take the same. */
-  async function claim(limit: number): Promise<JobRow[]> {
+  /** Claims due jobs of a kind; on PostgreSQL with SKIP LOCKED so several processes never take the same. */
+  async function claim(kind: string, limit: number): Promise<JobRow[]> {
     const now = clock().toISOString();
     return knex.transaction(async (trx) => {
-      const due = trx('jobs').where('state', 'queued').andWhere('run_at', '<=', now).whereIn('kind', [...definitions.keys()]).orderBy('run_at').limit(limit).select('id', 'kind', 'payload', 'attempts');
+      const due = trx('jobs').where({ state: 'queued', kind }).andWhere('run_at', '<=', now).orderBy('run_at').limit(limit).select('id', 'kind', 'payload', 'attempts');
       if (dialect === 'postgres') due.forUpdate().skipLocked();
       const rows = (await due) as JobRow[];
       for (const row of rows) {
@@ -125,14 +131,14 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
 
   async function poll(): Promise<void> {
     await recover();
-    do {
-      wake = false;
+    for (const [kind, queue] of queues) {
+      if (stopped) break;
       const free = queue.concurrency - queue.pending - queue.size;
-      if (free <= 0) break;
-      const rows = await claim(free);
-      for (const row of rows) void queue.add(() => execute(row).catch(report));
-      if (rows.length === 0) break;
-    } while (!stopped);
+      if (free <= 0) continue;
+      const rows = await claim(kind, free);
+      // A finished job frees a slot: look for the next one at once rather than at the next tick.
+      for (const row of rows) void queue.add(() => execute(row).catch(report).finally(kick));
+    }
   }
 
   function schedule(delay = POLL_MS): void {
@@ -144,6 +150,7 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
         .finally(() => {
           polling = null;
           schedule(wake ? 0 : POLL_MS);
+          wake = false;
         });
     }, delay);
     timer.unref();
@@ -169,6 +176,7 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
   return {
     register(kind, definition) {
       definitions.set(kind, definition as JobDefinition<unknown>);
+      queues.set(kind, new PQueue({ concurrency: definition.concurrency ?? 2 }));
     },
     async enqueue(kind, payload, opts = {}) {
       const id = randomUUID();
@@ -188,9 +196,9 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
     },
     async idle() {
       for (;;) {
-        await queue.onIdle();
+        await allIdle();
         if (polling) await polling;
-        if ((await dueCount()) === 0 && queue.pending === 0 && queue.size === 0) return;
+        if ((await dueCount()) === 0 && !busy()) return;
         kick();
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -205,7 +213,7 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
       timer = null;
       controller.abort();
       if (polling) await polling.catch(() => undefined);
-      await queue.onIdle();
+      await allIdle();
     },
   };
 }

@@ -93,6 +93,7 @@ export function registerPositionJobs(services: Services, providers: Providers): 
   }
 
   services.jobs.register<CheckPayload>(CHECK_JOB, {
+    concurrency: 4,
     async run({ checkId }, ctx) {
       const check = await knex('keyword_checks').where({ id: checkId }).first();
       if (!check || check.status !== 'queued') return;

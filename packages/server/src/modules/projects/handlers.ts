@@ -92,10 +92,6 @@ export function projectHandlers(services: Services): Pick<Handlers, 'listProject
       const project = await findProject(knex, ctx.caller, params.project);
       assertUnlocked(project);
       const changes: Partial<ProjectRow> & { profile?: null; priority_urls?: null } = {};
-      if (body.name !== undefined) {
-        changes.name = body.name;
-        changes.slug = await uniqueSlug(knex, ctx.caller.teamId, slugify(body.name), project.id);
-      }
       if (body.url !== undefined) {
         const site = normaliseSiteUrl(body.url);
         await assertPublicSite(services, site.href, 'url');
@@ -104,7 +100,17 @@ export function projectHandlers(services: Services): Pick<Handlers, 'listProject
           Object.assign(changes, { url: site.href, domain: site.hostname, profile: null, priority_urls: null });
         }
       }
-      if (Object.keys(changes).length > 0) await knex('projects').where({ id: project.id }).update(changes);
+      if (body.name !== undefined) changes.name = body.name;
+      if (Object.keys(changes).length > 0) {
+        await knex.transaction(async (trx) => {
+          if (body.name !== undefined) {
+            // Under the team lock, like creation: two renames at once cannot pick the same slug.
+            await lockTeam(trx, services.dialect, ctx.caller.teamId);
+            changes.slug = await uniqueSlug(trx, ctx.caller.teamId, slugify(body.name), project.id);
+          }
+          await trx('projects').where({ id: project.id }).update(changes);
+        });
+      }
       return { body: { data: toProject({ ...project, ...changes }) } };
     },
 

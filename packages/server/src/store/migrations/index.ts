@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as core from './001-core.js';
 import * as crawls from './002-crawls.js';
+import * as webhooks from './003-webhooks.js';
 import * as positions from './004-positions.js';
 import * as exportsTable from './005-exports.js';
 
@@ -8,6 +9,7 @@ import * as exportsTable from './005-exports.js';
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-core': core,
   '002-crawls': crawls,
+  '003-webhooks': webhooks,
   '004-positions': positions,
   '005-exports': exportsTable,
 };

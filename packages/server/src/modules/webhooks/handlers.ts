@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { upgradeTo, withinLimit } from '@siteaudit/schema';
+import type { Handlers } from '../../http/binder.js';
+import type { Caller } from '../../http/context.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { checkUrlAddress } from '../../net/url-check.js';
+import type { Services } from '../../services.js';
+import { deliveryLogCutoff, secretRotationEndsAt, TEST_EVENT_TYPE } from '../../webhooks/policy.js';
+import { generateWebhookSecret } from '../../webhooks/signing.js';
+import { byCreation, newestFirst } from '../paging.js';
+import { lockTeam } from '../team-lock.js';
+import { queueDeliveries } from './worker.js';
+import { secretContext, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
+
+type WebhookOps =
+  | 'listWebhooks'
+  | 'createWebhook'
+  | 'getWebhook'
+  | 'updateWebhook'
+  | 'deleteWebhook'
+  | 'rotateWebhookSecret'
+  | 'testWebhook'
+  | 'listWebhookDeliveries';
+
+/** The team's subscription, or 404: another team's is indistinguishable from a missing one. */
+async function findWebhook(db: Knex, caller: Caller, id: string): Promise<WebhookRow> {
+  const row = await db('webhooks').where({ id, team_id: caller.teamId }).first();
+  if (!row) throw notFound();
+  return row as WebhookRow;
+}
+
+/**
+ * https to a public address (spec: Webhooks). A name that does not resolve yet is accepted:
+ * every connection is vetted again at delivery. Private addresses and http only in dev and tests.
+ */
+async function assertWebhookUrl(services: Services, url: string): Promise<void> {
+  const allowPrivate = services.network.allowPrivateAddresses;
+  const verdict = await checkUrlAddress(url, { allowPrivate, httpsOnly: !allowPrivate });
+  if (verdict === 'refused') {
+    throw new ApiError('webhook.url_refused', {
+      errors: { url: [{ code: 'url_refused', message: 'Must be an https URL that resolves to a public address' }] },
+    });
+  }
+}
+
+export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> {
+  const { knex, secrets } = services;
+
+  return {
+    async listWebhooks(ctx) {
+      const rows = await newestFirst(knex('webhooks').where({ team_id: ctx.caller.teamId }), ctx.page);
+      return { items: (rows as WebhookRow[]).map(toWebhook), key: byCreation };
+    },
+
+    async createWebhook(ctx, { body }) {
+      await assertWebhookUrl(services, body.url);
+      const plan = ctx.caller.plan;
+      const secret = generateWebhookSecret();
+      const id = randomUUID();
+      const row: WebhookRow = {
+        id,
+        team_id: ctx.caller.teamId,
+        url: body.url,
+        description: body.description ?? null,
+        events: JSON.stringify([...new Set(body.events)]),
+        active: true,
+        disabled_reason: null,
+        disabled_at: null,
+        consecutive_failures: 0,
+        last_delivery_at: null,
+        secret_enc: secrets.encrypt(secret, secretContext(id)),
+        previous_secret_enc: null,
+        secret_rotation_ends_at: null,
+        created_at: ctx.now.toISOString(),
+      };
+      await knex.transaction(async (trx) => {
+        // Count and insert under the team lock: concurrent creates cannot both take the last slot.
+        await lockTeam(trx, services.dialect, ctx.caller.teamId);
+        const [{ count }] = await trx('webhooks').where({ team_id: ctx.caller.teamId }).count({ count: '*' });
+        const wanted = Number(count) + 1;
+        if (!withinLimit(plan.limits['api.webhooks.max'], wanted)) {
+          throw new ApiError('plan_limit.api.webhooks.max', {
+            upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['api.webhooks.max'], wanted)),
+          });
+        }
+        await trx('webhooks').insert(row);
+      });
+      // The only answer besides rotate-secret that carries the secret.
+      return { body: { data: { ...toWebhook(row), secret } } };
+    },
+
+    async getWebhook(ctx, { params }) {
+      return { body: { data: toWebhook(await findWebhook(knex, ctx.caller, params.webhook)) } };
+    },
+
+    async updateWebhook(ctx, { params, body }) {
+      const current = await findWebhook(knex, ctx.caller, params.webhook);
+      if (body.url !== undefined) await assertWebhookUrl(services, body.url);
+      const changes: Partial<WebhookRow> = {};
+      if (body.url !== undefined) changes.url = body.url;
+      if (body.events !== undefined) changes.events = JSON.stringify([...new Set(body.events)]);
+      if (body.description !== undefined) changes.description = body.description;
+      if (body.active === true) {
+        // Spec, Events 5: re-enabling clears the disablement and resets the counter.
+        Object.assign(changes, { active: true, disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
+      } else if (body.active === false && (current.active === true || current.active === 1)) {
+        Object.assign(changes, { active: false, disabled_reason: 'manual', disabled_at: ctx.now.toISOString() });
+      }
+      if (Object.keys(changes).length > 0) await knex('webhooks').where({ id: current.id }).update(changes);
+      return { body: { data: toWebhook({ ...current, ...changes }) } };
+    },
+
+    async deleteWebhook(ctx, { params }) {
+      // No plan check: removing a subscription is never refused by billing (spec).
+      const hook = await findWebhook(knex, ctx.caller, params.webhook);
+      await knex.transaction(async (trx) => {
+        await trx('webhook_deliveries').where({ webhook_id: hook.id }).delete();
+        await trx('webhooks').where({ id: hook.id }).delete();
+      });
+    },
+
+    async rotateWebhookSecret(ctx, { params }) {
+      const hook = await findWebhook(knex, ctx.caller, params.webhook);
+      const secret = generateWebhookSecret();
+      // The current secret keeps signing for 24 h; one from an earlier rotation stops now.
+      const changes = {
+        secret_enc: secrets.encrypt(secret, secretContext(hook.id)),
+        previous_secret_enc: hook.secret_enc,
+        secret_rotation_ends_at: secretRotationEndsAt(ctx.now).toISOString(),
+      };
+      await knex('webhooks').where({ id: hook.id }).update(changes);
+      return { body: { data: { ...toWebhook({ ...hook, ...changes }), secret } } };
+    },
+
+    async testWebhook(ctx, { params }) {
+      // Sent even to a disabled subscription; the worker sends it once and never counts it.
+      const hook = await findWebhook(knex, ctx.caller, params.webhook);
+      const event = { id: randomUUID(), type: TEST_EVENT_TYPE, createdAt: ctx.now.toISOString(), data: { webhook_id: hook.id } };
+      const [delivery] = await knex.transaction((trx) => queueDeliveries(services, trx, [hook.id], event));
+      return { body: { data: toDelivery(delivery) } };
+    },
+
+    async listWebhookDeliveries(ctx, { params }) {
+      const hook = await findWebhook(knex, ctx.caller, params.webhook);
+      // Past retention a delivery is never listed, even before the sweep has removed it.
+      const query = knex('webhook_deliveries')
+        .where({ webhook_id: hook.id })
+        .andWhere('created_at', '>=', deliveryLogCutoff(ctx.now).toISOString());
+      const rows = await newestFirst(query, ctx.page);
+      return { items: (rows as DeliveryRow[]).map(toDelivery), key: byCreation };
+    },
+  };
+}

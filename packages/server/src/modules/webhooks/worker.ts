@@ -1,0 +1,199 @@
+/**
+ * Event fan-out and delivery (docs/decisions/webhook-delivery.md): each published event becomes
+ * one delivery row per matching subscription, written in the transaction of the change that
+ * caused it, and a durable `webhook.deliver` job sends it, retries it and records the outcome.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Dispatcher } from 'undici';
+import type { DomainEvent } from '../../events/bus.js';
+import type { JobResult } from '../../jobs/runner.js';
+import { createGuardedAgent } from '../../net/address-guard.js';
+import type { Services } from '../../services.js';
+import { bool, json } from '../../store/database.js';
+import { deliverWebhook, type DeliveryResult } from '../../webhooks/delivery.js';
+import {
+  DISABLED_REASON_CONSECUTIVE_FAILURES,
+  deliveryLogCutoff,
+  isRetriedEvent,
+  nextAttemptDelayMs,
+  secretsValidAt,
+  shouldDisable,
+} from '../../webhooks/policy.js';
+import { webhookHeaders } from '../../webhooks/signing.js';
+import { secretContext, type DeliveryRow, type WebhookRow } from './webhook-row.js';
+
+export const DELIVER_JOB = 'webhook.deliver';
+export const SWEEP_JOB = 'webhook.sweep';
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+const SWEEP_BATCH = 1000;
+
+type Db = Knex | Knex.Transaction;
+
+const isTransaction = (db: Db): db is Knex.Transaction => (db as Knex.Transaction).isTransaction === true;
+
+export interface EventInput {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+/** The body of every delivery: `{ id, type, created_at, data }` (docs/decisions/webhooks.md). */
+export function eventBody(event: EventInput): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, data: event.data });
+}
+
+/**
+ * Writes pending deliveries of one event and queues their jobs, in `db`'s transaction when it is
+ * one: if the caller's change rolls back, so do the deliveries.
+ */
+export async function queueDeliveries(services: Services, db: Db, webhookIds: string[], event: EventInput): Promise<DeliveryRow[]> {
+  if (webhookIds.length === 0) return [];
+  const now = services.clock().toISOString();
+  const body = eventBody(event);
+  const rows: DeliveryRow[] = webhookIds.map((webhookId) => ({
+    id: randomUUID(),
+    webhook_id: webhookId,
+    event_id: event.id,
+    event_type: event.type,
+    body,
+    status: 'pending',
+    attempts: 0,
+    response_status: null,
+    error_reason: null,
+    duration_ms: null,
+    next_attempt_at: now,
+    delivered_at: null,
+    created_at: now,
+  }));
+  await db('webhook_deliveries').insert(rows);
+  for (const row of rows) {
+    await services.jobs.enqueue(DELIVER_JOB, { deliveryId: row.id }, { trx: isTransaction(db) ? db : undefined });
+  }
+  return rows;
+}
+
+export interface DeliveryWorker {
+  /** Queues the retention sweep unless one is already queued. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createDeliveryWorker(services: Services): DeliveryWorker {
+  const { knex, clock } = services;
+  const allowPrivateAddresses = services.network.allowPrivateAddresses;
+  // One guarded agent for all attempts: connections to a receiver are reused, and every new
+  // connection is still vetted and pinned.
+  let agent: (Dispatcher & { destroy(): Promise<void> }) | null = null;
+  const dispatcher = () => (agent ??= createGuardedAgent({ allowPrivate: allowPrivateAddresses }));
+
+  services.events.subscribe(async (event: DomainEvent, db: Db) => {
+    if (!isRetriedEvent(event.type)) return; // webhook.test comes only from the test call
+    const hooks = (await db('webhooks').where({ team_id: event.teamId, active: true }).select('id', 'events')) as Pick<WebhookRow, 'id' | 'events'>[];
+    const matching = hooks.filter((h) => json<string[]>(h.events, []).includes(event.type)).map((h) => h.id);
+    await queueDeliveries(services, db, matching, event);
+  });
+
+  function signingSecrets(hook: WebhookRow, now: Date): string[] {
+    const current = services.secrets.decrypt(hook.secret_enc, secretContext(hook.id));
+    const previous = hook.previous_secret_enc ? services.secrets.decrypt(hook.previous_secret_enc, secretContext(hook.id)) : null;
+    return secretsValidAt(current, previous, hook.secret_rotation_ends_at, now);
+  }
+
+  async function finish(trx: Knex.Transaction, delivery: DeliveryRow, changes: Partial<DeliveryRow>): Promise<void> {
+    // Only a pending delivery moves on: a concurrent run or a sweep must not be overwritten.
+    await trx('webhook_deliveries').where({ id: delivery.id, status: 'pending' }).update(changes);
+  }
+
+  async function record(delivery: DeliveryRow, hook: WebhookRow, result: DeliveryResult): Promise<JobResult> {
+    const done = clock();
+    const at = done.toISOString();
+    const attempts = Number(delivery.attempts) + 1;
+    const retried = isRetriedEvent(delivery.event_type);
+    const outcome = { attempts, response_status: result.responseStatus, error_reason: result.errorReason, duration_ms: result.durationMs };
+    const delay = result.ok || !retried ? null : nextAttemptDelayMs(attempts, Math.random, result.retryAfterSeconds);
+    const retryAt = delay === null ? null : new Date(done.getTime() + delay);
+
+    await knex.transaction(async (trx) => {
+      await trx('webhooks').where({ id: hook.id }).update({ last_delivery_at: at });
+      if (result.ok) {
+        await finish(trx, delivery, { ...outcome, status: 'succeeded', next_attempt_at: null, delivered_at: at });
+        // webhook.test neither counts as a failure nor clears a run of real ones.
+        if (retried) await trx('webhooks').where({ id: hook.id }).update({ consecutive_failures: 0 });
+      } else if (retryAt) {
+        await finish(trx, delivery, { ...outcome, status: 'pending', next_attempt_at: retryAt.toISOString() });
+      } else {
+        await finish(trx, delivery, { ...outcome, status: 'failed', next_attempt_at: null });
+        if (retried) {
+          // Atomic increment, then read back under the row lock it took (PostgreSQL) or the single
+          // connection (SQLite), so concurrent failures count exactly and disable once.
+          await trx('webhooks').where({ id: hook.id }).increment('consecutive_failures', 1);
+          const row = (await trx('webhooks').where({ id: hook.id }).first('consecutive_failures', 'active')) as Pick<WebhookRow, 'consecutive_failures' | 'active'> | undefined;
+          if (row && bool(row.active) && shouldDisable(Number(row.consecutive_failures))) {
+            await trx('webhooks').where({ id: hook.id }).update({ active: false, disabled_reason: DISABLED_REASON_CONSECUTIVE_FAILURES, disabled_at: at });
+          }
+        }
+      }
+    });
+    return retryAt ? { retryAt } : undefined;
+  }
+
+  async function deliver(deliveryId: string): Promise<JobResult> {
+    const delivery = (await knex('webhook_deliveries').where({ id: deliveryId }).first()) as DeliveryRow | undefined;
+    // Gone with its subscription or the sweep, or already settled by an earlier run.
+    if (!delivery || delivery.status !== 'pending') return;
+    const hook = (await knex('webhooks').where({ id: delivery.webhook_id }).first()) as WebhookRow | undefined;
+    if (!hook) return;
+    if (!bool(hook.active) && isRetriedEvent(delivery.event_type)) {
+      await knex.transaction((trx) => finish(trx, delivery, { status: 'failed', error_reason: 'subscription_disabled', next_attempt_at: null }));
+      return;
+    }
+    const now = clock();
+    // Signed afresh at each attempt (receivers refuse old timestamps), same id and body each time.
+    const headers = webhookHeaders({ id: delivery.event_id, body: delivery.body, secrets: signingSecrets(hook, now), timestamp: now });
+    const result = await deliverWebhook({ url: hook.url, body: delivery.body, headers, allowPrivateAddresses }, dispatcher());
+    return record(delivery, hook, result);
+  }
+
+  services.jobs.register<{ deliveryId: string }>(DELIVER_JOB, {
+    // Deliveries mostly wait on receivers: several at once keep one slow receiver from holding the rest.
+    concurrency: 16,
+    run: ({ deliveryId }) => deliver(deliveryId),
+    // Attempts of the job itself, for store errors; receiver failures are retried by `retryAt`.
+    maxAttempts: 5,
+    // The attempt times out at 10 s; a run still going after a minute has crashed.
+    leaseMs: 60_000,
+    async onFailed({ deliveryId }) {
+      await knex('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'failed', next_attempt_at: null });
+    },
+  });
+
+  services.jobs.register(SWEEP_JOB, {
+    async run(_payload, ctx) {
+      const cutoff = deliveryLogCutoff(clock()).toISOString();
+      // In batches, so a large backlog never holds one long lock on the log.
+      for (;;) {
+        const ids = knex('webhook_deliveries').where('created_at', '<', cutoff).limit(SWEEP_BATCH).select('id');
+        const deleted = await knex('webhook_deliveries').whereIn('id', ids).delete();
+        if (deleted < SWEEP_BATCH) break;
+      }
+      // Two processes starting together may both have queued a sweep: the extra chain ends here.
+      const [{ count }] = await knex('jobs').where({ kind: SWEEP_JOB, state: 'queued' }).whereNot({ id: ctx.id }).count({ count: '*' });
+      if (Number(count) > 0) return;
+      return { retryAt: new Date(clock().getTime() + SWEEP_EVERY_MS) };
+    },
+  });
+
+  return {
+    async start() {
+      const queued = await knex('jobs').where({ kind: SWEEP_JOB }).whereIn('state', ['queued', 'running']).first('id');
+      if (!queued) await services.jobs.enqueue(SWEEP_JOB, {});
+    },
+    async close() {
+      const current = agent;
+      agent = null;
+      await current?.destroy().catch(() => undefined);
+    },
+  };
+}
