@@ -56,6 +56,9 @@ export function openDatabase(option: DatabaseOption): Database {
 }
 
 export async function migrate(db: Database): Promise<void> {
+  // Cascading deletes rely on foreign keys, which SQLite enforces per connection and only when
+  // asked; a knex instance we did not create may not have asked (give it a pool of one).
+  if (db.dialect === 'sqlite' && !db.owned) await db.knex.raw('PRAGMA foreign_keys = ON');
   await db.knex.migrate.latest({ migrationSource, tableName: 'siteaudit_migrations' });
 }
 

@@ -38,6 +38,16 @@ async function testDatabase(): Promise<{ option: SiteAuditServerOptions['databas
   };
 }
 
+/** A knex instance on the project's database that servers use without owning it (restarts). */
+export async function sharedDatabase(): Promise<{ knex: Knex; drop: () => Promise<void> }> {
+  if (onPostgres) {
+    const db = await testDatabase();
+    return { knex: db.option as Knex, drop: db.drop };
+  }
+  const knex = knexFactory({ client: 'sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, pool: { min: 1, max: 1, idleTimeoutMillis: 3_600_000 } });
+  return { knex, drop: () => knex.destroy() };
+}
+
 let teams = 0;
 
 export async function startHarness(options: Omit<SiteAuditServerOptions, 'database'> = {}): Promise<Harness> {
