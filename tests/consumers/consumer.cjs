@@ -1,0 +1,12 @@
+// A CommonJS consumer: require() of the built packages, as a user's project would.
+const assert = require('node:assert');
+const { createClient, SiteAuditError, NotFoundError, verifyWebhook } = require('@siteaudit/client');
+const { createSiteAuditServer } = require('@siteaudit/server');
+const { contract } = require('@siteaudit/schema');
+
+assert.strictEqual(typeof createClient, 'function');
+assert.strictEqual(typeof verifyWebhook, 'function');
+assert.strictEqual(typeof createSiteAuditServer, 'function');
+assert.strictEqual(Object.keys(contract).length, 40);
+assert.ok(new NotFoundError({ status: 404, code: 'not_found', title: 'x' }) instanceof SiteAuditError);
+console.log('cjs ok');

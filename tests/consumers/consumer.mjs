@@ -1,0 +1,24 @@
+// An ES module consumer: import of the built packages, and a real call through the client.
+import assert from 'node:assert';
+import { createClient, NotFoundError } from '@siteaudit/client';
+import { createMockApi } from '@siteaudit/mock';
+import { createSiteAuditServer } from '@siteaudit/server';
+import { OPERATIONS } from '@siteaudit/schema/operations';
+
+assert.strictEqual(Object.keys(OPERATIONS).length, 40);
+assert.strictEqual(typeof createMockApi, 'function');
+const server = await createSiteAuditServer({ database: 'sqlite::memory:', secretKey: 'consumer-test-secret-0123456789abcdef' });
+try {
+  await server.admin.createTeam({ slug: 'esm', name: 'ESM', plan: 'pro' });
+  await server.admin.addMember({ team: 'esm', email: 'o@esm.test', name: 'O', role: 'owner' });
+  const { token } = await server.admin.createToken({ team: 'esm', member: 'o@esm.test', name: 't', scopes: ['projects:read'] });
+  const { url } = await server.listen(0);
+  const client = createClient({ baseUrl: url, token });
+  const page = await client.projects.list();
+  assert.deepStrictEqual(page.data, []);
+  const missing = await client.projects.get({ project: '00000000-0000-4000-8000-000000000000' }).catch((e) => e);
+  assert.ok(missing instanceof NotFoundError);
+} finally {
+  await server.close();
+}
+console.log('esm ok');
