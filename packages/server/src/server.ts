@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { createAdmin, type Admin } from './admin.js';
 import { createSecretBox, MIN_KEY_SECRET_LENGTH } from './crypto/secret-box.js';
 import { EventBus } from './events/bus.js';
-import { createApp } from './http/app.js';
+import { createApp, standaloneApp } from './http/app.js';
 import { createJobRunner } from './jobs/runner.js';
 import { Authenticator } from './http/auth.js';
 import type { Handlers } from './http/binder.js';
@@ -145,7 +145,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     events: services.events,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
-        http = createServer(app);
+        http = createServer(standaloneApp(app));
         http.once('error', reject);
         http.listen(port, host, () => {
           const address = http!.address() as AddressInfo;

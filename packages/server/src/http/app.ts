@@ -24,9 +24,10 @@ export function createApp(handlers: Handlers, deps: BinderDeps): express.Express
 
   bindContract(app, handlers, deps);
 
-  // Anything the contract does not route: 405 with Allow when the path exists, else 404.
-  app.use((req: Request, res: Response) => {
-    const allowed = ROUTES.filter((r) => r.pattern.test(req.path)).map((r) => r.method);
+  // Anything under /v1 the contract does not route: 405 with Allow when the path exists, else
+  // 404. Other paths fall through, so an app embedding this one keeps its own routes.
+  app.use('/v1', (req: Request, res: Response) => {
+    const allowed = ROUTES.filter((r) => r.pattern.test(req.originalUrl.split('?')[0])).map((r) => r.method);
     const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: [...new Set(allowed)].join(', ') }) : new ApiError('not_found');
     const reply = problemReply(error, requestLanguage(req), res.getHeader('X-Request-Id') as string);
     res.status(reply.status).set(reply.headers).end(reply.body);
@@ -46,3 +47,19 @@ export function createApp(handlers: Handlers, deps: BinderDeps): express.Express
   });
   return app;
 }
+
+/**
+ * The app as `listen()` serves it on its own: every path the API does not know answers a 404
+ * problem. `server.app` itself leaves paths outside /v1 to the application embedding it.
+ */
+export function standaloneApp(app: express.Express): express.Express {
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.use(app);
+  outer.use((req: Request, res: Response) => {
+    const reply = problemReply(new ApiError('not_found'), requestLanguage(req), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId());
+    res.status(reply.status).set(reply.headers).end(reply.body);
+  });
+  return outer;
+}
+
