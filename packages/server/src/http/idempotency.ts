@@ -10,6 +10,8 @@ import type { Knex } from 'knex';
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A request that crashed leaves its claim; after the lease another request may take it over. */
 const LEASE_MS = 5 * 60 * 1000;
+/** Expired keys are deleted at most this often, by the next claim (server clock). */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export interface StoredResponse {
   status: number;
@@ -36,9 +38,16 @@ export function parseIdempotencyKey(header: string): string | null {
 }
 
 export class IdempotencyStore {
+  private nextSweepAt = 0;
+
   constructor(private readonly knex: Knex) {}
 
   async claim(teamId: string, key: string, print: string, now: Date): Promise<Claim> {
+    if (now.getTime() >= this.nextSweepAt) {
+      // Keys are kept 24 h; without a sweep, keys never sent again would stay forever.
+      this.nextSweepAt = now.getTime() + SWEEP_EVERY_MS;
+      await this.sweep(now);
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await this.knex('idempotency_keys')
         .insert({

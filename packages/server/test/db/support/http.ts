@@ -1,0 +1,47 @@
+/**
+ * Small helpers shared by the HTTP-boundary tests: a clock the test moves by hand, and the
+ * checks every problem answer must pass (status, media type, stable code).
+ */
+import { expect } from 'vitest';
+
+export interface ManualClock {
+  clock: () => Date;
+  set(at: string | Date): void;
+  advance(ms: number): void;
+  now(): Date;
+}
+
+export function manualClock(start: string | Date): ManualClock {
+  let t = new Date(start).getTime();
+  return {
+    clock: () => new Date(t),
+    set(at) {
+      t = new Date(at).getTime();
+    },
+    advance(ms) {
+      t += ms;
+    },
+    now: () => new Date(t),
+  };
+}
+
+/** Asserts an RFC 9457 answer with this status and code, and returns its body. */
+export async function expectProblem(res: Response, status: number, code: string): Promise<any> {
+  const text = await res.text();
+  expect({ status: res.status, text }).toMatchObject({ status });
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/problem\+json/);
+  const body = JSON.parse(text);
+  expect(body.code).toBe(code);
+  expect(body.status).toBe(status);
+  expect(typeof body.title).toBe('string');
+  expect(body.type).toBe(`https://siteaudit.dev/docs/errors#${code}`);
+  return body;
+}
+
+/** A problem body without what differs from one request to the next. */
+export function stable(problem: Record<string, unknown>): Record<string, unknown> {
+  const { request_id: _id, ...rest } = problem;
+  return rest;
+}
+
+export const DAY_MS = 86_400_000;
