@@ -162,6 +162,13 @@ describe('crawl quota', () => {
       const refused = await go();
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ code: 'plan_limit.crawls.monthly', upgrade_to: 'agency' });
+      // Deleting what was launched does not give the quota back.
+      expect((await limited.call('DELETE', `/v1/campaigns/${campaigns[0].id}`, { token })).status).toBe(204);
+      const other = (await (await limited.call('POST', `/v1/projects/${project.id}/campaigns`, { token, body: { name: 'b', start_url: `${site.url}/`, max_depth: 1, max_urls: 5 } })).json()).data;
+      const again = await limited.call('POST', `/v1/campaigns/${other.id}/crawls`, { token, headers: { 'idempotency-key': crypto.randomUUID() } });
+      expect(again.status).toBe(403);
+      const usage = (await (await limited.call('GET', '/v1/usage', { token })).json()).data;
+      expect(usage.quotas.find((q: { entitlement: string }) => q.entitlement === 'crawls.monthly')).toMatchObject({ used: 1, limit: 1, remaining: 0 });
     } finally {
       await limited.close();
     }

@@ -12,7 +12,7 @@ export function crawlsModule(services: Services) {
   registerCrawlJob(services, control);
   registerScheduler(services);
   services.quotas.register('crawls.monthly', async (caller, now) => {
-    const [{ count }] = await services.knex('crawls').where({ team_id: caller.teamId }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
+    const [{ count }] = await services.knex('quota_usage').where({ team_id: caller.teamId, entitlement: 'crawls.monthly' }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
     return Number(count);
   });
   return {

@@ -42,7 +42,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
       await lockTeam(trx, services.dialect, campaign.team_id);
       const running = await trx('crawls').where({ campaign_id: campaign.id, active: true }).first('id');
       if (running) throw new ApiError('crawl.already_running', { detail: `Crawl ${running.id} is running` });
-      const [{ count }] = await trx('crawls').where({ team_id: campaign.team_id }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
+      const [{ count }] = await trx('quota_usage').where({ team_id: campaign.team_id, entitlement: 'crawls.monthly' }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
       const limit = plan.limits['crawls.monthly'];
       if (!withinLimit(limit, Number(count) + 1)) {
         throw new ApiError('plan_limit.crawls.monthly', {
@@ -83,6 +83,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
         created_at: now.toISOString(),
       };
       await trx('crawls').insert(row);
+      await trx('quota_usage').insert({ id: randomUUID(), team_id: campaign.team_id, entitlement: 'crawls.monthly', created_at: row.created_at });
       await services.jobs.enqueue('crawl.run', { crawlId: row.id }, { trx });
       return row;
     });

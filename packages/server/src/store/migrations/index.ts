@@ -4,6 +4,7 @@ import * as crawls from './002-crawls.js';
 import * as webhooks from './003-webhooks.js';
 import * as positions from './004-positions.js';
 import * as exportsTable from './005-exports.js';
+import * as usage from './006-usage.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '003-webhooks': webhooks,
   '004-positions': positions,
   '005-exports': exportsTable,
+  '006-usage': usage,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
