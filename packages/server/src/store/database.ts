@@ -5,6 +5,10 @@
  */
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations/index.js';
+import { SqliteClientWithStatements } from './sqlite-client.js';
+
+/** SITEAUDIT_SQLITE_STATEMENTS=off falls back to knex's own client (benchmarks compare the two). */
+const SQLITE_CLIENT = process.env.SITEAUDIT_SQLITE_STATEMENTS === 'off' ? 'sqlite3' : (SqliteClientWithStatements as unknown as typeof knexFactory.Client);
 
 export type DatabaseOption = string | Knex;
 export type Dialect = 'sqlite' | 'postgres';
@@ -25,7 +29,7 @@ function sqliteFile(option: string): string | null {
 
 export function openDatabase(option: DatabaseOption): Database {
   if (typeof option !== 'string') {
-    const client = String(option.client.config.client ?? '');
+    const client = String(option.client.config.client ?? option.client.dialect ?? '');
     return { knex: option, dialect: /pg|postgres/.test(client) ? 'postgres' : 'sqlite', owned: false };
   }
   const file = sqliteFile(option);
@@ -37,7 +41,7 @@ export function openDatabase(option: DatabaseOption): Database {
     };
   }
   const knex = knexFactory({
-    client: 'sqlite3',
+    client: SQLITE_CLIENT,
     connection: { filename: file },
     useNullAsDefault: true,
     // One connection: SQLite serialises writers anyway, and ':memory:' is per connection.
