@@ -9,7 +9,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
 import { readFileSync } from 'node:fs';
 import { AdminError } from './admin.js';
-import { createDataForSeoKeywordData, createDataForSeoSerp, type Providers } from './providers/index.js';
+import { createDataForSeoKeywordData, createDataForSeoSerp, createLighthousePageSpeed, createPageSpeedInsights, type Providers } from './providers/index.js';
 import { createSiteAuditServer, type SiteAuditServerOptions } from './server.js';
 
 const DEFAULT_DATABASE = 'sqlite:./siteaudit.db';
@@ -30,16 +30,24 @@ function scopes(value: string): Scope[] {
   return list as Scope[];
 }
 
+/** PageSpeed: the PSI API with PAGESPEED_API_KEY, else Lighthouse on a local Chromium with PAGESPEED_PROVIDER=lighthouse. */
+function pagespeedFromEnv(allowPrivateAddresses: boolean): Providers['pagespeed'] {
+  if (process.env.PAGESPEED_API_KEY) return createPageSpeedInsights({ apiKey: process.env.PAGESPEED_API_KEY });
+  if (process.env.PAGESPEED_PROVIDER === 'lighthouse') return createLighthousePageSpeed({ allowPrivateAddresses });
+  return null;
+}
+
 /** Provider adapters configured from the environment; none is reported honestly as unconfigured. */
-function providersFromEnv(): Providers {
+function providersFromEnv(allowPrivateAddresses = false): Providers {
+  const providers: Providers = { pagespeed: pagespeedFromEnv(allowPrivateAddresses) };
   const login = process.env.DATAFORSEO_LOGIN;
   const password = process.env.DATAFORSEO_PASSWORD;
-  if (!login || !password) return {};
-  return { serp: createDataForSeoSerp({ login, password }), keywordData: createDataForSeoKeywordData({ login, password }) };
+  if (!login || !password) return providers;
+  return { ...providers, serp: createDataForSeoSerp({ login, password }), keywordData: createDataForSeoKeywordData({ login, password }) };
 }
 
 async function serve(options: SiteAuditServerOptions & { port: number; host: string }) {
-  const server = await createSiteAuditServer({ providers: providersFromEnv(), ...options });
+  const server = await createSiteAuditServer({ providers: providersFromEnv(options.network?.allowPrivateAddresses ?? false), ...options });
   const { url } = await server.listen(options.port, options.host);
   const stop = async () => {
     await server.close();

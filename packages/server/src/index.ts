@@ -2,3 +2,4 @@ export { createSiteAuditServer, type SiteAuditServer, type SiteAuditServerOption
 export { AdminError, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, type Admin, type CreatedToken } from './admin.js';
 export { resolvePlans, type PlanOverrides } from './plans.js';
 export * from './providers/index.js';
+export { chromiumAvailable, createRenderer } from './rendering/index.js';

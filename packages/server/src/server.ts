@@ -21,6 +21,7 @@ import { accountHandlers } from './modules/account/handlers.js';
 import { QuotaReader } from './modules/account/quotas.js';
 import { campaignHandlers } from './modules/campaigns/handlers.js';
 import { crawlsModule } from './modules/crawls/index.js';
+import { configureCrawlRuntime } from './modules/crawls/run.js';
 import { defaultExportDirectory, exportsModule, type ExportsOptions } from './modules/exports/index.js';
 import { scorecardHandlers } from './modules/scorecard/handlers.js';
 import { positionsModule } from './modules/positions/index.js';
@@ -41,7 +42,7 @@ export interface SiteAuditServerOptions {
   /** Every time rule reads this clock. */
   clock?: () => Date;
   network?: { allowPrivateAddresses?: boolean };
-  /** SERP, keyword-data and Search Console adapters (src/providers); none configured is reported honestly. */
+  /** PageSpeed, SERP, keyword-data and Search Console adapters (src/providers); none configured is reported honestly. */
   providers?: Providers;
   /** Where export files are kept and for how long (default 7 days). */
   exports?: ExportsOptions;
@@ -97,6 +98,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     crawlControl: { stopWhere: async () => undefined }, // replaced by the crawls module below
   };
   const crawls = crawlsModule(services);
+  configureCrawlRuntime(services, { pagespeed: options.providers?.pagespeed ?? null });
   services.crawlControl = crawls.control;
   const exports = exportsModule(services, {
     ...options.exports,

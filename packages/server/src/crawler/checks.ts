@@ -25,7 +25,8 @@ export type CheckCategory =
   | 'international'
   | 'performance_security'
   | 'structured_data'
-  | 'ai_reachability';
+  | 'ai_reachability'
+  | 'accessibility';
 
 const E = 'error' as const;
 const W = 'warning' as const;
@@ -116,6 +117,12 @@ export const CHECKS = {
   not_compressed: check(I, 'performance_security', 'HTML not compressed', 'HTML non compressé'),
   hsts_missing: check(I, 'performance_security', 'No HSTS on HTTPS', 'Pas de HSTS en HTTPS'),
   form_to_http: check(W, 'performance_security', 'Form posting to HTTP', 'Formulaire envoyé en HTTP'),
+  // Raised by the crawl's PageSpeed step (modules/crawls/pagespeed.ts), on the measured page.
+  lighthouse_mobile_slow: check(W, 'performance_security', 'Lighthouse mobile performance under 50', 'Performance mobile Lighthouse inférieure à 50'),
+
+  // JavaScript rendering and accessibility (with javascript_rendering or check_accessibility*).
+  // Info: a page our browser could not load says little about the site, so it never lowers the score.
+  render_failed: check(I, 'http', 'Page could not be rendered in headless Chromium', 'Page impossible à afficher dans Chromium sans interface'),
 
   // Structured data and social
   jsonld_invalid: check(W, 'structured_data', 'JSON-LD that does not parse', 'JSON-LD illisible'),
@@ -135,6 +142,19 @@ export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot
 /** Training crawlers: blocking them is a legitimate choice, reported as info. */
 export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended'] as const;
 
+/**
+ * Accessibility findings are named after their axe-core rule (`a11y_image-alt`), a set that grows
+ * with axe releases, so they are not listed in CHECKS; the impact sets the severity
+ * (/work/shared/checks.md: critical → error, serious → warning, moderate and minor → info).
+ */
+export const ACCESSIBILITY_PREFIX = 'a11y_';
+export const IMPACT_SEVERITY: Record<'critical' | 'serious' | 'moderate' | 'minor', Severity> = {
+  critical: 'error',
+  serious: 'warning',
+  moderate: 'info',
+  minor: 'info',
+};
+
 /** Thresholds from the catalogue, in one place so tests and docs agree. */
 export const THRESHOLDS = {
   titleMax: 60,
@@ -148,6 +168,8 @@ export const THRESHOLDS = {
   htmlBytes: 2 * 1024 * 1024,
   imageBytes: 500 * 1024,
   slowMs: 800,
+  /** Lighthouse mobile performance score (0..100) under which lighthouse_mobile_slow is raised. */
+  lighthouseMobileMin: 50,
   /** Below this many words a simhash says little; such pages are left out of near-duplicates. */
   nearDuplicateMinWords: 50,
 } as const;

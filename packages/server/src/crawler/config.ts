@@ -34,6 +34,9 @@ export interface CampaignCrawlInput {
   duplication_threshold?: number | null;
   check_external_links?: boolean;
   check_ai_reachability?: boolean;
+  javascript_rendering?: boolean;
+  check_accessibility?: boolean;
+  check_accessibility_rendered?: boolean;
   http_user?: string | null;
   http_password?: string | null;
 }
@@ -55,6 +58,9 @@ export function resolveCrawlConfig(campaign: CampaignCrawlInput, overrides: Part
     duplicationThreshold: campaign.duplication_threshold ?? CRAWL_DEFAULTS.duplicationThreshold,
     checkExternalLinks: campaign.check_external_links ?? false,
     checkAiReachability: campaign.check_ai_reachability ?? false,
+    javascriptRendering: campaign.javascript_rendering ?? false,
+    checkAccessibility: campaign.check_accessibility ?? false,
+    checkAccessibilityRendered: campaign.check_accessibility_rendered ?? false,
     httpAuth: campaign.http_user ? { user: campaign.http_user, password: campaign.http_password ?? '' } : null,
     userAgent: CRAWL_DEFAULTS.userAgent,
     concurrency: CRAWL_DEFAULTS.concurrency,

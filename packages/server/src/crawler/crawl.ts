@@ -2,23 +2,27 @@
  * The crawl: robots.txt and site-level checks first, then a breadth-first fetch of internal URLs
  * (exact click depths), redirects followed hop by hop, each page analysed as it streams in and
  * forgotten once its digest is kept, then the sitemap-only URLs, then the cross-page checks.
+ * With a renderer (JavaScript rendering, accessibility checks) each internal HTML page is also
+ * handed to headless Chromium once fetched (docs/decisions/rendering.md).
  */
-import { AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS, THRESHOLDS, type CheckName } from './checks.js';
+import { ACCESSIBILITY_PREFIX, AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS, IMPACT_SEVERITY, THRESHOLDS, type CheckName } from './checks.js';
 import { DEFAULT_TUNING, robotsToken } from './config.js';
 import { StreamingHtmlDecoder, charsetFromContentType, isHtmlContentType } from './decode.js';
 import { Emitter } from './emitter.js';
 import { DepthFrontier, Flag, State, UrlRegistry } from './frontier.js';
-import { HtmlAnalyser } from './html.js';
+import { HtmlAnalyser, type HtmlFacts } from './html.js';
 import { FetchError, HttpClient, headerValue, type HttpResponse } from './http.js';
 import { analysePage } from './page-audit.js';
 import { compilePatterns, type UrlMatcher } from './patterns.js';
 import { detectProtection } from './protection.js';
 import { fetchRobots, type RobotsPolicy } from './robots.js';
-import { healthScore } from './score.js';
+import { healthScoreExact } from './score.js';
 import { runSiteChecks } from './site-audit.js';
 import { readSitemaps } from './sitemap.js';
 import { contentHash, hash53, simhash64, simhashHex } from './text-hash.js';
 import type {
+  AccessibilityFinding,
+  AccessibilityRules,
   BlockedReason,
   CrawlConfig,
   CrawlOptions,
@@ -26,7 +30,9 @@ import type {
   CrawlSink,
   CrawlTuning,
   DiscoveredVia,
+  FetchedPage,
   PageRecord,
+  PageRenderer,
   RedirectHop,
 } from './types.js';
 import { normaliseUrl, originOf, siteHost } from './url.js';
@@ -134,6 +140,8 @@ export class Crawler {
   private sitemapUrls: Promise<void> = Promise.resolve();
   private sitemapPhaseDone = false;
   private readonly callerSignal: AbortSignal | undefined;
+  private readonly renderer: PageRenderer | null;
+  private readonly a11yRules: AccessibilityRules;
 
   constructor(
     config: CrawlConfig,
@@ -149,6 +157,11 @@ export class Crawler {
     this.exclude = compilePatterns(config.excludePatterns);
     this.emitter = new Emitter(sink, this.tuning.batchSize, compilePatterns(config.issueExclusionPatterns));
     this.token = robotsToken(config.userAgent);
+    this.a11yRules = config.checkAccessibilityRendered ? 'full' : config.checkAccessibility ? 'static' : 'none';
+    this.renderer = options.renderer ?? null;
+    if (!this.renderer && (config.javascriptRendering || this.a11yRules !== 'none')) {
+      throw new TypeError('javascriptRendering and the accessibility checks need options.renderer (src/rendering createRenderer)');
+    }
     this.slots = Math.max(0, config.maxUrls);
     // The seen set may outgrow the budget (links to pages we will never fetch), within reason.
     this.registryCap = Math.max(10_000, config.maxUrls * 10);
@@ -203,6 +216,7 @@ export class Crawler {
     }
     const scored = this.scoredPages();
     const anyOk = this.anyInternalOk();
+    const exact = anyOk ? healthScoreExact(this.emitter.scoreInput(scored)) : null;
     return {
       crawled: this.recorded,
       discovered: this.reg.size,
@@ -211,7 +225,8 @@ export class Crawler {
       blockedReason: this.blocked,
       protectionOccurrences: this.protectionOccurrences,
       issueCounts: { ...this.emitter.counts },
-      healthScore: anyOk ? healthScore(this.emitter.scoreInput(scored)) : null,
+      healthScore: exact === null ? null : Math.round(exact),
+      healthScoreExact: exact,
       aborted: this.callerSignal?.aborted === true,
     };
   }
@@ -736,7 +751,12 @@ export class Crawler {
     }
 
     const analyser = new HtmlAnalyser(['robots', this.token]);
-    const decoder = new StreamingHtmlDecoder(charsetFromContentType(contentType), (text) => analyser.write(text));
+    // The browser gets the HTML we fetched (never a second request), so keep it when it will be needed.
+    const kept: string[] | null = this.renderer && (this.cfg.javascriptRendering || this.a11yRules !== 'none') ? [] : null;
+    const decoder = new StreamingHtmlDecoder(charsetFromContentType(contentType), (text) => {
+      analyser.write(text);
+      kept?.push(text);
+    });
     let read: { bytes: number; truncated: boolean };
     try {
       read = await this.client.stream(response, this.tuning.maxHtmlBytes, (chunk) => decoder.write(chunk));
@@ -752,7 +772,7 @@ export class Crawler {
       throw error;
     }
     decoder.end();
-    const html = analyser.end();
+    const fetchedHtml = analyser.end();
     const declaredLength = Number(headerValue(response.headers, 'content-length') ?? NaN);
     // Past the cap, the declared (compressed) length is the best size we have.
     const sizeBytes = read.truncated && Number.isFinite(declaredLength) ? Math.max(read.bytes, declaredLength) : read.bytes;
@@ -762,14 +782,16 @@ export class Crawler {
     const protection = detectProtection({
       status,
       headers: response.headers,
-      title: html.titles[0] ?? null,
-      body: `${html.textSample} ${html.scriptSrcs.join(' ')}`,
+      title: fetchedHtml.titles[0] ?? null,
+      body: `${fetchedHtml.textSample} ${fetchedHtml.scriptSrcs.join(' ')}`,
     });
     if (protection) {
       await this.protectionPage(id, record);
       return;
     }
     this.consecutiveProtection = 0;
+    const browser = kept ? await this.browserPass({ url, status, headers: response.headers, html: kept.join('') }, fetchedHtml) : null;
+    const html = browser?.html ?? fetchedHtml;
 
     const { findings, summary } = analysePage({
       url,
@@ -856,6 +878,16 @@ export class Crawler {
     } satisfies Partial<PageRecord>);
     await this.record(id, record);
     for (const f of findings) await this.issue(f.name, id, f.details);
+    if (browser?.failure) await this.issue('render_failed', id, browser.failure);
+    for (const f of browser?.accessibility ?? []) {
+      await this.emitter.unscoredIssue({
+        name: `${ACCESSIBILITY_PREFIX}${f.rule}`,
+        severity: IMPACT_SEVERITY[f.impact] ?? 'info',
+        category: 'accessibility',
+        url,
+        details: accessibilityDetails(f),
+      });
+    }
 
     for (const target of linkTargets) {
       reg.inlinks[target]++;
@@ -868,6 +900,37 @@ export class Crawler {
     }
     if (this.cfg.checkExternalLinks) for (const ext of summary.externalLinks) await this.externalLink(ext, id, childDepth);
     for (const image of summary.imageUrls) if (this.isInternal(image)) this.imageCheck(image, url);
+  }
+
+  /**
+   * The browser side of a page: rendered in Chromium when the campaign asks for JavaScript
+   * rendering (the analysis then reads the rendered DOM) or for the full accessibility rule set;
+   * otherwise the layout-free rules on the fetched HTML. A failure falls back to the fetched HTML.
+   */
+  private async browserPass(page: FetchedPage, fetched: HtmlFacts): Promise<{ html: HtmlFacts; accessibility: AccessibilityFinding[] | null; failure: string | null }> {
+    const renderer = this.renderer!;
+    const rules = this.a11yRules;
+    try {
+      if (this.cfg.javascriptRendering || rules === 'full') {
+        const rendered = await renderer.render(page, { accessibility: rules, signal: this.signal });
+        let html = fetched;
+        if (this.cfg.javascriptRendering) {
+          const analyser = new HtmlAnalyser(['robots', this.token]);
+          analyser.write(rendered.html);
+          html = analyser.end();
+        }
+        return { html, accessibility: rendered.accessibility, failure: null };
+      }
+      if (rules === 'static') return { html: fetched, accessibility: await renderer.auditHtml(page, { signal: this.signal }), failure: null };
+      return { html: fetched, accessibility: null, failure: null };
+    } catch (error) {
+      if (this.signal.aborted) throw new FetchError('aborted', 'crawl stopped', page.url);
+      const code = (error as { code?: unknown }).code;
+      // No browser at all is the operator's problem, not the page's: the crawl fails and says so.
+      if (code === 'launch_failed') throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      return { html: fetched, accessibility: null, failure: `${typeof code === 'string' ? `${code}: ` : ''}${message}`.slice(0, 500) };
+    }
   }
 
   private async protectionPage(id: number, record: PageRecord): Promise<void> {
@@ -986,6 +1049,13 @@ export class Crawler {
       }
     });
   }
+}
+
+/** "Images must have alternative text: 2 elements, img.logo, #hero > img" (at most 3 selectors, then "(+n)"). */
+function accessibilityDetails(f: AccessibilityFinding): string {
+  const shown = f.targets.slice(0, 3).join(', ');
+  const more = f.nodes > 3 ? ` (+${f.nodes - 3})` : '';
+  return `${f.help}: ${f.nodes} element${f.nodes === 1 ? '' : 's'}${shown ? `, ${shown}${more}` : ''}`.slice(0, 1000);
 }
 
 /** Parsed JSON-LD blocks, up to a total size, so a page record stays small. */

@@ -66,6 +66,17 @@ export class Emitter {
     return this.issueBatch.length >= this.batchSize ? this.flushIssues() : Promise.resolve();
   }
 
+  /**
+   * Queues an issue outside the catalogue (accessibility: `a11y_<rule>`). Counted, never scored:
+   * accessibility has its own scorecard pillar, so it does not lower the technique score.
+   */
+  unscoredIssue(issue: IssueRecord): Promise<void> {
+    if (this.exclusion.matches(issue.url)) return Promise.resolve();
+    this.counts[issue.severity]++;
+    this.issueBatch.push(issue);
+    return this.issueBatch.length >= this.batchSize ? this.flushIssues() : Promise.resolve();
+  }
+
   private enqueue(work: () => Promise<void>): Promise<void> {
     this.chain = this.chain.then(async () => {
       if (this.failure) return;

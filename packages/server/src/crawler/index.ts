@@ -8,9 +8,12 @@
  *   issues: (batch) => store.insertIssues(crawlId, batch),
  *   progress: ({ crawled, discovered }) => store.setProgress(crawlId, crawled, discovered),
  * }, { signal: job.signal });
+ *
+ * JavaScript rendering and accessibility checks need a browser: pass `renderer`
+ * (src/rendering `createRenderer`) and close it once the crawl is over.
  */
 export { crawlSite, MAX_REDIRECTS } from './crawl.js';
-export { CHECKS, AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS, THRESHOLDS } from './checks.js';
+export { CHECKS, AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS, THRESHOLDS, ACCESSIBILITY_PREFIX, IMPACT_SEVERITY } from './checks.js';
 export type { CheckDefinition, CheckCategory, CheckName } from './checks.js';
 export { normaliseUrl } from './url.js';
 export { compilePatterns, validatePatterns, PatternError } from './patterns.js';
@@ -19,8 +22,14 @@ export { resolveCrawlConfig, robotsToken, CRAWL_DEFAULTS, DEFAULT_TUNING } from 
 export type { CampaignCrawlInput } from './config.js';
 export { healthScore, healthScoreExact, SEVERITY_WEIGHTS } from './score.js';
 export type { ScoreInput } from './score.js';
+export { RenderError } from './types.js';
 export type {
+  AccessibilityFinding,
+  AccessibilityRules,
   BlockedReason,
+  FetchedPage,
+  PageRenderer,
+  RenderedPage,
   CrawlConfig,
   CrawlOptions,
   CrawlOutcome,

@@ -36,6 +36,15 @@ export interface CrawlConfig {
   perHostConcurrency: number;
   /** Lets the crawl reach loopback and private networks (development, tests). */
   allowPrivateAddresses: boolean;
+  /**
+   * Analyse each internal HTML page as rendered by headless Chromium (scripts run), not as
+   * fetched; needs `CrawlOptions.renderer`. Default false.
+   */
+  javascriptRendering?: boolean;
+  /** axe-core rules that need no layout, on each internal HTML page; needs a renderer. Default false. */
+  checkAccessibility?: boolean;
+  /** The full axe-core rule set on each page rendered in Chromium; needs a renderer. Default false. */
+  checkAccessibilityRendered?: boolean;
 }
 
 /** How a URL entered the crawl. */
@@ -119,12 +128,19 @@ export interface CrawlOutcome {
   issueCounts: { error: number; warning: number; info: number };
   /** Technique health score 0..100 (docs/health-score.md); null without an internal 2xx page. */
   healthScore: number | null;
+  /** The same score unrounded, kept so post-processing (PageSpeed) can adjust it without rounding twice. */
+  healthScoreExact: number | null;
   /** True when the signal stopped the crawl early. */
   aborted: boolean;
 }
 
 export interface CrawlOptions {
   signal?: AbortSignal;
+  /**
+   * The browser side of the crawl (src/rendering `createRenderer`), required when the config
+   * asks for JavaScript rendering or accessibility checks. The crawler does not close it.
+   */
+  renderer?: PageRenderer;
   /** Test and tuning knobs; the defaults suit production. */
   tuning?: Partial<CrawlTuning>;
 }
@@ -144,4 +160,52 @@ export interface CrawlTuning {
   maxExternalChecks: number;
   /** Distinct internal images whose size is checked with HEAD. */
   maxImageChecks: number;
+}
+
+/** A page as the crawler fetched it, handed to the renderer so the browser does not fetch it again. */
+export interface FetchedPage {
+  url: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Decoded HTML (up to the read cap). */
+  html: string;
+}
+
+/** Which axe-core rules run: none, those that need no layout, or the full set. */
+export type AccessibilityRules = 'none' | 'static' | 'full';
+
+/** One axe-core rule violated on one page. */
+export interface AccessibilityFinding {
+  /** axe rule id, e.g. `image-alt`. */
+  rule: string;
+  impact: 'critical' | 'serious' | 'moderate' | 'minor';
+  /** The rule's help text, e.g. "Images must have alternative text". */
+  help: string;
+  /** CSS selectors of the offending elements (capped). */
+  targets: string[];
+  /** Elements in violation (may exceed `targets.length`). */
+  nodes: number;
+}
+
+export interface RenderedPage {
+  /** The serialised DOM after scripts ran (`page.content()`). */
+  html: string;
+  /** Findings of the rules asked for; null when none were asked. */
+  accessibility: AccessibilityFinding[] | null;
+}
+
+/** Thrown by a renderer; `code` is short and stable (timeout, crashed, navigation, …). */
+export class RenderError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = 'RenderError';
+  }
+}
+
+/** What the crawler needs from a browser. Implemented with playwright-core in src/rendering. */
+export interface PageRenderer {
+  /** Loads the fetched page in Chromium with scripts on; runs the axe rules asked for on the result. */
+  render(page: FetchedPage, options: { accessibility: AccessibilityRules; signal?: AbortSignal }): Promise<RenderedPage>;
+  /** Runs the layout-free axe rules on the fetched HTML as it is, scripts off. */
+  auditHtml(page: FetchedPage, options?: { signal?: AbortSignal }): Promise<AccessibilityFinding[]>;
 }

@@ -4,6 +4,7 @@
  */
 import type { KeywordDataProvider, SerpProvider } from './serp.js';
 import type { SearchConsoleProvider } from './search-console.js';
+import type { PageSpeedProvider } from './pagespeed.js';
 
 export interface Providers {
   /** Positions for rank tracking. No default: without one, checks end unmeasured. */
@@ -15,6 +16,12 @@ export interface Providers {
    * linked property; null turns synchronisation off.
    */
   searchConsole?: SearchConsoleProvider | null;
+  /**
+   * Lighthouse scores for the crawl's PageSpeed step (campaign `pagespeed`):
+   * `createLighthousePageSpeed()` (local Chromium) or `createPageSpeedInsights({ apiKey })`.
+   * No default: without one the step is skipped with `no_provider` and the scores stay null.
+   */
+  pagespeed?: PageSpeedProvider | null;
 }
 
 export { ProviderError, type FetchLike } from './http.js';
@@ -31,3 +38,13 @@ export {
   type SearchConsoleProvider,
   type UrlInspectionResult,
 } from './search-console.js';
+export {
+  createPageSpeedInsights,
+  PAGESPEED_INSIGHTS_URL,
+  type PageSpeedInsightsOptions,
+  type PageSpeedMeasurement,
+  type PageSpeedProvider,
+  type PageSpeedRequest,
+  type PageSpeedStrategy,
+} from './pagespeed.js';
+export { createLighthousePageSpeed, type LighthousePageSpeedOptions } from './lighthouse.js';

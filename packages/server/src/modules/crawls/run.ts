@@ -1,18 +1,37 @@
 /**
- * The crawl job: fetch and audit the site with the crawler, write pages and issues in batches,
- * mark the crawl completed, then post-process (aggregation, PageSpeed, scoring, comparison)
- * until it is settled and `crawl.completed` is published. A run interrupted by a restart starts
- * the fetch again from scratch; one that keeps failing ends `failed` with an `error`.
+ * The crawl job: fetch and audit the site with the crawler (with a headless Chromium when the
+ * campaign asks for JavaScript rendering or accessibility checks), write pages and issues in
+ * batches, mark the crawl completed, then post-process (aggregation, PageSpeed, scoring,
+ * comparison) until it is settled and `crawl.completed` is published. A run interrupted by a
+ * restart starts the fetch again from scratch; one that keeps failing ends `failed` with an `error`.
  */
 import { createHash } from 'node:crypto';
-import type { PageSpeedResult } from '@siteaudit/schema';
-import { crawlSite, normaliseUrl, resolveCrawlConfig, type IssueRecord, type PageRecord } from '../../crawler/index.js';
+import { CHECKS, THRESHOLDS, crawlSite, normaliseUrl, resolveCrawlConfig, type IssueRecord, type PageRecord } from '../../crawler/index.js';
+import type { PageSpeedProvider } from '../../providers/pagespeed.js';
+import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
 import type { CrawlControl } from './control.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow, type StagePlanStep, type Step } from './crawl-row.js';
 import { finishFailed, finishStopped } from './finish.js';
+import { healthWithPageSpeed, measureSample, selectSample, skippedResult, slowPages, summarise, type StoredPageSpeed } from './pagespeed.js';
+
+/** What the crawl job uses beyond the services: the PageSpeed provider and the browser. */
+export interface CrawlRuntime {
+  /** `providers.pagespeed` of the server; null skips the PageSpeed step with `no_provider`. */
+  pagespeed?: PageSpeedProvider | null;
+  /** Builds the crawl's browser; default createRenderer (src/rendering). */
+  renderer?: (options: RendererOptions) => Renderer;
+}
+
+// Keyed by the server's services, so several servers in one process keep their own settings.
+const runtimes = new WeakMap<Services, CrawlRuntime>();
+
+/** Called by createSiteAuditServer with its options, before jobs start. */
+export function configureCrawlRuntime(services: Services, runtime: CrawlRuntime): void {
+  runtimes.set(services, runtime);
+}
 
 /** The key under which pages and issues are looked up by URL. */
 export function urlHash(url: string): string {
@@ -55,7 +74,8 @@ export function registerCrawlJob(services: Services, control: CrawlControl): voi
         }
         if (ctx.signal.aborted) throw new Error('interrupted by shutdown');
       }
-      await postProcess(services, crawlId);
+      await postProcess(services, crawlId, ctx.signal);
+      if (ctx.signal.aborted) throw new Error('interrupted by shutdown');
     },
     async onFailed({ crawlId }, error) {
       await finishFailed(services, crawlId, error);
@@ -81,6 +101,9 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
       ...campaign,
       check_external_links: bool(campaign.check_external_links),
       check_ai_reachability: bool(campaign.check_ai_reachability),
+      javascript_rendering: bool(campaign.javascript_rendering),
+      check_accessibility: bool(campaign.check_accessibility),
+      check_accessibility_rendered: bool(campaign.check_accessibility_rendered),
       http_user: secret(campaign.http_user_enc, 'http_user'),
       http_password: secret(campaign.http_password_enc, 'http_password'),
     },
@@ -148,7 +171,21 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
     },
   };
   const stopper = new AbortController();
-  const outcome = await crawlSite(config, sink, { signal: AbortSignal.any([signal, stopper.signal]) });
+  const needsBrowser = config.javascriptRendering || config.checkAccessibility || config.checkAccessibilityRendered;
+  const renderer = needsBrowser
+    ? (runtimes.get(services)?.renderer ?? createRenderer)({
+        allowPrivateAddresses: config.allowPrivateAddresses,
+        userAgent: config.userAgent,
+        timeoutMs: config.timeoutMs,
+        httpAuth: config.httpAuth ? { origin: new URL(config.startUrl).origin, ...config.httpAuth } : null,
+      })
+    : undefined;
+  let outcome;
+  try {
+    outcome = await crawlSite(config, sink, { signal: AbortSignal.any([signal, stopper.signal]), renderer });
+  } finally {
+    await renderer?.close();
+  }
   await stopCheck;
   if (outcome.aborted) {
     const current = await knex('crawls').where({ id: crawlId }).first('stop_requested');
@@ -170,45 +207,62 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
       blocked: outcome.blocked,
       blocked_reason: outcome.blockedReason,
       protection_occurrences: outcome.protectionOccurrences,
-      health_score: outcome.healthScore,
+      // Unrounded: the scoring step may adjust it (PageSpeed); readers round.
+      health_score: outcome.healthScoreExact,
       finished_at: services.clock().toISOString(),
       stage_plan: setStep(fresh.stage_plan, 'fetching', 'done'),
     });
 }
 
-/** Aggregation, PageSpeed, scoring and comparison; then settled, and crawl.completed published. */
-async function postProcess(services: Services, crawlId: string): Promise<void> {
+/** Issue counts from the stored occurrences, so they always match the reports. */
+async function countIssues(knex: Services['knex'], crawlId: string) {
+  const counts = (await knex('crawl_issues').where({ crawl_id: crawlId }).select('severity').count({ count: '*' }).groupBy('severity')) as { severity: string; count: string | number }[];
+  const by = (s: string) => Number(counts.find((c) => c.severity === s)?.count ?? 0);
+  return { issues_error: by('error'), issues_warning: by('warning'), issues_info: by('info') };
+}
+
+function stepState(plan: string, stage: Step): StagePlanStep['state'] | undefined {
+  return json<StagePlanStep[]>(plan, []).find((s) => s.stage === stage)?.state;
+}
+
+const settledStep = (plan: string, stage: Step) => ['done', 'skipped'].includes(stepState(plan, stage) ?? '');
+
+/**
+ * Aggregation, PageSpeed, scoring and comparison; then settled, and crawl.completed published.
+ * A step already done (a run resumed after a restart) is not done again.
+ */
+async function postProcess(services: Services, crawlId: string, signal: AbortSignal): Promise<void> {
   const { knex } = services;
   let row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
   let plan = row.stage_plan;
 
-  // Aggregation: the counts come from the stored occurrences, so they always match the reports.
   plan = setStep(plan, 'analysing', 'running');
-  const counts = (await knex('crawl_issues').where({ crawl_id: crawlId }).select('severity').count({ count: '*' }).groupBy('severity')) as { severity: string; count: string | number }[];
-  const by = (s: string) => Number(counts.find((c) => c.severity === s)?.count ?? 0);
+  const counts = await countIssues(knex, crawlId);
   plan = setStep(plan, 'analysing', 'done');
-  await knex('crawls').where({ id: crawlId }).update({ issues_error: by('error'), issues_warning: by('warning'), issues_info: by('info'), stage: 'pagespeed', stage_plan: plan });
+  await knex('crawls').where({ id: crawlId }).update({ ...counts, stage: 'pagespeed', stage_plan: plan });
 
-  const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
-  const requested = bool(campaign.pagespeed);
-  const skipReason = requested ? 'no_provider' : 'not_requested';
-  const pagespeed: Omit<PageSpeedResult, 'crawl_id'> = {
-    status: requested ? 'unconfigured' : 'not_requested',
-    provider: null,
-    skip_reason: skipReason,
-    mobile: null,
-    desktop: null,
-    combined: null,
-    failed: false,
-    sample: [],
-    measured_at: null,
-  };
-  plan = setStep(plan, 'pagespeed', 'skipped', skipReason);
-  await knex('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(pagespeed), stage: 'scoring', stage_plan: plan });
+  if (!settledStep(plan, 'pagespeed')) plan = await pagespeedStep(services, row, plan, signal);
+  if (signal.aborted) return;
 
-  // The health score was computed by the crawler from the same findings (docs/health-score.md).
-  plan = setStep(plan, 'scoring', 'done');
-  await knex('crawls').where({ id: crawlId }).update({ stage: 'comparing', stage_plan: plan });
+  if (!settledStep(plan, 'scoring')) {
+    row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+    // The crawler scored the findings it made; PageSpeed joins afterwards (docs/decisions/scorecard.md).
+    const pagespeed = json<StoredPageSpeed | null>(row.pagespeed, null);
+    let health = row.health_score === null ? null : Number(row.health_score);
+    if (health !== null && pagespeed?.status === 'measured') {
+      const [{ slow }] = await knex('crawl_issues').where({ crawl_id: crawlId, name: 'lighthouse_mobile_slow' }).countDistinct({ slow: 'url_hash' });
+      const [{ pages }] = await knex('crawl_pages')
+        .where({ crawl_id: crawlId, is_internal: true })
+        .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
+        .count({ pages: '*' });
+      health = healthWithPageSpeed(health, Number(pages), Number(slow), pagespeed.combined);
+    }
+    plan = setStep(plan, 'scoring', 'done');
+    // One write for the score and the step: a resumed run never applies the adjustment twice.
+    await knex('crawls').where({ id: crawlId }).update({ health_score: health, stage: 'comparing', stage_plan: plan });
+  } else {
+    await knex('crawls').where({ id: crawlId }).update({ stage: 'comparing' });
+  }
 
   const previous = await knex('crawls')
     .where({ campaign_id: row.campaign_id, status: 'completed', settled: true })
@@ -216,6 +270,7 @@ async function postProcess(services: Services, crawlId: string): Promise<void> {
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .first('config_hash');
   plan = setStep(plan, 'comparing', 'done');
+  row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
 
   await knex.transaction(async (trx) => {
     await trx('crawls')
@@ -228,4 +283,60 @@ async function postProcess(services: Services, crawlId: string): Promise<void> {
       .update({ latest_crawl_id: row.id, latest_crawl_finished_at: row.finished_at });
     await services.events.publish({ type: 'crawl.completed', teamId: row.team_id, data: { crawl: toCrawl(row) } }, trx);
   });
+}
+
+/**
+ * The PageSpeed step: skipped when the campaign did not ask (`not_requested`) or no provider is
+ * configured (`no_provider`); otherwise the sample is measured on mobile and desktop, the result
+ * stored, and `lighthouse_mobile_slow` raised on each page measured under 50 on mobile.
+ */
+async function pagespeedStep(services: Services, row: CrawlRow, plan: string, signal: AbortSignal): Promise<string> {
+  const { knex } = services;
+  const crawlId = row.id;
+  const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
+  const requested = bool(campaign.pagespeed);
+  const provider = runtimes.get(services)?.pagespeed ?? null;
+  if (!requested || !provider) {
+    const result = skippedResult(requested);
+    plan = setStep(plan, 'pagespeed', 'skipped', result.skip_reason);
+    await knex('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: plan });
+    return plan;
+  }
+
+  const sample = await selectSample(knex, crawlId);
+  const pending: StoredPageSpeed = { ...skippedResult(true), status: 'pending', provider: provider.name, skip_reason: null, sample: sample.map((s) => ({ ...s, mobile: null, desktop: null, error: null })) };
+  plan = setStep(plan, 'pagespeed', 'running');
+  await knex('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(pending), stage_plan: plan });
+
+  const measurements = await measureSample(provider, sample, signal);
+  if (signal.aborted) return plan;
+  const result = summarise(provider.name, sample, measurements, services.clock().toISOString());
+  const slow = slowPages(measurements, campaign.issue_exclusion_patterns ?? null);
+  plan = sample.length === 0 ? setStep(plan, 'pagespeed', 'skipped', 'no_page_to_measure') : setStep(plan, 'pagespeed', 'done');
+
+  await knex.transaction(async (trx) => {
+    // A resumed step measured again: its earlier findings go first.
+    await trx('crawl_issues').where({ crawl_id: crawlId, name: 'lighthouse_mobile_slow' }).delete();
+    if (slow.length) {
+      const [{ max }] = await trx('crawl_issues').where({ crawl_id: crawlId }).max({ max: 'seq' });
+      let seq = max === null || max === undefined ? 0 : Number(max) + 1;
+      const def = CHECKS.lighthouse_mobile_slow;
+      await trx('crawl_issues').insert(
+        slow.map((p) => ({
+          crawl_id: crawlId,
+          seq: seq++,
+          name: 'lighthouse_mobile_slow',
+          severity: def.severity,
+          severity_rank: SEVERITY_RANK[def.severity],
+          category: def.category,
+          url: p.url,
+          url_hash: urlHash(p.url),
+          details: `mobile performance score ${p.score} (under ${THRESHOLDS.lighthouseMobileMin}), measured with ${provider.name}`,
+        })),
+      );
+    }
+    const counts = await countIssues(trx as unknown as Services['knex'], crawlId);
+    await trx('crawls').where({ id: crawlId }).update({ ...counts, pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: plan });
+  });
+  return plan;
 }

@@ -1,18 +1,121 @@
+/**
+ * GET /v1/projects/{project}/scorecard: five pillars, each scored on its own, never averaged
+ * together; a pillar that cannot be measured is null with a `blocked_reason`, never 0
+ * (docs/decisions/scorecard.md).
+ */
 import type { Scorecard } from '@siteaudit/schema';
+import type { Knex } from 'knex';
 import type { Handlers } from '../../http/binder.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
+import type { StoredPageSpeed } from '../crawls/pagespeed.js';
 import { findProject } from '../projects/handlers.js';
-import { CONTENT_AXES, TECHNIQUE_AXES, crawlChecks, scoreOf } from './formulas.js';
+import { CONTENT_AXES, TECHNIQUE_AXES, acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';
 
 type Pillar = Scorecard['pillars'][number];
 
 /** Bumped when a pillar's formula changes, so clients can tell scores apart. */
 const VERSION = 1;
 
+/** Settled crawls looked at when searching for the latest one that ran the accessibility rules. */
+const ACCESSIBILITY_LOOKBACK = 50;
+
 function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
   return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: VERSION, as_of: null, blocked_reason: reason, axes: [] };
+}
+
+function settledCrawls(knex: Knex, projectId: string) {
+  return knex('crawls')
+    .where({ project_id: projectId, status: 'completed', settled: true })
+    .orderBy([{ column: 'finished_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+}
+
+const config = (crawl: CrawlRow) => json<Record<string, unknown>>(crawl.config, {});
+
+async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pillar[]> {
+  if (!crawl) return [unmeasured('technique', 'no_completed_crawl'), unmeasured('contenu', 'no_completed_crawl')];
+  const data = await crawlChecks(knex, crawl.id);
+  const pagespeed = json<StoredPageSpeed | null>(crawl.pagespeed, null);
+  // PageSpeed is part of the health score once measured (modules/crawls/pagespeed.ts): shown as an axis.
+  const speed = pagespeed?.status === 'measured' && pagespeed.combined !== null ? Math.round(pagespeed.combined) : null;
+  const techniqueKeys: string[] = [...TECHNIQUE_AXES, ...(speed !== null ? ['pagespeed'] : [])];
+  const technique: Pillar = {
+    key: 'technique',
+    score: crawl.health_score === null ? null : Math.round(crawl.health_score),
+    status: crawl.health_score === null ? 'not_measured' : 'measured',
+    available: true,
+    version: VERSION,
+    as_of: crawl.finished_at,
+    blocked_reason: crawl.health_score === null ? (bool(crawl.blocked) ? `crawl_blocked:${crawl.blocked_reason}` : 'no_internal_page') : null,
+    axes: techniqueKeys.map((key) => ({ key, score: key === 'pagespeed' ? speed : scoreOf(data, [key]), weight: 1 / techniqueKeys.length })),
+  };
+  const aiChecked = bool(config(crawl).check_ai_reachability);
+  const contentAxes = CONTENT_AXES.filter((k) => k !== 'ai_reachability' || aiChecked);
+  const content = scoreOf(data, contentAxes);
+  return [
+    technique,
+    {
+      key: 'contenu',
+      score: content,
+      status: content === null ? 'not_measured' : 'measured',
+      available: true,
+      version: VERSION,
+      as_of: crawl.finished_at,
+      blocked_reason: content === null ? 'no_internal_page' : aiChecked ? null : 'ai_reachability_not_checked',
+      axes: CONTENT_AXES.map((key) => ({
+        key,
+        score: key === 'ai_reachability' && !aiChecked ? null : scoreOf(data, [key]),
+        weight: contentAxes.includes(key) ? 1 / contentAxes.length : 0,
+      })),
+    },
+  ];
+}
+
+/**
+ * Accessibility: the latest settled crawl that ran the axe rules. A crawl that ran them and
+ * found nothing scores 100; no such crawl means null, never 0.
+ */
+async function accessibilityPillar(knex: Knex, projectId: string): Promise<Pillar> {
+  const recent = (await settledCrawls(knex, projectId).limit(ACCESSIBILITY_LOOKBACK)) as CrawlRow[];
+  const crawl = recent.find((c) => bool(config(c).check_accessibility) || bool(config(c).check_accessibility_rendered));
+  if (!crawl) return unmeasured('accessibilite', 'accessibility_not_checked');
+  const rendered = bool(config(crawl).check_accessibility_rendered);
+  const pages = await auditedPages(knex, crawl.id);
+  const { checks } = await crawlChecks(knex, crawl.id);
+  const score = scoreOf({ pages, checks }, ['accessibility']);
+  return {
+    key: 'accessibilite',
+    score,
+    status: score === null ? 'not_measured' : 'measured',
+    available: true,
+    version: VERSION,
+    as_of: crawl.finished_at,
+    blocked_reason: score === null ? 'no_internal_page' : null,
+    axes: [{ key: rendered ? 'axe_rendered' : 'axe_fetched_html', score, weight: 1 }],
+  };
+}
+
+/** Search Console acquisition, from the synchronised daily series (modules/search-console). */
+async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean): Promise<Pillar> {
+  if (!inPlan) return unmeasured('acquisition', 'search_console_not_in_plan', false);
+  const link = await knex('search_console_links').where({ project_id: projectId }).first('synced_at');
+  if (!link) return unmeasured('acquisition', 'search_console_not_linked');
+  const rows = (await knex('search_console_daily').where({ project_id: projectId }).orderBy('date', 'desc').limit(2 * 28).select('date', 'clicks', 'impressions', 'position')) as Record<string, unknown>[];
+  if (rows.length === 0) return unmeasured('acquisition', 'search_console_no_data');
+  const days: SearchDay[] = rows.map((r) => ({ date: String(r.date), clicks: Number(r.clicks), impressions: Number(r.impressions), position: Number(r.position) }));
+  const result = acquisitionScore(days);
+  if (!result) return unmeasured('acquisition', 'search_console_no_impressions');
+  return {
+    key: 'acquisition',
+    score: result.score,
+    status: 'measured',
+    available: true,
+    version: VERSION,
+    as_of: (link.synced_at as string | null) ?? `${result.to}T00:00:00.000Z`,
+    blocked_reason: null,
+    axes: result.axes,
+  };
 }
 
 export function scorecardHandlers(services: Services): Pick<Handlers, 'getScorecard'> {
@@ -20,57 +123,14 @@ export function scorecardHandlers(services: Services): Pick<Handlers, 'getScorec
   return {
     async getScorecard(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      const crawl = (await knex('crawls')
-        .where({ project_id: project.id, status: 'completed', settled: true })
-        .orderBy([{ column: 'finished_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-        .first()) as CrawlRow | undefined;
-
-      const pillars: Pillar[] = [];
-      if (!crawl) {
-        pillars.push(unmeasured('technique', 'no_completed_crawl'), unmeasured('contenu', 'no_completed_crawl'));
-      } else {
-        const data = await crawlChecks(knex, crawl.id);
-        const config = json<Record<string, unknown>>(crawl.config, {});
-        const technique: Pillar = {
-          key: 'technique',
-          score: crawl.health_score === null ? null : Math.round(crawl.health_score),
-          status: crawl.health_score === null ? 'not_measured' : 'measured',
-          available: true,
-          version: VERSION,
-          as_of: crawl.finished_at,
-          blocked_reason: crawl.health_score === null ? (bool(crawl.blocked) ? `crawl_blocked:${crawl.blocked_reason}` : 'no_internal_page') : null,
-          axes: TECHNIQUE_AXES.map((key) => ({ key, score: scoreOf(data, [key]), weight: 1 / TECHNIQUE_AXES.length })),
-        };
-        const aiChecked = bool(config.check_ai_reachability);
-        const contentAxes = CONTENT_AXES.filter((k) => k !== 'ai_reachability' || aiChecked);
-        const content = scoreOf(data, contentAxes);
-        pillars.push(technique, {
-          key: 'contenu',
-          score: content,
-          status: content === null ? 'not_measured' : 'measured',
-          available: true,
-          version: VERSION,
-          as_of: crawl.finished_at,
-          blocked_reason: content === null ? 'no_internal_page' : aiChecked ? null : 'ai_reachability_not_checked',
-          axes: CONTENT_AXES.map((key) => ({
-            key,
-            score: key === 'ai_reachability' && !aiChecked ? null : scoreOf(data, [key]),
-            weight: contentAxes.includes(key) ? 1 / contentAxes.length : 0,
-          })),
-        });
-      }
-      // Accessibility is scored from axe findings of a crawl that ran them; none has yet.
-      const accessibility = crawl ? await knex('crawl_issues').where({ crawl_id: crawl.id, category: 'accessibility' }).first('seq') : null;
-      const accessibilityChecked = crawl ? bool(json<Record<string, unknown>>(crawl.config, {}).check_accessibility) : false;
-      if (crawl && accessibilityChecked && accessibility !== null) {
-        const data = await crawlChecks(knex, crawl.id);
-        const score = scoreOf(data, ['accessibility']);
-        pillars.push({ key: 'accessibilite', score, status: score === null ? 'not_measured' : 'measured', available: true, version: VERSION, as_of: crawl.finished_at, blocked_reason: null, axes: [{ key: 'accessibility', score, weight: 1 }] });
-      } else {
-        pillars.push(unmeasured('accessibilite', 'accessibility_not_checked'));
-      }
-      pillars.push(unmeasured('acquisition', 'search_console_no_data'));
-      pillars.push(unmeasured('logs', 'log_exploration_unavailable', false));
+      const latest = (await settledCrawls(knex, project.id).first()) as CrawlRow | undefined;
+      const pillars: Pillar[] = [
+        ...(await crawlPillars(knex, latest)),
+        await accessibilityPillar(knex, project.id),
+        await acquisitionPillar(knex, project.id, ctx.caller.plan.limits.search_console !== 0),
+        // No log module: the pillar exists so clients see it, unavailable.
+        unmeasured('logs', 'log_exploration_unavailable', false),
+      ];
       return { body: { data: { project_id: project.id, pillars } } };
     },
   };

@@ -1,0 +1,174 @@
+/**
+ * The crawl's PageSpeed step over HTTP: skipped honestly without a provider; with the PageSpeed
+ * Insights adapter (against its msw stand-in) the sample (home and category pages) is measured
+ * on mobile and desktop, averaged per strategy with the pages measured and failed, combined,
+ * `lighthouse_mobile_slow` raised on a page under 50, and the health score adjusted; every
+ * measurement refused reads `failed`. Lighthouse on the local Chromium runs the same step for real.
+ */
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { healthWithPageSpeed } from '../../src/modules/crawls/pagespeed.js';
+import { createLighthousePageSpeed, createPageSpeedInsights } from '../../src/providers/index.js';
+import { pageSpeedStandIn } from '../providers/pagespeed-stand-in.js';
+import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../rendering/support.js';
+import { startHarness, type Harness } from './harness.js';
+import { allIssues, crawlToSettled, pathOf, projectWithCampaign } from './support/crawl-flow.js';
+import { startSite, type Site } from './support/site.js';
+
+const stand = pageSpeedStandIn({ apiKey: 'psi-key' });
+const msw = setupServer(...stand.handlers);
+
+let site: Site;
+let plain: Harness;
+let psi: Harness;
+
+beforeAll(async () => {
+  msw.listen({ onUnhandledRequest: 'bypass' });
+  site = await startSite();
+  plain = await startHarness();
+  psi = await startHarness({ providers: { pagespeed: createPageSpeedInsights({ apiKey: 'psi-key', retryDelayMs: 0 }) } });
+});
+afterAll(async () => {
+  await plain?.close();
+  await psi?.close();
+  await site?.close();
+  msw.close();
+});
+
+const pagespeedOf = async (h: Harness, crawlId: string) => {
+  const res = await h.call('GET', `/v1/crawls/${crawlId}/pagespeed`);
+  expect(res.status).toBe(200);
+  return (await res.json()).data;
+};
+const step = (crawl: { stage_plan: { steps: { stage: string }[] } }) => crawl.stage_plan.steps.find((s) => s.stage === 'pagespeed');
+
+describe('PageSpeed step without a provider', () => {
+  it('is skipped with no_provider and null strategies, never zeros', async () => {
+    const { campaign } = await projectWithCampaign(plain, site.url, { pagespeed: true });
+    const crawl = await crawlToSettled(plain, campaign.id);
+    expect(step(crawl)).toEqual({ stage: 'pagespeed', state: 'skipped', skip_reason: 'no_provider' });
+    expect(await pagespeedOf(plain, crawl.id)).toEqual({
+      crawl_id: crawl.id,
+      status: 'unconfigured',
+      provider: null,
+      skip_reason: 'no_provider',
+      mobile: null,
+      desktop: null,
+      combined: null,
+      failed: false,
+      sample: [],
+      measured_at: null,
+    });
+  });
+
+  it('is skipped with not_requested when the campaign does not ask, even with a provider', async () => {
+    const { campaign } = await projectWithCampaign(psi, site.url, { pagespeed: false });
+    const crawl = await crawlToSettled(psi, campaign.id);
+    expect(step(crawl)).toMatchObject({ state: 'skipped', skip_reason: 'not_requested' });
+    expect(await pagespeedOf(psi, crawl.id)).toMatchObject({ status: 'not_requested', provider: null, mobile: null, desktop: null });
+  });
+});
+
+describe('PageSpeed step with PageSpeed Insights', () => {
+  it('measures the home and category pages on both strategies and summarises them', async () => {
+    stand.reset();
+    // Home slow on mobile; /blog/ fast; /about cannot be loaded by Lighthouse (not in the stand-in).
+    stand.scores.set(`${site.url}/`, { mobile: 0.35, desktop: 0.8 });
+    stand.scores.set(`${site.url}/blog/`, { mobile: 0.9, desktop: 0.95 });
+
+    const { campaign: without } = await projectWithCampaign(psi, site.url, { pagespeed: false });
+    const base = await crawlToSettled(psi, without.id);
+    const { campaign } = await projectWithCampaign(psi, site.url, { pagespeed: true });
+    const crawl = await crawlToSettled(psi, campaign.id);
+    expect(step(crawl)).toEqual({ stage: 'pagespeed', state: 'done', skip_reason: null });
+
+    const result = await pagespeedOf(psi, crawl.id);
+    expect(result).toMatchObject({
+      crawl_id: crawl.id,
+      status: 'measured',
+      provider: 'pagespeed_insights',
+      skip_reason: null,
+      mobile: { score: 62.5, pages_measured: 2, pages_failed: 1 },
+      desktop: { score: 87.5, pages_measured: 2, pages_failed: 1 },
+      combined: 75,
+      failed: false,
+    });
+    expect(result.sample).toEqual([
+      { url: `${site.url}/`, role: 'home', mobile: 35, desktop: 80, error: null },
+      { url: `${site.url}/blog/`, role: 'category', mobile: 90, desktop: 95, error: null },
+      { url: `${site.url}/about`, role: 'category', mobile: null, desktop: null, error: 'FAILED_DOCUMENT_REQUEST' },
+    ]);
+    expect(Date.parse(result.measured_at)).not.toBeNaN();
+    // Sample pages only, each on both strategies, performance only.
+    expect(stand.calls.filter((c) => c.url?.startsWith(site.url)).map((c) => `${pathOf(c.url!)} ${c.strategy}`).sort()).toEqual(
+      ['/ desktop', '/ mobile', '/about desktop', '/about mobile', '/blog/ desktop', '/blog/ mobile'],
+    );
+    expect(stand.calls.every((c) => c.categories.join() === 'performance')).toBe(true);
+
+    const slow = await allIssues(psi, crawl.id, '&name=lighthouse_mobile_slow');
+    expect(slow).toEqual([
+      { name: 'lighthouse_mobile_slow', severity: 'warning', category: 'performance_security', url: `${site.url}/`, details: 'mobile performance score 35 (under 50), measured with pagespeed_insights' },
+    ]);
+    // Counts include the new warning; the summary agrees.
+    expect(crawl.issue_counts.warning).toBe(base.issue_counts.warning + 1);
+    const summary = (await (await psi.call('GET', `/v1/crawls/${crawl.id}/issues/summary`)).json()).data;
+    expect(summary.totals).toEqual(crawl.issue_counts);
+
+    // The health score takes the slow page and the combined score in (docs/decisions/scorecard.md).
+    const rows = await psi.knex('crawls').whereIn('id', [base.id, crawl.id]).select('id', 'health_score');
+    const baseScore = Number(rows.find((r) => r.id === base.id).health_score);
+    const [{ pages }] = await psi.knex('crawl_pages').where({ crawl_id: crawl.id, is_internal: true }).count({ pages: '*' });
+    expect(Number(rows.find((r) => r.id === crawl.id).health_score)).toBeCloseTo(healthWithPageSpeed(baseScore, Number(pages), 1, 75), 3); // PostgreSQL stores a real
+    const project = crawl.project_id;
+    const technique = (await (await psi.call('GET', `/v1/projects/${project}/scorecard`)).json()).data.pillars.find((p: { key: string }) => p.key === 'technique');
+    expect(technique.score).toBe(Math.round(healthWithPageSpeed(baseScore, Number(pages), 1, 75)));
+    expect(technique.axes).toContainEqual({ key: 'pagespeed', score: 75, weight: 1 / 8 });
+  });
+
+  it('reads failed when every measurement was refused, with null strategies', async () => {
+    stand.reset();
+    const { campaign } = await projectWithCampaign(psi, site.url, { pagespeed: true });
+    const crawl = await crawlToSettled(psi, campaign.id);
+    const result = await pagespeedOf(psi, crawl.id);
+    expect(result).toMatchObject({ status: 'failed', failed: true, mobile: null, desktop: null, combined: null, provider: 'pagespeed_insights' });
+    expect(result.sample.map((s: { error: string }) => s.error)).toEqual(['FAILED_DOCUMENT_REQUEST', 'FAILED_DOCUMENT_REQUEST', 'FAILED_DOCUMENT_REQUEST']);
+    expect(await allIssues(psi, crawl.id, '&name=lighthouse_mobile_slow')).toEqual([]);
+  });
+
+  it('drops lighthouse_mobile_slow on a URL the campaign excludes from issues', async () => {
+    stand.reset();
+    stand.scores.set(`${site.url}/`, { mobile: 0.2, desktop: 0.3 });
+    const { campaign } = await projectWithCampaign(psi, site.url, { pagespeed: true, issue_exclusion_patterns: `${site.url}/` });
+    const crawl = await crawlToSettled(psi, campaign.id);
+    expect((await pagespeedOf(psi, crawl.id)).mobile).toEqual({ score: 20, pages_measured: 1, pages_failed: 2 });
+    expect(await allIssues(psi, crawl.id, '&name=lighthouse_mobile_slow')).toEqual([]);
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)(`PageSpeed step with Lighthouse on the local Chromium${SKIP_NOTE}`, () => {
+  it(
+    'measures the home page of a one-page site for real',
+    async () => {
+      const one = await startSite({
+        '/': { html: '<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>One page site for Lighthouse</title></head><body><h1>Hello</h1><p>Some text.</p></body></html>' },
+        '/robots.txt': { html: 'User-agent: *\nAllow: /\n', headers: { 'content-type': 'text/plain' } },
+      });
+      const h = await startHarness({ providers: { pagespeed: createLighthousePageSpeed({ chromePath: CHROME, allowPrivateAddresses: true }) } });
+      try {
+        const { campaign } = await projectWithCampaign(h, one.url, { pagespeed: true });
+        const crawl = await crawlToSettled(h, campaign.id);
+        const result = await pagespeedOf(h, crawl.id);
+        expect(result).toMatchObject({ status: 'measured', provider: 'lighthouse', failed: false });
+        expect(result.sample).toHaveLength(1);
+        expect(result.sample[0]).toMatchObject({ url: `${one.url}/`, role: 'home', error: null });
+        expect(result.mobile).toMatchObject({ pages_measured: 1, pages_failed: 0 });
+        expect(result.desktop).toMatchObject({ pages_measured: 1, pages_failed: 0 });
+        expect(result.combined).toBeCloseTo((result.mobile.score + result.desktop.score) / 2, 1);
+      } finally {
+        await h.close();
+        await one.close();
+      }
+    },
+    BROWSER_TIMEOUT * 2,
+  );
+});
