@@ -6,7 +6,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError, createClient, type SiteAuditClient } from '@siteaudit/client';
-import { SCOPES, type Scope } from '@siteaudit/schema';
+import { SCOPES, WEEKDAYS, type PlanOverrides, type Scope } from '@siteaudit/schema';
+
+/**
+ * Plans both targets add to their catalogue: `keywords` has a small keyword pool (3) and a
+ * smaller per-project ceiling (2), so the two limits can be told apart.
+ */
+export const BEHAVIOUR_PLANS: PlanOverrides = {
+  keywords: {
+    label: 'Keywords',
+    api: 'write',
+    rateLimits: { minute: 600, day: 100_000 },
+    limits: { 'projects.max': 5, 'positions.tracked_keywords': 3, 'keywords.project_limit': 2 },
+  },
+};
 
 export interface Target {
   name: 'server' | 'mock';
@@ -19,7 +32,15 @@ export interface Target {
   siteUrl: string;
   /** An https receiver address the target accepts for webhooks. */
   webhookUrl: string;
+  /** The target's clock. */
+  now(): Date;
+  /** An owner token, with every scope, of a new team `slug` on `plan` (BEHAVIOUR_PLANS included). */
+  teamToken(slug: string, plan: string): Promise<string>;
+  /** Moves a team to another plan (the operator's `admin.setPlan`). */
+  setPlan(slug: string, plan: string): Promise<void>;
 }
+
+const DAY_MS = 86_400_000;
 
 export function behaviourSuite(setup: () => Target) {
   let target: Target;
@@ -119,6 +140,13 @@ export function behaviourSuite(setup: () => Target) {
       expect(pages.length).toBeGreaterThan(0);
       const page = await client.crawls.pages.byUrl({ crawl: crawl.id, url: pages[0].url });
       expect(page.url).toBe(pages[0].url);
+      // By-URL reads normalise the URL as the crawler stored it: scheme and host case, fragment.
+      const internal = pages.find((p) => p.is_internal && new URL(p.url).pathname.length > 1) ?? pages.find((p) => p.is_internal)!;
+      const u = new URL(internal.url);
+      const spelled = `${u.protocol.toUpperCase()}//${u.host.toUpperCase()}${u.pathname}${u.search}#section`;
+      expect((await client.crawls.pages.byUrl({ crawl: crawl.id, url: spelled })).url).toBe(internal.url);
+      // A relative URL names no page: it is not resolved against the site.
+      expect(await client.crawls.pages.byUrl({ crawl: crawl.id, url: u.pathname }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
 
       const after = await client.projects.get({ project: project.id });
       expect(after.latest_completed_crawl?.id).toBe(crawl.id);
@@ -150,6 +178,141 @@ export function behaviourSuite(setup: () => Target) {
 
       const untracked = await client.positions.untrack({ project: project.id, keywords: ['crawler', 'never tracked'] });
       expect(untracked.untracked).toEqual(['crawler']);
+    });
+
+    it('holds paused keywords in the project ceiling but not in the pool, and sums up the read', async () => {
+      const owner = connect(await target.teamToken(`kw-${target.name}`, 'keywords'));
+      const project = await owner.projects.create({ url: target.siteUrl });
+      await owner.positions.track({ project: project.id, keywords: ['alpha', 'beta'] });
+      await owner.positions.pause({ project: project.id, keywords: ['beta'] });
+
+      const paused = await owner.positions.get({ project: project.id });
+      expect(paused.status).toBe('pending');
+      expect(paused.keywords.map((k) => [k.keyword, k.active, k.measured])).toEqual([
+        ['alpha', true, false],
+        ['beta', false, false],
+      ]);
+      expect(paused.summary).toEqual({
+        average_position: null,
+        ranking_keywords: 0,
+        measured_keywords: 0,
+        tracked_keywords: 2,
+        top3: 0,
+        top10: 0,
+        visibility_percent: 0,
+        improved: 0,
+        declined: 0,
+        entered: 0,
+        exited: 0,
+      });
+      expect(paused.quota).toEqual({ used: 1, limit: 3, remaining: 2 });
+      expect(paused.tracker).toMatchObject({ active: true, last_tracked_on: null });
+
+      // The pool has room (1 + 1 of 3), but the project holds 2 keywords, paused included.
+      const ceiling = await owner.positions.track({ project: project.id, keywords: ['gamma'] }).catch((e: unknown) => e);
+      expect(ceiling).toBeInstanceOf(PermissionError);
+      expect((ceiling as PermissionError).code).toBe('keywords.project_limit');
+
+      // Resuming checks the pool only: a paused keyword already holds its place in the project.
+      expect(await owner.positions.resume({ project: project.id, keywords: ['beta'] })).toMatchObject({ active: true, changed: ['beta'] });
+      const resumed = await owner.positions.get({ project: project.id });
+      expect(resumed.keywords.every((k) => k.active)).toBe(true);
+      expect(resumed.quota).toEqual({ used: 2, limit: 3, remaining: 1 });
+
+      // Another project has its own ceiling, but shares the team's pool.
+      const other = await owner.projects.create({ url: target.siteUrl });
+      await owner.positions.track({ project: other.id, keywords: ['delta'] });
+      const pool = await owner.positions.track({ project: other.id, keywords: ['epsilon'] }).catch((e: unknown) => e);
+      expect(pool).toBeInstanceOf(PermissionError);
+      expect((pool as PermissionError).code).toBe('plan_limit.positions.tracked_keywords');
+
+      const period = resumed.period;
+      expect(Date.parse(`${period.to}T00:00:00Z`) - Date.parse(`${period.from}T00:00:00Z`)).toBe(29 * DAY_MS);
+      expect(period.to).toBe(target.now().toISOString().slice(0, 10));
+    });
+
+    it('never refuses untracking by billing, even on a read-only plan', async () => {
+      const slug = `exempt-${target.name}`;
+      const owner = connect(await target.teamToken(slug, 'keywords'));
+      const project = await owner.projects.create({ url: target.siteUrl });
+      await owner.positions.track({ project: project.id, keywords: ['alpha', 'beta'] });
+      await target.setPlan(slug, 'starter');
+
+      const paused = await owner.positions.pause({ project: project.id, keywords: ['alpha'] }).catch((e: unknown) => e);
+      expect(paused).toBeInstanceOf(PermissionError);
+      expect((paused as PermissionError).code).toBe('api.write_not_in_plan');
+      expect(await owner.positions.untrack({ project: project.id, keywords: ['alpha'] })).toMatchObject({ untracked: ['alpha'] });
+      const read = await owner.positions.get({ project: project.id });
+      expect(read.keywords.map((k) => k.keyword)).toEqual(['beta']);
+    });
+
+    it('computes next_run_at of a schedule in UTC, with its defaults', async () => {
+      const project = await client.projects.create({ url: target.siteUrl });
+      const create = (schedule: Parameters<typeof client.campaigns.create>[0]['schedule']) =>
+        client.campaigns.create({ project: project.id, name: 'Scheduled', start_url: target.siteUrl, max_depth: 2, max_urls: 10, schedule });
+      const within = (at: string | null, before: Date, after: Date, days: number) => {
+        expect(at).not.toBeNull();
+        const t = Date.parse(at!);
+        expect(t).toBeGreaterThan(before.getTime());
+        expect(t).toBeLessThanOrEqual(after.getTime() + days * DAY_MS);
+        return new Date(t);
+      };
+
+      let before = target.now();
+      const weekly = await create({ frequency: 'weekly', day: 'friday', time: '06:30' });
+      let next = within(weekly.schedule.next_run_at, before, target.now(), 7);
+      expect(weekly.schedule).toMatchObject({ frequency: 'weekly', day: 'friday', time: '06:30', paused: false });
+      expect([WEEKDAYS[(next.getUTCDay() + 6) % 7], next.getUTCHours(), next.getUTCMinutes()]).toEqual(['friday', 6, 30]);
+
+      before = target.now();
+      const defaults = await create({ frequency: 'weekly' });
+      next = within(defaults.schedule.next_run_at, before, target.now(), 7);
+      expect(defaults.schedule).toMatchObject({ day: 'monday', time: '03:00' });
+      expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
+
+      before = target.now();
+      const monthly = await client.campaigns.update({ campaign: defaults.id, schedule: { frequency: 'monthly', day: '1', time: '23:45' } });
+      next = within(monthly.schedule.next_run_at, before, target.now(), 31);
+      expect([next.getUTCDate(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 23, 45]);
+
+      const paused = await client.campaigns.update({ campaign: weekly.id, schedule: { frequency: 'daily', paused: true } });
+      expect(paused.schedule).toMatchObject({ frequency: 'daily', day: null, time: '03:00', paused: true, next_run_at: null });
+      const manual = await create({ frequency: 'manual', day: 'monday', time: '10:00' });
+      expect(manual.schedule).toEqual({ frequency: 'manual', day: null, time: null, paused: false, next_run_at: null });
+    });
+
+    it('sends the rate-limit headers, answers 304 for free, 401 with a challenge and 405 with Allow', async () => {
+      const auth = { authorization: `Bearer ${target.token}` };
+      // A project does not change between reads (GET /v1/me shows the token's last use, which does).
+      const resource = `${target.baseUrl}/v1/projects/${(await client.projects.create({ url: target.siteUrl })).id}`;
+      const first = await fetch(resource, { headers: auth });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-request-cost')).toBe('1');
+      expect(first.headers.get('ratelimit-policy')).toBe('"minute";q=600;w=60, "day";q=100000;w=86400');
+      expect(first.headers.get('ratelimit')).toMatch(/^"minute";r=\d+;t=\d+, "day";r=\d+;t=\d+$/);
+      expect(first.headers.get('x-ratelimit-limit')).toBe('600');
+      expect(Number(first.headers.get('x-ratelimit-remaining'))).toBeLessThan(600);
+      expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+      expect(first.headers.get('vary')).toBe('Authorization, Accept-Language');
+      const etag = first.headers.get('etag')!;
+      expect(etag).toBeTruthy();
+
+      // Weak comparison over the list; `*` anywhere in it matches the current representation.
+      for (const ifNoneMatch of [etag, etag.replace(/^W\//, ''), `W/"other", ${etag}`, 'W/"other", *']) {
+        const again = await fetch(resource, { headers: { ...auth, 'if-none-match': ifNoneMatch } });
+        expect(again.status, ifNoneMatch).toBe(304);
+        expect(again.headers.get('x-request-cost')).toBe('0');
+      }
+      const changed = await fetch(resource, { headers: { ...auth, 'if-none-match': 'W/"other"' } });
+      expect(changed.status).toBe(200);
+
+      const anonymous = await fetch(`${target.baseUrl}/v1/me`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="siteaudit"');
+
+      const wrongMethod = await fetch(`${target.baseUrl}/v1/projects/`, { method: 'PUT', headers: auth });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.headers.get('allow')).toBe('GET, POST');
     });
 
     it('manages a webhook whose secret is shown once', async () => {

@@ -4,6 +4,7 @@
  * checksum instead, because it must run in browsers without `node:crypto` and only has to
  * detect a cursor used elsewhere or edited by hand, not resist an attacker.
  */
+import { cursorBinding } from '@siteaudit/schema';
 import { base64UrlDecode, base64UrlEncode, hashHex } from './random.js';
 
 interface CursorPayload {
@@ -14,13 +15,9 @@ interface CursorPayload {
   k: number;
 }
 
-/** Everything a cursor is bound to apart from the operation and team: path and filters. */
+/** Everything a cursor is bound to apart from the operation and team: path and filters (`cursorBinding`). */
 export function bindingHash(params: Record<string, unknown>, query: Record<string, unknown>): string {
-  const filters = Object.entries(query)
-    .filter(([name, value]) => name !== 'cursor' && name !== 'limit' && value !== undefined)
-    .sort(([a], [b]) => a.localeCompare(b));
-  const path = Object.entries(params).sort(([a], [b]) => a.localeCompare(b));
-  return hashHex(JSON.stringify([path, filters]));
+  return hashHex(cursorBinding(params, query));
 }
 
 export function encodeCursor(secret: string, op: string, teamId: string, binding: string, key: number): string {

@@ -4,7 +4,7 @@
  * out. `seq` is a global insertion counter: lists sort on it, because the mock's clock stands
  * still between calls and `created_at` alone would not order them.
  */
-import type { Campaign, CrawledPage, Crawl, IssueOccurrence, Role, Scope, ScheduleFrequency } from '@siteaudit/schema';
+import type { Campaign, CrawledPage, Crawl, IssueOccurrence, Role, Scope, StoredSchedule } from '@siteaudit/schema';
 
 export type ExportFormat = 'pdf' | 'xlsx';
 
@@ -69,12 +69,7 @@ export interface CampaignWriteOnly {
 export interface CampaignRecord extends Omit<Campaign, 'schedule'> {
   seq: number;
   team_id: string;
-  schedule: {
-    frequency: ScheduleFrequency;
-    day: string | null;
-    time: string | null;
-    paused: boolean;
-  };
+  schedule: StoredSchedule;
   write_only: CampaignWriteOnly;
 }
 

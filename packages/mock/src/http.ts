@@ -11,10 +11,21 @@
  * (../shared/api-rules.md); a business answer, errors included, is stored and replayed.
  */
 import {
+  IDEMPOTENCY_KEY_RETENTION_MS,
+  WWW_AUTHENTICATE,
+  VARY,
+  accessRefusal,
+  allowedMethods,
   buildProblem,
   fieldErrors,
+  ifNoneMatchMatches,
+  parseIdempotencyKey,
   pickLanguage,
-  upgradeTo,
+  planRefusal,
+  rateLimitHeaders,
+  rateLimitRefusal,
+  rateLimitUpgrade,
+  requestFingerprintText,
   type ContractEntry,
   type Language,
   type OperationId,
@@ -24,10 +35,8 @@ import type { z } from 'zod';
 import { MockProblem, type Business, type Caller, type MockEnv, type Outcome } from './context.js';
 import { bindingHash, decodeCursor, encodeCursor } from './cursor.js';
 import { hashHex } from './random.js';
-import { peek, rateLimitHeaders, rateUpgrade, refund, take } from './rate-limit.js';
+import { peek, refund, take } from './rate-limit.js';
 
-/** Idempotency records are kept 24 h, like the server's. */
-const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Headers of a first answer that a replay repeats; request id and rate headers are fresh. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'content-disposition'];
 const JSON_TYPE = /^application\/([a-z.+-]*\+)?json\s*(;|$)/i;
@@ -43,34 +52,6 @@ function json(body: unknown, status: number, headers: Headers, contentType = 'ap
 function problemResponse(problem: MockProblem, language: Language, requestId: string, headers: Headers): Response {
   const body = buildProblem(problem.code, language, { ...problem.extras, request_id: requestId });
   return json(body, body.status, { ...headers, ...problem.headers }, 'application/problem+json');
-}
-
-/** The key may be sent bare or as a structured-field string (`"abc"`, IETF draft). */
-export function parseIdempotencyKey(header: string): string | null {
-  let key = header.trim();
-  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) key = key.slice(1, -1).replace(/\\(["\\])/g, '$1');
-  if (key.length === 0 || key.length > 255 || !/^[\x20-\x7e]+$/.test(key)) return null;
-  return key;
-}
-
-/** JSON with sorted keys: two bodies that differ only in key order are the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** RFC 9110 weak comparison over an If-None-Match list (`*` matches any current representation). */
-function matchesIfNoneMatch(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
 export function authenticate(env: MockEnv, header: string | null, now: Date): Caller | null {
@@ -89,21 +70,14 @@ export function authenticate(env: MockEnv, header: string | null, now: Date): Ca
 
 /** Spec, Authentication 7, first part: the team plan opens the verb (before the rate limit). */
 function checkPlan(env: MockEnv, entry: ContractEntry, caller: Caller): void {
-  const { plan } = caller;
-  if (plan.api === 'none') {
-    throw new MockProblem('api.not_in_plan', { upgrade_to: upgradeTo(env.plans, plan.key, (p) => p.api !== 'none') });
-  }
-  if (entry.method !== 'GET' && plan.api !== 'write') {
-    throw new MockProblem('api.write_not_in_plan', { upgrade_to: upgradeTo(env.plans, plan.key, (p) => p.api === 'write') });
-  }
+  const refused = planRefusal(entry, caller.plan, env.plans);
+  if (refused) throw new MockProblem(refused.code, refused.extras);
 }
 
-/** Then the member role (webhooks: owners and admins) and the token scope, as the server does. */
+/** Then the member role (webhooks: owners and admins) and the token scope. */
 function checkRoleAndScope(entry: ContractEntry, caller: Caller): void {
-  if (entry.adminOnly && caller.member.role === 'member') throw new MockProblem('role.forbidden');
-  if (entry.scope && !caller.token.scopes.includes(entry.scope)) {
-    throw new MockProblem('token.missing_scope', { required_scopes: [entry.scope] });
-  }
+  const denied = accessRefusal(entry, caller.member.role, caller.token.scopes);
+  if (denied) throw new MockProblem(denied.code, denied.extras);
 }
 
 /** 422 with `errors` by field; a whole missing body is reported on `body`, as the server does. */
@@ -133,7 +107,7 @@ function newRequestId(env: MockEnv): string {
 }
 
 function baseHeaders(requestId: string, language: Language): Headers {
-  return { 'X-Request-Id': requestId, 'Content-Language': language, Vary: 'Authorization, Accept-Language' };
+  return { 'X-Request-Id': requestId, 'Content-Language': language, Vary: VARY };
 }
 
 /** The answer `failNext` queued for this operation, if any, consumed one at a time. */
@@ -146,7 +120,7 @@ function forcedProblem(env: MockEnv, entry: ContractEntry, caller: Caller | null
   const headers: Headers = {};
   if (next.code === 'rate_limited') {
     const retryAfter = next.retryAfter ?? 1;
-    Object.assign(extras, { window: 'minute', retry_after: retryAfter, upgrade_to: caller ? rateUpgrade(env.plans, caller.plan, 'minute') : null });
+    Object.assign(extras, { window: 'minute', retry_after: retryAfter, upgrade_to: caller ? rateLimitUpgrade(env.plans, caller.plan, 'minute') : null });
     headers['Retry-After'] = String(retryAfter);
   } else if (next.retryAfter !== undefined) {
     headers['Retry-After'] = String(next.retryAfter);
@@ -230,7 +204,7 @@ async function handle(env: MockEnv, entry: ContractEntry, business: Business<Ope
     if (caller) Object.assign(headers, rateLimitHeaders(peek(db, caller.team.id, caller.plan, now), 0));
     return refuse(forced);
   }
-  if (!caller) return refuse(new MockProblem('unauthenticated'));
+  if (!caller) return refuse(new MockProblem('unauthenticated', {}, { 'WWW-Authenticate': WWW_AUTHENTICATE }));
   caller.token.last_used_at = now.toISOString();
 
   let idempotencyStoreKey: string | null = null;
@@ -239,13 +213,8 @@ async function handle(env: MockEnv, entry: ContractEntry, business: Business<Ope
 
     const taken = take(db, caller.team.id, caller.plan, entry.cost, now);
     if (!taken.ok) {
-      Object.assign(headers, rateLimitHeaders(taken.states, 0));
-      const window = taken.states.find((s) => s.window === taken.exhausted)!;
-      throw new MockProblem(
-        'rate_limited',
-        { window: window.window, retry_after: window.resetsInSeconds, upgrade_to: rateUpgrade(env.plans, caller.plan, window.window) },
-        { 'Retry-After': String(window.resetsInSeconds) },
-      );
+      const refusal = rateLimitRefusal(taken, env.plans, caller.plan);
+      throw new MockProblem('rate_limited', refusal.extras, refusal.headers);
     }
     Object.assign(headers, rateLimitHeaders(taken.states, entry.cost));
     checkRoleAndScope(entry, caller);
@@ -277,7 +246,7 @@ async function handle(env: MockEnv, entry: ContractEntry, business: Business<Ope
 
     if (key !== null) {
       const storeKey = `${caller.team.id}\u0000${key}`;
-      const fingerprint = hashHex(canonicalJson([entry.id, paramsData, queryData, bodyData ?? null]));
+      const fingerprint = hashHex(requestFingerprintText(entry.id, paramsData, queryData, bodyData));
       let record = db.idempotency.get(storeKey);
       if (record && record.expires_at <= now.getTime()) {
         db.idempotency.delete(storeKey);
@@ -288,7 +257,7 @@ async function handle(env: MockEnv, entry: ContractEntry, business: Business<Ope
         if (record.state === 'in_flight') throw new MockProblem('idempotency.key_in_use');
         return new Response(record.body, { status: record.status, headers: { ...headers, ...record.headers, 'Idempotent-Replayed': 'true' } });
       }
-      db.idempotency.set(storeKey, { fingerprint, state: 'in_flight', status: 0, body: null, headers: {}, expires_at: now.getTime() + IDEMPOTENCY_RETENTION_MS });
+      db.idempotency.set(storeKey, { fingerprint, state: 'in_flight', status: 0, body: null, headers: {}, expires_at: now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS });
       idempotencyStoreKey = storeKey;
     }
 
@@ -315,7 +284,7 @@ async function handle(env: MockEnv, entry: ContractEntry, business: Business<Ope
     if (entry.method === 'GET' && built.status === 200 && built.text !== null) {
       const etag = built.headers.ETag ?? `W/"${hashHex(built.text)}"`;
       Object.assign(built.headers, { ETag: etag, 'Cache-Control': CACHE_CONTROL });
-      if (matchesIfNoneMatch(request.headers.get('if-none-match'), etag)) {
+      if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) {
         // A 304 costs nothing (spec: Limits 4).
         refund(db, caller.team.id, entry.cost, now);
         Object.assign(headers, rateLimitHeaders(peek(db, caller.team.id, caller.plan, now), 0));
@@ -339,10 +308,6 @@ function storeAnswer(env: MockEnv, storeKey: string, status: number, text: strin
   Object.assign(record, { state: 'done', status, body: text, headers: kept });
 }
 
-function pathPattern(path: string): RegExp {
-  return new RegExp(`^${path.replace(/:[a-z_]+/g, '[^/]+')}/?$`);
-}
-
 /**
  * One msw handler per contract entry, then a catch-all under `/v1` that answers like the
  * server for what the contract does not have: 405 with `Allow` for a known path, else 404.
@@ -354,7 +319,6 @@ export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], 
       handle(env, entry, businesses[entry.id], request, params as Record<string, unknown>),
     );
   });
-  const patterns = entries.map((entry) => ({ entry, pattern: pathPattern(entry.path) }));
   handlers.push(
     http.all(`${env.baseUrl}/v1/*`, ({ request }) => {
       const language = pickLanguage(request.headers.get('accept-language'));
@@ -362,9 +326,9 @@ export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], 
       const headers = baseHeaders(requestId, language);
       const basePath = new URL(env.baseUrl).pathname.replace(/\/$/, '');
       const path = new URL(request.url).pathname.slice(basePath.length);
-      const allowed = patterns.filter((p) => p.pattern.test(path)).map((p) => p.entry.method);
+      const allowed = allowedMethods(path);
       if (allowed.length > 0) {
-        return problemResponse(new MockProblem('method_not_allowed', {}, { Allow: [...new Set(allowed)].join(', ') }), language, requestId, headers);
+        return problemResponse(new MockProblem('method_not_allowed', {}, { Allow: allowed.join(', ') }), language, requestId, headers);
       }
       return problemResponse(new MockProblem('not_found'), language, requestId, headers);
     }),

@@ -1,4 +1,4 @@
-import { contract, DEFAULT_PLANS, type ErrorCode, type OperationId, type Plan, type PlanCatalogue } from '@siteaudit/schema';
+import { contract, resolvePlans, type ErrorCode, type OperationId, type PlanOverride } from '@siteaudit/schema';
 import type { HttpHandler } from 'msw';
 import type { MockEnv } from './context.js';
 import { clearDb, createDb, type MockDb } from './db.js';
@@ -12,11 +12,8 @@ import { nextSeq } from './store.js';
 export const DEFAULT_BASE_URL = 'https://api.siteaudit.dev';
 export const DEFAULT_NOW = '2026-01-15T10:00:00Z';
 
-/** Overrides of one plan, deep-merged over the default catalogue (as the server's `plans` option). */
-export type PlanOverride = Partial<Omit<Plan, 'rateLimits' | 'limits'>> & {
-  rateLimits?: Partial<Plan['rateLimits']>;
-  limits?: Partial<Plan['limits']>;
-};
+/** Overrides of one plan, deep-merged over the default catalogue (`resolvePlans`, as the server's `plans` option). */
+export type { PlanOverride };
 
 export interface MockApiOptions {
   /** Where the handlers answer; default `https://api.siteaudit.dev`. */
@@ -79,21 +76,6 @@ export interface MockApi {
   now(): Date;
 }
 
-function mergePlans(overrides: Record<string, PlanOverride> = {}): PlanCatalogue {
-  const plans: PlanCatalogue = structuredClone(DEFAULT_PLANS);
-  for (const [key, override] of Object.entries(overrides)) {
-    const base = plans[key] ?? ({ key, label: key, rank: Object.keys(plans).length, api: 'none', rateLimits: { minute: 0, day: 0 }, limits: { ...DEFAULT_PLANS.free.limits }, scheduleFrequencies: ['manual'] } as Plan);
-    plans[key] = {
-      ...base,
-      ...override,
-      key,
-      rateLimits: { ...base.rateLimits, ...override.rateLimits },
-      limits: { ...base.limits, ...override.limits },
-    } as Plan;
-  }
-  return plans;
-}
-
 /**
  * Creates an in-memory Site Audit API for msw: the handlers answer as the server does (same
  * contract, validation, envelopes, errors, idempotency, rate limits, ETags) from a seeded store.
@@ -122,7 +104,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const env: MockEnv = {
     db,
     baseUrl,
-    plans: mergePlans(options.plans),
+    plans: resolvePlans(options.plans),
     serp: options.serp ?? true,
     random: createRandom(seed),
     requestIds: createRandom(`requests:${seed}`),

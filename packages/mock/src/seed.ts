@@ -3,7 +3,7 @@
  * `server.admin`, and the one-call scenarios. Everything here writes the store directly: seeding
  * costs no rate-limit units and leaves no idempotency records.
  */
-import { canonicalKeyword, contract, SCOPES, WEBHOOK_EVENTS, type OperationId, type Role, type Scope } from '@siteaudit/schema';
+import { canonicalKeyword, contract, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, WEBHOOK_EVENTS, type OperationId, type Role, type Scope } from '@siteaudit/schema';
 import type { Caller, MockEnv, OpContext, Outcome } from './context.js';
 import type { MemberRecord, TeamRecord, TokenRecord } from './db.js';
 import { authenticate } from './http.js';
@@ -37,7 +37,7 @@ const READ_SCOPES = SCOPES.filter((s) => s.endsWith(':read'));
 export interface MockAdmin {
   createTeam(input: { slug: string; name: string; plan: string }): { id: string; slug: string };
   addMember(input: { team: string; email: string; name: string; role: Role }): { id: string };
-  /** Creates a token for a member (by email); `days` defaults to 90, at most 365. */
+  /** Creates a token for a member (by email); `days` defaults to 90, at most 365 (whole days). */
   createToken(input: { team: string; member: string; name: string; scopes: readonly Scope[]; days?: number }): { id: string; token: string };
   /** The member's tokens stop working (spec: Authentication 3). */
   removeMember(input: { team: string; email: string }): void;
@@ -70,8 +70,8 @@ export function createAdmin(env: MockEnv): MockAdmin {
       env.db.members.set(member.id, member);
       return { id: member.id };
     },
-    createToken({ team, member, name, scopes, days = 90 }) {
-      if (days < 1 || days > 365) throw new RangeError('@siteaudit/mock: a token lives 1 to 365 days');
+    createToken({ team, member, name, scopes, days = TOKEN_DEFAULT_DAYS }) {
+      if (!Number.isInteger(days) || days < 1 || days > TOKEN_MAX_DAYS) throw new RangeError(`@siteaudit/mock: a token lives 1 to ${TOKEN_MAX_DAYS} days`);
       const t = teamBySlug(env, team);
       const m = memberByEmail(env, t, member);
       const now = env.clock().getTime();

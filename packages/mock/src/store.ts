@@ -2,7 +2,7 @@
  * Lookups scoped to the caller's team (another team's resource is 404, never 403), time helpers
  * and the ordering every list shares.
  */
-import { upgradeTo, withinLimit, type Entitlement, type ErrorCode, type Plan } from '@siteaudit/schema';
+import { featureUpgrade, limitUpgrade, withinLimit, type Entitlement, type ErrorCode, type Plan } from '@siteaudit/schema';
 import { fail, notFound, type Caller, type MockEnv } from './context.js';
 import type { CampaignRecord, CrawlRecord, ExportRecord, MockDb, ProjectRecord, WebhookRecord } from './db.js';
 
@@ -54,11 +54,11 @@ export function newestFirst<R extends { seq: number }>(records: Iterable<R>, ser
  */
 export function assertWithinPlan(env: MockEnv, plan: Plan, entitlement: Entitlement, value: number, code: ErrorCode): void {
   if (withinLimit(plan.limits[entitlement], value)) return;
-  fail(code, { upgrade_to: upgradeTo(env.plans, plan.key, (p) => withinLimit(p.limits[entitlement], value)) });
+  fail(code, { upgrade_to: limitUpgrade(env.plans, plan, entitlement, value) });
 }
 
 /** A feature a plan includes unless its limit is 0 (spec: Usage, "0 means not included"). */
 export function assertIncluded(env: MockEnv, plan: Plan, entitlement: Entitlement, code: ErrorCode): void {
   if (plan.limits[entitlement] !== 0) return;
-  fail(code, { upgrade_to: upgradeTo(env.plans, plan.key, (p) => p.limits[entitlement] !== 0) });
+  fail(code, { upgrade_to: featureUpgrade(env.plans, plan, entitlement) });
 }

@@ -43,9 +43,11 @@ export const BooleanText = z.enum(['true', 'false']);
 
 export const PERIOD_PRESETS = ['7d', '28d', '30d', '90d', '180d', '365d'] as const;
 export const PeriodPreset = z.enum(PERIOD_PRESETS).meta({ id: 'PeriodPreset' });
+export type PeriodPreset = z.infer<typeof PeriodPreset>;
 export const Period = z
   .object({ preset: PeriodPreset, from: PlainDate, to: PlainDate })
   .meta({ id: 'Period' });
+export type Period = z.infer<typeof Period>;
 
 export const NoParams = z.strictObject({});
 export const NoQuery = z.strictObject({});

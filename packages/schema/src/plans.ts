@@ -136,3 +136,56 @@ export function upgradeTo(plans: PlanCatalogue, current: string, lifts: (plan: P
 export function withinLimit(limit: number | null, value: number): boolean {
   return limit === null || value <= limit;
 }
+
+/** A quota as `GET /v1/usage` and the positions read show it: `remaining` is never negative. */
+export function quotaOf(used: number, limit: number | null): { used: number; limit: number | null; remaining: number | null } {
+  return { used, limit, remaining: limit === null ? null : Math.max(0, limit - used) };
+}
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object | null ? DeepPartial<T[K]> : T[K] };
+/** Overrides of one plan: any part of it, deep-merged over the catalogue's (arrays replace). */
+export type PlanOverride = DeepPartial<Plan>;
+export type PlanOverrides = Record<string, PlanOverride>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (!isObject(base) || !isObject(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = merge(base[key], value);
+  return out;
+}
+
+/**
+ * The catalogue of the server's and the mock's `plans` option: deep-merged over the default
+ * catalogue; a new key adds a plan (it starts from `free`, so unspecified limits are the most
+ * restrictive, and ranks after the others).
+ *
+ * @example
+ * resolvePlans({ agency: { rateLimits: { minute: 5 } } }).agency.rateLimits; // { minute: 5, day: 100000 }
+ */
+export function resolvePlans(overrides: PlanOverrides = {}): PlanCatalogue {
+  const catalogue: PlanCatalogue = structuredClone(DEFAULT_PLANS);
+  for (const [key, override] of Object.entries(overrides)) {
+    const base = catalogue[key] ?? { ...structuredClone(DEFAULT_PLANS.free), key, label: key, rank: Object.keys(catalogue).length };
+    catalogue[key] = merge(base, override) as Plan;
+  }
+  return catalogue;
+}
+
+/** `upgrade_to` of a refused `value` of an entitlement: the first plan above the caller's it fits. */
+export function limitUpgrade(plans: PlanCatalogue, plan: Plan, entitlement: Entitlement, value: number): string | null {
+  return upgradeTo(plans, plan.key, (p) => withinLimit(p.limits[entitlement], value));
+}
+
+/** `upgrade_to` of a feature the caller's plan does not include (its limit is 0). */
+export function featureUpgrade(plans: PlanCatalogue, plan: Plan, entitlement: Entitlement): string | null {
+  return upgradeTo(plans, plan.key, (p) => p.limits[entitlement] !== 0);
+}
+
+/** `upgrade_to` of a schedule frequency the caller's plan does not offer. */
+export function frequencyUpgrade(plans: PlanCatalogue, plan: Plan, frequency: ScheduleFrequency): string | null {
+  return upgradeTo(plans, plan.key, (p) => p.scheduleFrequencies.includes(frequency));
+}

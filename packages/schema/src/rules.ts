@@ -1,9 +1,13 @@
 /**
  * Pure rules shared by the server and the mock, so the two answer alike: problem bodies,
- * validation errors by field path, languages and canonical keywords.
+ * validation errors by field path, languages, the plan, role and scope gates, conditional GETs,
+ * cursor bindings and canonical keywords.
  */
 import type { z } from 'zod';
 import { ERRORS, ERROR_TYPE_BASE, type ErrorCode, type Language, type Problem } from './errors.js';
+import { OPERATIONS, type HttpMethod, type OperationInfo } from './operations.js';
+import { upgradeTo, type Plan, type PlanCatalogue } from './plans.js';
+import type { Role, Scope } from './scopes.js';
 
 /** `Accept-Language` → fr or en; default fr (spec: Language). Honours q-values and regions. */
 export function pickLanguage(header: string | null | undefined): Language {
@@ -70,4 +74,82 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Langu
 /** The canonical form of a keyword: trimmed, lowercase (Unicode-aware), single spaces, NFC. */
 export function canonicalKeyword(keyword: string): string {
   return keyword.normalize('NFC').trim().toLocaleLowerCase('und').replace(/\s+/gu, ' ');
+}
+
+/** A refusal of a common rule: the catalogue code and the problem's extras. */
+export interface Refusal {
+  code: ErrorCode;
+  extras: ProblemExtras;
+}
+
+/**
+ * Spec, Authentication 7, first part: the team's plan opens the verb, before the rate limit.
+ * A plan without API answers `api.not_in_plan`; a write on a read-only plan
+ * `api.write_not_in_plan`, unless the operation is never refused by billing (untrack, deleting a
+ * webhook: they only free things). Null when the plan lets the call through.
+ */
+export function planRefusal(op: Pick<OperationInfo, 'method' | 'billingExempt'>, plan: Plan, plans: PlanCatalogue): Refusal | null {
+  if (plan.api === 'none') return { code: 'api.not_in_plan', extras: { upgrade_to: upgradeTo(plans, plan.key, (p) => p.api !== 'none') } };
+  if (op.method !== 'GET' && plan.api !== 'write' && !op.billingExempt) {
+    return { code: 'api.write_not_in_plan', extras: { upgrade_to: upgradeTo(plans, plan.key, (p) => p.api === 'write') } };
+  }
+  return null;
+}
+
+/**
+ * After the rate limit: the member's role (webhooks are for owners and admins, `role.forbidden`)
+ * then the token's scope (`token.missing_scope` with `required_scopes`). Null when both pass.
+ */
+export function accessRefusal(op: Pick<OperationInfo, 'adminOnly' | 'scope'>, role: Role, scopes: readonly Scope[]): Refusal | null {
+  if (op.adminOnly && role === 'member') return { code: 'role.forbidden', extras: {} };
+  if (op.scope && !scopes.includes(op.scope)) return { code: 'token.missing_scope', extras: { required_scopes: [op.scope] } };
+  return null;
+}
+
+/**
+ * Whether an `If-None-Match` header matches the current ETag: weak comparison (RFC 9110
+ * §13.1.2, `W/` ignored on both sides) over the comma-separated list; `*` matches any current
+ * representation.
+ */
+export function ifNoneMatchMatches(header: string | null | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => {
+    const c = candidate.trim();
+    return c === '*' || c.replace(/^W\//, '') === bare;
+  });
+}
+
+/**
+ * What a list cursor is bound to besides the operation and the team (spec: Endpoints rule 4):
+ * the path parameters and the filters (every query field but `cursor` and `limit`), as one
+ * stable text. A cursor presented with another binding answers 400 `pagination.invalid_cursor`.
+ */
+export function cursorBinding(params: Record<string, unknown>, query: Record<string, unknown>): string {
+  const sorted = (record: Record<string, unknown>) =>
+    Object.entries(record)
+      .filter(([name, value]) => name !== 'cursor' && name !== 'limit' && value !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([sorted(params), sorted(query)]);
+}
+
+/** A running crawl's progress in the operations list: whole percent of its URL budget, 0..100. */
+export function crawlProgressPercent(crawled: number, budget: number): number {
+  return budget > 0 ? Math.min(100, Math.floor((crawled / budget) * 100)) : 0;
+}
+
+/** Every answer varies with these request headers: the caller (bearer token) and the language. */
+export const VARY = 'Authorization, Accept-Language';
+
+let routes: { method: HttpMethod; pattern: RegExp }[] | undefined;
+
+/**
+ * The methods the contract routes on a path under `/v1` (a trailing slash allowed), for the
+ * answer to a method it does not route: 405 `method_not_allowed` with `Allow` when there are
+ * some, else 404 `not_found`.
+ */
+export function allowedMethods(path: string): HttpMethod[] {
+  // Built on first use, so that importing the schema costs nothing (and bundles drop it unused).
+  routes ??= Object.values(OPERATIONS).map((op) => ({ method: op.method, pattern: new RegExp(`^${op.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`) }));
+  return [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
 }

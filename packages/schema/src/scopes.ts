@@ -18,3 +18,10 @@ export type Scope = (typeof SCOPES)[number];
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** A token lives `TOKEN_DEFAULT_DAYS` unless its creator says otherwise, at most `TOKEN_MAX_DAYS`. */
+export const TOKEN_DEFAULT_DAYS = 90;
+export const TOKEN_MAX_DAYS = 365;
+
+/** RFC 6750 §3: a 401 `unauthenticated` tells the client which scheme to use. */
+export const WWW_AUTHENTICATE = 'Bearer realm="siteaudit"';

@@ -3,14 +3,13 @@
  * — teams, members, tokens, plans, locks — done from code or the CLI.
  */
 import { randomUUID } from 'node:crypto';
-import { ROLES, SCOPES, type Role, type Scope } from '@siteaudit/schema';
+import { ROLES, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, type Role, type Scope } from '@siteaudit/schema';
 import { generateToken, hashToken } from './crypto/secret-box.js';
 import { invalidateTokenCache, TOKEN_PREFIX } from './http/auth.js';
 import { linkSearchConsole, type LinkSearchConsoleInput } from './modules/search-console/link.js';
 import type { Services } from './services.js';
 
-export const TOKEN_DEFAULT_DAYS = 90;
-export const TOKEN_MAX_DAYS = 365;
+export { TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS };
 
 export class AdminError extends Error {
   constructor(message: string) {

@@ -30,7 +30,7 @@ import type { Providers } from './providers/index.js';
 import { projectHandlers } from './modules/projects/handlers.js';
 import { pendingHandlers } from './modules/pending.js';
 import { webhooksModule } from './modules/webhooks/index.js';
-import { resolvePlans, type PlanOverrides } from './plans.js';
+import { resolvePlans, type PlanOverrides } from '@siteaudit/schema';
 import type { Services } from './services.js';
 import { migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
 

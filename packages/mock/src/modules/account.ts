@@ -2,7 +2,7 @@
  * Account: the current token, usage (both rate windows and the plan quotas) and the team's
  * running operations (crawls only, in the mock).
  */
-import type { Entitlement, Me, Operation, Usage } from '@siteaudit/schema';
+import { quotaOf, type Entitlement, type Me, type Operation, type Usage } from '@siteaudit/schema';
 import { data, type BusinessMap, type Caller } from '../context.js';
 import type { MockDb } from '../db.js';
 import { peek } from '../rate-limit.js';
@@ -61,11 +61,7 @@ export const accountOperations: Pick<BusinessMap, 'getMe' | 'getUsage' | 'listOp
         remaining: s.remaining,
         resets_in_seconds: s.resetsInSeconds,
       })),
-      quotas: QUOTAS.map((entitlement) => {
-        const limit = caller.plan.limits[entitlement];
-        const count = used(db, caller, entitlement, now);
-        return { entitlement, used: count, limit, remaining: limit === null ? null : Math.max(0, limit - count) };
-      }),
+      quotas: QUOTAS.map((entitlement) => ({ entitlement, ...quotaOf(used(db, caller, entitlement, now), caller.plan.limits[entitlement]) })),
     };
     return data(usage);
   },

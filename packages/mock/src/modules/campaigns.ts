@@ -2,53 +2,13 @@
  * Campaigns: reusable crawl configurations with a schedule. Write-only fields (patterns,
  * timeouts, HTTP credentials…) are kept on the record and never echoed (spec: Campaign).
  */
-import { upgradeTo, type Campaign, type CreateCampaignBody, type ScheduleInput, type UpdateCampaignBody } from '@siteaudit/schema';
+import { frequencyUpgrade, nextRunAt, normaliseSchedule, type Campaign, type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
 import { data, empty, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, CampaignWriteOnly, MockDb, ProjectRecord } from '../db.js';
 import { isObviouslyPrivateHost } from '../hosts.js';
-import { assertIncluded, assertUnlocked, assertWithinPlan, DAY, iso, newestFirst, nextSeq, ownedCampaign, ownedProject } from '../store.js';
+import { assertIncluded, assertUnlocked, assertWithinPlan, iso, newestFirst, nextSeq, ownedCampaign, ownedProject } from '../store.js';
 import { stopCrawl } from './crawls.js';
 import { emitEvent } from './webhooks.js';
-
-const WEEKDAY_INDEX: Record<string, number> = { sunday: 0, monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6 };
-const DEFAULT_TIME = '03:00';
-
-type StoredSchedule = CampaignRecord['schedule'];
-
-/** Fills a schedule input's blanks: weekly on monday, monthly on the 1st, at 03:00 UTC (as the server). */
-function normaliseSchedule(input: ScheduleInput): StoredSchedule {
-  const { frequency } = input;
-  const paused = input.paused ?? false;
-  if (frequency === 'manual') return { frequency, day: null, time: null, paused };
-  const time = input.time ?? DEFAULT_TIME;
-  const day = frequency === 'weekly' ? (input.day ?? 'monday') : frequency === 'monthly' ? (input.day ?? '1') : null;
-  return { frequency, day, time, paused };
-}
-
-/** The next run in UTC after `now`, or null for a manual or paused schedule. */
-export function nextRunAt(schedule: StoredSchedule, now: Date): string | null {
-  if (schedule.frequency === 'manual' || schedule.paused) return null;
-  const [hours, minutes] = (schedule.time ?? DEFAULT_TIME).split(':').map(Number);
-  const t = now.getTime();
-  const at = (y: number, m: number, d: number) => Date.UTC(y, m, d, hours, minutes);
-  const y = now.getUTCFullYear();
-  const m = now.getUTCMonth();
-  const d = now.getUTCDate();
-  let candidate: number;
-  if (schedule.frequency === 'daily') {
-    candidate = at(y, m, d);
-    if (candidate <= t) candidate += DAY;
-  } else if (schedule.frequency === 'weekly') {
-    const target = WEEKDAY_INDEX[schedule.day ?? 'monday'] ?? 1;
-    candidate = at(y, m, d + ((target - now.getUTCDay() + 7) % 7));
-    if (candidate <= t) candidate += 7 * DAY;
-  } else {
-    const day = Number(schedule.day ?? '1');
-    candidate = at(y, m, day);
-    if (candidate <= t) candidate = at(y, m + 1, day);
-  }
-  return iso(candidate);
-}
 
 export function serializeCampaign(record: CampaignRecord, now: Date): Campaign {
   return {
@@ -64,7 +24,9 @@ export function serializeCampaign(record: CampaignRecord, now: Date): Campaign {
     check_ai_reachability: record.check_ai_reachability,
     check_accessibility: record.check_accessibility,
     protected_site: record.protected_site,
-    schedule: { ...record.schedule, next_run_at: nextRunAt(record.schedule, now) },
+    // Computed on read from the mock clock: the server stores it and its scheduler advances it
+    // each minute, so both show the next slot after now.
+    schedule: { ...record.schedule, next_run_at: nextRunAt(record.schedule, now)?.toISOString() ?? null },
     created_at: record.created_at,
   };
 }
@@ -90,7 +52,7 @@ function assertPlanBounds(env: MockEnv, caller: Caller, campaign: Pick<CampaignR
   if (campaign.javascript_rendering) assertIncluded(env, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
   const { frequency } = campaign.schedule;
   if (!plan.scheduleFrequencies.includes(frequency)) {
-    fail('plan_limit.crawls.schedule_frequency', { upgrade_to: upgradeTo(env.plans, plan.key, (p) => p.scheduleFrequencies.includes(frequency)) });
+    fail('plan_limit.crawls.schedule_frequency', { upgrade_to: frequencyUpgrade(env.plans, plan, frequency) });
   }
 }
 

@@ -3,7 +3,7 @@
  * to `completed` with `settled: false` (post-processing), then `settled: true`, when reports
  * may be read (spec: States, Crawl). Reports before that answer 409 `crawl.not_settled`.
  */
-import type { Crawl, IssueSummary, PageSpeedResult } from '@siteaudit/schema';
+import { crawlProgressPercent, normaliseUrl, type Crawl, type IssueSummary, type PageSpeedResult } from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, CrawlRecord, Job, MockDb } from '../db.js';
 import { hashHex } from '../random.js';
@@ -55,7 +55,7 @@ export function serializeCrawl(record: CrawlRecord, now: Date): Crawl {
 /** Progress of a running crawl against its URL budget, for the operations list (as the server). */
 export function crawlProgress(record: CrawlRecord, now: Date): { progress: number; crawled: number } {
   const { crawled, budget } = serializeCrawl(record, now).pages;
-  return { progress: budget > 0 ? Math.min(100, Math.floor((crawled / budget) * 100)) : 0, crawled };
+  return { progress: crawlProgressPercent(crawled, budget), crawled };
 }
 
 /** Stops a crawl (campaign deletion stops its running crawl first): final and settled. */
@@ -167,20 +167,11 @@ function settledCrawl(db: MockDb, id: string, caller: Caller): CrawlRecord {
 }
 
 /**
- * The normalised form by-URL matches on, as the server's crawler computes it: credentials and
- * fragment dropped, scheme and host lowercased, escapes uppercased, query pairs sorted. A
- * relative URL is resolved against the campaign's start URL.
+ * The key by-URL reads match on, as the server's (`urlHash`): the crawler's normalised URL, or the
+ * text as sent when it cannot be normalised (a relative or non-http URL), which matches no page.
  */
-function normaliseUrl(value: string, base: string): string {
-  let url: URL;
-  try {
-    url = new URL(value.trim(), base);
-  } catch {
-    return value.trim();
-  }
-  const upper = (text: string) => text.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
-  const pairs = url.search.slice(1).split('&').filter((p) => p.length > 0).map(upper).sort();
-  return `${url.protocol}//${url.host}${upper(url.pathname || '/')}${pairs.length ? `?${pairs.join('&')}` : ''}`;
+function pageKey(url: string): string {
+  return normaliseUrl(url) ?? url;
 }
 
 function pageStatusClass(status: number | null): string {
@@ -252,9 +243,8 @@ export const crawlOperations: Pick<
 
   getCrawlPageByUrl({ db, caller, params, query }) {
     const crawl = settledCrawl(db, params.crawl, caller);
-    const base = db.campaigns.get(crawl.campaign_id)?.start_url ?? 'https://invalid.invalid/';
-    const wanted = normaliseUrl(query.url, base);
-    const page = crawl.page_records.find((p) => normaliseUrl(p.url, base) === wanted);
+    const wanted = pageKey(query.url);
+    const page = crawl.page_records.find((p) => pageKey(p.url) === wanted);
     if (!page) fail('not_found');
     return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues) });
   },

@@ -3,16 +3,16 @@
  * download_url until `expires_at`, then `expired` (download 410). An identical export still in
  * progress is answered instead of a new one (spec: States, Export).
  */
-import type { Export } from '@siteaudit/schema';
+import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename, type Export } from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type MockEnv } from '../context.js';
 import type { ExportRecord, Job } from '../db.js';
 import { assertIncluded, DAY, iso, nextSeq, ownedCrawl, ownedExport, SECOND } from '../store.js';
-import { CONTENT_TYPES, placeholderPdf, placeholderXlsx } from './files.js';
+import { placeholderPdf, placeholderXlsx } from './files.js';
 import { emitEvent } from './webhooks.js';
 
 export const EXPORT_TIMING = { queued: 1 * SECOND, generating: 2 * SECOND };
-/** How long a ready export stays downloadable. */
-export const EXPORT_RETENTION_MS = 7 * DAY;
+/** How long a ready export stays downloadable: the server's default. */
+export const EXPORT_RETENTION_MS = DEFAULT_EXPORT_RETENTION_DAYS * DAY;
 
 /** A ready export past its expiry reads as expired even before its expiry job ran (as the server). */
 function current(record: ExportRecord, now: Date): ExportRecord {
@@ -104,12 +104,11 @@ export const exportOperations: Pick<BusinessMap, 'createExport' | 'getExport' | 
     if (record.status !== 'ready') fail('export.not_ready');
     const crawl = db.crawls.get(record.crawl_id);
     const slug = (crawl && db.projects.get(crawl.project_id)?.slug) ?? 'crawl';
-    const day = (crawl?.finished_at ?? record.created_at).slice(0, 10);
     return {
       type: 'file',
       bytes: fileOf(record),
-      contentType: CONTENT_TYPES[record.format],
-      filename: `siteaudit-${slug}-${day}.${record.format}`,
+      contentType: EXPORT_CONTENT_TYPES[record.format],
+      filename: exportFilename(slug, crawl?.finished_at ?? record.created_at, record.format),
       etag: `"${record.id}"`,
     };
   },

@@ -125,7 +125,3 @@ export function placeholderXlsx(title: string): Uint8Array {
   ]);
 }
 
-export const CONTENT_TYPES = {
-  pdf: 'application/pdf',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-} as const;

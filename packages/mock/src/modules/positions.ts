@@ -5,14 +5,24 @@
  * from a generator seeded by project, keyword and date, and appear after a `check` and
  * `advance()` (or through `seed.trackedKeywords()`). Search Console is always `unconfigured`.
  */
-import { canonicalKeyword, type Positions, type SearchConsole } from '@siteaudit/schema';
+import {
+  POSITIONS_DEFAULT_PERIOD,
+  SEARCH_CONSOLE_DEFAULT_PERIOD,
+  canonicalKeyword,
+  positionsPeriod,
+  quotaOf,
+  readListedKeywords,
+  searchConsolePeriod,
+  type PeriodPreset,
+  type Positions,
+  type SearchConsole,
+} from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, KeywordRecord, MockDb, ProjectRecord } from '../db.js';
 import { createRandom } from '../random.js';
-import { assertIncluded, assertUnlocked, assertWithinPlan, DAY, isoDate, isoMonth, nextSeq, ownedProject, SECOND } from '../store.js';
+import { assertIncluded, assertUnlocked, assertWithinPlan, isoDate, isoMonth, nextSeq, ownedProject, SECOND } from '../store.js';
 
 export const CHECK_DELAY_MS = 2 * SECOND;
-const PERIOD_DAYS = { '7d': 7, '28d': 28, '30d': 30, '90d': 90, '180d': 180, '365d': 365 } as const;
 const INTENTS = ['informational', 'commercial', 'transactional', 'navigational'];
 const FEATURES = ['featured_snippet', 'people_also_ask', 'images', 'video', 'local_pack', 'ai_overview'];
 
@@ -58,101 +68,42 @@ export function runKeywordCheckJob(env: MockEnv, job: Job): void {
   if (env.serp && record.state !== 'untracked') measureKeyword(record, project, date);
 }
 
-function shiftDate(date: string, days: number): string {
-  return isoDate(Date.parse(`${date}T00:00:00Z`) + days * DAY);
-}
-
-/** N inclusive days ending `to` (docs/decisions/periods.md): today for positions, yesterday for Search Console. */
-function period(preset: keyof typeof PERIOD_DAYS, now: Date, endDaysAgo = 0) {
-  const to = shiftDate(isoDate(now), -endDaysAgo);
-  return { preset, from: shiftDate(to, -(PERIOD_DAYS[preset] - 1)), to };
-}
-
-/** Organic CTR of positions 1..10 (SISTRIX 2020), as the server's visibility uses; 0 beyond. */
-const CTR_CURVE_PERCENT = [28.5, 15.7, 11.0, 8.0, 7.2, 5.1, 4.0, 3.2, 2.8, 2.5];
-
-function visibilityPercent(positions: (number | null)[]): number {
-  if (positions.length === 0) return 0;
-  const weight = (p: number | null) => (p === null || p < 1 || p > CTR_CURVE_PERCENT.length ? 0 : CTR_CURVE_PERCENT[p - 1] / CTR_CURVE_PERCENT[0]);
-  return Math.round((10_000 * positions.reduce<number>((sum, p) => sum + weight(p), 0)) / positions.length) / 100;
-}
-
-/** The positions read, computed as the server computes it from the measurements. */
-function positions(db: MockDb, caller: Caller, project: ProjectRecord, preset: keyof typeof PERIOD_DAYS, now: Date): Positions {
+/**
+ * The positions read from the measurements the mock keeps per keyword; the arithmetic (deltas,
+ * summary, visibility, status) is the server's own (`readListedKeywords`).
+ */
+function positions(db: MockDb, caller: Caller, project: ProjectRecord, preset: PeriodPreset, now: Date): Positions {
   const all = projectKeywords(db, project.id);
   // The server creates the tracker on the first track and keeps it: any record means one exists.
   const tracker = all.length > 0;
-  const records = all.filter((k) => k.state !== 'untracked').sort((a, b) => a.keyword.localeCompare(b.keyword));
-  const range = period(preset, now);
-  const latestOf = (k: KeywordRecord) => [...k.history].reverse().find((h) => h.date <= range.to);
-  const deltaOf = (k: KeywordRecord, days: number): number | null => {
-    const current = latestOf(k);
-    if (!current || current.position === null) return null;
-    const then = k.history.find((h) => h.date === shiftDate(current.date, -days));
-    // Positive means improved (moved up the page), as rank trackers show it.
-    return then && then.position !== null ? then.position - current.position : null;
-  };
-  const keywords = records.map((k) => {
-    const current = latestOf(k);
-    return {
-      keyword: k.keyword,
-      active: k.state === 'tracked',
-      measured: current !== undefined,
-      position: current?.position ?? null,
-      url: current?.position != null ? k.url : null,
-      delta_1d: deltaOf(k, 1),
-      delta_7d: deltaOf(k, 7),
-      delta_30d: deltaOf(k, 30),
-      search_volume: k.search_volume,
-      keyword_difficulty: k.keyword_difficulty,
-      search_intent: k.search_intent,
-      serp_features: current ? [...k.serp_features] : [],
-    };
-  });
-  const measured = keywords.filter((k) => k.measured);
-  const ranking = measured.filter((k) => k.position !== null);
-  let improved = 0;
-  let declined = 0;
-  let entered = 0;
-  let exited = 0;
-  for (const record of records) {
-    const current = latestOf(record);
-    if (!current) continue;
-    // The position at the start of the period: the last one before it, else the first within it.
-    const start = [...record.history].reverse().find((h) => h.date <= range.from) ?? record.history.find((h) => h.date >= range.from && h.date <= range.to);
-    if (!start || start.date === current.date) continue;
-    if (start.position === null && current.position !== null) entered++;
-    else if (start.position !== null && current.position === null) exited++;
-    else if (start.position !== null && current.position !== null) {
-      if (current.position < start.position) improved++;
-      else if (current.position > start.position) declined++;
-    }
-  }
-  const active = records.filter((k) => k.state === 'tracked').length;
-  const status: Positions['status'] = !tracker ? 'unconfigured' : active === 0 ? 'paused' : measured.some((k) => k.active) ? 'active' : 'pending';
-  const lastTracked = records.map((k) => latestOf(k)?.date).filter((d): d is string => d !== undefined).sort().pop() ?? null;
-  const used = activeCount(db.keywords.filter((k) => k.team_id === caller.team.id));
-  const limit = caller.plan.limits['positions.tracked_keywords'];
+  const period = positionsPeriod(preset, now);
+  const read = readListedKeywords(
+    all
+      .filter((k) => k.state !== 'untracked')
+      .map((k) => {
+        const latest = [...k.history].reverse().find((h) => h.date <= period.to);
+        return {
+          keyword: k.keyword,
+          active: k.state === 'tracked',
+          // The record keeps what its latest check found; the mock never measures in the future.
+          latest: latest && { ...latest, url: k.url, serp_features: k.serp_features },
+          start: [...k.history].reverse().find((h) => h.date <= period.from) ?? k.history.find((h) => h.date >= period.from && h.date <= period.to),
+          measuredOn: (day: string) => k.history.find((h) => h.date === day),
+          search_volume: k.search_volume,
+          keyword_difficulty: k.keyword_difficulty,
+          search_intent: k.search_intent,
+        };
+      }),
+    tracker,
+  );
   return {
     project_id: project.id,
-    status,
-    tracker: tracker ? { location: 'France', country: 'FR', language: 'fr', device: 'desktop', active: active > 0, last_tracked_on: lastTracked } : null,
-    period: range,
-    summary: {
-      average_position: ranking.length ? Math.round((10 * ranking.reduce((n, k) => n + k.position!, 0)) / ranking.length) / 10 : null,
-      ranking_keywords: ranking.length,
-      measured_keywords: measured.length,
-      tracked_keywords: keywords.length,
-      top3: ranking.filter((k) => k.position! <= 3).length,
-      top10: ranking.filter((k) => k.position! <= 10).length,
-      visibility_percent: visibilityPercent(measured.map((k) => k.position)),
-      improved,
-      declined,
-      entered,
-      exited,
-    },
-    keywords,
-    quota: { used, limit, remaining: limit === null ? null : Math.max(0, limit - used) },
+    status: read.status,
+    tracker: tracker ? { location: 'France', country: 'FR', language: 'fr', device: 'desktop', active: read.activeKeywords > 0, last_tracked_on: read.lastTrackedOn } : null,
+    period,
+    summary: read.summary,
+    keywords: read.keywords,
+    quota: quotaOf(activeCount(db.keywords.filter((k) => k.team_id === caller.team.id)), caller.plan.limits['positions.tracked_keywords']),
   };
 }
 
@@ -206,7 +157,7 @@ export const positionOperations: Pick<
   getPositions({ env, db, caller, params, query, now }) {
     const project = ownedProject(db, params.project, caller);
     assertModule(env, caller);
-    return data(positions(db, caller, project, query.period ?? '30d', now));
+    return data(positions(db, caller, project, query.period ?? POSITIONS_DEFAULT_PERIOD, now));
   },
 
   trackKeywords({ env, db, caller, params, body }) {
@@ -300,7 +251,7 @@ export const positionOperations: Pick<
       status: 'unconfigured',
       property: null,
       synced_at: null,
-      performance: { period: period(query.period ?? '28d', now, 1), totals: null, daily: [] },
+      performance: { period: searchConsolePeriod(query.period ?? SEARCH_CONSOLE_DEFAULT_PERIOD, now), totals: null, daily: [] },
       indexation: null,
     };
     return data(result);

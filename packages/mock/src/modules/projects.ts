@@ -2,15 +2,20 @@
  * Projects: sites followed over time. Creating one also creates its default campaign, named
  * after the host; deleting one removes everything it holds, even when the project is locked.
  */
-import type { IssueOccurrence, Project, Scorecard } from '@siteaudit/schema';
+import {
+  defaultCampaignBounds,
+  firstFreeSlug,
+  healthScore,
+  normaliseSiteUrl,
+  slugify,
+  type IssueOccurrence,
+  type Project,
+  type Scorecard,
+} from '@siteaudit/schema';
 import { data, empty, type BusinessMap, type MockEnv } from '../context.js';
 import type { MockDb, ProjectRecord } from '../db.js';
 import { assertUnlocked, assertWithinPlan, iso, newestFirst, nextSeq, ownedProject } from '../store.js';
 import { assertPublicSite, buildCampaign, removeCampaign } from './campaigns.js';
-
-/** Default crawl settings of the campaign created with a project (as the server's). */
-const DEFAULT_MAX_DEPTH = 5;
-const DEFAULT_MAX_URLS = 500;
 
 export function serializeProject(record: ProjectRecord): Project {
   return {
@@ -25,31 +30,10 @@ export function serializeProject(record: ProjectRecord): Project {
   };
 }
 
-/** The site URL as stored: parsed (scheme and host lowercased, root path added), fragment dropped. */
-function normaliseSiteUrl(url: string): URL {
-  const parsed = new URL(url.trim());
-  parsed.hash = '';
-  return parsed;
-}
-
-function slugify(text: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-  return slug || 'project';
-}
-
 /** A slug unique within the team: `example-com`, then `example-com-2`… */
 function uniqueSlug(db: MockDb, teamId: string, name: string, exceptId?: string): string {
-  const base = slugify(name);
   const taken = new Set([...db.projects.values()].filter((p) => p.team_id === teamId && p.id !== exceptId).map((p) => p.slug));
-  let slug = base;
-  for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
-  return slug;
+  return firstFreeSlug(slugify(name), taken);
 }
 
 export function removeProject(env: MockEnv, project: ProjectRecord, now: Date): void {
@@ -65,23 +49,18 @@ type Pillar = Scorecard['pillars'][number];
 /** Technique axes and content categories, as the server's scorecard groups the check categories. */
 const TECHNIQUE_AXES = ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'];
 const CONTENT_AXES = ['titles', 'content', 'structured_data'];
-const SEVERITY_WEIGHTS = { error: 0.35, warning: 0.12, info: 0 } as const;
-
 /**
- * The server's health formula (docs/health-score.md): 100 × exp(−Σ weight(severity) × √share),
- * share = pages on which a check fired / scored pages; null without scored pages.
+ * The health score (`healthScore`, docs/health-score.md) of `issues` over `pages` scored pages:
+ * each check counts the pages it fired on. The mock's site has no site-wide check.
  */
-function healthScore(pages: number, issues: IssueOccurrence[]): number | null {
-  if (pages <= 0) return null;
+function scoreOf(pages: number, issues: IssueOccurrence[]): number | null {
   const byCheck = new Map<string, { severity: IssueOccurrence['severity']; urls: Set<string> }>();
   for (const issue of issues) {
     const entry = byCheck.get(issue.name) ?? { severity: issue.severity, urls: new Set<string>() };
     entry.urls.add(issue.url);
     byCheck.set(issue.name, entry);
   }
-  let penalty = 0;
-  for (const { severity, urls } of byCheck.values()) penalty += SEVERITY_WEIGHTS[severity] * Math.sqrt(Math.min(1, urls.size / pages));
-  return Math.round(100 * Math.exp(-penalty));
+  return healthScore({ pages, checks: [...byCheck.values()].map(({ severity, urls }) => ({ severity, pages: urls.size })) });
 }
 
 function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
@@ -107,8 +86,8 @@ function scorecard(db: MockDb, project: ProjectRecord): Scorecard {
   }
   const scored = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
   const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
-  const within = (categories: string[]) => healthScore(ok, crawl.issues.filter((i) => categories.includes(i.category)));
-  const technique = ok > 0 ? healthScore(scored, crawl.issues) : null;
+  const within = (categories: string[]) => scoreOf(ok, crawl.issues.filter((i) => categories.includes(i.category)));
+  const technique = ok > 0 ? scoreOf(scored, crawl.issues) : null;
   const content = within(CONTENT_AXES);
   return {
     project_id: project.id,
@@ -166,14 +145,8 @@ export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProjec
       latest_completed_crawl: null,
     };
     db.projects.set(project.id, project);
-    const budget = caller.plan.limits['crawls.max_urls'];
     // The default campaign: the whole site, on demand, within the plan's budget, named as the project.
-    const campaign = buildCampaign(env, db, project, {
-      name: project.name,
-      start_url: project.url,
-      max_depth: DEFAULT_MAX_DEPTH,
-      max_urls: budget === null ? DEFAULT_MAX_URLS : Math.min(DEFAULT_MAX_URLS, budget),
-    }, now);
+    const campaign = buildCampaign(env, db, project, { name: project.name, start_url: project.url, ...defaultCampaignBounds(caller.plan) }, now);
     db.campaigns.set(campaign.id, campaign);
     return data(serializeProject(project), { status: 201 });
   },

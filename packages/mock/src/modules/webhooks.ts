@@ -3,17 +3,22 @@
  * delivery is recorded as `pending` and `advance()` marks it delivered (200), so the log, the
  * counters and `last_delivery_at` move as they would against a healthy receiver.
  */
-import type { Webhook, WebhookDelivery } from '@siteaudit/schema';
+import {
+  TEST_EVENT_TYPE,
+  WEBHOOK_SECRET_BYTES,
+  WEBHOOK_SECRET_PREFIX,
+  deliveryLogCutoff,
+  isRetriedEvent,
+  secretRotationEndsAt,
+  type Webhook,
+  type WebhookDelivery,
+} from '@siteaudit/schema';
 import { data, empty, fail, type BusinessMap, type MockEnv } from '../context.js';
 import type { DeliveryRecord, Job, WebhookRecord } from '../db.js';
 import { isObviouslyPrivateHost } from '../hosts.js';
 import { base64, createRandom } from '../random.js';
-import { assertWithinPlan, DAY, iso, newestFirst, nextSeq, ownedWebhook, SECOND } from '../store.js';
+import { assertWithinPlan, iso, newestFirst, nextSeq, ownedWebhook, SECOND } from '../store.js';
 
-/** Spec, Limits 10: old and new secrets both sign for 24 h after a rotation. */
-export const SECRET_ROTATION_OVERLAP_MS = DAY;
-/** Spec, Limits 10: the delivery log is kept 30 days. */
-const DELIVERY_RETENTION_MS = 30 * DAY;
 const DELIVERY_DELAY_MS = 0.5 * SECOND;
 
 export function serializeWebhook(record: WebhookRecord): Webhook {
@@ -37,9 +42,9 @@ function serializeDelivery(record: DeliveryRecord): WebhookDelivery {
   return rest;
 }
 
-/** `whsec_` and the standard base64 of 32 bytes, as the server generates them. */
+/** `whsec_` and the standard base64 of 32 bytes, from the mock's seeded stream. */
 function newSecret(env: MockEnv): string {
-  return `whsec_${base64(env.random.bytes(32))}`;
+  return WEBHOOK_SECRET_PREFIX + base64(env.random.bytes(WEBHOOK_SECRET_BYTES));
 }
 
 function assertPublicWebhookUrl(url: string): void {
@@ -92,7 +97,7 @@ export function runDeliveryJob(env: MockEnv, job: Job): void {
   });
   webhook.last_delivery_at = iso(job.at);
   // A success resets the failure counter; webhook.test never counts either way (spec: Events).
-  if (delivery.event_type !== 'webhook.test') webhook.consecutive_failures = 0;
+  if (isRetriedEvent(delivery.event_type)) webhook.consecutive_failures = 0;
 }
 
 /** Creates a subscription record; the caller has checked the rules. Returns it with its secret. */
@@ -168,7 +173,7 @@ export const webhookOperations: Pick<
     Object.assign(webhook, {
       previous_secret: webhook.secret,
       secret: newSecret(env),
-      secret_rotation_ends_at: iso(now.getTime() + SECRET_ROTATION_OVERLAP_MS),
+      secret_rotation_ends_at: iso(secretRotationEndsAt(now)),
     });
     return data({ ...serializeWebhook(webhook), secret: webhook.secret });
   },
@@ -176,14 +181,14 @@ export const webhookOperations: Pick<
   testWebhook({ env, db, caller, params, now }) {
     const webhook = ownedWebhook(db, params.webhook, caller);
     // Sent even to a disabled subscription (spec: Webhooks, test).
-    const delivery = queueDelivery(env, webhook, 'webhook.test', now.getTime());
+    const delivery = queueDelivery(env, webhook, TEST_EVENT_TYPE, now.getTime());
     return data(serializeDelivery(delivery), { status: 202 });
   },
 
   listWebhookDeliveries({ db, caller, params, now }) {
     const webhook = ownedWebhook(db, params.webhook, caller);
-    const cutoff = now.getTime() - DELIVERY_RETENTION_MS;
-    const deliveries = [...db.deliveries.values()].filter((d) => d.webhook_id === webhook.id && Date.parse(d.created_at) >= cutoff);
+    const cutoff = iso(deliveryLogCutoff(now));
+    const deliveries = [...db.deliveries.values()].filter((d) => d.webhook_id === webhook.id && d.created_at >= cutoff);
     return { type: 'list', items: newestFirst(deliveries, serializeDelivery) };
   },
 };

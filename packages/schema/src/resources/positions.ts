@@ -19,6 +19,7 @@ export const PositionsKeyword = z
     serp_features: z.array(z.string()),
   })
   .meta({ id: 'PositionsKeyword' });
+export type PositionsKeyword = z.infer<typeof PositionsKeyword>;
 
 export const Positions = z
   .object({

@@ -277,19 +277,25 @@ export class HtmlAnalyser {
     const text = this.text;
     this.text = '';
     const f = this.facts;
-    if (f.textSample.length < SAMPLE_CAP) f.textSample = squash(`${f.textSample} ${text}`).slice(0, SAMPLE_CAP);
+    if (f.textSample.length < SAMPLE_CAP) {
+      // The sample is already squashed: squash only the new text (re-squashing the whole sample
+      // on every flush was a hot spot of the crawl benchmark).
+      const added = squash(text);
+      if (added) f.textSample = (f.textSample ? `${f.textSample} ${added}` : added).slice(0, SAMPLE_CAP);
+    }
     const words = text.match(WORD);
     if (!words) return;
     f.wordCount += words.length;
     const target = this.main > 0 ? this.articleWords : this.boilerplate === 0 ? this.bodyWords : null;
     if (!target || target.length >= WORD_CAP) return;
-    for (const w of fingerprintWords(text)) {
+    const fingerprint = fingerprintWords(text);
+    for (const w of fingerprint) {
       if (target.length >= WORD_CAP) break;
       target.push(w);
     }
     // A <main> inside the body also belongs to the body text used when no <main> exists.
     if (target === this.articleWords && this.boilerplate === 0 && this.bodyWords.length < WORD_CAP) {
-      for (const w of fingerprintWords(text)) this.bodyWords.push(w);
+      for (const w of fingerprint) this.bodyWords.push(w);
     }
   }
 

@@ -39,12 +39,5 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
 }
 
-export const EXPORT_CONTENT_TYPES: {
-  readonly pdf: 'application/pdf';
-  readonly xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-} = {
-  pdf: 'application/pdf',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-};
-
-export type ExportFileFormat = keyof typeof EXPORT_CONTENT_TYPES;
+/** Shared with the mock, whose placeholder files carry the same types. */
+export { EXPORT_CONTENT_TYPES, type ExportFileFormat } from '@siteaudit/schema';

@@ -1,13 +1,8 @@
 /** The Express application: request ids and language headers, the contract routes, 404 and 405. */
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { contract, type ContractEntry } from '@siteaudit/schema';
+import { VARY, allowedMethods } from '@siteaudit/schema';
 import { bindContract, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
 import { ApiError } from './errors.js';
-
-const ROUTES = (Object.values(contract) as ContractEntry[]).map((op) => ({
-  method: op.method,
-  pattern: new RegExp(`^${op.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`),
-}));
 
 export function createApp(handlers: Handlers, deps: BinderDeps): express.Express {
   const app = express();
@@ -18,7 +13,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps): express.Express
   app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader('X-Request-Id', newRequestId());
     res.setHeader('Content-Language', requestLanguage(req));
-    res.setHeader('Vary', 'Authorization, Accept-Language');
+    res.setHeader('Vary', VARY);
     next();
   });
 
@@ -27,8 +22,8 @@ export function createApp(handlers: Handlers, deps: BinderDeps): express.Express
   // Anything under /v1 the contract does not route: 405 with Allow when the path exists, else
   // 404. Other paths fall through, so an app embedding this one keeps its own routes.
   app.use('/v1', (req: Request, res: Response) => {
-    const allowed = ROUTES.filter((r) => r.pattern.test(req.originalUrl.split('?')[0])).map((r) => r.method);
-    const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: [...new Set(allowed)].join(', ') }) : new ApiError('not_found');
+    const allowed = allowedMethods(req.originalUrl.split('?')[0]);
+    const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: allowed.join(', ') }) : new ApiError('not_found');
     const reply = problemReply(error, requestLanguage(req), res.getHeader('X-Request-Id') as string);
     res.status(reply.status).set(reply.headers).end(reply.body);
   });

@@ -10,14 +10,14 @@
  * on every call against the server clock, cached or not.
  */
 import type { Knex } from 'knex';
-import type { PlanCatalogue, Role, Scope } from '@siteaudit/schema';
+import { WWW_AUTHENTICATE, type PlanCatalogue, type Role, type Scope } from '@siteaudit/schema';
 import { hashToken } from '../crypto/secret-box.js';
 import type { Caller } from './context.js';
 import { ApiError } from './errors.js';
 
 export const TOKEN_PREFIX = 'sa_';
 /** RFC 6750: a 401 tells the client which scheme to use. */
-const unauthenticated = () => new ApiError('unauthenticated', {}, { 'WWW-Authenticate': 'Bearer realm="siteaudit"' });
+const unauthenticated = () => new ApiError('unauthenticated', {}, { 'WWW-Authenticate': WWW_AUTHENTICATE });
 const TOKEN_SHAPE = /^sa_[A-Za-z0-9_-]{20,100}$/;
 const FLUSH_EVERY_MS = 30_000;
 /** How long a token's row is trusted without reading it again (real time, not the server clock). */

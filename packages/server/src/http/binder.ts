@@ -10,11 +10,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import express, { type Request, type Response } from 'express';
 import {
+  accessRefusal,
   buildProblem,
   contract,
   fieldErrors,
+  ifNoneMatchMatches,
+  parseIdempotencyKey,
   pickLanguage,
-  upgradeTo,
+  planRefusal,
+  rateLimitHeaders,
+  rateLimitRefusal,
+  requestFingerprintText,
   type ContractEntry,
   type Language,
   type OperationId,
@@ -28,8 +34,8 @@ import type { Authenticator } from './auth.js';
 import type { Caller, RequestContext } from './context.js';
 import type { CursorCodec } from './cursor.js';
 import { ApiError } from './errors.js';
-import { fingerprint, parseIdempotencyKey, type IdempotencyStore, type StoredResponse } from './idempotency.js';
-import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
+import { fingerprint, type IdempotencyStore, type StoredResponse } from './idempotency.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export interface Input<K extends OperationId> {
   params: ParsedParams<K>;
@@ -117,16 +123,6 @@ function etagOf(body: string): string {
   return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
-/** Weak comparison (RFC 9110 §13.1.2): `W/` is ignored on both sides; `*` matches anything. */
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = etag.replace(/^W\//, '');
-  return header.split(',').some((candidate) => {
-    const c = candidate.trim();
-    return c === '*' || c.replace(/^W\//, '') === bare;
-  });
-}
-
 /** Query strings arrive as strings or arrays; a repeated parameter is a validation error. */
 function queryObject(req: Request): Record<string, unknown> {
   return { ...(req.query as Record<string, unknown>) };
@@ -174,25 +170,14 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
         const limits = caller.plan.rateLimits;
         const taken = await deps.rateLimiter.take(caller.teamId, op.cost, limits, now);
         if (!taken.ok) {
-          const exhausted = taken.states.find((s) => s.window === taken.exhausted)!;
-          const retryAfter = exhausted.resetsInSeconds;
-          throw new ApiError(
-            'rate_limited',
-            {
-              window: taken.exhausted,
-              retry_after: retryAfter,
-              upgrade_to: upgradeTo(deps.plans(), caller.plan.key, (p) => p.rateLimits[taken.exhausted] === null || (p.rateLimits[taken.exhausted] ?? 0) > (exhausted.limit ?? 0)),
-            },
-            { 'Retry-After': String(retryAfter), ...rateLimitHeaders(taken.states, 0) },
-          );
+          const refusal = rateLimitRefusal(taken, deps.plans(), caller.plan);
+          throw new ApiError('rate_limited', refusal.extras, refusal.headers);
         }
         charged = { teamId: caller.teamId, cost: op.cost };
         rateHeaders = rateLimitHeaders(taken.states, op.cost);
 
-        if (op.adminOnly && caller.role === 'member') throw new ApiError('role.forbidden');
-        if (op.scope && !caller.scopes.includes(op.scope)) {
-          throw new ApiError('token.missing_scope', { required_scopes: [op.scope] });
-        }
+        const denied = accessRefusal(op, caller.role, caller.scopes);
+        if (denied) throw new ApiError(denied.code, denied.extras);
 
         // A malformed identifier cannot name a resource: it answers like a missing one.
         const params = op.params.safeParse(req.params);
@@ -220,7 +205,7 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
           const claim = await deps.idempotency.claim(
             caller.teamId,
             key,
-            fingerprint([op.id, params.data, query, body ?? null]),
+            fingerprint(requestFingerprintText(op.id, params.data, query, body)),
             now,
           );
           if (claim.kind === 'mismatch') throw new ApiError('idempotency.key_reused');
@@ -260,7 +245,7 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
         if (op.method === 'GET' && reply.status === 200 && !reply.stream) {
           const etag = etagOf(reply.body ?? '');
           reply.headers = { ...reply.headers, ETag: etag, 'Cache-Control': 'private, no-cache' };
-          if (etagMatches(req.headers['if-none-match'] as string | undefined, etag)) {
+          if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
             await deps.rateLimiter.refund(caller.teamId, op.cost, now);
             const states = await deps.rateLimiter.peek(caller.teamId, limits, now);
             send(res, { status: 304, body: null, headers: { ETag: etag, 'Cache-Control': 'private, no-cache', ...rateLimitHeaders(states, 0) } });
@@ -285,14 +270,8 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
 }
 
 function gatePlan(op: ContractEntry, caller: Caller, plans: PlanCatalogue): void {
-  const plan = caller.plan;
-  if (plan.api === 'none') {
-    throw new ApiError('api.not_in_plan', { upgrade_to: upgradeTo(plans, plan.key, (p) => p.api !== 'none') });
-  }
-  // Freeing things (untrack, deleting a webhook) is never refused by billing (spec).
-  if (op.method !== 'GET' && plan.api !== 'write' && !op.billingExempt) {
-    throw new ApiError('api.write_not_in_plan', { upgrade_to: upgradeTo(plans, plan.key, (p) => p.api === 'write') });
-  }
+  const refused = planRefusal(op, caller.plan, plans);
+  if (refused) throw new ApiError(refused.code, refused.extras);
 }
 
 function toReply(

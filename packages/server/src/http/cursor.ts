@@ -5,6 +5,7 @@
  * carries the keyset position of the last item returned.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { cursorBinding } from '@siteaudit/schema';
 import { ApiError } from './errors.js';
 
 interface CursorPayload {
@@ -15,12 +16,9 @@ interface CursorPayload {
   k: unknown[];
 }
 
+/** A short hash of what the cursor is bound to (`cursorBinding`, shared with the mock). */
 export function filtersHash(query: Record<string, unknown>, params: Record<string, unknown> = {}): string {
-  const sorted = (record: Record<string, unknown>) =>
-    Object.entries(record)
-      .filter(([name, value]) => name !== 'cursor' && name !== 'limit' && value !== undefined)
-      .sort(([a], [b]) => a.localeCompare(b));
-  return createHash('sha256').update(JSON.stringify([sorted(params), sorted(query)])).digest('base64url').slice(0, 16);
+  return createHash('sha256').update(cursorBinding(params, query)).digest('base64url').slice(0, 16);
 }
 
 export class CursorCodec {

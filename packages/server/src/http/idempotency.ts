@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { IDEMPOTENCY_KEY_RETENTION_MS } from '@siteaudit/schema';
 
-export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A request that crashed leaves its claim; after the lease another request may take it over. */
 const LEASE_MS = 5 * 60 * 1000;
 /** Expired keys are deleted at most this often, by the next claim (server clock). */
@@ -25,16 +25,9 @@ export type Claim =
   | { kind: 'in_flight' }
   | { kind: 'mismatch' };
 
-export function fingerprint(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
-}
-
-/** The header may be sent bare or as a structured-field string (`"abc"`, IETF draft). */
-export function parseIdempotencyKey(header: string): string | null {
-  let key = header.trim();
-  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) key = key.slice(1, -1).replace(/\\(["\\])/g, '$1');
-  if (key.length === 0 || key.length > 255 || !/^[\x20-\x7e]+$/.test(key)) return null;
-  return key;
+/** SHA-256 of a request's fingerprint text (`requestFingerprintText`, shared with the mock). */
+export function fingerprint(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 export class IdempotencyStore {
@@ -56,7 +49,7 @@ export class IdempotencyStore {
           fingerprint: print,
           state: 'in_flight',
           locked_until: new Date(now.getTime() + LEASE_MS).toISOString(),
-          expires_at: new Date(now.getTime() + KEY_RETENTION_MS).toISOString(),
+          expires_at: new Date(now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS).toISOString(),
         })
         .onConflict(['team_id', 'key'])
         .ignore()

@@ -1,13 +1,22 @@
 /**
  * The numbers of webhook delivery the spec leaves open ("Retry schedule and the failure count
- * that triggers automatic disablement: not shown") and those it fixes (24 h rotation overlap,
- * 30-day delivery log). Reasons in docs/decisions/webhook-delivery.md.
+ * that triggers automatic disablement: not shown"). Those it fixes (24 h rotation overlap,
+ * 30-day delivery log, the test event) are shared with the mock from `@siteaudit/schema` and
+ * re-exported here. Reasons in docs/decisions/webhook-delivery.md.
  */
+export {
+  DELIVERY_LOG_RETENTION_DAYS,
+  DELIVERY_LOG_RETENTION_MS,
+  SECRET_ROTATION_OVERLAP_MS,
+  TEST_EVENT_TYPE,
+  deliveryLogCutoff,
+  isRetriedEvent,
+  secretRotationEndsAt,
+} from '@siteaudit/schema';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /**
  * Delay before each attempt, the first immediate (Svix's schedule): a receiver that is down for
@@ -28,15 +37,6 @@ export const MAX_RETRY_AFTER_SECONDS = 10 * 60 * 60;
  */
 export const DISABLE_AFTER_CONSECUTIVE_FAILURES = 15;
 export const DISABLED_REASON_CONSECUTIVE_FAILURES = 'consecutive_failures';
-
-/** Spec, Limits 10: old and new secrets both sign for 24 h after a rotation. */
-export const SECRET_ROTATION_OVERLAP_MS = DAY;
-/** Spec, Limits 10 and Events 3. */
-export const DELIVERY_LOG_RETENTION_DAYS = 30;
-export const DELIVERY_LOG_RETENTION_MS = DELIVERY_LOG_RETENTION_DAYS * DAY;
-
-/** Spec, Events: sent only by the test operation, never retried, never counted as a failure. */
-export const TEST_EVENT_TYPE = 'webhook.test';
 
 /**
  * Delay before the next attempt, given how many attempts were already made (the delivery's
@@ -59,19 +59,9 @@ export function nextAttemptDelayMs(
   return Math.max(jittered, requested);
 }
 
-/** True when this event's failed deliveries are retried and count toward disablement. */
-export function isRetriedEvent(eventType: string): boolean {
-  return eventType !== TEST_EVENT_TYPE;
-}
-
 /** True when the subscription's consecutive failure counter has reached the disablement point. */
 export function shouldDisable(consecutiveFailures: number): boolean {
   return consecutiveFailures >= DISABLE_AFTER_CONSECUTIVE_FAILURES;
-}
-
-/** When the overlap of a rotation made at `now` ends (the subscription's `secret_rotation_ends_at`). */
-export function secretRotationEndsAt(now: Date = new Date()): Date {
-  return new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS);
 }
 
 /**
@@ -87,9 +77,4 @@ export function secretsValidAt(
   if (!previous || !rotationEndsAt || previous === current) return [current];
   const ends = new Date(rotationEndsAt).getTime();
   return now.getTime() < ends ? [current, previous] : [current];
-}
-
-/** Deliveries created before this instant are past retention and may be deleted. */
-export function deliveryLogCutoff(now: Date = new Date()): Date {
-  return new Date(now.getTime() - DELIVERY_LOG_RETENTION_MS);
 }

@@ -5,8 +5,8 @@
  * must send one signature per valid secret during a rotation; the tests verify our output with it.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX as SECRET_PREFIX } from '@siteaudit/schema';
 
-const SECRET_PREFIX = 'whsec_';
 const STANDARD_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** Sent with every delivery so receivers can tell our calls apart in their logs. */
@@ -14,7 +14,7 @@ export const WEBHOOK_USER_AGENT = 'SiteAudit-Webhooks/1.0';
 
 /** A new signing secret: `whsec_` and the standard base64 of 32 random bytes. */
 export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + randomBytes(32).toString('base64');
+  return SECRET_PREFIX + randomBytes(WEBHOOK_SECRET_BYTES).toString('base64');
 }
 
 function secretKey(secret: string): Buffer {

@@ -1,4 +1,4 @@
-import type { Usage } from '@siteaudit/schema';
+import { crawlProgressPercent, type Usage } from '@siteaudit/schema';
 import type { Authenticator } from '../../http/auth.js';
 import type { Handlers } from '../../http/binder.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
@@ -67,7 +67,7 @@ export function accountHandlers(
           crawl: {
             id: row.id as string,
             stage: row.stage as string,
-            progress: budget > 0 ? Math.min(100, Math.floor((crawled / budget) * 100)) : 0,
+            progress: crawlProgressPercent(crawled, budget),
             pages_crawled: crawled,
             page_budget: budget,
           },

@@ -1,4 +1,4 @@
-import type { Entitlement, Usage } from '@siteaudit/schema';
+import { quotaOf, type Entitlement, type Usage } from '@siteaudit/schema';
 import type { Caller } from '../../http/context.js';
 import type { Knex } from 'knex';
 
@@ -37,7 +37,7 @@ export class QuotaReader {
       const counter = this.counters.get(entitlement);
       if (!counter) continue;
       const used = await counter(caller, now);
-      out.push({ entitlement, used, limit, remaining: limit === null ? null : Math.max(0, limit - used) });
+      out.push({ entitlement, ...quotaOf(used, limit) });
     }
     return out;
   }

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Campaign, Plan } from '@siteaudit/schema';
+import { defaultCampaignBounds, nextRunAt, normaliseSchedule, type Campaign, type Plan } from '@siteaudit/schema';
 import { bool } from '../../store/database.js';
 import type { ProjectRow } from '../projects/project-row.js';
-import { nextRunAt, normaliseSchedule } from './schedule.js';
 
 export interface CampaignRow {
   id: string;
@@ -63,12 +62,8 @@ export function toCampaign(row: CampaignRow): Campaign {
   };
 }
 
-/** Defaults of a new campaign (docs/decisions/projects.md). */
-export const CAMPAIGN_DEFAULTS = { max_depth: 5, max_urls: 500 } as const;
-
 /** The campaign every project starts with: the whole site, on demand, within the plan's budget. */
 export function defaultCampaignRow(project: ProjectRow, plan: Plan, now: Date): CampaignRow {
-  const budget = plan.limits['crawls.max_urls'];
   const schedule = normaliseSchedule({ frequency: 'manual' });
   return {
     id: randomUUID(),
@@ -76,8 +71,7 @@ export function defaultCampaignRow(project: ProjectRow, plan: Plan, now: Date): 
     project_id: project.id,
     name: project.name,
     start_url: project.url,
-    max_depth: CAMPAIGN_DEFAULTS.max_depth,
-    max_urls: budget === null ? CAMPAIGN_DEFAULTS.max_urls : Math.min(budget, CAMPAIGN_DEFAULTS.max_urls),
+    ...defaultCampaignBounds(plan),
     javascript_rendering: false,
     pagespeed: false,
     check_external_links: false,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { upgradeTo, withinLimit, type CreateCampaignBody, type Plan, type UpdateCampaignBody } from '@siteaudit/schema';
+import { featureUpgrade, frequencyUpgrade, limitUpgrade, nextRunAt, normaliseSchedule, withinLimit, type CreateCampaignBody, type Plan, type UpdateCampaignBody } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -8,7 +8,6 @@ import type { Services } from '../../services.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { assertPublicSite, assertUnlocked, findProject } from '../projects/handlers.js';
 import { defaultCampaignRow, toCampaign, type CampaignRow } from './campaign-row.js';
-import { nextRunAt, normaliseSchedule } from './schedule.js';
 
 export async function findCampaign(knex: Knex, caller: Caller, id: string): Promise<CampaignRow> {
   const row = await knex('campaigns').where({ id, team_id: caller.teamId }).first();
@@ -22,19 +21,19 @@ function assertWithinPlan(services: Services, plan: Plan, row: CampaignRow): voi
   if (!withinLimit(plan.limits['crawls.max_urls'], row.max_urls)) {
     throw new ApiError('plan_limit.crawls.max_urls', {
       detail: `max_urls ${row.max_urls} exceeds ${plan.limits['crawls.max_urls']}`,
-      upgrade_to: upgradeTo(plans, plan.key, (p) => withinLimit(p.limits['crawls.max_urls'], row.max_urls)),
+      upgrade_to: limitUpgrade(plans, plan, 'crawls.max_urls', row.max_urls),
     });
   }
   if ((row.javascript_rendering === true || row.javascript_rendering === 1) && plan.limits['crawls.javascript_rendering'] === 0) {
     throw new ApiError('plan_limit.crawls.javascript_rendering', {
-      upgrade_to: upgradeTo(plans, plan.key, (p) => p.limits['crawls.javascript_rendering'] !== 0),
+      upgrade_to: featureUpgrade(plans, plan, 'crawls.javascript_rendering'),
     });
   }
   const frequency = row.schedule_frequency as Plan['scheduleFrequencies'][number];
   if (!plan.scheduleFrequencies.includes(frequency)) {
     throw new ApiError('plan_limit.crawls.schedule_frequency', {
       detail: `schedule frequency ${frequency} is not in the ${plan.label} plan`,
-      upgrade_to: upgradeTo(plans, plan.key, (p) => p.scheduleFrequencies.includes(frequency)),
+      upgrade_to: frequencyUpgrade(plans, plan, frequency),
     });
   }
 }

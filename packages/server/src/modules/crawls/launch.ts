@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { upgradeTo, withinLimit, type Plan } from '@siteaudit/schema';
+import { limitUpgrade, withinLimit, type Plan } from '@siteaudit/schema';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { monthStart } from '../account/quotas.js';
@@ -47,7 +47,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
       if (!withinLimit(limit, Number(count) + 1)) {
         throw new ApiError('plan_limit.crawls.monthly', {
           detail: `${count} of ${limit} crawls used this month`,
-          upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['crawls.monthly'], Number(count) + 1)),
+          upgrade_to: limitUpgrade(services.plans(), plan, 'crawls.monthly', Number(count) + 1),
         });
       }
       const row: CrawlRow = {

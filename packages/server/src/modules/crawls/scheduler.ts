@@ -3,10 +3,10 @@
  * manual never; paused skipped) with trigger `schedule`, within the monthly quota, and advances
  * `next_run_at`. It reads the server clock, so tests drive it with the `clock` option.
  */
+import { nextRunAt, normaliseSchedule } from '@siteaudit/schema';
 import type { Services } from '../../services.js';
 import { ApiError } from '../../http/errors.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
-import { nextRunAt, normaliseSchedule } from '../campaigns/schedule.js';
 import { launchCrawl } from './launch.js';
 
 export const SCHEDULER_JOB = 'campaigns.schedule';

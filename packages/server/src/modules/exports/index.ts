@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { upgradeTo } from '@siteaudit/schema';
+import { DEFAULT_EXPORT_RETENTION_DAYS, exportFilename, featureUpgrade } from '@siteaudit/schema';
 import { BlobNotFoundError, createDirectoryBlobStore, EXPORT_CONTENT_TYPES, renderExport, type BlobStore } from '../../exports/index.js';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
@@ -19,7 +19,6 @@ import { findCrawl } from '../crawls/handlers.js';
 import { toExport, type ExportRow } from './export-row.js';
 import { exportSource } from './source.js';
 
-export const DEFAULT_RETENTION_DAYS = 7;
 const SWEEP_JOB = 'exports.sweep';
 const SWEEP_EVERY_MS = 15 * 60_000;
 
@@ -43,7 +42,7 @@ async function findExport(knex: Knex, caller: Caller, id: string): Promise<Expor
 export function exportsModule(services: Services, options: ExportsOptions & { directory: string }) {
   const { knex } = services;
   const store = options.store ?? createDirectoryBlobStore(options.directory);
-  const retentionMs = (options.retentionDays ?? DEFAULT_RETENTION_DAYS) * 86_400_000;
+  const retentionMs = (options.retentionDays ?? DEFAULT_EXPORT_RETENTION_DAYS) * 86_400_000;
 
   /** Removes the file of an export past its expiry; the row stays, `expired`, so reads explain the 410. */
   async function expire(row: ExportRow): Promise<ExportRow> {
@@ -95,7 +94,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
       }
       const plan = ctx.caller.plan;
       if (body.format === 'xlsx' && plan.limits['exports.excel'] === 0) {
-        throw new ApiError('plan_limit.exports.excel', { upgrade_to: upgradeTo(services.plans(), plan.key, (p) => p.limits['exports.excel'] !== 0) });
+        throw new ApiError('plan_limit.exports.excel', { upgrade_to: featureUpgrade(services.plans(), plan, 'exports.excel') });
       }
       const identity = { team_id: ctx.caller.teamId, crawl_id: crawl.id, format: body.format, language: ctx.language };
       const row = await knex.transaction(async (trx) => {
@@ -137,12 +136,11 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
         throw error;
       }
       const project = await knex('crawls as c').join('projects as p', 'p.id', 'c.project_id').where('c.id', row.crawl_id).first('p.slug', 'c.finished_at');
-      const day = (project?.finished_at ?? row.created_at).slice(0, 10);
       return {
         file: {
           stream,
           contentType: EXPORT_CONTENT_TYPES[row.format],
-          filename: `siteaudit-${project?.slug ?? 'crawl'}-${day}.${row.format}`,
+          filename: exportFilename(project?.slug, project?.finished_at ?? row.created_at, row.format),
           size: row.size_bytes === null ? undefined : Number(row.size_bytes),
           etag: `"${row.id}"`,
         },

@@ -6,14 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { canonicalKeyword, upgradeTo, withinLimit, type Plan } from '@siteaudit/schema';
+import { addDays, canonicalKeyword, featureUpgrade, isoDay, limitUpgrade, monthStartDay, POSITIONS_DEFAULT_PERIOD, withinLimit, type Plan } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import { assertUnlocked, findProject } from '../projects/handlers.js';
 import { lockTeam } from '../team-lock.js';
-import { addDays, isoDay, monthStartDay } from './dates.js';
 import { CHECK_JOB, KEYWORD_DATA_JOB, scheduleDaily, type CheckPayload, type KeywordDataPayload } from './jobs.js';
 import { readPositions } from './read.js';
 import { LISTED, TRACKER_DEFAULTS, canonicalList, count, isListed, liveChecksSince, poolUsed, type TrackedKeywordRow } from './store.js';
@@ -27,7 +26,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
   function assertModule(plan: Plan): void {
     if (plan.limits['positions.tracked_keywords'] === 0) {
       throw new ApiError('plan_limit.positions', {
-        upgrade_to: upgradeTo(services.plans(), plan.key, (p) => p.limits['positions.tracked_keywords'] !== 0),
+        upgrade_to: featureUpgrade(services.plans(), plan, 'positions.tracked_keywords'),
       });
     }
   }
@@ -40,7 +39,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
     if (!withinLimit(limit, used + more)) {
       throw new ApiError('plan_limit.positions.tracked_keywords', {
         detail: `${more} more keyword(s) would use ${used + more} of the ${limit} tracked keyword slots of your plan (${used} in use)`,
-        upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['positions.tracked_keywords'], used + more)),
+        upgrade_to: limitUpgrade(services.plans(), plan, 'positions.tracked_keywords', used + more),
       });
     }
   }
@@ -69,8 +68,8 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         projectId: project.id,
         teamId: ctx.caller.teamId,
         plan: ctx.caller.plan,
-        preset: query.period ?? '30d',
-        today: isoDay(ctx.now),
+        preset: query.period ?? POSITIONS_DEFAULT_PERIOD,
+        now: ctx.now,
       });
       return { body: { data } };
     },
@@ -95,7 +94,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         if (!withinLimit(ceiling, held + fresh.length)) {
           throw new ApiError('keywords.project_limit', {
             detail: `${fresh.length} more keyword(s) would hold ${held + fresh.length} keywords in this project, above its ceiling of ${ceiling}`,
-            upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['keywords.project_limit'], held + fresh.length)),
+            upgrade_to: limitUpgrade(services.plans(), plan, 'keywords.project_limit', held + fresh.length),
           });
         }
 
@@ -189,7 +188,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         if (!withinLimit(daily, usedToday + 1)) {
           throw new ApiError('plan_limit.positions.live_checks_per_day', {
             detail: `${usedToday} of ${daily} live checks used today (UTC)`,
-            upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['positions.live_checks_per_day'], usedToday + 1)),
+            upgrade_to: limitUpgrade(services.plans(), plan, 'positions.live_checks_per_day', usedToday + 1),
           });
         }
         const monthly = plan.limits['positions.monthly_spend'];
@@ -197,7 +196,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         if (!withinLimit(monthly, usedThisMonth + 1)) {
           throw new ApiError('plan_limit.positions.monthly_spend', {
             detail: `${usedThisMonth} of ${monthly} live checks used this month`,
-            upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['positions.monthly_spend'], usedThisMonth + 1)),
+            upgrade_to: limitUpgrade(services.plans(), plan, 'positions.monthly_spend', usedThisMonth + 1),
           });
         }
         const id = randomUUID();

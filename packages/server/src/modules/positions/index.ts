@@ -1,7 +1,7 @@
 /** The rank-tracking module: its jobs, its quota counters for GET /v1/usage, and its handlers. */
+import { isoDay, monthStartDay } from '@siteaudit/schema';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
-import { isoDay, monthStartDay } from './dates.js';
 import { positionHandlers } from './handlers.js';
 import { registerPositionJobs } from './jobs.js';
 import { liveChecksSince, poolUsed } from './store.js';

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { addDays, dayStartOf, isoDay } from '@siteaudit/schema';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
-import { addDays, dayStartOf, isoDay } from './dates.js';
 import type { TrackedKeywordRow, TrackerRow } from './store.js';
 
 export const CHECK_JOB = 'positions.check';

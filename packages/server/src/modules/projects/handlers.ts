@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { upgradeTo, withinLimit } from '@siteaudit/schema';
+import { firstFreeSlug, limitUpgrade, normaliseSiteUrl, slugify, withinLimit } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -9,7 +9,7 @@ import type { Services } from '../../services.js';
 import { defaultCampaignRow } from '../campaigns/campaign-row.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
-import { slugify, toProject, type ProjectRow } from './project-row.js';
+import { toProject, type ProjectRow } from './project-row.js';
 
 /** The team's project, or 404: another team's project is indistinguishable from a missing one. */
 export async function findProject(knex: Knex, caller: Caller, id: string): Promise<ProjectRow> {
@@ -30,18 +30,10 @@ export async function assertPublicSite(services: Services, url: string, field: s
   }
 }
 
-function normaliseSiteUrl(url: string): URL {
-  const parsed = new URL(url.trim());
-  parsed.hash = '';
-  return parsed;
-}
-
 async function uniqueSlug(knex: Knex, teamId: string, base: string, exceptId?: string): Promise<string> {
   const query = knex('projects').where({ team_id: teamId }).andWhere('slug', 'like', `${base}%`);
   if (exceptId) query.whereNot('id', exceptId);
-  const taken = new Set<string>((await query.pluck('slug')) as string[]);
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  return firstFreeSlug(base, new Set<string>((await query.pluck('slug')) as string[]));
 }
 
 export function projectHandlers(services: Services): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
@@ -62,7 +54,7 @@ export function projectHandlers(services: Services): Pick<Handlers, 'listProject
         const [{ count }] = await trx('projects').where({ team_id: ctx.caller.teamId }).count({ count: '*' });
         if (!withinLimit(plan.limits['projects.max'], Number(count) + 1)) {
           throw new ApiError('plan_limit.projects', {
-            upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['projects.max'], Number(count) + 1)),
+            upgrade_to: limitUpgrade(services.plans(), plan, 'projects.max', Number(count) + 1),
           });
         }
         const project: ProjectRow = {

@@ -27,14 +27,3 @@ export function toProject(row: ProjectRow): Project {
       row.latest_crawl_id && row.latest_crawl_finished_at ? { id: row.latest_crawl_id, finished_at: row.latest_crawl_finished_at } : null,
   };
 }
-
-export function slugify(text: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-  return slug || 'project';
-}

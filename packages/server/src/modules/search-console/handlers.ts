@@ -1,9 +1,8 @@
 /** GET …/search-console: `unconfigured` without a linked property, `pending` until its first sync. */
-import { upgradeTo, type SearchConsole } from '@siteaudit/schema';
+import { featureUpgrade, SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod, type SearchConsole } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import { addDays, isoDay, periodEnding } from '../positions/dates.js';
 import { findProject } from '../projects/handlers.js';
 
 export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSearchConsole'> {
@@ -13,10 +12,10 @@ export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSe
       const project = await findProject(knex, ctx.caller, params.project);
       const plan = ctx.caller.plan;
       if (plan.limits.search_console === 0) {
-        throw new ApiError('plan_limit.search_console', { upgrade_to: upgradeTo(services.plans(), plan.key, (p) => p.limits.search_console !== 0) });
+        throw new ApiError('plan_limit.search_console', { upgrade_to: featureUpgrade(services.plans(), plan, 'search_console') });
       }
       // Today's data is incomplete in Search Console: periods end yesterday (docs/decisions/periods.md).
-      const period = periodEnding(query.period ?? '28d', addDays(isoDay(ctx.now), -1));
+      const period = searchConsolePeriod(query.period ?? SEARCH_CONSOLE_DEFAULT_PERIOD, ctx.now);
       const link = await knex('search_console_links').where({ project_id: project.id }).first();
       const data: SearchConsole = {
         project_id: project.id,

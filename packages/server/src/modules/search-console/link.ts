@@ -2,9 +2,9 @@
  * The operator call that links a Search Console property to a project (the spec leaves it to a
  * settings screen): `server.admin.linkSearchConsole({ projectId, property, credentials })`.
  */
+import { isoDay } from '@siteaudit/schema';
 import { parseServiceAccount } from '../../providers/index.js';
 import type { Services } from '../../services.js';
-import { isoDay } from '../positions/dates.js';
 import { credentialsContext, scheduleSync } from './sync.js';
 
 export interface LinkSearchConsoleInput {

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema';
 import { parseServiceAccount, type SearchConsoleProvider } from '../../providers/index.js';
 import type { Services } from '../../services.js';
-import { addDays, dayStartOf, isoDay, PERIOD_DAYS } from '../positions/dates.js';
 
 export const SYNC_JOB = 'search-console.sync';
 /** URLs inspected per synchronisation: the home page and the shallowest crawled pages. */
@@ -53,9 +53,8 @@ export function registerSyncJob(services: Services, provider: SearchConsoleProvi
     if (!provider) throw new Error(NO_SEARCH_CONSOLE_PROVIDER);
     const credentials = parseServiceAccount(services.secrets.decrypt(link.credentials_enc, credentialsContext(projectId)));
     const request = { property: link.property as string, credentials, signal };
-    // Today's data is incomplete in Search Console: the series ends yesterday (docs/decisions/periods.md).
-    const endDate = addDays(isoDay(services.clock()), -1);
-    const startDate = addDays(endDate, -(PERIOD_DAYS['365d'] - 1));
+    // The longest read period, ending yesterday as the read's do (docs/decisions/periods.md).
+    const { from: startDate, to: endDate } = searchConsolePeriod('365d', services.clock());
     const days = await provider.searchAnalytics({ ...request, startDate, endDate });
 
     const inspections: { url: string; verdict: string; coverageState: string | null; indexingState: string | null }[] = [];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { upgradeTo, withinLimit } from '@siteaudit/schema';
+import { limitUpgrade, withinLimit } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -81,7 +81,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
         const wanted = Number(count) + 1;
         if (!withinLimit(plan.limits['api.webhooks.max'], wanted)) {
           throw new ApiError('plan_limit.api.webhooks.max', {
-            upgrade_to: upgradeTo(services.plans(), plan.key, (p) => withinLimit(p.limits['api.webhooks.max'], wanted)),
+            upgrade_to: limitUpgrade(services.plans(), plan, 'api.webhooks.max', wanted),
           });
         }
         await trx('webhooks').insert(row);

@@ -1,10 +1,11 @@
 /**
- * When a schedule runs next (docs/decisions/campaign-fields.md): times are UTC; `daily` at
- * `time`; `weekly` on `day` (monday..sunday) at `time`; `monthly` on `day` (1..28) at `time`.
- * Missing parts default to 03:00, monday and the 1st. `manual` and paused schedules never run.
+ * Campaign schedules (docs/decisions/campaign-fields.md): times are UTC; `daily` at `time`;
+ * `weekly` on `day` (monday..sunday) at `time`; `monthly` on `day` (1..28) at `time`. Missing
+ * parts default to 03:00, monday and the 1st. `manual` and paused schedules never run.
  */
-import { WEEKDAYS, type ScheduleFrequency } from '@siteaudit/schema';
+import { WEEKDAYS, type ScheduleFrequency } from './resources/campaigns.js';
 
+/** A schedule as stored: blanks filled, `day` and `time` null only where they mean nothing. */
 export interface StoredSchedule {
   frequency: ScheduleFrequency;
   day: string | null;
@@ -12,20 +13,32 @@ export interface StoredSchedule {
   paused: boolean;
 }
 
-export const DEFAULT_TIME = '03:00';
+export const DEFAULT_SCHEDULE_TIME = '03:00';
 
+/**
+ * Fills a schedule input's blanks: weekly on monday, monthly on the 1st, at 03:00 UTC; a manual
+ * schedule keeps neither day nor time.
+ */
 export function normaliseSchedule(input: { frequency: ScheduleFrequency; day?: string | null; time?: string | null; paused?: boolean }): StoredSchedule {
   const { frequency } = input;
-  if (frequency === 'manual') return { frequency, day: null, time: null, paused: input.paused ?? false };
-  const time = input.time ?? DEFAULT_TIME;
+  const paused = input.paused ?? false;
+  if (frequency === 'manual') return { frequency, day: null, time: null, paused };
+  const time = input.time ?? DEFAULT_SCHEDULE_TIME;
   const day = frequency === 'weekly' ? (input.day ?? 'monday') : frequency === 'monthly' ? (input.day ?? '1') : null;
-  return { frequency, day, time, paused: input.paused ?? false };
+  return { frequency, day, time, paused };
 }
 
-/** The first run strictly after `now`, or null for manual and paused schedules. */
+/**
+ * The first run strictly after `now` (the schedule's `next_run_at`), or null for manual and
+ * paused schedules.
+ *
+ * @example
+ * nextRunAt({ frequency: 'weekly', day: 'friday', time: '06:30', paused: false }, new Date('2026-01-15T10:00:00Z'));
+ * // 2026-01-16T06:30:00.000Z
+ */
 export function nextRunAt(schedule: StoredSchedule, now: Date): Date | null {
   if (schedule.frequency === 'manual' || schedule.paused) return null;
-  const [hours, minutes] = (schedule.time ?? DEFAULT_TIME).split(':').map(Number);
+  const [hours, minutes] = (schedule.time ?? DEFAULT_SCHEDULE_TIME).split(':').map(Number);
   const at = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d, hours, minutes));
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();

@@ -1,0 +1,231 @@
+/**
+ * One variant of the crawl benchmark, run in its own process by bench/crawl/run.ts (bundled to
+ * plain JavaScript first, so the TypeScript loader's own memory is not counted). Prints one JSON
+ * line: pages, time, CPU time, and RSS sampled every 50 ms beside the kernel's peak (VmHWM).
+ *
+ *   node child.mjs --variant a|b|c --site http://127.0.0.1:PORT --pages N --root <repo> --dir <tmp>
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { allPaths } from './site.js';
+import { CONCURRENCY, LABELS, SAMPLE_MS, type Variant } from './variants.js';
+
+const MB = 1024 * 1024;
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+interface Measured {
+  ms: number;
+  pages: number;
+  [key: string]: unknown;
+}
+
+/** VmHWM of this process: the kernel's exact peak RSS (Linux only). */
+function kernelPeakRss(): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `work` with memory sampled every 50 ms; prints one JSON line for the parent. */
+async function measure(variant: Variant, work: () => Promise<Measured>): Promise<void> {
+  const baseline = process.memoryUsage();
+  const peak = { rss: baseline.rss, heapUsed: baseline.heapUsed, heapTotal: baseline.heapTotal, external: baseline.external };
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.heapUsed = Math.max(peak.heapUsed, m.heapUsed);
+    peak.heapTotal = Math.max(peak.heapTotal, m.heapTotal);
+    peak.external = Math.max(peak.external, m.external);
+  };
+  const sampler = setInterval(sample, SAMPLE_MS);
+  const cpu = process.cpuUsage();
+  const result = await work();
+  sample();
+  clearInterval(sampler);
+  const used = process.cpuUsage(cpu);
+  const hwm = kernelPeakRss();
+  const { ms, pages, ...extra } = result;
+  process.stdout.write(
+    `${JSON.stringify({
+      variant,
+      label: LABELS[variant],
+      pages,
+      ms: Math.round(ms),
+      pages_per_s: round(pages / (ms / 1000)),
+      cpu_ms: Math.round((used.user + used.system) / 1000),
+      rss_baseline_mb: round(baseline.rss / MB),
+      rss_peak_mb: round(peak.rss / MB),
+      heap_used_baseline_mb: round(baseline.heapUsed / MB),
+      rss_hwm_mb: hwm === null ? null : round(hwm / MB),
+      heap_used_peak_mb: round(peak.heapUsed / MB),
+      heap_total_peak_mb: round(peak.heapTotal / MB),
+      external_peak_mb: round(peak.external / MB),
+      ...extra,
+    })}\n`,
+  );
+}
+
+/** (a) The ceiling: every URL fetched with the crawler's own undici, its body read, nothing parsed. */
+async function bareLoop(root: string, site: string, pages: number): Promise<void> {
+  // The undici the crawler uses (packages/server's own copy), not the root one.
+  const { Agent, request } = createRequire(path.join(root, 'packages/server/package.json'))('undici') as typeof import('undici');
+  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 60_000 });
+  const paths = allPaths(pages);
+  await measure('a', async () => {
+    const statuses: Record<number, number> = {};
+    let bytes = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < paths.length) {
+        const url = site + paths[next++];
+        const res = await request(url, { dispatcher: agent, headers: { 'accept-encoding': 'gzip', 'user-agent': 'bench-bare-loop' } });
+        bytes += (await res.body.arrayBuffer()).byteLength;
+        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const ms = performance.now() - started;
+    return { ms, pages: paths.length, statuses, body_mb: round(bytes / MB) };
+  });
+  await agent.close();
+}
+
+/** (b) The peer: CheerioCrawler pinned at concurrency 8, in-memory storage, a small audit per page. */
+async function cheerioCrawler(root: string, name: string, site: string, pages: number): Promise<void> {
+  const require = createRequire(path.join(root, 'package.json'));
+  // Required from the repository: crawlee is an optional devDependency, absent from the type
+  // check and from the bundle.
+  const { CheerioCrawler, Configuration, log } = require(name);
+  log.setLevel(log.LEVELS.WARNING);
+  const version = (require(`${name}/package.json`) as { version: string }).version;
+  await measure('b', async () => {
+    let handled = 0;
+    let failed = 0;
+    let links = 0;
+    let noTitle = 0;
+    let noAlt = 0;
+    const crawler = new CheerioCrawler(
+      {
+        minConcurrency: CONCURRENCY,
+        maxConcurrency: CONCURRENCY,
+        maxRequestsPerCrawl: pages,
+        maxRequestRetries: 2,
+        async requestHandler({ $, enqueueLinks }: { $: any; enqueueLinks: (options: object) => Promise<unknown> }) {
+          handled++;
+          if (!$('title').first().text().trim()) noTitle++;
+          $('meta[name="description"]').attr('content');
+          $('h1').length;
+          noAlt += $('img:not([alt])').length;
+          links += $('a[href]').length;
+          await enqueueLinks({ strategy: 'same-hostname' });
+        },
+        failedRequestHandler() {
+          failed++;
+        },
+      },
+      new Configuration({ persistStorage: false }),
+    );
+    const started = performance.now();
+    await crawler.run([`${site}/`]);
+    const ms = performance.now() - started;
+    return { ms, pages: handled + failed, handled, failed, links, no_title: noTitle, images_without_alt: noAlt, crawlee: `${name}@${version}` };
+  });
+}
+
+/** (c) Ours: the API on SQLite, a campaign with every HTML check on, launch → settled. */
+async function apiCrawl(site: string, pages: number, dir: string, memory: boolean): Promise<void> {
+  // Loaded here, not at the top, so variants (a) and (b) do not carry the server in their RSS.
+  const { createSiteAuditServer } = await import('../../packages/server/src/index.js');
+  const { SCOPES } = await import('@siteaudit/schema');
+  const server = await createSiteAuditServer({
+    database: memory ? 'sqlite::memory:' : path.join(dir, `bench-${process.pid}.db`),
+    network: { allowPrivateAddresses: true },
+    // Polling every 100 ms for minutes would otherwise spend the agency plan's minute budget.
+    plans: { agency: { rateLimits: { minute: null, day: null } } },
+    exports: { directory: path.join(dir, 'exports') },
+    secretKey: 'crawl-benchmark-secret-key-0123456789abcdef',
+  });
+  const { url: api } = await server.listen(0);
+  await server.admin.createTeam({ slug: 'bench', name: 'Bench', plan: 'agency' });
+  await server.admin.addMember({ team: 'bench', email: 'owner@bench.test', name: 'Owner', role: 'owner' });
+  const { token } = await server.admin.createToken({ team: 'bench', member: 'owner@bench.test', name: 'bench', scopes: [...SCOPES] });
+  const call = async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(api + route, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = res.status === 204 ? null : await res.json();
+    if (res.status >= 400) throw new Error(`${method} ${route} answered ${res.status}: ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const project = await call('POST', '/v1/projects', { url: `${site}/` });
+  const campaignBody = {
+    name: 'Benchmark',
+    start_url: `${site}/`,
+    max_depth: 100,
+    max_urls: pages,
+    check_external_links: true,
+    check_ai_reachability: true,
+  };
+  const campaign = await call('POST', `/v1/projects/${project.id}/campaigns`, campaignBody);
+
+  await measure('c', async () => {
+    const started = performance.now();
+    const queued = await call('POST', `/v1/campaigns/${campaign.id}/crawls`, undefined, { 'idempotency-key': crypto.randomUUID() });
+    let crawl = queued;
+    let fetchedMs: number | null = null;
+    let polls = 0;
+    while (!crawl.stage_plan.settled) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      crawl = await call('GET', `/v1/crawls/${queued.id}`);
+      polls++;
+      if (fetchedMs === null && crawl.status !== 'queued' && crawl.status !== 'running') fetchedMs = performance.now() - started;
+    }
+    const ms = performance.now() - started;
+    if (crawl.status !== 'completed') throw new Error(`crawl ended ${crawl.status}: ${JSON.stringify(crawl.error)}`);
+    const summary = await call('GET', `/v1/crawls/${queued.id}/issues/summary`);
+    const groups = (summary.groups as { name: string; occurrences: number }[]).sort((x, y) => y.occurrences - x.occurrences);
+    return {
+      ms,
+      pages: crawl.pages.crawled,
+      fetch_stage_ms: fetchedMs === null ? null : Math.round(fetchedMs),
+      discovered: crawl.pages.discovered,
+      truncated: crawl.truncated,
+      issue_counts: crawl.issue_counts,
+      checks_fired: groups.length,
+      top_issues: Object.fromEntries(groups.slice(0, 10).map((g) => [g.name, g.occurrences])),
+      polls,
+      database: memory ? 'sqlite::memory:' : 'SQLite file (WAL)',
+      options: Object.keys(campaignBody).filter((k) => k.startsWith('check_')),
+    };
+  });
+  await server.close();
+}
+
+const { values } = parseArgs({
+  options: {
+    variant: { type: 'string' },
+    site: { type: 'string' },
+    pages: { type: 'string' },
+    root: { type: 'string' },
+    dir: { type: 'string' },
+    database: { type: 'string', default: 'file' },
+    crawlee: { type: 'string' },
+  },
+});
+
+if (values.variant) {
+  const pages = Number(values.pages);
+  const root = values.root!;
+  if (values.variant === 'a') await bareLoop(root, values.site!, pages);
+  else if (values.variant === 'b') await cheerioCrawler(root, values.crawlee!, values.site!, pages);
+  else await apiCrawl(values.site!, pages, values.dir!, values.database === 'memory');
+}

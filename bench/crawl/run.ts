@@ -1,0 +1,350 @@
+/**
+ * Crawl benchmark (the crawl issue): one generated site (bench/crawl/site.ts, N pages of a few KB
+ * with ~20 internal links each, served on 127.0.0.1 with keep-alive, from this process) crawled
+ * three ways, each in its own child process (bench/crawl/child.ts, bundled to plain JavaScript
+ * and run on `node`) so one variant's memory does not hide another's:
+ *
+ *   (a) ceiling: a bare loop fetching the same N URLs with undici at concurrency 8, reading each
+ *       body and nothing more;
+ *   (b) peer: crawlee's CheerioCrawler at concurrency 8 (a devDependency, measured only when
+ *       installed), extracting title, description, h1, images and links with cheerio;
+ *   (c) ours: the crawl through the HTTP API on SQLite, every HTML check on (external links and AI
+ *       reachability included), concurrency 8 (CRAWL_DEFAULTS), from the launch request until the
+ *       crawl reads `settled`.
+ *
+ *   npx tsx bench/crawl/run.ts [--pages 5000] [--only a,b,c] [--big] [--big-pages 50000]
+ *                              [--heap-cap-mb 512] [--database file|memory] [--cpu-prof]
+ *                              [--no-write] [--tsx]
+ *
+ * `--big` runs only (c), on a 50,000-page site, and reports its peak RSS against the 300 MB
+ * target, once with Node's defaults and once with `--max-old-space-size=<heap-cap-mb>` (0 skips
+ * it): the crawl's live heap stays near 50 MB, and what V8 lets pile up above it decides the peak.
+ * Results are printed as JSON and written to docs/benchmarks.md (this benchmark's own
+ * section only) unless `--no-write`. RSS is sampled every 50 ms in the child; the kernel's
+ * high-water mark (VmHWM) is reported beside it, since a 50 ms sampler can miss a short peak.
+ * `--cpu-prof` writes a V8 CPU profile of (c) to a temporary directory and prints its path;
+ * `--tsx` runs the children from the TypeScript sources through tsx instead of the bundle (RSS
+ * then includes the loader, about 75 MB more).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire, isBuiltin } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startBenchSite, type BenchSite, type ServedCounts } from './site.js';
+import { CONCURRENCY, LABELS, SAMPLE_MS, type Variant } from './variants.js';
+
+const RSS_TARGET_MB = 300;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '5000' },
+    big: { type: 'boolean', default: false },
+    'big-pages': { type: 'string', default: '50000' },
+    only: { type: 'string', default: 'a,b,c' },
+    database: { type: 'string', default: 'file' },
+    'cpu-prof': { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+    tsx: { type: 'boolean', default: false },
+    'heap-cap-mb': { type: 'string', default: '512' },
+  },
+});
+
+interface ChildResult {
+  variant: Variant;
+  pages: number;
+  ms: number;
+  pages_per_s: number;
+  rss_baseline_mb: number;
+  rss_peak_mb: number;
+  rss_hwm_mb: number | null;
+  served?: ServedCounts;
+  [key: string]: unknown;
+}
+
+/** Where crawlee would be imported from, or null when it is not installed. */
+function crawleeModule(): string | null {
+  if (existsSync(path.join(root, 'node_modules/@crawlee/cheerio/package.json'))) return '@crawlee/cheerio';
+  if (existsSync(path.join(root, 'node_modules/crawlee/package.json'))) return 'crawlee';
+  return null;
+}
+
+/**
+ * Bundles child.ts (and the server's sources it imports) into plain ES modules, so a child runs
+ * on `node` alone, as the published server does, without the TypeScript loader's thread and
+ * caches (about 75 MB of RSS) counted against the crawl. Packages stay external, imported from
+ * the exact file the sources resolve to (the server's own undici and htmlparser2 copies), and
+ * each source keeps its own `import.meta.url`, so `createRequire(import.meta.url)` in it still
+ * resolves from where the file lives, not from the temporary directory.
+ */
+async function bundleChild(dir: string): Promise<string> {
+  const esbuild = createRequire(path.join(root, 'package.json'))('esbuild') as typeof import('esbuild');
+  await esbuild.build({
+    entryPoints: { child: path.join(root, 'bench/crawl/child.ts') },
+    outdir: dir,
+    // Chunks: the server (and the packages it imports) load only in the child that runs it.
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'external-by-path',
+        setup(build) {
+          build.onResolve({ filter: /^[^./]/ }, async (args) => {
+            if (args.pluginData === 'resolving' || args.path.startsWith('@siteaudit/')) return undefined;
+            if (isBuiltin(args.path)) return { path: args.path, external: true };
+            const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
+            if (found.errors.length) return { errors: found.errors };
+            return { path: pathToFileURL(found.path).href, external: true };
+          });
+          build.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
+            if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+            const source = await readFile(args.path, 'utf8');
+            const url = JSON.stringify(pathToFileURL(args.path).href);
+            return { contents: source.replace(/\bimport\.meta\.url\b/g, url), loader: 'ts' };
+          });
+        },
+      },
+    ],
+  });
+  return path.join(dir, 'child.mjs');
+}
+
+function runChild(child: string, variant: Variant, site: string, pages: number, dir: string, flags: string[]): Promise<ChildResult> {
+  // --tsx runs the sources through the parent's loader instead of the bundle.
+  const loader = values.tsx ? process.execArgv : [];
+  const args = [...loader, ...flags, child, '--variant', variant, '--site', site, '--pages', String(pages), '--root', root, '--dir', dir, '--database', values.database!];
+  const peer = crawleeModule();
+  if (peer) args.push('--crawlee', peer);
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      if (code !== 0) reject(new Error(`variant ${variant} exited with ${code}`));
+      else resolve(JSON.parse(out.trim().split('\n').pop()!));
+    });
+  });
+}
+
+function machine(): string {
+  const cpus = os.cpus();
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${round(os.totalmem() / 1024 ** 3)} GB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+const load = () => os.loadavg().map((n) => round(n, 2));
+
+const SECTION = '## Crawl (`bench/crawl`)';
+const INTRO = `${SECTION}
+
+\`npx tsx bench/crawl/run.ts [--pages 5000]\`, and \`--big\` for the 50,000-page memory run.
+A generated shop of N URLs (about 5.7 KB of HTML and 20 internal links per page, titles,
+descriptions, h1, images, JSON-LD, and the usual defects: 404s, 301s, duplicate titles and text,
+missing alt…) is served by node:http on 127.0.0.1 from the parent process (keep-alive, gzip from
+a cache filled before any measurement). Each variant runs in its own child process, bundled to
+plain JavaScript with esbuild and run on \`node\` (as the published server runs; under tsx the
+loader adds about 75 MB of RSS). RSS is sampled every 50 ms; the kernel's peak (VmHWM) is kept too.
+
+- (a) ceiling: a bare undici loop (the crawler's own undici copy) fetching the same N URLs at
+  concurrency 8, body read, nothing parsed;
+- (b) peer: crawlee's \`CheerioCrawler\` pinned at concurrency 8 (min = max = 8), in-memory storage,
+  title/description/h1/images/links read with cheerio and \`enqueueLinks\`;
+- (c) ours: a campaign created and launched through the HTTP API on SQLite (a WAL file),
+  \`max_urls\` N, \`max_depth\` 100, every HTML check plus \`check_external_links\` and
+  \`check_ai_reachability\`, concurrency 8 (\`CRAWL_DEFAULTS\`); timed from the launch request to
+  the crawl reading \`settled\` (polled every 100 ms), so robots.txt, sitemaps, llms.txt, image and
+  external checks, the cross-page checks and post-processing are all inside the time.
+  JavaScript rendering and the axe-core accessibility checks stay off: they need Chromium, they
+  are not HTML checks.
+
+Targets (crawl issue): (c) ≥ 2 × (b) pages/s and ≥ 40 % of (a); a 50,000-page crawl under 300 MB RSS.
+The machine is shared: the load average at the start and end of each run is recorded, and figures
+taken under load (another build or test suite running) move by ± 40 %.
+`;
+
+/** Replaces the block between this benchmark's markers; other engineers' sections are untouched. */
+async function writeDocs(block: 'result' | 'big', markdown: string): Promise<string> {
+  const file = path.join(root, 'docs/benchmarks.md');
+  const start = `<!-- bench/crawl:${block} -->`;
+  const end = `<!-- /bench/crawl:${block} -->`;
+  const content = `${start}\n${markdown.trim()}\n${end}`;
+  let doc = existsSync(file) ? await readFile(file, 'utf8') : '# Benchmarks\n';
+  if (!doc.includes(SECTION)) doc = `${doc.trimEnd()}\n\n${INTRO}`;
+  const at = doc.indexOf(start);
+  if (at !== -1) {
+    const stop = doc.indexOf(end, at);
+    doc = doc.slice(0, at) + content + doc.slice(stop + end.length);
+  } else {
+    // At the end of this section: before the next `## ` heading, or at the end of the file.
+    const sectionAt = doc.indexOf(SECTION);
+    const next = doc.indexOf('\n## ', sectionAt + SECTION.length);
+    const insertAt = next === -1 ? doc.length : next + 1;
+    const rest = next === -1 ? '' : `\n${doc.slice(insertAt)}`;
+    doc = `${doc.slice(0, insertAt).trimEnd()}\n\n${content}\n${rest}`;
+  }
+  await writeFile(file, `${doc.trimEnd()}\n`);
+  return file;
+}
+
+const fmt = (n: unknown) => (n === null || n === undefined ? '–' : String(n));
+const pct = (n: number) => `${Math.round(n * 100)} %`;
+const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+function runLine(when: string, loadStart: number[], loadEnd: number[]): string {
+  return `Last run: ${when} UTC, ${machine()}; load average ${loadStart.join(' / ')} at the start, ${loadEnd.join(' / ')} at the end.`;
+}
+
+function mainMarkdown(pages: number, results: ChildResult[], when: string, loadStart: number[], loadEnd: number[]): string {
+  const by = (v: Variant) => results.find((r) => r.variant === v);
+  const a = by('a');
+  const b = by('b');
+  const c = by('c');
+  const row = (v: Variant) => {
+    const r = by(v);
+    if (!r) return `| (${v}) ${LABELS[v]} | ${v === 'b' ? 'not installed' : 'not run'} | – | – | – | – | – |`;
+    return `| (${v}) ${LABELS[v]} | ${r.pages} | ${(r.ms / 1000).toFixed(2)} | **${r.pages_per_s}** | ${fmt(r.cpu_ms)} | ${r.rss_peak_mb} | ${fmt(r.rss_hwm_mb)} |`;
+  };
+  const lines = [
+    `### ${pages.toLocaleString('en')} pages`,
+    '',
+    runLine(when, loadStart, loadEnd),
+    '',
+    '| variant | pages | seconds | pages/s | CPU ms | peak RSS MB (50 ms samples) | peak RSS MB (VmHWM) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    row('a'),
+    row('b'),
+    row('c'),
+    '',
+  ];
+  if (!b) lines.push('(b) peer not installed: add `@crawlee/cheerio` as a devDependency to measure it.', '');
+  if (c && a) lines.push(`- (c)/(a) pages/s: **${pct(c.pages_per_s / a.pages_per_s)}** — target ≥ 40 %: ${verdict(c.pages_per_s / a.pages_per_s >= 0.4)}.`);
+  if (c && b) lines.push(`- (c)/(b) pages/s: **${round(c.pages_per_s / b.pages_per_s, 2)}×** — target ≥ 2×: ${verdict(c.pages_per_s / b.pages_per_s >= 2)} (peer ${b.crawlee}).`);
+  else if (c) lines.push('- (c)/(b): not measured, the peer is not installed.');
+  if (c) {
+    const served = c.served;
+    lines.push(
+      `- (c) first seen past the fetch stage at ${fmt(c.fetch_stage_ms)} ms, settled at ${Math.round(c.ms)} ms (100 ms polls); ${fmt(c.discovered)} URLs discovered; besides the ${pages} pages it sent ${served ? served.images + served.other : '–'} image and resource requests and ${served?.external ?? '–'} external checks; ${fmt(c.checks_fired)} checks fired, issues ${JSON.stringify(c.issue_counts)}.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function bigMarkdown(pages: number, runs: { flags: string; result: ChildResult }[], when: string, loadStart: number[], loadEnd: number[]): string {
+  const lines = [
+    `### ${pages.toLocaleString('en')}-page crawl (variant c), memory`,
+    '',
+    runLine(when, loadStart, loadEnd),
+    '',
+    '| node flags | pages | seconds | pages/s | peak RSS MB (50 ms samples) | peak RSS MB (VmHWM) | peak V8 heap used / total MB | < 300 MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const { flags, result: c } of runs) {
+    const peak = Math.max(c.rss_peak_mb, c.rss_hwm_mb ?? 0);
+    lines.push(
+      `| ${flags ? `\`${flags}\`` : 'none (default)'} | ${c.pages} | ${(c.ms / 1000).toFixed(1)} | ${c.pages_per_s} | ${c.rss_peak_mb} | ${fmt(c.rss_hwm_mb)} | ${fmt(c.heap_used_peak_mb)} / ${fmt(c.heap_total_peak_mb)} | ${verdict(peak < RSS_TARGET_MB)} |`,
+    );
+  }
+  lines.push(
+    '',
+    `RSS before the launch (server started, modules loaded): ${runs[0].result.rss_baseline_mb} MB, of which ${fmt(runs[0].result.heap_used_baseline_mb)} MB of V8 heap.`,
+  );
+  return lines.join('\n');
+}
+
+async function parent(): Promise<void> {
+  const big = values.big;
+  const pages = Number(big ? values['big-pages'] : values.pages);
+  if (!Number.isInteger(pages) || pages < 2) throw new Error('--pages must be an integer ≥ 2');
+  const wanted = (big ? ['c'] : values.only!.split(',').map((s) => s.trim())) as Variant[];
+  const heapCap = Number(values['heap-cap-mb']);
+  const peer = crawleeModule();
+  const loadStart = load();
+  if (loadStart[0] > os.cpus().length / 2) process.stderr.write(`warning: load average ${loadStart[0]} — other work is running, figures will be low\n`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'siteaudit-crawl-bench-'));
+  const profileDir = values['cpu-prof'] ? await mkdtemp(path.join(os.tmpdir(), 'siteaudit-crawl-prof-')) : null;
+  const results: ChildResult[] = [];
+  const bigRuns: { flags: string; result: ChildResult }[] = [];
+  const notes: string[] = [];
+  let site: BenchSite | null = null;
+  try {
+    const child = values.tsx ? path.join(root, 'bench/crawl/child.ts') : await bundleChild(dir);
+    process.stderr.write(`generating and serving ${pages} pages…\n`);
+    site = await startBenchSite(pages);
+    const run = async (variant: Variant, flags: string[]) => {
+      process.stderr.write(`(${variant}) ${LABELS[variant]}${flags.length ? ` with ${flags.join(' ')}` : ''}…\n`);
+      site!.reset();
+      const profile = profileDir && variant === 'c' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+      const result = await runChild(child, variant, site!.url, pages, dir, [...flags, ...profile]);
+      result.served = site!.reset();
+      process.stderr.write(`(${variant}) ${result.pages} pages in ${result.ms} ms: ${result.pages_per_s} pages/s, peak RSS ${result.rss_peak_mb} MB\n`);
+      return result;
+    };
+    if (big) {
+      bigRuns.push({ flags: '', result: await run('c', []) });
+      // The same crawl with V8's old space capped: its live heap is small, the rest is garbage
+      // V8 lets accumulate (its heap grows up to 4× the live size when the limit is high).
+      if (heapCap > 0) bigRuns.push({ flags: `--max-old-space-size=${heapCap}`, result: await run('c', [`--max-old-space-size=${heapCap}`]) });
+      results.push(...bigRuns.map((r) => r.result));
+    } else {
+      for (const variant of wanted) {
+        if (variant === 'b' && !peer) {
+          notes.push('peer not installed: add `@crawlee/cheerio` as a devDependency to measure it');
+          process.stderr.write('(b) skipped: peer not installed: add `@crawlee/cheerio` as a devDependency to measure it\n');
+          continue;
+        }
+        results.push(await run(variant, []));
+      }
+    }
+  } finally {
+    await site?.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const loadEnd = load();
+
+  const by = (v: Variant) => results.find((r) => r.variant === v);
+  const a = by('a');
+  const b = by('b');
+  const c = by('c');
+  const ratios = big
+    ? undefined
+    : {
+        c_over_a: a && c ? round(c.pages_per_s / a.pages_per_s, 3) : null,
+        c_over_b: b && c ? round(c.pages_per_s / b.pages_per_s, 3) : null,
+      };
+  const targets = big
+    ? Object.fromEntries(bigRuns.map(({ flags, result }) => [`rss_under_300_mb${flags ? ` (${flags})` : ''}`, Math.max(result.rss_peak_mb, result.rss_hwm_mb ?? 0) < RSS_TARGET_MB]))
+    : {
+        c_at_least_40_percent_of_a: ratios!.c_over_a === null ? null : ratios!.c_over_a >= 0.4,
+        c_at_least_2x_b: ratios!.c_over_b === null ? null : ratios!.c_over_b >= 2,
+      };
+  const now = new Date().toISOString();
+  const date = now.slice(0, 10);
+  const when = now.slice(0, 16).replace('T', ' ');
+  let docs: string | null = null;
+  if (!values['no-write'] && c) {
+    docs = big
+      ? await writeDocs('big', bigMarkdown(pages, bigRuns, when, loadStart, loadEnd))
+      : await writeDocs('result', mainMarkdown(pages, results, when, loadStart, loadEnd));
+  }
+  const profiles = profileDir ? readdirSync(profileDir).map((f) => path.join(profileDir, f)) : undefined;
+  process.stdout.write(
+    `${JSON.stringify(
+      { date, machine: machine(), load_average: { start: loadStart, end: loadEnd }, pages, concurrency: CONCURRENCY, sample_interval_ms: SAMPLE_MS, results, ratios, targets, notes, docs, profiles },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+await parent();
