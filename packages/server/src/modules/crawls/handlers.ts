@@ -10,6 +10,7 @@ import { byCreation, newestFirst } from '../paging.js';
 import { assertUnlocked, findProject } from '../projects/handlers.js';
 import { toCrawl, type CrawlRow } from './crawl-row.js';
 import { launchCrawl } from './launch.js';
+import { issueSummary } from './summary.js';
 import { urlHash } from './run.js';
 
 export async function findCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
@@ -103,19 +104,7 @@ export function crawlHandlers(services: Services): Pick<
 
     async getCrawlIssueSummary(ctx, { params }) {
       const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
-      const groups = (await knex('crawl_issues')
-        .where({ crawl_id: crawl.id })
-        .select('name', 'severity', 'category', 'severity_rank')
-        .count({ occurrences: '*' })
-        .groupBy('name', 'severity', 'category', 'severity_rank')
-        .orderBy([{ column: 'severity_rank' }, { column: 'occurrences', order: 'desc' }, { column: 'name' }])) as { name: string; severity: 'error' | 'warning' | 'info'; category: string; occurrences: string | number }[];
-      const totals = { error: 0, warning: 0, info: 0 };
-      const data = groups.map((g) => {
-        const occurrences = Number(g.occurrences);
-        totals[g.severity] += occurrences;
-        return { name: g.name, severity: g.severity, category: g.category, occurrences };
-      });
-      return { body: { data: { crawl_id: crawl.id, totals, protection_occurrences: crawl.protection_occurrences, groups: data } } };
+      return { body: { data: await issueSummary(knex, crawl) } };
     },
 
     async listCrawlPages(ctx, { params, query }) {

@@ -1,10 +1,11 @@
 /** Reads a crawl for the renderers, streaming pages and issues in keyset chunks. */
 import type { Knex } from 'knex';
-import type { CrawledPage, IssueOccurrence, IssueSummary, PageSpeedResult } from '@siteaudit/schema';
+import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
 import { CHECKS } from '../../crawler/checks.js';
 import type { ExportSource } from '../../exports/index.js';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
+import { issueSummary } from '../crawls/summary.js';
 
 const CHUNK = 1000;
 
@@ -28,22 +29,7 @@ async function* chunks<T extends { seq: number }>(knex: Knex, table: string, cra
 
 export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' | 'en'): Promise<ExportSource> {
   const project = await knex('projects').where({ id: crawl.project_id }).first('name', 'url', 'domain');
-  const groups = (await knex('crawl_issues')
-    .where({ crawl_id: crawl.id })
-    .select('name', 'severity', 'category', 'severity_rank')
-    .count({ occurrences: '*' })
-    .groupBy('name', 'severity', 'category', 'severity_rank')
-    .orderBy([{ column: 'severity_rank' }, { column: 'occurrences', order: 'desc' }, { column: 'name' }])) as { name: string; severity: 'error' | 'warning' | 'info'; category: string; occurrences: string | number }[];
-  const totals = { error: 0, warning: 0, info: 0 };
-  const summary: IssueSummary = {
-    crawl_id: crawl.id,
-    totals,
-    protection_occurrences: crawl.protection_occurrences,
-    groups: groups.map((g) => {
-      totals[g.severity] += Number(g.occurrences);
-      return { name: g.name, severity: g.severity, category: g.category, occurrences: Number(g.occurrences) };
-    }),
-  };
+  const summary = await issueSummary(knex, crawl);
   const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
   return {
     project: { name: project.name, url: project.url, domain: project.domain },
