@@ -1,4 +1,5 @@
 /** The Express application: request ids and language headers, the contract routes, 404 and 405. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { VARY, allowedMethods } from '@siteaudit/schema';
 import { bindContract, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
@@ -45,16 +46,15 @@ export function createApp(handlers: Handlers, deps: BinderDeps): express.Express
 
 /**
  * The app as `listen()` serves it on its own: every path the API does not know answers a 404
- * problem. `server.app` itself leaves paths outside /v1 to the application embedding it.
+ * problem. `server.app` itself leaves paths outside /v1 to the application embedding it. The
+ * fallback is express's final handler rather than a wrapping app, which would add a router hop
+ * to every request.
  */
-export function standaloneApp(app: express.Express): express.Express {
-  const outer = express();
-  outer.disable('x-powered-by');
-  outer.use(app);
-  outer.use((req: Request, res: Response) => {
-    const reply = problemReply(new ApiError('not_found'), requestLanguage(req), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId());
-    res.status(reply.status).set(reply.headers).end(reply.body);
-  });
-  return outer;
+export function standaloneApp(app: express.Express): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) =>
+    app(req as Request, res as Response, () => {
+      const request = req as Request;
+      const reply = problemReply(new ApiError('not_found'), requestLanguage(request), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId());
+      res.writeHead(reply.status, reply.headers).end(reply.body);
+    });
 }
-
