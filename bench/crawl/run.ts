@@ -173,7 +173,7 @@ The machine is shared: the load average at the start and end of each run is reco
 taken under load (another build or test suite running) move by ± 40 %.
 `;
 
-/** Replaces the block between this benchmark's markers; other engineers' sections are untouched. */
+/** Replaces the block between this benchmark's markers; the other sections are untouched. */
 async function writeDocs(block: 'result' | 'big', markdown: string): Promise<string> {
   const file = path.join(root, 'docs/benchmarks.md');
   const start = `<!-- bench/crawl:${block} -->`;
