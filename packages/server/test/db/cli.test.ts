@@ -15,6 +15,9 @@ import { onPostgres } from './harness.js';
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+// The CLI runs in a temporary directory: point tsx at the repository's tsconfig so the workspace
+// packages resolve to their source, never to a stale build in dist/.
+const FROM_SOURCE = ['--tsconfig', path.join(ROOT, 'tsconfig.json')];
 
 let dir: string;
 let database: string;
@@ -22,7 +25,7 @@ const started: ChildProcess[] = [];
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TSX, [...FROM_SOURCE, CLI, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));
@@ -83,7 +86,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     expect(token).toMatch(/^sa_[A-Za-z0-9_-]+$/);
 
     const port = await freePort();
-    const server = spawn(TSX, [CLI, 'start', '--port', String(port), '--database', database], {
+    const server = spawn(TSX, [...FROM_SOURCE, CLI, 'start', '--port', String(port), '--database', database], {
       cwd: dir,
       env: { ...process.env, DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
