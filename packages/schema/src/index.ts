@@ -25,3 +25,4 @@ export * from './urls.js';
 export * from './project-setup.js';
 export * from './webhook-rules.js';
 export * from './export-rules.js';
+export * from './crawl-rules.js';

@@ -3,7 +3,7 @@
  * to `completed` with `settled: false` (post-processing), then `settled: true`, when reports
  * may be read (spec: States, Crawl). Reports before that answer 409 `crawl.not_settled`.
  */
-import { crawlProgressPercent, normaliseUrl, type Crawl, type IssueSummary, type PageSpeedResult } from '@siteaudit/schema';
+import { CRAWL_STEPS, crawlProgressPercent, normaliseUrl, pagespeedSkipReason, unmeasuredPageSpeed, type Crawl, type IssueSummary, type PageSpeedResult } from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, CrawlRecord, Job, MockDb } from '../db.js';
 import { hashHex } from '../random.js';
@@ -15,7 +15,6 @@ import { emitEvent } from './webhooks.js';
 export const CRAWL_TIMING = { queued: 1 * SECOND, fetching: 4 * SECOND, postProcessing: 2 * SECOND };
 
 type Step = CrawlRecord['steps'][number];
-const STEPS = ['fetching', 'analysing', 'pagespeed', 'scoring', 'comparing'] as const;
 
 export function serializeCrawl(record: CrawlRecord, now: Date): Crawl {
   let crawled = record.pages.crawled;
@@ -74,7 +73,7 @@ function configHash(campaign: CampaignRecord): string {
 /** Creates a crawl of a campaign as `queued`, at `now`; the caller has checked the rules. */
 export function insertCrawl(env: MockEnv, db: MockDb, campaignId: string, now: Date): CrawlRecord {
   const campaign = db.campaigns.get(campaignId)!;
-  const steps: Step[] = STEPS.map((stage) => ({ stage, state: 'pending', skip_reason: null }));
+  const steps: Step[] = CRAWL_STEPS.map((stage) => ({ stage, state: 'pending', skip_reason: null }));
   const record: CrawlRecord = {
     seq: nextSeq(db),
     id: env.random.uuid(),
@@ -143,7 +142,7 @@ export function runCrawlJob(env: MockEnv, job: Job): void {
   } else if (job.kind === 'crawl.settle' && crawl.status === 'completed' && !crawl.settled) {
     step('analysing').state = 'done';
     // No PageSpeed provider in the mock: the step is skipped, honestly, never invented.
-    Object.assign(step('pagespeed'), { state: 'skipped', skip_reason: crawl.pagespeed_requested ? 'no_provider' : 'not_requested' });
+    Object.assign(step('pagespeed'), { state: 'skipped', skip_reason: pagespeedSkipReason(crawl.pagespeed_requested) });
     step('scoring').state = 'done';
     step('comparing').state = 'done';
     const previous = [...db.crawls.values()]
@@ -252,18 +251,7 @@ export const crawlOperations: Pick<
   getCrawlPagespeed({ db, caller, params }) {
     const crawl = settledCrawl(db, params.crawl, caller);
     // No provider in the mock: say so (null strategies, never 0), like a server without one.
-    const result: PageSpeedResult = {
-      crawl_id: crawl.id,
-      status: crawl.pagespeed_requested ? 'unconfigured' : 'not_requested',
-      provider: null,
-      skip_reason: crawl.pagespeed_requested ? 'no_provider' : 'not_requested',
-      mobile: null,
-      desktop: null,
-      combined: null,
-      failed: false,
-      sample: [],
-      measured_at: null,
-    };
+    const result: PageSpeedResult = { crawl_id: crawl.id, ...unmeasuredPageSpeed(crawl.pagespeed_requested) };
     return data(result);
   },
 };

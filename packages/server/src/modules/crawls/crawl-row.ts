@@ -1,9 +1,7 @@
-import type { Crawl } from '@siteaudit/schema';
+import { CRAWL_STEPS, type Crawl, type CrawlStep } from '@siteaudit/schema';
 import { bool, json } from '../../store/database.js';
 
-/** Post-fetch steps in order; `settled` once every one is done or skipped (docs/decisions/crawl-lifecycle.md). */
-export const STEPS = ['fetching', 'analysing', 'pagespeed', 'scoring', 'comparing'] as const;
-export type Step = (typeof STEPS)[number];
+export type Step = CrawlStep;
 export type StepState = 'pending' | 'running' | 'done' | 'skipped';
 
 export interface StagePlanStep {
@@ -46,7 +44,7 @@ export interface CrawlRow {
 }
 
 export function initialStagePlan(): StagePlanStep[] {
-  return STEPS.map((stage) => ({ stage, state: 'pending', skip_reason: null }));
+  return CRAWL_STEPS.map((stage) => ({ stage, state: 'pending', skip_reason: null }));
 }
 
 export function toCrawl(row: CrawlRow): Crawl {

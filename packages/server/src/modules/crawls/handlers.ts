@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
+import { unmeasuredPageSpeed, type CrawledPage, type IssueOccurrence, type PageSpeedResult } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -130,7 +130,7 @@ export function crawlHandlers(services: Services): Pick<
       const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
       const result: PageSpeedResult = {
         crawl_id: crawl.id,
-        ...(stored ?? { status: 'not_requested', provider: null, skip_reason: 'not_requested', mobile: null, desktop: null, combined: null, failed: false, sample: [], measured_at: null }),
+        ...(stored ?? unmeasuredPageSpeed(false)),
       };
       return { body: { data: result } };
     },

@@ -113,21 +113,6 @@ export function summarise(provider: string, sample: SampleEntry[], measurements:
   };
 }
 
-/** The result when nothing is measured: campaign off, or no provider configured. */
-export function skippedResult(requested: boolean): StoredPageSpeed {
-  return {
-    status: requested ? 'unconfigured' : 'not_requested',
-    provider: null,
-    skip_reason: requested ? 'no_provider' : 'not_requested',
-    mobile: null,
-    desktop: null,
-    combined: null,
-    failed: false,
-    sample: [],
-    measured_at: null,
-  };
-}
-
 export interface SlowPage {
   url: string;
   score: number;

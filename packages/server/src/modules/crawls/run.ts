@@ -6,6 +6,7 @@
  * restart starts the fetch again from scratch; one that keeps failing ends `failed` with an `error`.
  */
 import { createHash } from 'node:crypto';
+import { unmeasuredPageSpeed } from '@siteaudit/schema';
 import { CHECKS, THRESHOLDS, crawlSite, normaliseUrl, resolveCrawlConfig, type IssueRecord, type PageRecord } from '../../crawler/index.js';
 import type { PageSpeedProvider } from '../../providers/pagespeed.js';
 import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
@@ -15,7 +16,7 @@ import type { CampaignRow } from '../campaigns/campaign-row.js';
 import type { CrawlControl } from './control.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow, type StagePlanStep, type Step } from './crawl-row.js';
 import { finishFailed, finishStopped } from './finish.js';
-import { healthWithPageSpeed, measureSample, selectSample, skippedResult, slowPages, summarise, type StoredPageSpeed } from './pagespeed.js';
+import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed.js';
 
 /** What the crawl job uses beyond the services: the PageSpeed provider and the browser. */
 export interface CrawlRuntime {
@@ -297,14 +298,14 @@ async function pagespeedStep(services: Services, row: CrawlRow, plan: string, si
   const requested = bool(campaign.pagespeed);
   const provider = runtimes.get(services)?.pagespeed ?? null;
   if (!requested || !provider) {
-    const result = skippedResult(requested);
+    const result = unmeasuredPageSpeed(requested);
     plan = setStep(plan, 'pagespeed', 'skipped', result.skip_reason);
     await knex('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: plan });
     return plan;
   }
 
   const sample = await selectSample(knex, crawlId);
-  const pending: StoredPageSpeed = { ...skippedResult(true), status: 'pending', provider: provider.name, skip_reason: null, sample: sample.map((s) => ({ ...s, mobile: null, desktop: null, error: null })) };
+  const pending: StoredPageSpeed = { ...unmeasuredPageSpeed(true), status: 'pending', provider: provider.name, skip_reason: null, sample: sample.map((s) => ({ ...s, mobile: null, desktop: null, error: null })) };
   plan = setStep(plan, 'pagespeed', 'running');
   await knex('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(pending), stage_plan: plan });
 
