@@ -1,5 +1,4 @@
 import type { CrawledPage, PageSpeedResult } from '@siteaudit/schema';
-import PDFDocument from 'pdfkit';
 import { PassThrough, type Readable } from 'node:stream';
 import { type ExportStrings, exportStrings, formatters, SEVERITIES, SEVERITY_RANK } from './i18n.js';
 import { pdfSafe } from './pdf-text.js';
@@ -245,8 +244,10 @@ export function renderPdf(source: ExportSource): Readable {
 }
 
 async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
-  // Yield once so the caller can attach its listeners before anything can fail.
-  await Promise.resolve();
+  // Loaded on first use, which also lets the caller attach its listeners before anything can
+  // fail: pdfkit and its fonts weigh about 20 MB of memory that a server which never exports
+  // (or has not yet) should not carry.
+  const { default: PDFDocument } = await import('pdfkit');
   const t = exportStrings(source.language);
   const f = formatters(t);
   const label = (name: string) => source.labels?.(name) ?? name;

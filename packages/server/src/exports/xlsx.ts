@@ -1,5 +1,5 @@
 import type { PageSpeedResult } from '@siteaudit/schema';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { type EventEmitter, once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
@@ -176,9 +176,11 @@ export function renderXlsx(source: ExportSource): Readable {
 }
 
 async function writeXlsx(source: ExportSource, out: PassThrough): Promise<void> {
-  await Promise.resolve();
+  // Loaded on first use (which also lets the caller attach its listeners first): exceljs and its
+  // dependency tree weigh about 30 MB of memory that a server which never exports should not carry.
+  const { default: Excel } = await import('exceljs');
   const t = exportStrings(source.language);
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const wb = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   wb.creator = t.generatedBy;
   wb.title = `${t.reportTitle} – ${source.project.name}`;
   const finished = parseDate(source.crawl.finished_at);
