@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { allPaths } from './site.js';
-import { CONCURRENCY, LABELS, SAMPLE_MS, type Variant } from './variants.js';
+import { CONCURRENCY, LABELS, SAMPLE_MS, type HeapPolicy, type Variant } from './variants.js';
 
 const MB = 1024 * 1024;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -154,9 +154,10 @@ async function cheerioCrawler(root: string, name: string, site: string, pages: n
 }
 
 /** (c) Ours: the API on SQLite, a campaign with every HTML check on, launch → settled. */
-async function apiCrawl(site: string, pages: number, dir: string, memory: boolean): Promise<void> {
+async function apiCrawl(site: string, pages: number, dir: string, memory: boolean, heap: HeapPolicy): Promise<void> {
   // Loaded here, not at the top, so variants (a) and (b) do not carry the server in their RSS.
-  const { createSiteAuditServer } = await import('../../packages/server/src/index.js');
+  const { createSiteAuditServer, limitHeapGrowth } = await import('../../packages/server/src/index.js');
+  if (heap === 'cli') limitHeapGrowth();
   const { SCOPES } = await import('@siteaudit/schema');
   const server = await createSiteAuditServer({
     database: memory ? 'sqlite::memory:' : path.join(dir, `bench-${process.pid}.db`),
@@ -233,6 +234,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     database: { type: 'string', default: 'file' },
     crawlee: { type: 'string' },
+    heap: { type: 'string', default: 'cli' },
   },
 });
 
@@ -241,5 +243,5 @@ if (values.variant) {
   const root = values.root!;
   if (values.variant === 'a') await bareLoop(root, values.site!, pages);
   else if (values.variant === 'b') await cheerioCrawler(root, values.crawlee!, values.site!, pages);
-  else await apiCrawl(values.site!, pages, values.dir!, values.database === 'memory');
+  else await apiCrawl(values.site!, pages, values.dir!, values.database === 'memory', values.heap as HeapPolicy);
 }

@@ -8,3 +8,10 @@ export const LABELS: Record<Variant, string> = {
   b: 'crawlee CheerioCrawler (peer)',
   c: 'Site Audit crawl through the API',
 };
+
+/** (c)'s heap: as `siteaudit-server` runs it (limitHeapGrowth), or Node's defaults when embedded. */
+export type HeapPolicy = 'cli' | 'node';
+export const HEAP_LABELS: Record<HeapPolicy, string> = {
+  cli: 'as `siteaudit-server` runs (`limitHeapGrowth()`: heap grows by 50 % of its live size)',
+  node: "embedded, Node's defaults (heap grows up to 4× its live size)",
+};

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { ERRORS, ERROR_TYPE_BASE, type ErrorCode, type Language, type Problem } from './errors.js';
-import { OPERATIONS, type HttpMethod, type OperationInfo } from './operations.js';
+import { OPERATIONS, type HttpMethod, type OperationId, type OperationInfo } from './operations.js';
 import { upgradeTo, type Plan, type PlanCatalogue } from './plans.js';
 import type { Role, Scope } from './scopes.js';
 
@@ -141,7 +141,40 @@ export function crawlProgressPercent(crawled: number, budget: number): number {
 /** Every answer varies with these request headers: the caller (bearer token) and the language. */
 export const VARY = 'Authorization, Accept-Language';
 
-let routes: { method: HttpMethod; pattern: RegExp }[] | undefined;
+interface Route {
+  id: OperationId;
+  method: HttpMethod;
+  pattern: RegExp;
+  names: string[];
+}
+let routes: Route[] | undefined;
+
+/** The contract's routes as patterns, in contract order; built on first use, so that importing the schema costs nothing. */
+function compiledRoutes(): Route[] {
+  routes ??= (Object.entries(OPERATIONS) as [OperationId, OperationInfo][]).map(([id, op]) => ({
+    id,
+    method: op.method,
+    pattern: new RegExp(`^${op.path.replace(/:[a-z_]+/g, '([^/]+)')}/?$`),
+    names: [...op.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]),
+  }));
+  return routes;
+}
+
+/**
+ * The operation the contract routes for a method on a path (a trailing slash allowed), with its
+ * path parameters as they appear in the path (still percent-encoded); null when none.
+ */
+export function matchOperation(method: string, path: string): { id: OperationId; params: Record<string, string> } | null {
+  for (const route of compiledRoutes()) {
+    if (route.method !== method) continue;
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    for (let i = 0; i < route.names.length; i++) params[route.names[i]] = m[i + 1];
+    return { id: route.id, params };
+  }
+  return null;
+}
 
 /**
  * The methods the contract routes on a path under `/v1` (a trailing slash allowed), for the
@@ -149,7 +182,5 @@ let routes: { method: HttpMethod; pattern: RegExp }[] | undefined;
  * some, else 404 `not_found`.
  */
 export function allowedMethods(path: string): HttpMethod[] {
-  // Built on first use, so that importing the schema costs nothing (and bundles drop it unused).
-  routes ??= Object.values(OPERATIONS).map((op) => ({ method: op.method, pattern: new RegExp(`^${op.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`) }));
-  return [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+  return [...new Set(compiledRoutes().filter((r) => r.pattern.test(path)).map((r) => r.method))];
 }

@@ -9,6 +9,7 @@ import {
   DEFAULT_PLANS,
   accessRefusal,
   allowedMethods,
+  matchOperation,
   canonicalJson,
   cursorBinding,
   decideRate,
@@ -216,6 +217,16 @@ describe('common HTTP rules', () => {
   it('binds a cursor to the path and filters, not to cursor and limit', () => {
     expect(cursorBinding({ project: 'p' }, { b: '1', a: '2', limit: 5, cursor: 'x' })).toBe(cursorBinding({ project: 'p' }, { a: '2', b: '1' }));
     expect(cursorBinding({ project: 'p' }, {})).not.toBe(cursorBinding({ project: 'q' }, {}));
+  });
+
+  it('matches a method and a path to its operation and path parameters', () => {
+    expect(matchOperation('GET', '/v1/projects/abc')).toEqual({ id: 'getProject', params: { project: 'abc' } });
+    expect(matchOperation('GET', '/v1/projects/abc/')).toEqual({ id: 'getProject', params: { project: 'abc' } });
+    expect(matchOperation('GET', '/v1/crawls/c1/issues/summary')).toEqual({ id: 'getCrawlIssueSummary', params: { crawl: 'c1' } });
+    expect(matchOperation('POST', '/v1/projects')).toEqual({ id: 'createProject', params: {} });
+    expect(matchOperation('PUT', '/v1/projects')).toBeNull();
+    expect(matchOperation('GET', '/v1/projects/a/b/c')).toBeNull();
+    expect(matchOperation('GET', '/v1/projects//')).toBeNull();
   });
 
   it('names the methods a path allows', () => {

@@ -9,6 +9,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
 import { readFileSync } from 'node:fs';
 import { AdminError } from './admin.js';
+import { limitHeapGrowth } from './heap.js';
 import { createDataForSeoKeywordData, createDataForSeoSerp, createLighthousePageSpeed, createPageSpeedInsights, type Providers } from './providers/index.js';
 import { createSiteAuditServer, type SiteAuditServerOptions } from './server.js';
 
@@ -47,6 +48,8 @@ function providersFromEnv(allowPrivateAddresses = false): Providers {
 }
 
 async function serve(options: SiteAuditServerOptions & { port: number; host: string }) {
+  // A serving process runs crawls: keep its heap near its live size (src/heap.ts).
+  limitHeapGrowth();
   const server = await createSiteAuditServer({ providers: providersFromEnv(options.network?.allowPrivateAddresses ?? false), ...options });
   const { url } = await server.listen(options.port, options.host);
   const stop = async () => {

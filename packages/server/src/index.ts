@@ -3,3 +3,4 @@ export { AdminError, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, type Admin, type Create
 export { resolvePlans, type PlanOverrides } from '@siteaudit/schema';
 export * from './providers/index.js';
 export { chromiumAvailable, createRenderer } from './rendering/index.js';
+export { DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth } from './heap.js';

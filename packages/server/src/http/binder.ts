@@ -6,15 +6,16 @@
  * ETag (304). Validation failures, 401 and 429 come before the idempotency layer and are not
  * stored; a 429 and a 304 cost nothing.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import express, { type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import {
   accessRefusal,
   buildProblem,
   contract,
   fieldErrors,
   ifNoneMatchMatches,
+  matchOperation,
   parseIdempotencyKey,
   pickLanguage,
   planRefusal,
@@ -120,7 +121,7 @@ function send(res: Response, reply: Reply): void {
 }
 
 function etagOf(body: string): string {
-  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `W/"${hash('sha1', body, 'base64url')}"`;
 }
 
 /** Query strings arrive as strings or arrays; a repeated parameter is a validation error. */
@@ -148,125 +149,157 @@ function validate<T extends z.ZodType>(schema: T, value: unknown, language: Lang
   throw new ApiError('validation_failed', { errors: keyed });
 }
 
+/**
+ * One middleware routes every operation: the contract's own matcher (`matchOperation`) finds it
+ * in a few pattern tests, where one express route per operation would walk up to forty router
+ * layers per request. A path the contract does not route goes on to the next handler (405, 404,
+ * or the application embedding this one).
+ */
 export function bindContract(app: express.Express, handlers: Handlers, deps: BinderDeps): void {
   const rawBody = express.raw({ type: () => true, limit: '1mb' });
+  const operations = new Map<OperationId, (req: Request, res: Response) => Promise<void>>();
+  for (const op of Object.values(contract) as ContractEntry[]) operations.set(op.id, operation(op, handlers, deps));
 
-  for (const op of Object.values(contract) as ContractEntry[]) {
-    const handler = handlers[op.id] as unknown as (ctx: RequestContext, input: unknown) => Promise<unknown>;
-    const method = op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    const middlewares = op.body ? [rawBody] : [];
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    // HEAD is answered as GET, without the body (node:http drops it).
+    const found = matchOperation(req.method === 'HEAD' ? 'GET' : req.method, req.path);
+    if (!found) return next();
+    const serve = operations.get(found.id)!;
+    const run = () => {
+      req.params = decodeParams(found.params);
+      void serve(req, res);
+    };
+    if (contract[found.id].body) rawBody(req, res, (error?: unknown) => (error ? next(error) : run()));
+    else run();
+  });
+}
 
-    app[method](op.path, ...middlewares, async (req: Request, res: Response) => {
-      const requestId = res.getHeader('X-Request-Id') as string;
-      const language = requestLanguage(req);
-      let charged: { teamId: string; cost: number } | null = null;
-      let claimed: { teamId: string; key: string } | null = null;
-      let rateHeaders: Record<string, string> = {};
-      try {
-        const now = deps.clock();
-        const caller = await deps.authenticator.authenticate(req.headers.authorization, now);
-        gatePlan(op, caller, deps.plans());
+/** Percent-decoded path parameters; a malformed one stays as sent, and fails validation (404). */
+function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in raw) {
+    try {
+      out[name] = decodeURIComponent(raw[name]);
+    } catch {
+      out[name] = raw[name];
+    }
+  }
+  return out;
+}
 
-        const limits = caller.plan.rateLimits;
-        const taken = await deps.rateLimiter.take(caller.teamId, op.cost, limits, now);
-        if (!taken.ok) {
-          const refusal = rateLimitRefusal(taken, deps.plans(), caller.plan);
-          throw new ApiError('rate_limited', refusal.extras, refusal.headers);
-        }
-        charged = { teamId: caller.teamId, cost: op.cost };
-        rateHeaders = rateLimitHeaders(taken.states, op.cost);
+/** The handler of one operation, with every common rule applied before and after it. */
+function operation(op: ContractEntry, handlers: Handlers, deps: BinderDeps): (req: Request, res: Response) => Promise<void> {
+  const handler = handlers[op.id] as unknown as (ctx: RequestContext, input: unknown) => Promise<unknown>;
+  return async (req: Request, res: Response) => {
+    const requestId = res.getHeader('X-Request-Id') as string;
+    const language = requestLanguage(req);
+    let charged: { teamId: string; cost: number } | null = null;
+    let claimed: { teamId: string; key: string } | null = null;
+    let rateHeaders: Record<string, string> = {};
+    try {
+      const now = deps.clock();
+      const caller = await deps.authenticator.authenticate(req.headers.authorization, now);
+      gatePlan(op, caller, deps.plans());
 
-        const denied = accessRefusal(op, caller.role, caller.scopes);
-        if (denied) throw new ApiError(denied.code, denied.extras);
+      const limits = caller.plan.rateLimits;
+      const taken = await deps.rateLimiter.take(caller.teamId, op.cost, limits, now);
+      if (!taken.ok) {
+        const refusal = rateLimitRefusal(taken, deps.plans(), caller.plan);
+        throw new ApiError('rate_limited', refusal.extras, refusal.headers);
+      }
+      charged = { teamId: caller.teamId, cost: op.cost };
+      rateHeaders = rateLimitHeaders(taken.states, op.cost);
 
-        // A malformed identifier cannot name a resource: it answers like a missing one.
-        const params = op.params.safeParse(req.params);
-        if (!params.success) throw new ApiError('not_found');
+      const denied = accessRefusal(op, caller.role, caller.scopes);
+      if (denied) throw new ApiError(denied.code, denied.extras);
 
-        const keyHeader = req.headers['idempotency-key'];
-        let key: string | null = null;
-        if (op.idempotency !== 'none' && keyHeader !== undefined) {
-          key = parseIdempotencyKey(String(keyHeader));
-          if (key === null) throw new ApiError('idempotency.key_invalid');
-        } else if (op.idempotency === 'required') {
-          throw new ApiError('idempotency.key_required');
-        }
+      // A malformed identifier cannot name a resource: it answers like a missing one.
+      const params = op.params.safeParse(req.params);
+      if (!params.success) throw new ApiError('not_found');
 
-        const rawQuery = queryObject(req);
-        const query = validate(op.query, rawQuery, language) as Record<string, unknown>;
-        const body = op.body ? validate(op.body, parseBody(op, req), language, 'body') : undefined;
+      const keyHeader = req.headers['idempotency-key'];
+      let key: string | null = null;
+      if (op.idempotency !== 'none' && keyHeader !== undefined) {
+        key = parseIdempotencyKey(String(keyHeader));
+        if (key === null) throw new ApiError('idempotency.key_invalid');
+      } else if (op.idempotency === 'required') {
+        throw new ApiError('idempotency.key_required');
+      }
 
-        let after: unknown[] | null = null;
-        if (op.kind === 'list' && typeof query.cursor === 'string') {
-          after = deps.cursors.decode(query.cursor, op.id, caller.teamId, query, params.data as Record<string, unknown>);
-        }
+      const rawQuery = queryObject(req);
+      const query = validate(op.query, rawQuery, language) as Record<string, unknown>;
+      const body = op.body ? validate(op.body, parseBody(op, req), language, 'body') : undefined;
 
-        if (key !== null) {
-          const claim = await deps.idempotency.claim(
-            caller.teamId,
-            key,
-            fingerprint(requestFingerprintText(op.id, params.data, query, body)),
-            now,
-          );
-          if (claim.kind === 'mismatch') throw new ApiError('idempotency.key_reused');
-          if (claim.kind === 'in_flight') throw new ApiError('idempotency.key_in_use');
-          if (claim.kind === 'replay') {
-            const stored = claim.response;
-            send(res, { ...stored, headers: { ...stored.headers, ...rateHeaders, 'Idempotent-Replayed': 'true' } });
-            return;
-          }
-          claimed = { teamId: caller.teamId, key };
-        }
+      let after: unknown[] | null = null;
+      if (op.kind === 'list' && typeof query.cursor === 'string') {
+        after = deps.cursors.decode(query.cursor, op.id, caller.teamId, query, params.data as Record<string, unknown>);
+      }
 
-        const ctx: RequestContext = {
-          caller,
-          language,
-          requestId,
+      if (key !== null) {
+        const claim = await deps.idempotency.claim(
+          caller.teamId,
+          key,
+          fingerprint(requestFingerprintText(op.id, params.data, query, body)),
           now,
-          idempotencyKey: key,
-          page: { limit: typeof query.limit === 'number' ? query.limit : 25, after },
-          origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
-        };
-        let reply: Reply;
-        try {
-          const output = await handler(ctx, { params: params.data, query, body });
-          reply = toReply(op, output, ctx, query, params.data as Record<string, unknown>, deps);
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          reply = problemReply(error, language, requestId);
-        }
-
-        if (claimed) {
-          if (reply.stream) await deps.idempotency.release(claimed.teamId, claimed.key);
-          else await deps.idempotency.complete(claimed.teamId, claimed.key, reply);
-          claimed = null;
-        }
-
-        if (op.method === 'GET' && reply.status === 200 && !reply.stream) {
-          const etag = etagOf(reply.body ?? '');
-          reply.headers = { ...reply.headers, ETag: etag, 'Cache-Control': 'private, no-cache' };
-          if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
-            await deps.rateLimiter.refund(caller.teamId, op.cost, now);
-            const states = await deps.rateLimiter.peek(caller.teamId, limits, now);
-            send(res, { status: 304, body: null, headers: { ETag: etag, 'Cache-Control': 'private, no-cache', ...rateLimitHeaders(states, 0) } });
-            return;
-          }
-        }
-        send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
-      } catch (error) {
-        if (claimed) await deps.idempotency.release(claimed.teamId, claimed.key).catch(() => undefined);
-        if (error instanceof ApiError) {
-          const reply = problemReply(error, language, requestId);
-          send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+        );
+        if (claim.kind === 'mismatch') throw new ApiError('idempotency.key_reused');
+        if (claim.kind === 'in_flight') throw new ApiError('idempotency.key_in_use');
+        if (claim.kind === 'replay') {
+          const stored = claim.response;
+          send(res, { ...stored, headers: { ...stored.headers, ...rateHeaders, 'Idempotent-Replayed': 'true' } });
           return;
         }
-        deps.onError(error, req);
-        if (charged) rateHeaders['X-Request-Cost'] = String(charged.cost);
-        const reply = problemReply(new ApiError('internal_error'), language, requestId);
-        send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+        claimed = { teamId: caller.teamId, key };
       }
-    });
-  }
+
+      const ctx: RequestContext = {
+        caller,
+        language,
+        requestId,
+        now,
+        idempotencyKey: key,
+        page: { limit: typeof query.limit === 'number' ? query.limit : 25, after },
+        origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+      };
+      let reply: Reply;
+      try {
+        const output = await handler(ctx, { params: params.data, query, body });
+        reply = toReply(op, output, ctx, query, params.data as Record<string, unknown>, deps);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        reply = problemReply(error, language, requestId);
+      }
+
+      if (claimed) {
+        if (reply.stream) await deps.idempotency.release(claimed.teamId, claimed.key);
+        else await deps.idempotency.complete(claimed.teamId, claimed.key, reply);
+        claimed = null;
+      }
+
+      if (op.method === 'GET' && reply.status === 200 && !reply.stream) {
+        const etag = etagOf(reply.body ?? '');
+        reply.headers = { ...reply.headers, ETag: etag, 'Cache-Control': 'private, no-cache' };
+        if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
+          await deps.rateLimiter.refund(caller.teamId, op.cost, now);
+          const states = await deps.rateLimiter.peek(caller.teamId, limits, now);
+          send(res, { status: 304, body: null, headers: { ETag: etag, 'Cache-Control': 'private, no-cache', ...rateLimitHeaders(states, 0) } });
+          return;
+        }
+      }
+      send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+    } catch (error) {
+      if (claimed) await deps.idempotency.release(claimed.teamId, claimed.key).catch(() => undefined);
+      if (error instanceof ApiError) {
+        const reply = problemReply(error, language, requestId);
+        send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+        return;
+      }
+      deps.onError(error, req);
+      if (charged) rateHeaders['X-Request-Cost'] = String(charged.cost);
+      const reply = problemReply(new ApiError('internal_error'), language, requestId);
+      send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+    }
+  };
 }
 
 function gatePlan(op: ContractEntry, caller: Caller, plans: PlanCatalogue): void {

@@ -148,6 +148,28 @@ describe('malformed requests', () => {
     }
   });
 
+  it('routes a trailing slash and a percent-encoded id like the plain path; a malformed escape answers 404', async () => {
+    const plain = await h.call('GET', `/v1/projects/${projectId}`);
+    expect(plain.status).toBe(200);
+    const body = await plain.json();
+    const slash = await h.call('GET', `/v1/projects/${projectId}/`);
+    expect(slash.status).toBe(200);
+    expect(await slash.json()).toEqual(body);
+    const encoded = await h.call('GET', `/v1/projects/${projectId.replace(/-/g, '%2D')}`);
+    expect(encoded.status).toBe(200);
+    expect((await encoded.json()).data.id).toBe(projectId);
+    await expectProblem(await h.call('GET', '/v1/projects/%E0%A4%A'), 404, 'not_found');
+  });
+
+  it('answers HEAD as GET, headers and no body', async () => {
+    const get = await h.call('GET', `/v1/projects/${projectId}`);
+    const head = await h.call('HEAD', `/v1/projects/${projectId}`);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+    expect(head.headers.get('x-request-cost')).toBe('1');
+    expect(await head.text()).toBe('');
+  });
+
   it('answers a wrong method with 405 and the Allow header', async () => {
     const res = await h.call('PUT', `/v1/projects/${projectId}`, { body: { name: 'x' } });
     const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
