@@ -4,7 +4,7 @@
  * document size.
  */
 import { Parser } from 'htmlparser2';
-import { fingerprintWords } from './text-hash.js';
+import { appendFingerprintWords, WORD } from './text-hash.js';
 
 export interface HtmlLink {
   href: string;
@@ -65,7 +65,6 @@ const INLINE = new Set([
 ]);
 /** Elements that can only be in <body>: meeting one means the head is over. */
 const HEAD_ELEMENTS = new Set(['html', 'head', 'title', 'meta', 'link', 'base', 'script', 'style', 'noscript', 'template']);
-const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
 function push<T>(list: T[], item: T, cap = LIST_CAP): void {
   if (list.length < cap) list.push(item);
@@ -288,14 +287,11 @@ export class HtmlAnalyser {
     f.wordCount += words.length;
     const target = this.main > 0 ? this.articleWords : this.boilerplate === 0 ? this.bodyWords : null;
     if (!target || target.length >= WORD_CAP) return;
-    const fingerprint = fingerprintWords(text);
-    for (const w of fingerprint) {
-      if (target.length >= WORD_CAP) break;
-      target.push(w);
-    }
+    const from = target.length;
+    appendFingerprintWords(words, target, WORD_CAP);
     // A <main> inside the body also belongs to the body text used when no <main> exists.
-    if (target === this.articleWords && this.boilerplate === 0 && this.bodyWords.length < WORD_CAP) {
-      for (const w of fingerprint) this.bodyWords.push(w);
+    if (target === this.articleWords && this.boilerplate === 0) {
+      for (let i = from; i < target.length && this.bodyWords.length < WORD_CAP; i++) this.bodyWords.push(target[i]);
     }
   }
 

@@ -46,12 +46,32 @@ export interface Simhash {
   lo: number;
 }
 
-/** Words normalised for fingerprints: lower case, letters and digits only. */
+const ALNUM_RUN = /[\p{L}\p{N}]+/gu;
+/** A word of text: runs of letters and digits joined by an apostrophe or a hyphen (it's, well-known). */
+export const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+
+/** Words normalised for fingerprints: each word lower-cased, split into its letter and digit runs. */
 export function fingerprintWords(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out: string[] = [];
+  appendFingerprintWords(text.match(WORD) ?? [], out, Infinity);
+  return out;
 }
 
-/** One round of murmur32 above, for one UTF-16 code unit. */
+/**
+ * `fingerprintWords` of text whose words (WORD) are already matched, appended to `out` up to
+ * `cap`: the text analysis counts words with WORD anyway, so the text is not scanned twice.
+ */
+export function appendFingerprintWords(matched: readonly string[], out: string[], cap: number): void {
+  for (const word of matched) {
+    if (out.length >= cap) return;
+    const lower = word.toLowerCase();
+    // A joined word, or one whose lower case changed length (İ → i̇), splits into its letter and digit runs.
+    if (lower.length === word.length && !/['’-]/.test(lower)) out.push(lower);
+    else for (const part of lower.match(ALNUM_RUN) ?? []) if (out.length < cap) out.push(part);
+  }
+}
+
+/** One round of murmur32 above, for one 32-bit value (a UTF-16 code unit, or a word's hash). */
 function murmurRound(h: number, code: number): number {
   let k = Math.imul(code, 0xcc9e2d51);
   k = (k << 15) | (k >>> 17);
@@ -85,40 +105,35 @@ function countBits(ones: Int32Array, offset: number, hash: number): void {
 
 /**
  * 64-bit simhash over word 3-shingles (single words when the text is shorter), so that word
- * order matters and one changed word moves few features. Each feature is hashed as the string
- * `w1 w2 w3` with murmur32 (seeds 0x9747b28c and 0x5bd1e995), but without building that string,
- * and a bit's weight is (features setting it) − (features clearing it): this was a hot spot of
- * the crawl benchmark, and the result is the same as hashing the joined string bit by bit.
+ * order matters and one changed word moves few features. Each word is hashed once per half
+ * (murmur32, seeds 0x9747b28c and 0x5bd1e995) and a shingle's feature is the murmur of its three
+ * word hashes, so a word's characters are read once instead of once per shingle it belongs to
+ * (this was a hot spot of the crawl benchmark). A bit's weight is (features setting it) −
+ * (features clearing it).
  */
 export function simhash64(words: readonly string[]): Simhash | null {
-  if (words.length === 0) return null;
+  const n = words.length;
+  if (n === 0) return null;
   const ones = new Int32Array(64);
+  const wordHi = new Int32Array(n);
+  const wordLo = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    wordHi[i] = murmur32(words[i], SEED_HI);
+    wordLo[i] = murmur32(words[i], SEED_LO);
+  }
   let features = 0;
-  if (words.length < 3) {
-    for (const word of words) {
-      countBits(ones, 32, murmur32(word, SEED_HI));
-      countBits(ones, 0, murmur32(word, SEED_LO));
+  if (n < 3) {
+    for (let i = 0; i < n; i++) {
+      countBits(ones, 32, wordHi[i] >>> 0);
+      countBits(ones, 0, wordLo[i] >>> 0);
       features++;
     }
   } else {
-    for (let i = 0; i + 3 <= words.length; i++) {
-      let hi = SEED_HI | 0;
-      let lo = SEED_LO | 0;
-      for (let w = 0; w < 3; w++) {
-        const word = words[i + w];
-        if (w > 0) {
-          hi = murmurRound(hi, 32);
-          lo = murmurRound(lo, 32);
-        }
-        for (let c = 0; c < word.length; c++) {
-          const code = word.charCodeAt(c);
-          hi = murmurRound(hi, code);
-          lo = murmurRound(lo, code);
-        }
-      }
-      const length = words[i].length + words[i + 1].length + words[i + 2].length + 2;
-      countBits(ones, 32, murmurFinal(hi, length));
-      countBits(ones, 0, murmurFinal(lo, length));
+    for (let i = 0; i + 3 <= n; i++) {
+      const hi = murmurRound(murmurRound(murmurRound(SEED_HI | 0, wordHi[i]), wordHi[i + 1]), wordHi[i + 2]);
+      const lo = murmurRound(murmurRound(murmurRound(SEED_LO | 0, wordLo[i]), wordLo[i + 1]), wordLo[i + 2]);
+      countBits(ones, 32, murmurFinal(hi, 3));
+      countBits(ones, 0, murmurFinal(lo, 3));
       features++;
     }
   }

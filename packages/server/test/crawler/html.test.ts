@@ -109,6 +109,29 @@ describe('fingerprints', () => {
     expect(contentHash(fingerprintWords('hello world'))).not.toEqual(contentHash(fingerprintWords('hello there')));
   });
 
+  it('splits joined words into their letter and digit runs, lower-cased', () => {
+    expect(fingerprintWords("It's a WELL-known l’été fact: 42-ish İstanbul")).toEqual(['it', 's', 'a', 'well', 'known', 'l', 'été', 'fact', '42', 'ish', 'i', 'stanbul']);
+  });
+
+  it('gives the same main words whether the page text arrives whole or in many text nodes', () => {
+    const text = "Don't miss our well-known Crème brûlée: 3-step recipe, tested 12 times. ".repeat(40);
+    const whole = new HtmlAnalyser();
+    whole.write(`<html><body><main><p>${text}</p></main></body></html>`);
+    const split = new HtmlAnalyser();
+    split.write('<html><body><main><p>');
+    for (const chunk of text.match(/.{1,7}/gs)!) split.write(chunk);
+    split.write('</p></main></body></html>');
+    const expected = fingerprintWords(text);
+    expect(whole.end().mainWords).toEqual(expected);
+    expect(split.end().mainWords).toEqual(expected);
+  });
+
+  it('puts a word-order change far enough to tell, and leaves one text identical to itself', () => {
+    const words = fingerprintWords(prose('order', 60));
+    expect(simhash64(words)).toEqual(simhash64([...words]));
+    expect(simhash64(words)).not.toEqual(simhash64([...words].reverse()));
+  });
+
   it('puts a slightly edited text near, and an unrelated one far', () => {
     const words = fingerprintWords(prose('simhash-base', 400));
     const edited = [...words];
