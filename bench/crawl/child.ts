@@ -97,6 +97,39 @@ async function bareLoop(root: string, site: string, pages: number): Promise<void
   await agent.close();
 }
 
+/**
+ * (p) What reading the HTML at all costs: the loop of (a), each body gunzipped and fed to
+ * htmlparser2 (the crawler's parser, its own copy) with handlers that only count tags. No crawler
+ * that audits HTML can go faster than this on the same machine.
+ */
+async function parseLoop(root: string, site: string, pages: number): Promise<void> {
+  const serverRequire = createRequire(path.join(root, 'packages/server/package.json'));
+  const { Agent, request } = serverRequire('undici') as typeof import('undici');
+  const { Parser } = serverRequire('htmlparser2') as typeof import('htmlparser2');
+  const { gunzipSync } = await import('node:zlib');
+  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 60_000 });
+  const paths = allPaths(pages);
+  await measure('p', async () => {
+    let tags = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < paths.length) {
+        const url = site + paths[next++];
+        const res = await request(url, { dispatcher: agent, headers: { 'accept-encoding': 'gzip', 'user-agent': 'bench-parse-loop' } });
+        const raw = Buffer.from(await res.body.arrayBuffer());
+        const body = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+        const parser = new Parser({ onopentag: () => void tags++ }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+        parser.end(body.toString('utf8'));
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const ms = performance.now() - started;
+    return { ms, pages: paths.length, tags };
+  });
+  await agent.close();
+}
+
 /** (b) The peer: CheerioCrawler pinned at concurrency 8, in-memory storage, a small audit per page. */
 async function cheerioCrawler(root: string, name: string, site: string, pages: number): Promise<void> {
   const require = createRequire(path.join(root, 'package.json'));
@@ -242,6 +275,7 @@ if (values.variant) {
   const pages = Number(values.pages);
   const root = values.root!;
   if (values.variant === 'a') await bareLoop(root, values.site!, pages);
+  else if (values.variant === 'p') await parseLoop(root, values.site!, pages);
   else if (values.variant === 'b') await cheerioCrawler(root, values.crawlee!, values.site!, pages);
   else await apiCrawl(values.site!, pages, values.dir!, values.database === 'memory', values.heap as HeapPolicy);
 }

@@ -6,13 +6,15 @@
  *
  *   (a) ceiling: a bare loop fetching the same N URLs with undici at concurrency 8, reading each
  *       body and nothing more;
+ *   (p) reference: the loop of (a), each body gunzipped and tokenised by htmlparser2 with
+ *       no-op handlers: what reading the HTML at all costs on this machine;
  *   (b) peer: crawlee's CheerioCrawler at concurrency 8 (a devDependency, measured only when
  *       installed), extracting title, description, h1, images and links with cheerio;
  *   (c) ours: the crawl through the HTTP API on SQLite, every HTML check on (external links and AI
  *       reachability included), concurrency 8 (CRAWL_DEFAULTS), from the launch request until the
  *       crawl reads `settled`.
  *
- *   npx tsx bench/crawl/run.ts [--pages 5000] [--only a,b,c] [--big] [--big-pages 50000]
+ *   npx tsx bench/crawl/run.ts [--pages 5000] [--only a,p,b,c] [--big] [--big-pages 50000]
  *                              [--node-defaults true|false] [--database file|memory] [--cpu-prof]
  *                              [--no-write] [--tsx]
  *
@@ -48,7 +50,7 @@ const { values } = parseArgs({
     pages: { type: 'string', default: '5000' },
     big: { type: 'boolean', default: false },
     'big-pages': { type: 'string', default: '50000' },
-    only: { type: 'string', default: 'a,b,c' },
+    only: { type: 'string', default: 'a,p,b,c' },
     database: { type: 'string', default: 'file' },
     'cpu-prof': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
@@ -225,12 +227,15 @@ function mainMarkdown(pages: number, results: ChildResult[], when: string, loadS
     '| variant | pages | seconds | pages/s | CPU ms | peak RSS MB (50 ms samples) | peak RSS MB (VmHWM) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     row('a'),
+    row('p'),
     row('b'),
     row('c'),
     '',
   ];
   if (!b) lines.push('(b) peer not installed: add `@crawlee/cheerio` as a devDependency to measure it.', '');
   if (c && a) lines.push(`- (c)/(a) pages/s: **${pct(c.pages_per_s / a.pages_per_s)}** — target ≥ 40 %: ${verdict(c.pages_per_s / a.pages_per_s >= 0.4)}.`);
+  const p = by('p');
+  if (p && a) lines.push(`- (p)/(a) pages/s: ${pct(p.pages_per_s / a.pages_per_s)}: gunzipping and tokenising the HTML alone, with nothing audited or stored${c ? `; (c)/(p): ${pct(c.pages_per_s / p.pages_per_s)}` : ''}.`);
   if (c && b) lines.push(`- (c)/(b) pages/s: **${round(c.pages_per_s / b.pages_per_s, 2)}×** — target ≥ 2×: ${verdict(c.pages_per_s / b.pages_per_s >= 2)} (peer ${b.crawlee}).`);
   else if (c) lines.push('- (c)/(b): not measured, the peer is not installed.');
   if (c) {
@@ -321,6 +326,8 @@ async function parent(): Promise<void> {
     ? undefined
     : {
         c_over_a: a && c ? round(c.pages_per_s / a.pages_per_s, 3) : null,
+        p_over_a: a && by('p') ? round(by('p')!.pages_per_s / a.pages_per_s, 3) : null,
+        c_over_p: c && by('p') ? round(c.pages_per_s / by('p')!.pages_per_s, 3) : null,
         c_over_b: b && c ? round(c.pages_per_s / b.pages_per_s, 3) : null,
       };
   const targets = big

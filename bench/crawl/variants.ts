@@ -2,9 +2,10 @@
 export const CONCURRENCY = 8;
 export const SAMPLE_MS = 50;
 
-export type Variant = 'a' | 'b' | 'c';
+export type Variant = 'a' | 'p' | 'b' | 'c';
 export const LABELS: Record<Variant, string> = {
   a: 'bare undici fetch loop (ceiling)',
+  p: 'the same loop, each body gunzipped and tokenised by htmlparser2 (no audit)',
   b: 'crawlee CheerioCrawler (peer)',
   c: 'Site Audit crawl through the API',
 };
