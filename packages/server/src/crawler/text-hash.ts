@@ -20,25 +20,11 @@ export function hash53(text: string, seed = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** Murmur3 (32-bit) over UTF-16 code units: one half of a 64-bit feature hash. */
+/** Murmur3 (32-bit) over UTF-16 code units: one half of a 64-bit word hash. */
 function murmur32(text: string, seed: number): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    let k = text.charCodeAt(i);
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
-  h ^= text.length;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  let h = seed | 0;
+  for (let i = 0; i < text.length; i++) h = murmurRound(h, text.charCodeAt(i));
+  return murmurFinal(h, text.length);
 }
 
 export interface Simhash {
@@ -71,7 +57,7 @@ export function appendFingerprintWords(matched: readonly string[], out: string[]
   }
 }
 
-/** One round of murmur32 above, for one 32-bit value (a UTF-16 code unit, or a word's hash). */
+/** One round of murmur32, for one 32-bit value (a UTF-16 code unit, or a word's hash). */
 function murmurRound(h: number, code: number): number {
   let k = Math.imul(code, 0xcc9e2d51);
   k = (k << 15) | (k >>> 17);

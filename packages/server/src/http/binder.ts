@@ -167,7 +167,9 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
     const serve = operations.get(found.id)!;
     const run = () => {
       req.params = decodeParams(found.params);
-      void serve(req, res);
+      // The operation answers every error itself; whatever escapes (a socket gone mid-write)
+      // goes to express's error handling, never an unhandled rejection.
+      serve(req, res).catch(next);
     };
     if (contract[found.id].body) rawBody(req, res, (error?: unknown) => (error ? next(error) : run()));
     else run();
