@@ -11,8 +11,8 @@
  *   (b) peer: crawlee's CheerioCrawler at concurrency 8 (a devDependency, measured only when
  *       installed), extracting title, description, h1, images and links with cheerio;
  *   (c) ours: the crawl through the HTTP API on SQLite, every HTML check on (external links and AI
- *       reachability included), concurrency 8 (CRAWL_DEFAULTS), from the launch request until the
- *       crawl reads `settled`.
+ *       reachability included), concurrency 8 with 4 per host (CRAWL_DEFAULTS), from the launch
+ *       request until the crawl reads `settled`.
  *
  *   npx tsx bench/crawl/run.ts [--pages 5000] [--only a,p,b,c] [--big] [--big-pages 50000]
  *                              [--node-defaults true|false] [--database file|memory] [--cpu-prof]
@@ -162,15 +162,19 @@ loader adds about 75 MB of RSS). RSS is sampled every 50 ms; the kernel's peak (
 
 - (a) ceiling: a bare undici loop (the crawler's own undici copy) fetching the same N URLs at
   concurrency 8, body read, nothing parsed;
+- (p) reference: the same loop, each body gunzipped and tokenised by htmlparser2 (the crawler's
+  parser) with handlers that only count tags: what reading the HTML at all costs here;
 - (b) peer: crawlee's \`CheerioCrawler\` pinned at concurrency 8 (min = max = 8), in-memory storage,
   title/description/h1/images/links read with cheerio and \`enqueueLinks\`;
 - (c) ours: a campaign created and launched through the HTTP API on SQLite (a WAL file),
   \`max_urls\` N, \`max_depth\` 100, every HTML check plus \`check_external_links\` and
-  \`check_ai_reachability\`, concurrency 8 (\`CRAWL_DEFAULTS\`); timed from the launch request to
+  \`check_ai_reachability\`, concurrency 8 with 4 per host (\`CRAWL_DEFAULTS\`: a single-host site
+  gets 4 requests in flight); timed from the launch request to
   the crawl reading \`settled\` (polled every 100 ms), so robots.txt, sitemaps, llms.txt, image and
   external checks, the cross-page checks and post-processing are all inside the time.
   JavaScript rendering and the axe-core accessibility checks stay off: they need Chromium, they
-  are not HTML checks.
+  are not HTML checks. The child applies the heap policy of \`siteaudit-server\`
+  (\`limitHeapGrowth()\`, \`packages/server/src/heap.ts\`).
 
 Targets (crawl issue): (c) ≥ 2 × (b) pages/s and ≥ 40 % of (a); a 50,000-page crawl under 300 MB RSS.
 The machine is shared: the load average at the start and end of each run is recorded, and figures
