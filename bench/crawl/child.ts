@@ -71,30 +71,39 @@ async function measure(variant: Variant, work: () => Promise<Measured>): Promise
   );
 }
 
-/** (a) The ceiling: every URL fetched with the crawler's own undici, its body read, nothing parsed. */
-async function bareLoop(root: string, site: string, pages: number): Promise<void> {
-  // The undici the crawler uses (packages/server's own copy), not the root one.
+/**
+ * Fetches every path at concurrency 8 with the crawler's own undici (packages/server's copy, not
+ * the root one), handing each response's status, encoding and body to `onBody`; returns the time.
+ */
+async function fetchLoop(root: string, site: string, pages: number, userAgent: string, onBody: (status: number, encoding: unknown, body: Buffer) => void): Promise<number> {
   const { Agent, request } = createRequire(path.join(root, 'packages/server/package.json'))('undici') as typeof import('undici');
   const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 60_000 });
   const paths = allPaths(pages);
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const res = await request(site + paths[next++], { dispatcher: agent, headers: { 'accept-encoding': 'gzip', 'user-agent': userAgent } });
+      onBody(res.statusCode, res.headers['content-encoding'], Buffer.from(await res.body.arrayBuffer()));
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const ms = performance.now() - started;
+  await agent.close();
+  return ms;
+}
+
+/** (a) The ceiling: every URL fetched, its body read, nothing parsed. */
+async function bareLoop(root: string, site: string, pages: number): Promise<void> {
   await measure('a', async () => {
     const statuses: Record<number, number> = {};
     let bytes = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < paths.length) {
-        const url = site + paths[next++];
-        const res = await request(url, { dispatcher: agent, headers: { 'accept-encoding': 'gzip', 'user-agent': 'bench-bare-loop' } });
-        bytes += (await res.body.arrayBuffer()).byteLength;
-        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-      }
-    };
-    const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    const ms = performance.now() - started;
-    return { ms, pages: paths.length, statuses, body_mb: round(bytes / MB) };
+    const ms = await fetchLoop(root, site, pages, 'bench-bare-loop', (status, _encoding, body) => {
+      bytes += body.byteLength;
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+    return { ms, pages, statuses, body_mb: round(bytes / MB) };
   });
-  await agent.close();
 }
 
 /**
@@ -103,31 +112,17 @@ async function bareLoop(root: string, site: string, pages: number): Promise<void
  * that audits HTML can go faster than this on the same machine.
  */
 async function parseLoop(root: string, site: string, pages: number): Promise<void> {
-  const serverRequire = createRequire(path.join(root, 'packages/server/package.json'));
-  const { Agent, request } = serverRequire('undici') as typeof import('undici');
-  const { Parser } = serverRequire('htmlparser2') as typeof import('htmlparser2');
+  const { Parser } = createRequire(path.join(root, 'packages/server/package.json'))('htmlparser2') as typeof import('htmlparser2');
   const { gunzipSync } = await import('node:zlib');
-  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 60_000 });
-  const paths = allPaths(pages);
   await measure('p', async () => {
     let tags = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < paths.length) {
-        const url = site + paths[next++];
-        const res = await request(url, { dispatcher: agent, headers: { 'accept-encoding': 'gzip', 'user-agent': 'bench-parse-loop' } });
-        const raw = Buffer.from(await res.body.arrayBuffer());
-        const body = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
-        const parser = new Parser({ onopentag: () => void tags++ }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-        parser.end(body.toString('utf8'));
-      }
-    };
-    const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    const ms = performance.now() - started;
-    return { ms, pages: paths.length, tags };
+    const ms = await fetchLoop(root, site, pages, 'bench-parse-loop', (_status, encoding, raw) => {
+      const body = encoding === 'gzip' ? gunzipSync(raw) : raw;
+      const parser = new Parser({ onopentag: () => void tags++ }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+      parser.end(body.toString('utf8'));
+    });
+    return { ms, pages, tags };
   });
-  await agent.close();
 }
 
 /** (b) The peer: CheerioCrawler pinned at concurrency 8, in-memory storage, a small audit per page. */
