@@ -2,7 +2,7 @@
  * Encryption at rest for the secrets the server must read back (webhook signing secrets, HTTP
  * crawl credentials), and the helpers for API tokens, which are stored only as hashes.
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const VERSION = 'v1';
 const ALGORITHM = 'aes-256-gcm';
@@ -129,7 +129,7 @@ export function createSecretBox(options: { keys: SecretBoxKey[] }): SecretBox {
 
 /** SHA-256 hex of an API token: tokens are stored only as this hash and looked up by it. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /**
