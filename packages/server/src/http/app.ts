@@ -1,8 +1,8 @@
-/** The Express application: request ids and language headers, the contract routes, 404 and 405. */
+/** The Express application: request ids and language headers, the contract's routes, 404 and 405. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { VARY, allowedMethods } from '@siteaudit/schema';
-import { bindContract, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
+import { contractRouter, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
 import { ApiError } from './errors.js';
 
 export function createApp(handlers: Handlers, deps: BinderDeps): express.Express {
@@ -11,14 +11,15 @@ export function createApp(handlers: Handlers, deps: BinderDeps): express.Express
   app.set('etag', false); // our ETags are computed by the binder, after authorisation
   app.set('query parser', 'simple');
 
+  // One layer for every answer's headers and the contract's routes: each express layer a
+  // request walks through costs it (docs/benchmarks.md, "API reads").
+  const routeContract = contractRouter(handlers, deps);
   app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader('X-Request-Id', newRequestId());
     res.setHeader('Content-Language', requestLanguage(req));
     res.setHeader('Vary', VARY);
-    next();
+    routeContract(req, res, next);
   });
-
-  bindContract(app, handlers, deps);
 
   // Anything under /v1 the contract does not route: 405 with Allow when the path exists, else
   // 404. Other paths fall through, so an app embedding this one keeps its own routes.

@@ -1,5 +1,5 @@
 /**
- * The generic route binder: walks the contract once and registers every operation, applying
+ * The generic route binder: walks the contract once and routes every operation, applying
  * every common rule of the spec before a handler runs, in this order:
  * authentication → plan gate → rate limit → role → scope → path (404) → Idempotency-Key
  * presence → query and body validation (422) → cursor (400) → idempotency claim → handler →
@@ -150,17 +150,17 @@ function validate<T extends z.ZodType>(schema: T, value: unknown, language: Lang
 }
 
 /**
- * One middleware routes every operation: the contract's own matcher (`matchOperation`) finds it
- * in a few pattern tests, where one express route per operation would walk up to forty router
- * layers per request. A path the contract does not route goes on to the next handler (405, 404,
- * or the application embedding this one).
+ * The middleware that routes every operation: the contract's own matcher (`matchOperation`)
+ * finds it in a few pattern tests, where one express route per operation would walk up to forty
+ * router layers per request. A path the contract does not route goes on to `next` (405, 404, or
+ * the application embedding this one).
  */
-export function bindContract(app: express.Express, handlers: Handlers, deps: BinderDeps): void {
+export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Request, res: Response, next: NextFunction) => void {
   const rawBody = express.raw({ type: () => true, limit: '1mb' });
   const operations = new Map<OperationId, (req: Request, res: Response) => Promise<void>>();
   for (const op of Object.values(contract) as ContractEntry[]) operations.set(op.id, operation(op, handlers, deps));
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     // HEAD is answered as GET, without the body (node:http drops it).
     const found = matchOperation(req.method === 'HEAD' ? 'GET' : req.method, req.path);
     if (!found) return next();
@@ -173,7 +173,7 @@ export function bindContract(app: express.Express, handlers: Handlers, deps: Bin
     };
     if (contract[found.id].body) rawBody(req, res, (error?: unknown) => (error ? next(error) : run()));
     else run();
-  });
+  };
 }
 
 /** Percent-decoded path parameters; a malformed one stays as sent, and fails validation (404). */
