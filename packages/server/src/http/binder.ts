@@ -104,9 +104,11 @@ export function problemReply(error: ApiError, language: Language, requestId: str
   };
 }
 
-function send(res: Response, reply: Reply): void {
-  res.status(reply.status);
-  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+/** Writes a reply; `first` are headers the reply's own may override (the rate-limit headers). */
+function send(res: Response, reply: Reply, first?: Record<string, string>): void {
+  res.statusCode = reply.status;
+  if (first) for (const name in first) res.setHeader(name, first[name]);
+  for (const name in reply.headers) res.setHeader(name, reply.headers[name]);
   if (reply.stream) {
     reply.stream.on('error', () => res.destroy());
     reply.stream.pipe(res);
@@ -288,18 +290,16 @@ function operation(op: ContractEntry, handlers: Handlers, deps: BinderDeps): (re
           return;
         }
       }
-      send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+      send(res, reply, rateHeaders);
     } catch (error) {
       if (claimed) await deps.idempotency.release(claimed.teamId, claimed.key).catch(() => undefined);
       if (error instanceof ApiError) {
-        const reply = problemReply(error, language, requestId);
-        send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+        send(res, problemReply(error, language, requestId), rateHeaders);
         return;
       }
       deps.onError(error, req);
       if (charged) rateHeaders['X-Request-Cost'] = String(charged.cost);
-      const reply = problemReply(new ApiError('internal_error'), language, requestId);
-      send(res, { ...reply, headers: { ...rateHeaders, ...reply.headers } });
+      send(res, problemReply(new ApiError('internal_error'), language, requestId), rateHeaders);
     }
   };
 }
