@@ -24,7 +24,8 @@ export function createApp(handlers: Handlers, deps: BinderDeps): express.Express
   // Anything under /v1 the contract does not route: 405 with Allow when the path exists, else
   // 404. Other paths fall through, so an app embedding this one keeps its own routes.
   app.use('/v1', (req: Request, res: Response) => {
-    const allowed = allowedMethods(req.originalUrl.split('?')[0]);
+    // The path within this app: an application may mount it under a prefix of its own.
+    const allowed = allowedMethods(`/v1${req.path}`);
     const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: allowed.join(', ') }) : new ApiError('not_found');
     const reply = problemReply(error, requestLanguage(req), res.getHeader('X-Request-Id') as string);
     res.status(reply.status).set(reply.headers).end(reply.body);
