@@ -195,8 +195,9 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
 function operation(op: ContractEntry, handlers: Handlers, deps: BinderDeps): (req: Request, res: Response) => Promise<void> {
   const handler = handlers[op.id] as unknown as (ctx: RequestContext, input: unknown) => Promise<unknown>;
   return async (req: Request, res: Response) => {
+    // Both were settled by the app's first layer (http/app.ts) for every answer: not parsed again.
     const requestId = res.getHeader('X-Request-Id') as string;
-    const language = requestLanguage(req);
+    const language = (res.getHeader('Content-Language') as Language | undefined) ?? requestLanguage(req);
     let charged: { teamId: string; cost: number } | null = null;
     let claimed: { teamId: string; key: string } | null = null;
     let rateHeaders: Record<string, string> = {};
