@@ -1,9 +1,9 @@
 /**
  * URL patterns of a campaign (`include_patterns`, `exclude_patterns`, `issue_exclusion_patterns`):
  * split, checked and compiled here, for the campaign validation (server and mock) and the crawler.
- * Syntax, bounds and examples: docs/decisions/url-normalisation.md, "Patterns". Every entry, glob
- * or `re:`, runs as an RE2 program (re2js): matching is linear in the URL whatever the pattern, so
- * one team's pattern cannot stall the process for the others.
+ * Syntax, bounds and examples: docs/decisions/url-normalisation.md, "Patterns". Globs are matched
+ * by plain string search and `re:` entries by RE2 (re2js), both in time linear in the URL, with
+ * bounds on the work per URL, so that one team's patterns cannot stall the process for others.
  */
 import { RE2JS, RE2JSSyntaxException, RE2Set } from 're2js';
 
@@ -14,8 +14,10 @@ export const PATTERN_LIMITS = {
   entryLength: 1_000,
   /** Characters per field, comments and separators included. */
   fieldLength: 10_000,
-  /** RE2 program size of a field, summed over its entries: bounds the work spent on each URL. */
-  programSize: 10_000,
+  /** RE2 program size of a field's `re:` entries together: the work per character of a URL. */
+  programSize: 500,
+  /** Characters of a URL an `re:` entry reads: what a start URL may hold. */
+  matchedLength: 2_048,
 } as const;
 
 /** Why a pattern list is refused, in both languages of the API; `entry` is null for the field as a whole. */
@@ -52,21 +54,57 @@ export function splitPatterns(source: string | null | undefined): string[] {
   return entries;
 }
 
-/** An entry compiled: its RE2 source and whether it is tested on the whole URL or on path and query. */
-interface Compiled {
-  source: string;
-  target: 'url' | 'path';
-  size: number;
+/** A glob as its literal runs: `*` between them, a final `$` anchoring the end. */
+interface Glob {
+  runs: string[];
+  fromStart: boolean;
+  toEnd: boolean;
+  /** Tested on the whole URL without case (globs with a scheme); otherwise on path and query. */
+  full: boolean;
 }
 
-/** A glob as RE2: literal text, `*` any run, a final `$` the end; anchored at the path or at the URL. */
-function globSource(entry: string): { source: string; target: Compiled['target'] } {
-  const anchoredEnd = entry.endsWith('$');
-  const glob = anchoredEnd ? entry.slice(0, -1) : entry;
-  const full = glob.includes('://');
-  const fromStart = full || glob.startsWith('/');
-  const body = glob.split('*').map((part) => RE2JS.quote(part)).join('.*');
-  return { source: `(?s${full ? 'i' : ''})${fromStart ? '^' : ''}${body}${anchoredEnd ? '$' : ''}`, target: full ? 'url' : 'path' };
+/** An entry compiled: a glob, or an `re:` expression and its RE2 program size. */
+type Compiled = { glob: Glob } | { source: string; size: number };
+
+function parseGlob(entry: string): Glob {
+  const toEnd = entry.endsWith('$');
+  const body = toEnd ? entry.slice(0, -1) : entry;
+  const full = body.includes('://');
+  return { runs: (full ? body.toLowerCase() : body).split('*'), fromStart: full || body.startsWith('/'), toEnd, full };
+}
+
+/**
+ * Leftmost matching of each run in turn, which is exact for globs whose only operator is `*`:
+ * linear in the text (native string search), with no regular expression involved.
+ */
+function globMatches(glob: Glob, text: string): boolean {
+  const { runs, fromStart, toEnd } = glob;
+  const first = runs[0];
+  const last = runs[runs.length - 1];
+  if (runs.length === 1) {
+    if (fromStart) return toEnd ? text === first : text.startsWith(first);
+    return toEnd ? text.endsWith(first) : text.includes(first);
+  }
+  let from = 0;
+  if (fromStart) {
+    if (!text.startsWith(first)) return false;
+    from = first.length;
+  } else {
+    const at = text.indexOf(first);
+    if (at < 0) return false;
+    from = at + first.length;
+  }
+  let end = text.length;
+  if (toEnd) {
+    if (!text.endsWith(last) || text.length - last.length < from) return false;
+    end = text.length - last.length;
+  }
+  for (let i = 1; i < runs.length - (toEnd ? 1 : 0); i++) {
+    const at = text.indexOf(runs[i], from);
+    if (at < 0 || at + runs[i].length > end) return false;
+    from = at + runs[i].length;
+  }
+  return true;
 }
 
 const quoted = (entry: string) => (entry.length > 80 ? `${entry.slice(0, 77)}...` : entry);
@@ -95,14 +133,11 @@ function compileEntry(entry: string): Compiled | PatternProblem {
   if (entry.length > PATTERN_LIMITS.entryLength) {
     return refused(entry, `longer than ${PATTERN_LIMITS.entryLength} characters`, `plus de ${PATTERN_LIMITS.entryLength} caractères`);
   }
-  if (!entry.startsWith('re:')) {
-    const { source, target } = globSource(entry);
-    return { source, target, size: RE2JS.compile(source).programSize() };
-  }
+  if (!entry.startsWith('re:')) return { glob: parseGlob(entry) };
   const source = entry.slice(3);
   if (!source) return refused(entry, 'empty regular expression', 'expression régulière vide');
   try {
-    return { source, target: 'url', size: RE2JS.compile(source).programSize() };
+    return { source, size: RE2JS.compile(source).programSize() };
   } catch (error) {
     const reason = error instanceof RE2JSSyntaxException ? syntaxReason(error) : { en: (error as Error).message, fr: (error as Error).message };
     return refused(entry, reason.en, reason.fr);
@@ -126,14 +161,14 @@ function compileAll(source: string | null | undefined): Compiled[] | PatternProb
     const result = compileEntry(entry);
     if ('en' in result) return result;
     compiled.push(result);
-    size += result.size;
+    if ('size' in result) size += result.size;
   }
   if (size > PATTERN_LIMITS.programSize) {
     const n = PATTERN_LIMITS.programSize;
     return {
       entry: null,
-      en: `Too complex: the entries compile to ${size} RE2 instructions, at most ${n} (large repetition counts such as {500} cost the most)`,
-      fr: `Trop complexe : les entrées donnent ${size} instructions RE2, ${n} au plus (les grands nombres de répétitions comme {500} coûtent le plus)`,
+      en: `Too complex: the re: entries compile to ${size} RE2 instructions, at most ${n} (repetition counts such as {100} cost the most)`,
+      fr: `Trop complexe : les entrées re: donnent ${size} instructions RE2, ${n} au plus (les nombres de répétitions comme {100} coûtent le plus)`,
     };
   }
   return compiled;
@@ -150,26 +185,24 @@ export function validatePatterns(source: string | null | undefined): string | nu
   return patternProblem(source)?.en ?? null;
 }
 
-function setOf(compiled: Compiled[], target: Compiled['target']): RE2Set | null {
-  const sources = compiled.filter((c) => c.target === target).map((c) => c.source);
-  if (sources.length === 0) return null;
-  const set = new RE2Set(RE2Set.UNANCHORED);
-  for (const source of sources) set.add(source);
-  set.compile();
-  return set;
-}
-
 /** Compiles a pattern list into one matcher; throws PatternError when the list would be refused. */
 export function compilePatterns(source: string | null | undefined): UrlMatcher {
   const compiled = compileAll(source);
   if (!Array.isArray(compiled)) throw new PatternError(compiled);
-  const onUrl = setOf(compiled, 'url');
-  const onPath = setOf(compiled, 'path');
+  const globs = compiled.flatMap((c) => ('glob' in c ? [c.glob] : []));
+  const sources = compiled.flatMap((c) => ('source' in c ? [c.source] : []));
+  // One RE2 program for every `re:` entry: each URL is read once.
+  let expressions: RE2Set | null = null;
+  if (sources.length > 0) {
+    expressions = new RE2Set(RE2Set.UNANCHORED);
+    for (const expression of sources) expressions.add(expression);
+    expressions.compile();
+  }
   return {
     size: compiled.length,
     matches(url: string): boolean {
-      if (onUrl && onUrl.match(url).length > 0) return true;
-      if (!onPath) return false;
+      if (expressions && expressions.match(url.slice(0, PATTERN_LIMITS.matchedLength)).length > 0) return true;
+      if (globs.length === 0) return false;
       let pathAndQuery = url;
       try {
         const parsed = new URL(url);
@@ -177,7 +210,8 @@ export function compilePatterns(source: string | null | undefined): UrlMatcher {
       } catch {
         // not a URL (cannot happen for normalised URLs): match the raw text
       }
-      return onPath.match(pathAndQuery).length > 0;
+      const lower = url.toLowerCase();
+      return globs.some((glob) => globMatches(glob, glob.full ? lower : pathAndQuery));
     },
   };
 }

@@ -48,11 +48,18 @@ describe('pattern syntax', () => {
     expect(m.matches(u(`/${'a'.repeat(5_000)}b`))).toBe(true);
   });
 
+  it('reads at most the first 2,048 characters of a URL with re: entries, and all of it with globs', () => {
+    const url = u(`/${'x'.repeat(PATTERN_LIMITS.matchedLength)}.pdf`);
+    expect(compilePatterns('re:\\.pdf$').matches(url)).toBe(false);
+    expect(compilePatterns('*.pdf$').matches(url)).toBe(true);
+    expect(compilePatterns('re:^https://example\\.com/x').matches(url)).toBe(true);
+  });
+
   it('runs catastrophic expressions in linear time instead of backtracking', () => {
-    // With a backtracking engine each of these would not finish on 5,000 characters.
-    const url = u(`/${'a'.repeat(5_000)}`);
+    // With a backtracking engine each of these would not finish on 2,000 characters.
+    const url = u(`/${'a'.repeat(2_000)}`);
     expect(compilePatterns('re:(a+)+b').matches(url)).toBe(false);
-    expect(compilePatterns('re:^(a|aa)+$').matches(`${'a'.repeat(5_000)}!`)).toBe(false);
+    expect(compilePatterns('re:^(a|aa)+$').matches(`${'a'.repeat(2_000)}!`)).toBe(false);
     expect(compilePatterns('re:(.*a){20}b').matches(url)).toBe(false);
     expect(compilePatterns('re:(a+)+b').matches(`${url}b`)).toBe(true);
   });
@@ -81,8 +88,10 @@ describe('pattern refusals', () => {
     expect(patternProblem(`/${'x'.repeat(entryLength - 1)}`)).toBeNull();
     expect(reason(`/${'x'.repeat(entryLength)}`)).toMatch(new RegExp(`^Pattern "/x+\\.\\.\\.": longer than ${entryLength} characters$`));
     expect(reason(`# ${'x'.repeat(fieldLength)}`)).toBe(`Longer than ${fieldLength} characters`);
-    // Ten entries of 999 repeats of a class: short to write, costly to run.
-    expect(reason(Array.from({ length: 11 }, () => 're:\\pL{999}').join('\n'))).toMatch(new RegExp(`^Too complex: the entries compile to \\d+ RE2 instructions, at most ${programSize}`));
+    // Repeats of a class are short to write and costly to run; globs do not count (no RE2 program).
+    expect(patternProblem(Array.from({ length: 4 }, (_, i) => `re:\\pL{100}${i}`).join('\n'))).toBeNull();
+    expect(reason(Array.from({ length: 5 }, (_, i) => `re:\\pL{100}${i}`).join('\n'))).toMatch(new RegExp(`^Too complex: the re: entries compile to \\d+ RE2 instructions, at most ${programSize}`));
+    expect(patternProblem(Array.from({ length: entries }, (_, i) => `/${'x'.repeat(90)}${i}/*`).join('\n'))).toBeNull();
   });
 
   it('throws PatternError with the problem from compilePatterns', () => {
