@@ -98,6 +98,19 @@ export function behaviourSuite(setup: () => Target) {
       expect((refused as PermissionError).requiredScopes).toEqual(['projects:read']);
     });
 
+    it('refuses a campaign pattern outside RE2 syntax, naming the field, the entry and the reason', async () => {
+      const project = (await client.projects.list({ limit: 1 })).data[0].id;
+      const base = { project, name: 'Patterns', start_url: target.siteUrl, max_depth: 1, max_urls: 10 };
+      const refused = await client.campaigns.create({ ...base, issue_exclusion_patterns: 're:(a)\\1' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect((refused as ValidationError).errors).toEqual({
+        issue_exclusion_patterns: [{ code: 'custom', message: 'Pattern "re:(a)\\1": "\\1" (backreference) is not supported: patterns use RE2 syntax, matched in linear time' }],
+      });
+      const campaign = await client.campaigns.create({ ...base, exclude_patterns: 're:(a+)+b\n/blog/*.pdf$' });
+      const update = await client.campaigns.update({ campaign: campaign.id, include_patterns: 're:(?<=/)x' }).catch((e: unknown) => e);
+      expect(Object.keys((update as ValidationError).errors ?? {})).toEqual(['include_patterns']);
+    });
+
     it('keeps write-only campaign fields and credentials out of answers', async () => {
       const project = await client.projects.create({ url: target.siteUrl });
       const campaign = await client.campaigns.create({

@@ -45,6 +45,12 @@ const FR_MESSAGES: Record<string, string> = {
   required: 'Champ requis',
 };
 
+/** The French message a custom refinement carries in `params.fr`, when it has its own. */
+function frenchOf(issue: z.core.$ZodIssue): string | undefined {
+  const fr: unknown = issue.code === 'custom' ? issue.params?.fr : undefined;
+  return typeof fr === 'string' ? fr : undefined;
+}
+
 /**
  * zod issues → `errors` keyed by field path (`schedule.time`, `keywords.3`). An unknown key is
  * reported on its own path so the caller sees which field was refused. Paths are prefixed by
@@ -65,7 +71,7 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Langu
     }
     const missing = issue.code === 'invalid_type' && issue.input === undefined;
     const code = missing ? 'required' : issue.code;
-    const message = language === 'fr' ? (FR_MESSAGES[code] ?? 'Valeur invalide') : missing ? 'Required' : issue.message;
+    const message = language === 'fr' ? (frenchOf(issue) ?? FR_MESSAGES[code] ?? 'Valeur invalide') : missing ? 'Required' : issue.message;
     add(base, code, message);
   }
   return out;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, PageQuery, Uuid } from '../common.js';
 import { SiteUrl } from './projects.js';
+import { PATTERN_LIMITS, patternProblem } from '../url-patterns.js';
 
 export const SCHEDULE_FREQUENCIES = ['manual', 'daily', 'weekly', 'monthly'] as const;
 export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
@@ -56,7 +57,18 @@ export const ScheduleInput = z
   .meta({ id: 'ScheduleInput' });
 export type ScheduleInput = z.infer<typeof ScheduleInput>;
 
-const Patterns = z.string().max(10_000).nullable();
+/** A pattern list: refused with the entry and the reason when outside RE2 syntax or the bounds. */
+const Patterns = z
+  .string()
+  .max(PATTERN_LIMITS.fieldLength, { abort: true })
+  .superRefine((value, ctx) => {
+    const problem = patternProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.en, params: { fr: problem.fr } });
+  })
+  .nullable()
+  .describe(
+    `URL patterns, one per line: globs (\`/blog/\`, \`*.pdf$\`) or \`re:\` RE2 expressions; at most ${PATTERN_LIMITS.entries} entries of ${PATTERN_LIMITS.entryLength} characters, ${PATTERN_LIMITS.fieldLength} in all`,
+  );
 
 /** The four fields a campaign cannot be created without. */
 const requiredFields = {

@@ -5,6 +5,7 @@
  * With a renderer (JavaScript rendering, accessibility checks) each internal HTML page is also
  * handed to headless Chromium once fetched (docs/decisions/rendering.md).
  */
+import { compilePatterns, PatternError, type UrlMatcher } from '@siteaudit/schema';
 import { ACCESSIBILITY_PREFIX, AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS, IMPACT_SEVERITY, THRESHOLDS, type CheckName } from './checks.js';
 import { DEFAULT_TUNING, robotsToken } from './config.js';
 import { StreamingHtmlDecoder, charsetFromContentType, isHtmlContentType } from './decode.js';
@@ -13,7 +14,6 @@ import { DepthFrontier, Flag, State, UrlRegistry } from './frontier.js';
 import { HtmlAnalyser, type HtmlFacts } from './html.js';
 import { FetchError, HttpClient, headerValue, type HttpResponse } from './http.js';
 import { analysePage } from './page-audit.js';
-import { compilePatterns, type UrlMatcher } from './patterns.js';
 import { detectProtection } from './protection.js';
 import { fetchRobots, type RobotsPolicy } from './robots.js';
 import { healthScoreExact } from './score.js';
@@ -36,6 +36,21 @@ import type {
   RedirectHop,
 } from './types.js';
 import { normaliseUrl, originOf, siteHost } from './url.js';
+
+/**
+ * A campaign's pattern list. One stored before the rules tightened (a JavaScript-only construct,
+ * over the bounds) fails the crawl before any request, naming the field: ignoring it would crawl
+ * what the team meant to exclude (docs/decisions/url-normalisation.md, "Patterns").
+ */
+function fieldPatterns(field: string, source: string | null): UrlMatcher {
+  try {
+    return compilePatterns(source);
+  } catch (error) {
+    if (!(error instanceof PatternError)) throw error;
+    const { problem } = error;
+    throw new PatternError({ ...problem, en: `${field}: ${problem.en}`, fr: `${field} : ${problem.fr}` });
+  }
+}
 
 /** Redirects followed from one URL before giving up (the crawl issue's hop cap). */
 export const MAX_REDIRECTS = 10;
@@ -153,9 +168,9 @@ export class Crawler {
     const start = normaliseUrl(config.startUrl);
     if (!start) throw new TypeError(`startUrl is not an http(s) URL: ${config.startUrl}`);
     this.startUrl = start;
-    this.include = compilePatterns(config.includePatterns);
-    this.exclude = compilePatterns(config.excludePatterns);
-    this.emitter = new Emitter(sink, this.tuning.batchSize, compilePatterns(config.issueExclusionPatterns));
+    this.include = fieldPatterns('include_patterns', config.includePatterns);
+    this.exclude = fieldPatterns('exclude_patterns', config.excludePatterns);
+    this.emitter = new Emitter(sink, this.tuning.batchSize, fieldPatterns('issue_exclusion_patterns', config.issueExclusionPatterns));
     this.token = robotsToken(config.userAgent);
     this.a11yRules = config.checkAccessibilityRendered ? 'full' : config.checkAccessibility ? 'static' : 'none';
     this.renderer = options.renderer ?? null;

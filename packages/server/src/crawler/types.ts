@@ -13,7 +13,7 @@ export interface CrawlConfig {
   maxDepth: number;
   /** Budget: at most this many internal URLs are recorded (fetched, redirected or blocked). */
   maxUrls: number;
-  /** Pattern lists, syntax in patterns.ts; null or empty for none. */
+  /** Pattern lists, syntax in @siteaudit/schema url-patterns.ts; null or empty for none. */
   includePatterns: string | null;
   excludePatterns: string | null;
   /** Issues whose URL matches are dropped (not stored, not counted, not scored). */

@@ -91,7 +91,7 @@ describe('URL patterns', () => {
 
   it('reports an invalid regular expression', () => {
     expect(() => compilePatterns('re:([')).toThrow(PatternError);
-    expect(validatePatterns('re:([')).toMatch(/Invalid pattern/);
+    expect(validatePatterns('re:([')).toMatch(/^Pattern "re:\(\[": not a valid RE2 expression/);
     expect(validatePatterns('/ok/, /fine/')).toBeNull();
   });
 

@@ -6,9 +6,8 @@
  * exported for tests.
  */
 import type { Knex } from 'knex';
-import type { PageSpeedResult } from '@siteaudit/schema';
+import { compilePatterns, type PageSpeedResult } from '@siteaudit/schema';
 import { CHECKS, THRESHOLDS } from '../../crawler/checks.js';
-import { compilePatterns } from '../../crawler/patterns.js';
 import { SEVERITY_WEIGHTS } from '../../crawler/score.js';
 import type { PageSpeedMeasurement, PageSpeedProvider, PageSpeedStrategy } from '../../providers/pagespeed.js';
 

@@ -6,7 +6,7 @@
  * restart starts the fetch again from scratch; one that keeps failing ends `failed` with an `error`.
  */
 import { createHash } from 'node:crypto';
-import { unmeasuredPageSpeed } from '@siteaudit/schema';
+import { PatternError, unmeasuredPageSpeed } from '@siteaudit/schema';
 import { CHECKS, THRESHOLDS, crawlSite, normaliseUrl, resolveCrawlConfig, type IssueRecord, type PageRecord } from '../../crawler/index.js';
 import type { PageSpeedProvider } from '../../providers/pagespeed.js';
 import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
@@ -69,6 +69,8 @@ export function registerCrawlJob(services: Services, control: CrawlControl): voi
           await done;
         } catch (error) {
           if (error instanceof StoppedError) return finishStopped(services, crawlId);
+          // A stored pattern the campaign rules now refuse: another attempt would fail alike.
+          if (error instanceof PatternError) return finishFailed(services, crawlId, error.message);
           throw error;
         } finally {
           ctx.signal.removeEventListener('abort', onShutdown);
