@@ -264,7 +264,6 @@ function operation(op: ContractEntry, handlers: Handlers, deps: BinderDeps): (re
         now,
         idempotencyKey: key,
         page: { limit: typeof query.limit === 'number' ? query.limit : 25, after },
-        origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
       };
       let reply: Reply;
       try {
