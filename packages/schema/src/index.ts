@@ -22,6 +22,7 @@ export * from './health-score.js';
 export * from './periods.js';
 export * from './rank-tracking.js';
 export * from './urls.js';
+export * from './local-names.js';
 export * from './project-setup.js';
 export * from './webhook-rules.js';
 export * from './export-rules.js';
