@@ -16,6 +16,7 @@ export * from './resources/events.js';
 export * from './rules.js';
 export * from './plans.js';
 export * from './rate-limits.js';
+export * from './auth-failures.js';
 export * from './idempotency.js';
 export * from './schedule.js';
 export * from './health-score.js';

@@ -49,6 +49,11 @@ export interface SiteAuditServerOptions {
    * `listen()` binds; never the request's Host header (docs/decisions/public-url.md).
    */
   publicUrl?: string;
+  /**
+   * Failed authentications a client address may make per minute before its failing requests get
+   * 429 instead of 401 (default 20; null: no limit). Valid tokens are never refused for it.
+   */
+  authFailuresPerMinute?: number | null;
   /** PageSpeed, SERP, keyword-data and Search Console adapters (src/providers); none configured is reported honestly. */
   providers?: Providers;
   /** Where export files are kept and for how long (default 7 days). */
@@ -116,7 +121,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   });
 
 
-  const authenticator = new Authenticator(db.knex, services.plans);
+  const authenticator = new Authenticator(db.knex, services.plans, { failuresPerMinute: options.authFailuresPerMinute });
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
   const webhooks = webhooksModule(services);
   const handlers: Handlers = {
