@@ -41,6 +41,8 @@ export interface MockEnv {
   readonly plans: PlanCatalogue;
   /** Whether keyword checks produce positions (a simulated SERP provider). */
   readonly serp: boolean;
+  /** Failed authentications per minute before 429 (the server's option), null for none. */
+  readonly authFailuresPerMinute: number | null;
   /** Ids and generated data; replaced by a fresh one from the seed on `reset()`. */
   random: Random;
   /** Request ids come from their own stream so the number of calls never shifts resource ids. */

@@ -4,7 +4,7 @@
  * out. `seq` is a global insertion counter: lists sort on it, because the mock's clock stands
  * still between calls and `created_at` alone would not order them.
  */
-import type { Campaign, CrawledPage, Crawl, IssueOccurrence, Role, Scope, StoredSchedule } from '@siteaudit/schema';
+import type { AuthFailureCount, Campaign, CrawledPage, Crawl, IssueOccurrence, Role, Scope, StoredSchedule } from '@siteaudit/schema';
 
 export type ExportFormat = 'pdf' | 'xlsx';
 
@@ -218,6 +218,8 @@ export interface MockDb {
   idempotency: Map<string, IdempotencyRecord>;
   /** Keyed by team id. */
   rate: Map<string, RateCounter>;
+  /** Failed authentications this minute; one key, `client`: the mock sees no client address. */
+  authFailures: Map<string, AuthFailureCount>;
   seq: number;
 }
 
@@ -238,6 +240,7 @@ export function createDb(): MockDb {
     jobs: [],
     idempotency: new Map(),
     rate: new Map(),
+    authFailures: new Map(),
     seq: 0,
   };
 }

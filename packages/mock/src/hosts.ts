@@ -4,8 +4,7 @@
  * refuses only what is private on its face: local names and IP literals in non-public ranges.
  * Written by hand because the check is a few ranges and the mock must stay dependency-free.
  */
-
-const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa', '.lan'];
+import { isLocalHostName } from '@siteaudit/schema';
 
 function ipv4Private(a: number, b: number): boolean {
   return (
@@ -42,8 +41,8 @@ export function isObviouslyPrivateHost(url: string): boolean {
   } catch {
     return true;
   }
+  if (isLocalHostName(hostname)) return true;
   const host = hostname.replace(/\.$/, '');
-  if (host === 'localhost' || LOCAL_SUFFIXES.some((s) => host.endsWith(s))) return true;
   const v4 = parseIpv4(host);
   if (v4) return ipv4Private(v4[0], v4[1]);
   if (host.startsWith('[') && host.endsWith(']')) {

@@ -25,6 +25,7 @@ import {
   rateLimitHeaders,
   rateLimitRefusal,
   rateLimitUpgrade,
+  recordAuthFailure,
   requestFingerprintText,
   type ContractEntry,
   type Language,
@@ -204,7 +205,13 @@ async function handle(env: MockEnv, entry: ContractEntry, business: Business<Ope
     if (caller) Object.assign(headers, rateLimitHeaders(peek(db, caller.team.id, caller.plan, now), 0));
     return refuse(forced);
   }
-  if (!caller) return refuse(new MockProblem('unauthenticated', {}, { 'WWW-Authenticate': WWW_AUTHENTICATE }));
+  if (!caller) {
+    // Past the limit of failed authentications, 429 instead of 401 (the server counts per address).
+    const { count, refusal } = recordAuthFailure(db.authFailures.get('client'), env.authFailuresPerMinute, now);
+    db.authFailures.set('client', count);
+    if (refusal) return refuse(new MockProblem('rate_limited', refusal.extras, refusal.headers));
+    return refuse(new MockProblem('unauthenticated', {}, { 'WWW-Authenticate': WWW_AUTHENTICATE }));
+  }
   caller.token.last_used_at = now.toISOString();
 
   let idempotencyStoreKey: string | null = null;

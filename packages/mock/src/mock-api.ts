@@ -1,4 +1,4 @@
-import { contract, resolvePlans, type ErrorCode, type OperationId, type PlanOverride } from '@siteaudit/schema';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, contract, resolvePlans, type ErrorCode, type OperationId, type PlanOverride } from '@siteaudit/schema';
 import type { HttpHandler } from 'msw';
 import type { MockEnv } from './context.js';
 import { clearDb, createDb, type MockDb } from './db.js';
@@ -37,6 +37,12 @@ export interface MockApiOptions {
   autoAdvance?: boolean;
   /** Plan overrides, e.g. `{ agency: { rateLimits: { minute: 5 } } }` to reach a 429 quickly. */
   plans?: Record<string, PlanOverride>;
+  /**
+   * Failed authentications per minute of the mock clock before a failing request answers 429
+   * instead of 401, as the server's option of that name; default 20, null for no limit. The mock
+   * sees no client address: all its callers count as one.
+   */
+  authFailuresPerMinute?: number | null;
 }
 
 export interface FailNextOptions {
@@ -106,6 +112,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     baseUrl,
     plans: resolvePlans(options.plans),
     serp: options.serp ?? true,
+    authFailuresPerMinute: options.authFailuresPerMinute === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : options.authFailuresPerMinute,
     random: createRandom(seed),
     requestIds: createRandom(`requests:${seed}`),
     cursorSecret: hashHex(`cursor:${seed}`),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE } from '@siteaudit/schema';
 import { call, useMock } from './helpers.js';
 
 const mock = useMock();
@@ -10,6 +11,17 @@ describe('authentication and authorisation', () => {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('unauthenticated');
     }
+  });
+
+  it('answers 429 rate_limited with Retry-After past the failed authentications of a minute, as the server; valid tokens still pass', async () => {
+    for (let i = 0; i < DEFAULT_AUTH_FAILURES_PER_MINUTE; i++) expect((await call('GET', '/v1/me', { token: `sa_unknown_token_number_${i}` })).status).toBe(401);
+    const refused = await call('GET', '/v1/me', { token: 'sa_one_more_unknown_token' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'rate_limited', window: 'minute', upgrade_to: null });
+    expect(refused.headers.get('retry-after')).toBe(String(refused.body.retry_after));
+    expect((await call('GET', '/v1/me', { token: mock.tokens.owner })).status).toBe(200);
+    mock.advance(refused.body.retry_after * 1000);
+    expect((await call('GET', '/v1/me', { token: 'sa_one_more_unknown_token' })).status).toBe(401);
   });
 
   it('stops a token when its holder leaves the team', async () => {

@@ -24,6 +24,18 @@ describe('projects', () => {
     expect(twin.body.data.slug).toBe('example-2');
   });
 
+  it('refuses local names by name, as the server does, for projects, campaign starts and webhooks', async () => {
+    const { projectId } = mock.seed.completedCrawl();
+    for (const host of ['localhost.', 'LocalHost.', 'foo.localhost', 'foo.localhost.', 'a.b.localhost', 'printer.local', 'nas.home.arpa', 'db.internal', 'router.lan']) {
+      const project = await call('POST', '/v1/projects', { token: token(), body: { url: `http://${host}/` } });
+      expect([project.status, project.body.code], host).toEqual([422, 'project.url_refused']);
+      const campaign = await call('POST', `/v1/projects/${projectId}/campaigns`, { token: token(), body: { name: 'Local', start_url: `http://${host}/`, max_depth: 5, max_urls: 100 } });
+      expect([campaign.status, campaign.body.code], host).toEqual([422, 'project.url_refused']);
+      const hook = await call('POST', '/v1/webhooks', { token: token(), body: { url: `https://${host}/hook`, events: ['crawl.completed'] } });
+      expect([hook.status, hook.body.code], host).toEqual([422, 'webhook.url_refused']);
+    }
+  });
+
   it('refuses a site on an obviously private host with 422 project.url_refused', async () => {
     for (const url of ['http://localhost:3000', 'http://127.0.0.1', 'http://10.1.2.3', 'http://[::1]/', 'http://2130706433/']) {
       const res = await call('POST', '/v1/projects', { token: token(), body: { url } });

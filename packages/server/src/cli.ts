@@ -1,6 +1,6 @@
 /**
  * siteaudit-server: start the server, start a demo, or run operator tasks.
- *   siteaudit-server start [--port 8080] [--host 127.0.0.1] [--database <url-or-file>]
+ *   siteaudit-server start [--port 8080] [--host 127.0.0.1] [--database <url-or-file>] [--public-url <url>]
  *   siteaudit-server dev   (a demo team and a printed token)
  *   siteaudit-server admin create-team|add-member|create-token|remove-member|set-plan|lock-project …
  * The database defaults to DATABASE_URL, else an SQLite file in the working directory.
@@ -79,12 +79,14 @@ program
   .option('--host <host>', 'interface to bind', process.env.HOST ?? '127.0.0.1')
   .option('-d, --database <url-or-file>', 'postgres:// URL, sqlite:./file.db or a file path (default: DATABASE_URL, else ./siteaudit.db)')
   .option('--allow-private-addresses', 'let crawls and webhooks reach private and loopback addresses', false)
+  .option('--public-url <url>', 'URL clients reach the API at, base of absolute links (default: SITEAUDIT_PUBLIC_URL, else http://<host>:<port>)')
   .action(async (opts) => {
     const { url } = await serve({
       database: database(opts.database),
       port: opts.port,
       host: opts.host,
       network: { allowPrivateAddresses: opts.allowPrivateAddresses },
+      publicUrl: opts.publicUrl,
     });
     console.log(`Site Audit API listening on ${url}/v1`);
   });

@@ -16,6 +16,7 @@ import { Authenticator } from './http/auth.js';
 import type { Handlers } from './http/binder.js';
 import { CursorCodec } from './http/cursor.js';
 import { IdempotencyStore } from './http/idempotency.js';
+import { parsePublicUrl, PublicLinks } from './http/public-url.js';
 import { createMemoryRateLimiter, createPostgresRateLimiter } from './http/rate-limit.js';
 import { accountHandlers } from './modules/account/handlers.js';
 import { QuotaReader } from './modules/account/quotas.js';
@@ -42,6 +43,17 @@ export interface SiteAuditServerOptions {
   /** Every time rule reads this clock. */
   clock?: () => Date;
   network?: { allowPrivateAddresses?: boolean };
+  /**
+   * The URL clients reach the API at, e.g. `https://api.example.com/siteaudit`: the base of every
+   * absolute link in answers and webhooks. Default: SITEAUDIT_PUBLIC_URL, else the address
+   * `listen()` binds; never the request's Host header (docs/decisions/public-url.md).
+   */
+  publicUrl?: string;
+  /**
+   * Failed authentications a client address may make per minute before its failing requests get
+   * 429 instead of 401 (default 20; null: no limit). Valid tokens are never refused for it.
+   */
+  authFailuresPerMinute?: number | null;
   /** PageSpeed, SERP, keyword-data and Search Console adapters (src/providers); none configured is reported honestly. */
   providers?: Providers;
   /** Where export files are kept and for how long (default 7 days). */
@@ -78,6 +90,8 @@ async function serverSecret(db: Database, configured: string | undefined): Promi
 }
 
 export async function createSiteAuditServer(options: SiteAuditServerOptions = {}): Promise<SiteAuditServer> {
+  const publicUrl = options.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL;
+  const links = new PublicLinks(publicUrl ? parsePublicUrl(publicUrl) : null);
   const db = openDatabase(options.database ?? 'sqlite:./siteaudit.db');
   await migrate(db);
   const secret = await serverSecret(db, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
@@ -91,6 +105,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     clock,
     plans: () => plans,
     network: { allowPrivateAddresses: options.network?.allowPrivateAddresses ?? false },
+    links,
     secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }),
     jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock, onError: (error) => logger.error('job failed', error) }),
     events: new EventBus(clock),
@@ -106,7 +121,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   });
 
 
-  const authenticator = new Authenticator(db.knex, services.plans);
+  const authenticator = new Authenticator(db.knex, services.plans, { failuresPerMinute: options.authFailuresPerMinute });
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
   const webhooks = webhooksModule(services);
   const handlers: Handlers = {
@@ -151,7 +166,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         http.once('error', reject);
         http.listen(port, host, () => {
           const address = http!.address() as AddressInfo;
-          resolve({ url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`, port: address.port });
+          const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+          links.listening(url, host);
+          resolve({ url, port: address.port });
         });
       });
     },

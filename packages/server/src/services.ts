@@ -5,6 +5,7 @@ import type { SecretBox } from './crypto/secret-box.js';
 import type { EventBus } from './events/bus.js';
 import type { JobRunner } from './jobs/runner.js';
 import type { QuotaReader } from './modules/account/quotas.js';
+import type { PublicLinks } from './http/public-url.js';
 import type { Dialect } from './store/database.js';
 
 export interface Services {
@@ -13,6 +14,8 @@ export interface Services {
   clock: () => Date;
   plans: () => PlanCatalogue;
   network: { allowPrivateAddresses: boolean };
+  /** Absolute links in answers and webhook payloads (publicUrl), never from the request's Host. */
+  links: PublicLinks;
   secrets: SecretBox;
   jobs: JobRunner;
   events: EventBus;

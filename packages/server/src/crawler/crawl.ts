@@ -615,6 +615,14 @@ export class Crawler {
 
     for (;;) {
       const policy = await this.robotsFor(url);
+      // robots.txt refused by the guard: when the page's own address is the refused one (a
+      // redirect into a private network), that is what the page reports, not robots.txt.
+      const refused = policy.error === 'address_refused' ? await this.client.addressRefusal(url) : null;
+      if (refused) {
+        final = -1;
+        await this.recordFailure(firstId, id, url, depth, refused);
+        break;
+      }
       if (!policy.isAllowed(url)) {
         reg.set(id, Flag.Blocked);
         const record = emptyRecord(url, depth, reg.discoveredVia(id), true);
@@ -631,15 +639,8 @@ export class Crawler {
           this.release(claimed.filter((c) => reg.state[c] === State.Active));
           throw error;
         }
-        reg.set(id, Flag.Failed);
-        reg.finalStatus[id] = -1;
         final = -1;
-        const record = emptyRecord(url, depth, reg.discoveredVia(id), true);
-        record.error_type = error.type;
-        await this.record(id, record);
-        if (error.type !== 'address_refused') await this.issue('fetch_failed', id, `${error.type}: ${error.message}`);
-        // The start URL (or where it redirects) refused by the guard: nothing can be crawled.
-        else if (firstId === this.startId) this.stop('address_refused');
+        await this.recordFailure(firstId, id, url, depth, error);
         break;
       }
       const status = response.status;
@@ -693,6 +694,19 @@ export class Crawler {
     }
 
     await this.recordChain(firstId, chain, final, loop, tooMany);
+  }
+
+  /** A URL that got no answer: recorded with its error type, and a fetch failure unless the guard refused it. */
+  private async recordFailure(firstId: number, id: number, url: string, depth: number, error: FetchError): Promise<void> {
+    const reg = this.reg;
+    reg.set(id, Flag.Failed);
+    reg.finalStatus[id] = -1;
+    const record = emptyRecord(url, depth, reg.discoveredVia(id), true);
+    record.error_type = error.type;
+    await this.record(id, record);
+    if (error.type !== 'address_refused') await this.issue('fetch_failed', id, `${error.type}: ${error.message}`);
+    // The start URL (or where it redirects) refused by the guard: nothing can be crawled.
+    else if (firstId === this.startId) this.stop('address_refused');
   }
 
   /** Returns claimed-but-unrecorded URLs to the queue (on stop) and their budget. */

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { AddressRefusedError, createGuardedAgent } from '../net/address-guard.js';
+import { AddressRefusedError, createGuardedAgent, resolveVetted } from '../net/address-guard.js';
 import { detectProtection, type ProtectionKind } from './protection.js';
 
 export type FetchErrorType = 'timeout' | 'dns' | 'connection' | 'tls' | 'address_refused' | 'aborted' | 'protocol';
@@ -189,6 +189,17 @@ export class HttpClient {
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+
+  /** The refusal the address guard gives `url`'s host, if any, found without sending anything. */
+  async addressRefusal(url: string): Promise<FetchError | null> {
+    try {
+      await resolveVetted(new URL(url).hostname, this.options.allowPrivate);
+      return null;
+    } catch (error) {
+      const failure = classify(error, url);
+      return failure.type === 'address_refused' ? failure : null;
+    }
   }
 
   /**

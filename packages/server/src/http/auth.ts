@@ -8,10 +8,16 @@
  * of every authenticator on that database at once; a change made by another process (the CLI on
  * the same database, another server on PostgreSQL) is seen within CACHE_TTL_MS. Expiry is checked
  * on every call against the server clock, cached or not.
+ *
+ * A well-formed token that matches no row is remembered as unknown for UNKNOWN_TTL_MS, so
+ * repeating it costs no query: no row can appear for it later (tokens are random; a removed
+ * member's tokens keep their rows and are not remembered). Failed authentications are counted per
+ * client address (auth-throttle.ts): past the limit, 429 instead of 401.
  */
 import type { Knex } from 'knex';
-import { WWW_AUTHENTICATE, type PlanCatalogue, type Role, type Scope } from '@siteaudit/schema';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, WWW_AUTHENTICATE, type PlanCatalogue, type Role, type Scope } from '@siteaudit/schema';
 import { hashToken } from '../crypto/secret-box.js';
+import { AuthFailureThrottle } from './auth-throttle.js';
 import type { Caller } from './context.js';
 import { ApiError } from './errors.js';
 
@@ -23,6 +29,8 @@ const FLUSH_EVERY_MS = 30_000;
 /** How long a token's row is trusted without reading it again (real time, not the server clock). */
 export const CACHE_TTL_MS = 2_000;
 const CACHE_MAX_ENTRIES = 10_000;
+/** How long a token with no row is answered 401 without reading the store again. */
+export const UNKNOWN_TTL_MS = 30_000;
 
 interface TokenRow {
   token_id: string;
@@ -58,6 +66,9 @@ export function invalidateTokenCache(knex: Knex): void {
 export class Authenticator {
   private readonly lastUsed = new Map<string, string>();
   private readonly cache = new Map<string, CachedToken>();
+  /** Hashes of tokens with no row, and until when (performance.now()) that answer holds. */
+  private readonly unknown = new Map<string, number>();
+  private readonly throttle: AuthFailureThrottle;
   /** Bumped by every invalidation: a read that started before one must not refill the cache. */
   private generation = 0;
   private readonly timer: NodeJS.Timeout;
@@ -65,7 +76,9 @@ export class Authenticator {
   constructor(
     private readonly knex: Knex,
     private readonly plans: () => PlanCatalogue,
+    options: { failuresPerMinute?: number | null } = {},
   ) {
+    this.throttle = new AuthFailureThrottle(options.failuresPerMinute === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : options.failuresPerMinute);
     this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
     this.timer.unref();
     let registered = authenticatorsOf.get(knex);
@@ -76,12 +89,24 @@ export class Authenticator {
   invalidate(): void {
     this.generation++;
     this.cache.clear();
+    this.unknown.clear();
+  }
+
+  private rememberUnknown(hash: string, at: number): void {
+    this.unknown.delete(hash);
+    if (this.unknown.size >= CACHE_MAX_ENTRIES) this.unknown.delete(this.unknown.keys().next().value as string);
+    this.unknown.set(hash, at + UNKNOWN_TTL_MS);
   }
 
   private async lookup(hash: string): Promise<CachedToken | null> {
     const at = performance.now();
     const cached = this.cache.get(hash);
     if (cached && cached.until > at) return cached;
+    const unknownUntil = this.unknown.get(hash);
+    if (unknownUntil !== undefined) {
+      if (unknownUntil > at) return null;
+      this.unknown.delete(hash);
+    }
     const generation = this.generation;
     const row: TokenRow | undefined = await this.knex('tokens as k')
       .join('members as m', 'm.id', 'k.member_id')
@@ -92,9 +117,10 @@ export class Authenticator {
         'm.id as member_id', 'm.name as member_name', 'm.email', 'm.role', 'm.removed_at',
         't.id as team_id', 't.slug', 't.name as team_name', 't.plan',
       );
-    // Unknown and removed tokens are not cached: a retry reads the store again.
+    // A removed member's token is not cached: rejoining makes it valid again.
     if (!row || row.removed_at) {
       this.cache.delete(hash);
+      if (!row && generation === this.generation) this.rememberUnknown(hash, at);
       return null;
     }
     const entry: CachedToken = { row, scopes: Object.freeze(JSON.parse(row.scopes)) as Scope[], until: at + CACHE_TTL_MS };
@@ -106,17 +132,27 @@ export class Authenticator {
     return entry;
   }
 
-  async authenticate(header: string | undefined, now: Date): Promise<Caller> {
+  /**
+   * The caller of a request, else 401 `unauthenticated` — or 429 `rate_limited` once `address`
+   * (the client's, see docs/decisions/rate-limits.md) has failed too often this minute.
+   */
+  async authenticate(header: string | undefined, now: Date, address?: string): Promise<Caller> {
+    const caller = await this.caller(header, now);
+    if (!caller) throw this.throttle.failure(address, now, unauthenticated());
+    return caller;
+  }
+
+  private async caller(header: string | undefined, now: Date): Promise<Caller | null> {
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     const token = match?.[1];
-    if (!token || !TOKEN_SHAPE.test(token)) throw unauthenticated();
+    if (!token || !TOKEN_SHAPE.test(token)) return null;
     const found = await this.lookup(hashToken(token));
     const nowIso = now.toISOString();
     // A missing, expired or orphaned token all answer the same 401: nothing to probe.
-    if (!found || found.row.expires_at <= nowIso) throw unauthenticated();
+    if (!found || found.row.expires_at <= nowIso) return null;
     const { row } = found;
     const plan = this.plans()[row.plan];
-    if (!plan) throw unauthenticated();
+    if (!plan) return null;
     this.lastUsed.set(row.token_id, nowIso);
     return {
       tokenId: row.token_id,
@@ -153,6 +189,7 @@ export class Authenticator {
     clearInterval(this.timer);
     authenticatorsOf.get(this.knex)?.delete(this);
     this.cache.clear();
+    this.unknown.clear();
     await this.flush();
   }
 }

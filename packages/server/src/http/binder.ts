@@ -203,7 +203,8 @@ function operation(op: ContractEntry, handlers: Handlers, deps: BinderDeps): (re
     let rateHeaders: Record<string, string> = {};
     try {
       const now = deps.clock();
-      const caller = await deps.authenticator.authenticate(req.headers.authorization, now);
+      // The client's address: express's req.ip honours the embedding app's `trust proxy`.
+      const caller = await deps.authenticator.authenticate(req.headers.authorization, now, req.ip);
       gatePlan(op, caller, deps.plans());
 
       const limits = caller.plan.rateLimits;
@@ -264,7 +265,6 @@ function operation(op: ContractEntry, handlers: Handlers, deps: BinderDeps): (re
         now,
         idempotencyKey: key,
         page: { limit: typeof query.limit === 'number' ? query.limit : 25, after },
-        origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
       };
       let reply: Reply;
       try {

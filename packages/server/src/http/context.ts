@@ -31,6 +31,4 @@ export interface RequestContext {
   now: Date;
   idempotencyKey: string | null;
   page: PageRequest;
-  /** `scheme://host` the caller used, for absolute links in answers (download_url). */
-  origin: string;
 }

@@ -8,11 +8,12 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
+import { isLocalHostName } from '@siteaudit/schema';
 
 export class AddressRefusedError extends Error {
   readonly code = 'refused_address';
   constructor(readonly host: string, readonly address?: string) {
-    super(address ? `${host} resolves to a non-public address (${address})` : `${host} cannot be resolved`);
+    super(address === host ? `${host} is a local name` : address ? `${host} resolves to a non-public address (${address})` : `${host} cannot be resolved`);
     this.name = 'AddressRefusedError';
   }
 }
@@ -42,10 +43,12 @@ export interface ResolvedAddress {
 
 /**
  * Resolves a host name and vets every address. With `allowPrivate` the check is skipped (dev,
- * tests), but the resolution still happens so unknown names fail the same way.
+ * tests), but the resolution still happens so unknown names fail the same way. A local name
+ * (`localhost`, `*.localhost`, `.local` …) is refused before any lookup, resolvable or not.
  */
 export async function resolveVetted(hostname: string, allowPrivate: boolean): Promise<ResolvedAddress[]> {
   const host = bareHost(hostname);
+  if (!allowPrivate && !isIP(host) && isLocalHostName(host)) throw new AddressRefusedError(host, host);
   let addresses: ResolvedAddress[];
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) as 4 | 6 }];

@@ -118,4 +118,10 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     expect(tooLong.code).not.toBe(0);
     expect(tooLong.stderr).toMatch(/365/);
   }, 60_000);
+
+  it('passes --public-url to the server, which refuses to start on one that is not an http(s) base', async () => {
+    const res = await cli(['start', '--port', String(await freePort()), '--database', database, '--public-url', 'ftp://files.example.com']);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/publicUrl must be an absolute http\(s\) URL|publicUrl must be an http\(s\) URL/);
+  }, 60_000);
 });

@@ -74,7 +74,7 @@ export function crawlHandlers(services: Services): Pick<
       const campaign = await findCampaign(knex, ctx.caller, params.campaign);
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
       const row = await launchCrawl(services, { campaign, plan: ctx.caller.plan, trigger: 'manual' });
-      return { body: { data: toCrawl(row) }, headers: { Location: `/v1/crawls/${row.id}` } };
+      return { body: { data: toCrawl(row) }, headers: { Location: services.links.relative(`/v1/crawls/${row.id}`) } };
     },
 
     async listCrawls(ctx, { params }) {

@@ -1,4 +1,5 @@
 import type { Export } from '@siteaudit/schema';
+import type { PublicLinks } from '../../http/public-url.js';
 
 export interface ExportRow {
   id: string;
@@ -15,7 +16,8 @@ export interface ExportRow {
   expires_at: string | null;
 }
 
-export function toExport(row: ExportRow, origin: string): Export {
+/** The same `download_url` in answers and in the `export.ready` payload: both read `links`. */
+export function toExport(row: ExportRow, links: PublicLinks): Export {
   const ready = row.status === 'ready';
   return {
     id: row.id,
@@ -23,7 +25,7 @@ export function toExport(row: ExportRow, origin: string): Export {
     format: row.format,
     status: row.status,
     size_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
-    download_url: ready ? `${origin}/v1/exports/${row.id}/download` : null,
+    download_url: ready ? links.absolute(`/v1/exports/${row.id}/download`) : null,
     error: row.error,
     created_at: row.created_at,
     finished_at: row.finished_at,

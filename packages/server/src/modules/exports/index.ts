@@ -70,7 +70,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
           .where({ id: row.id })
           .update({ status: 'ready', size_bytes: size, blob_key: key, finished_at: finished.toISOString(), expires_at: new Date(finished.getTime() + retentionMs).toISOString() });
         const ready = (await trx('exports').where({ id: row.id }).first()) as ExportRow;
-        await services.events.publish({ type: 'export.ready', teamId: row.team_id, data: { export: toExport(ready, '') } }, trx);
+        await services.events.publish({ type: 'export.ready', teamId: row.team_id, data: { export: toExport(ready, services.links) } }, trx);
       });
     },
     async onFailed({ exportId }, error) {
@@ -116,11 +116,11 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
         await services.jobs.enqueue('export.generate', { exportId: created.id }, { trx });
         return created;
       });
-      return { body: { data: toExport(row, ctx.origin) }, headers: { Location: `${ctx.origin}/v1/exports/${row.id}` } };
+      return { body: { data: toExport(row, services.links) }, headers: { Location: services.links.absolute(`/v1/exports/${row.id}`) } };
     },
 
     async getExport(ctx, { params }) {
-      return { body: { data: toExport(await current(await findExport(knex, ctx.caller, params.export)), ctx.origin) } };
+      return { body: { data: toExport(await current(await findExport(knex, ctx.caller, params.export)), services.links) } };
     },
 
     async downloadExport(ctx, { params }) {
