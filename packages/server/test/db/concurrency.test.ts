@@ -108,7 +108,7 @@ describe('mixed concurrent calls of one team', () => {
           const res = await h.call('GET', `/v1/projects?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
           if (res.status === 200) {
             const body = await res.clone().json();
-            cursor = body.pagination?.next_cursor ?? null;
+            cursor = body.meta?.next_cursor ?? null;
           }
           return res;
         },
