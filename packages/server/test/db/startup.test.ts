@@ -63,8 +63,8 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
 
 /** Starts `siteaudit-server start` from source; resolves with its base URL once it listens, or rejects with its output. */
 function startServer(database: string, port: number): { child: ChildProcess; listening: Promise<string> } {
-  const env = { ...process.env, DATABASE_URL: '' };
-  delete env.SITEAUDIT_SECRET_KEY; // the key is generated once and kept in the database
+  // No configured key: the first process generates one and keeps it in the database.
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '', SITEAUDIT_SECRET_KEY: '' };
   const child = spawn(TSX, [...FROM_SOURCE, CLI, 'start', '--port', String(port), '--database', database], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.push(child);
   let output = '';
