@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { IDEMPOTENCY_KEY_RETENTION_MS } from '@siteaudit/schema';
+import { retryTransient } from '../store/retry.js';
 
 /** A request that crashed leaves its claim; after the lease another request may take it over. */
 const LEASE_MS = 5 * 60 * 1000;
@@ -35,7 +36,12 @@ export class IdempotencyStore {
 
   constructor(private readonly knex: Knex) {}
 
-  async claim(teamId: string, key: string, print: string, now: Date): Promise<Claim> {
+  /** Each step is one statement on one row; a deadlock with another lock holder is retried whole. */
+  claim(teamId: string, key: string, print: string, now: Date): Promise<Claim> {
+    return retryTransient(() => this.tryClaim(teamId, key, print, now));
+  }
+
+  private async tryClaim(teamId: string, key: string, print: string, now: Date): Promise<Claim> {
     if (now.getTime() >= this.nextSweepAt) {
       // Keys are kept 24 h; without a sweep, keys never sent again would stay forever.
       this.nextSweepAt = now.getTime() + SWEEP_EVERY_MS;
@@ -76,14 +82,16 @@ export class IdempotencyStore {
   }
 
   async complete(teamId: string, key: string, response: StoredResponse): Promise<void> {
-    await this.knex('idempotency_keys')
-      .where({ team_id: teamId, key })
-      .update({ state: 'done', status: response.status, body: response.body, headers: JSON.stringify(response.headers) });
+    await retryTransient(() =>
+      this.knex('idempotency_keys')
+        .where({ team_id: teamId, key })
+        .update({ state: 'done', status: response.status, body: response.body, headers: JSON.stringify(response.headers) }),
+    );
   }
 
   /** A request that failed unexpectedly frees its key so the client's retry can run. */
   async release(teamId: string, key: string): Promise<void> {
-    await this.knex('idempotency_keys').where({ team_id: teamId, key, state: 'in_flight' }).delete();
+    await retryTransient(() => this.knex('idempotency_keys').where({ team_id: teamId, key, state: 'in_flight' }).delete());
   }
 
   async sweep(now: Date): Promise<number> {

@@ -19,6 +19,7 @@ import {
   type RateWindow,
   type RateWindowState,
 } from '@siteaudit/schema';
+import { retryTransient } from '../store/retry.js';
 
 export interface RateLimiter {
   /** Charges `cost` to every window if it fits all of them, else charges nothing. */
@@ -62,46 +63,64 @@ export function createMemoryRateLimiter(): RateLimiter {
 }
 
 /**
- * PostgreSQL: shared by every server process on the database. Both rows of the team are locked
- * (`FOR UPDATE`) for the decision, so concurrent takes are serialised per team.
+ * PostgreSQL: shared by every server process on the database. A team has one row holding both
+ * windows, and each decision is one statement on that row: an upsert that rolls the windows over,
+ * checks the cost against both and charges both or neither. Two calls never hold a lock while
+ * waiting for another, so they cannot deadlock, and the row lock serialises a team's calls, so
+ * exactly as many pass as fit.
  */
 export function createPostgresRateLimiter(knex: Knex): RateLimiter {
-  const locked = async (trx: Knex.Transaction, teamId: string, now: Date) => {
-    await trx('rate_counters')
-      .insert(RATE_WINDOWS.map((w) => ({ team_id: teamId, window: w, window_start: rateWindowStart(w, now), used: 0 })))
-      .onConflict(['team_id', 'window'])
-      .ignore();
-    const rows: { window: RateWindow; window_start: string | number; used: number }[] = await trx('rate_counters')
-      .where({ team_id: teamId })
-      .forUpdate()
-      .select('window', 'window_start', 'used');
-    const used = { minute: 0, day: 0 } as Record<RateWindow, number>;
-    for (const row of rows) used[row.window] = Number(row.window_start) === rateWindowStart(row.window, now) ? row.used : 0;
-    return used;
-  };
-  const write = (trx: Knex.Transaction, teamId: string, used: Record<RateWindow, number>, now: Date) =>
-    Promise.all(
-      RATE_WINDOWS.map((w) =>
-        trx('rate_counters').where({ team_id: teamId, window: w }).update({ window_start: rateWindowStart(w, now), used: used[w] }),
-      ),
-    );
+  // Units charged in a window of the stored row, read as of the window holding `now`.
+  const current = (w: RateWindow) => `case when r.${w}_start = excluded.${w}_start then r.${w}_used else 0 end`;
+  const fits = RATE_WINDOWS.map((w) => `(cast(:${w}_limit as integer) is null or ${current(w)} + :cost <= cast(:${w}_limit as integer))`).join(' and ');
+  const TAKE = `
+    insert into team_rate_counters as r (team_id, minute_start, minute_used, day_start, day_used, charged)
+    values (:team, :minute_start, :fresh_used, :day_start, :fresh_used, :fresh_charged)
+    on conflict (team_id) do update set
+      charged = ${fits},
+      minute_used = ${current('minute')} + case when ${fits} then :cost else 0 end,
+      day_used = ${current('day')} + case when ${fits} then :cost else 0 end,
+      minute_start = excluded.minute_start,
+      day_start = excluded.day_start
+    returning minute_used, day_used, charged`;
+  const REFUND = `
+    update team_rate_counters set
+      minute_used = case when minute_start = :minute_start then greatest(0, minute_used - :cost) else 0 end,
+      day_used = case when day_start = :day_start then greatest(0, day_used - :cost) else 0 end,
+      minute_start = :minute_start,
+      day_start = :day_start
+    where team_id = :team`;
+  const starts = (now: Date) => ({ minute_start: rateWindowStart('minute', now), day_start: rateWindowStart('day', now) });
+
   return {
-    take: (teamId, cost, limits, now) =>
-      knex.transaction(async (trx) => {
-        const used = await locked(trx, teamId, now);
-        const result = decideRate(used, cost, limits, now);
-        if (result.ok) await write(trx, teamId, { minute: used.minute + cost, day: used.day + cost }, now);
-        return result;
-      }),
-    refund: (teamId, cost, now) =>
-      knex.transaction(async (trx) => {
-        const used = await locked(trx, teamId, now);
-        await write(trx, teamId, { minute: Math.max(0, used.minute - cost), day: Math.max(0, used.day - cost) }, now);
-      }),
-    peek: async (teamId, limits, now) => {
-      const rows: { window: RateWindow; window_start: string | number; used: number }[] = await knex('rate_counters').where({ team_id: teamId });
+    async take(teamId, cost, limits, now) {
+      // A team's first call inserts the row: charged if the cost fits empty windows.
+      const fresh = decideRate({ minute: 0, day: 0 }, cost, limits, now).ok;
+      const { rows } = await retryTransient(() =>
+        knex.raw(TAKE, {
+          team: teamId,
+          ...starts(now),
+          cost,
+          minute_limit: limits.minute,
+          day_limit: limits.day,
+          fresh_used: fresh ? cost : 0,
+          fresh_charged: fresh,
+        }),
+      );
+      const row = rows[0] as { minute_used: number; day_used: number; charged: boolean };
+      const spent = row.charged ? cost : 0;
+      // The same decision, from the units used before this call: its states are the headers.
+      const result = decideRate({ minute: row.minute_used - spent, day: row.day_used - spent }, cost, limits, now);
+      if (result.ok !== row.charged) throw new Error('rate limiter: the stored decision differs from decideRate');
+      return result;
+    },
+    async refund(teamId, cost, now) {
+      await retryTransient(() => knex.raw(REFUND, { team: teamId, cost, ...starts(now) }));
+    },
+    async peek(teamId, limits, now) {
+      const row = await knex('team_rate_counters').where({ team_id: teamId }).first();
       const used = { minute: 0, day: 0 } as Record<RateWindow, number>;
-      for (const row of rows) used[row.window] = Number(row.window_start) === rateWindowStart(row.window, now) ? row.used : 0;
+      if (row) for (const w of RATE_WINDOWS) used[w] = Number(row[`${w}_start`]) === rateWindowStart(w, now) ? row[`${w}_used`] : 0;
       return rateWindowStates(used, limits, now);
     },
   };

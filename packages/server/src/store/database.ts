@@ -63,7 +63,30 @@ export async function migrate(db: Database): Promise<void> {
   // Cascading deletes rely on foreign keys, which SQLite enforces per connection and only when
   // asked; a knex instance we did not create may not have asked (give it a pool of one).
   if (db.dialect === 'sqlite' && !db.owned) await db.knex.raw('PRAGMA foreign_keys = ON');
-  await db.knex.migrate.latest({ migrationSource, tableName: 'siteaudit_migrations' });
+  const latest = () => db.knex.migrate.latest({ migrationSource, tableName: 'siteaudit_migrations' });
+  if (db.dialect === 'postgres') await withMigrationLock(db.knex, latest);
+  else await latest();
+}
+
+/**
+ * Runs `work` holding a PostgreSQL advisory lock, so processes starting together on one database
+ * migrate one after the other: knex's own lock lives in a table it creates first, and two
+ * processes creating it at once collide. The lock is per schema (several deployments may share a
+ * database) and taken on a connection of its own, outside the pool the migrations use, so a pool
+ * of one still works; it ends with the transaction holding it, or with the session if the
+ * process dies.
+ */
+async function withMigrationLock(knex: Knex, work: () => Promise<unknown>): Promise<void> {
+  const lockHolder = knexFactory({ ...knex.client.config, pool: { min: 0, max: 1 } });
+  try {
+    // Held by an open transaction, so the connection stays checked out until the work is done.
+    await lockHolder.transaction(async (trx) => {
+      await trx.raw("select pg_advisory_xact_lock(hashtext('siteaudit_migrations:' || current_schema()))");
+      await work();
+    });
+  } finally {
+    await lockHolder.destroy();
+  }
 }
 
 /** ISO 8601 UTC with milliseconds: the one timestamp format we store and return. */

@@ -6,6 +6,7 @@ import { monthStart } from '../account/quotas.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
 import { lockTeam } from '../team-lock.js';
 import { initialStagePlan, type CrawlRow } from './crawl-row.js';
+import { transaction } from '../../store/retry.js';
 
 /** What a crawl runs with, frozen at launch so later campaign edits do not change it. */
 export function crawlConfig(campaign: CampaignRow) {
@@ -38,7 +39,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
   const now = services.clock();
   const config = crawlConfig(campaign);
   try {
-    return await services.knex.transaction(async (trx) => {
+    return await transaction(services.knex, async (trx) => {
       await lockTeam(trx, services.dialect, campaign.team_id);
       const running = await trx('crawls').where({ campaign_id: campaign.id, active: true }).first('id');
       if (running) throw new ApiError('crawl.already_running', { detail: `Crawl ${running.id} is running` });

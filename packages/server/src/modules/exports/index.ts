@@ -18,6 +18,7 @@ import { toCrawl, type CrawlRow } from '../crawls/crawl-row.js';
 import { findCrawl } from '../crawls/handlers.js';
 import { toExport, type ExportRow } from './export-row.js';
 import { exportSource } from './source.js';
+import { transaction } from '../../store/retry.js';
 
 const SWEEP_JOB = 'exports.sweep';
 const SWEEP_EVERY_MS = 15 * 60_000;
@@ -65,7 +66,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
       const key = `exports/${row.id}.${row.format}`;
       const { size } = await store.put(key, renderExport(row.format, await exportSource(knex, crawl, row.language)), EXPORT_CONTENT_TYPES[row.format]);
       const finished = services.clock();
-      await knex.transaction(async (trx) => {
+      await transaction(knex, async (trx) => {
         await trx('exports')
           .where({ id: row.id })
           .update({ status: 'ready', size_bytes: size, blob_key: key, finished_at: finished.toISOString(), expires_at: new Date(finished.getTime() + retentionMs).toISOString() });
@@ -97,7 +98,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
         throw new ApiError('plan_limit.exports.excel', { upgrade_to: featureUpgrade(services.plans(), plan, 'exports.excel') });
       }
       const identity = { team_id: ctx.caller.teamId, crawl_id: crawl.id, format: body.format, language: ctx.language };
-      const row = await knex.transaction(async (trx) => {
+      const row = await transaction(knex, async (trx) => {
         // An identical export still in progress is returned instead of a second one (spec).
         const existing = await trx('exports').where(identity).whereIn('status', ['queued', 'generating']).first();
         if (existing) return existing as ExportRow;

@@ -16,6 +16,7 @@ import { lockTeam } from '../team-lock.js';
 import { CHECK_JOB, KEYWORD_DATA_JOB, scheduleDaily, type CheckPayload, type KeywordDataPayload } from './jobs.js';
 import { readPositions } from './read.js';
 import { LISTED, TRACKER_DEFAULTS, canonicalList, count, isListed, liveChecksSince, poolUsed, type TrackedKeywordRow } from './store.js';
+import { transaction } from '../../store/retry.js';
 
 type PositionHandlers = Pick<Handlers, 'getPositions' | 'trackKeywords' | 'untrackKeywords' | 'pauseKeywords' | 'resumeKeywords' | 'checkKeyword'>;
 
@@ -80,7 +81,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
       assertUnlocked(project);
       const plan = ctx.caller.plan;
       const keywords = canonicalList(body.keywords);
-      const result = await knex.transaction(async (trx) => {
+      const result = await transaction(knex, async (trx) => {
         await lockTeam(trx, dialect, ctx.caller.teamId);
         const rows = await rowsFor(trx, project.id, keywords);
         // A paused keyword is already in the list: `resume` is what makes it active again.
@@ -123,7 +124,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
       // Never refused by billing (spec) nor by a lock: it only frees slots; history is kept.
       const project = await findProject(knex, ctx.caller, params.project);
       const keywords = canonicalList(body.keywords);
-      const untracked = await knex.transaction(async (trx) => {
+      const untracked = await transaction(knex, async (trx) => {
         await lockTeam(trx, dialect, ctx.caller.teamId);
         const rows = await rowsFor(trx, project.id, keywords);
         const changed = keywords.filter((k) => isListed(rows.get(k)));
@@ -138,7 +139,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
       const project = await findProject(knex, ctx.caller, params.project);
       assertModule(ctx.caller.plan);
       const keywords = canonicalList(body.keywords);
-      const changed = await knex.transaction(async (trx) => {
+      const changed = await transaction(knex, async (trx) => {
         await lockTeam(trx, dialect, ctx.caller.teamId);
         const rows = await rowsFor(trx, project.id, keywords);
         assertListed(rows, keywords);
@@ -154,7 +155,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
       assertModule(ctx.caller.plan);
       assertUnlocked(project);
       const keywords = canonicalList(body.keywords);
-      const changed = await knex.transaction(async (trx) => {
+      const changed = await transaction(knex, async (trx) => {
         await lockTeam(trx, dialect, ctx.caller.teamId);
         const rows = await rowsFor(trx, project.id, keywords);
         assertListed(rows, keywords);
@@ -174,7 +175,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
       assertUnlocked(project);
       const keyword = canonicalKeyword(body.keyword);
       const today = isoDay(ctx.now);
-      await knex.transaction(async (trx) => {
+      await transaction(knex, async (trx) => {
         await lockTeam(trx, dialect, ctx.caller.teamId);
         const rows = await rowsFor(trx, project.id, [keyword]);
         assertListed(rows, [keyword]);

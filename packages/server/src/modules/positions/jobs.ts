@@ -9,6 +9,7 @@ import { addDays, dayStartOf, isoDay } from '@siteaudit/schema';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import type { TrackedKeywordRow, TrackerRow } from './store.js';
+import { transaction } from '../../store/retry.js';
 
 export const CHECK_JOB = 'positions.check';
 export const DAILY_JOB = 'positions.daily';
@@ -76,7 +77,7 @@ export function registerPositionJobs(services: Services, providers: Providers): 
     const found = await keywordData.lookup({ keywords, location: tracker.location, country: tracker.country, language: tracker.language });
     const byKeyword = new Map(found.map((k) => [k.keyword.toLowerCase(), k]));
     const now = services.clock().toISOString();
-    await knex.transaction(async (trx) => {
+    await transaction(knex, async (trx) => {
       for (const keyword of keywords) {
         const data = byKeyword.get(keyword);
         // A keyword the provider does not know keeps nulls, but is stamped so it is not asked again daily.
@@ -111,7 +112,7 @@ export function registerPositionJobs(services: Services, providers: Providers): 
     async run({ projectId, day }, ctx) {
       const today = isoDay(services.clock());
       // Claim this run and schedule the next one together, so exactly one chain lives per tracker.
-      const claimed = await knex.transaction(async (trx) => {
+      const claimed = await transaction(knex, async (trx) => {
         const taken = await trx('position_trackers').where({ project_id: projectId, next_run_on: day }).update({ next_run_on: null });
         if (taken === 0) return false;
         await scheduleDaily(services, trx, projectId, addDays(today, 1));
@@ -160,7 +161,7 @@ export function registerPositionJobs(services: Services, providers: Providers): 
     },
     async onFailed({ projectId }) {
       // A run that crashed for good must not end the chain of daily runs.
-      await knex.transaction(async (trx) => {
+      await transaction(knex, async (trx) => {
         const tracker = await trx('position_trackers').where({ project_id: projectId }).first('next_run_on');
         if (tracker && tracker.next_run_on === null) await scheduleDaily(services, trx, projectId, addDays(isoDay(services.clock()), 1));
       });

@@ -10,6 +10,7 @@ import { defaultCampaignRow } from '../campaigns/campaign-row.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
 import { toProject, type ProjectRow } from './project-row.js';
+import { transaction } from '../../store/retry.js';
 
 /** The team's project, or 404: another team's project is indistinguishable from a missing one. */
 export async function findProject(knex: Knex, caller: Caller, id: string): Promise<ProjectRow> {
@@ -49,7 +50,7 @@ export function projectHandlers(services: Services): Pick<Handlers, 'listProject
       await assertPublicSite(services, site.href, 'url');
       const name = body.name ?? site.hostname;
       const plan = ctx.caller.plan;
-      const row = await knex.transaction(async (trx) => {
+      const row = await transaction(knex, async (trx) => {
         await lockTeam(trx, services.dialect, ctx.caller.teamId);
         const [{ count }] = await trx('projects').where({ team_id: ctx.caller.teamId }).count({ count: '*' });
         if (!withinLimit(plan.limits['projects.max'], Number(count) + 1)) {
@@ -94,7 +95,7 @@ export function projectHandlers(services: Services): Pick<Handlers, 'listProject
       }
       if (body.name !== undefined) changes.name = body.name;
       if (Object.keys(changes).length > 0) {
-        await knex.transaction(async (trx) => {
+        await transaction(knex, async (trx) => {
           if (body.name !== undefined) {
             // Under the team lock, like creation: two renames at once cannot pick the same slug.
             await lockTeam(trx, services.dialect, ctx.caller.teamId);

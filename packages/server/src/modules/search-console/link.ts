@@ -6,6 +6,7 @@ import { isoDay } from '@siteaudit/schema';
 import { parseServiceAccount } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import { credentialsContext, scheduleSync } from './sync.js';
+import { transaction } from '../../store/retry.js';
 
 export interface LinkSearchConsoleInput {
   projectId: string;
@@ -40,7 +41,7 @@ export async function linkSearchConsole(services: Services, input: LinkSearchCon
   if (!project) throw fail(`No project ${input.projectId}`);
 
   const now = services.clock();
-  await knex.transaction(async (trx) => {
+  await transaction(knex, async (trx) => {
     const row = {
       property,
       credentials_enc: services.secrets.encrypt(JSON.stringify(credentials), credentialsContext(project.id)),

@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema';
 import { parseServiceAccount, type SearchConsoleProvider } from '../../providers/index.js';
 import type { Services } from '../../services.js';
+import { transaction } from '../../store/retry.js';
 
 export const SYNC_JOB = 'search-console.sync';
 /** URLs inspected per synchronisation: the home page and the shallowest crawled pages. */
@@ -69,7 +70,7 @@ export function registerSyncJob(services: Services, provider: SearchConsoleProvi
     }
 
     const now = services.clock().toISOString();
-    await knex.transaction(async (trx) => {
+    await transaction(knex, async (trx) => {
       await trx('search_console_daily').where({ project_id: projectId }).andWhere('date', '>=', startDate).andWhere('date', '<=', endDate).delete();
       const rows = days.map((d) => ({ project_id: projectId, date: d.date, clicks: Math.round(d.clicks), impressions: Math.round(d.impressions), ctr: d.ctr, position: d.position }));
       for (let i = 0; i < rows.length; i += 100) await trx('search_console_daily').insert(rows.slice(i, i + 100));
@@ -95,7 +96,7 @@ export function registerSyncJob(services: Services, provider: SearchConsoleProvi
   services.jobs.register<SyncPayload>(SYNC_JOB, {
     async run({ projectId, day }, ctx) {
       const today = isoDay(services.clock());
-      const claimed = await knex.transaction(async (trx) => {
+      const claimed = await transaction(knex, async (trx) => {
         const taken = await trx('search_console_links').where({ project_id: projectId, next_sync_on: day }).update({ next_sync_on: null });
         if (taken === 0) return false;
         await scheduleSync(services, trx, projectId, addDays(today, 1));

@@ -12,6 +12,7 @@ import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
 import { queueDeliveries } from './worker.js';
 import { secretContext, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
+import { transaction } from '../../store/retry.js';
 
 type WebhookOps =
   | 'listWebhooks'
@@ -74,7 +75,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
         secret_rotation_ends_at: null,
         created_at: ctx.now.toISOString(),
       };
-      await knex.transaction(async (trx) => {
+      await transaction(knex, async (trx) => {
         // Count and insert under the team lock: concurrent creates cannot both take the last slot.
         await lockTeam(trx, services.dialect, ctx.caller.teamId);
         const [{ count }] = await trx('webhooks').where({ team_id: ctx.caller.teamId }).count({ count: '*' });
@@ -114,7 +115,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
     async deleteWebhook(ctx, { params }) {
       // No plan check: removing a subscription is never refused by billing (spec).
       const hook = await findWebhook(knex, ctx.caller, params.webhook);
-      await knex.transaction(async (trx) => {
+      await transaction(knex, async (trx) => {
         await trx('webhook_deliveries').where({ webhook_id: hook.id }).delete();
         await trx('webhooks').where({ id: hook.id }).delete();
       });
@@ -137,7 +138,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
       // Sent even to a disabled subscription; the worker sends it once and never counts it.
       const hook = await findWebhook(knex, ctx.caller, params.webhook);
       const event = { id: randomUUID(), type: TEST_EVENT_TYPE, createdAt: ctx.now.toISOString(), data: { webhook_id: hook.id } };
-      const [delivery] = await knex.transaction((trx) => queueDeliveries(services, trx, [hook.id], event));
+      const [delivery] = await transaction(knex, (trx) => queueDeliveries(services, trx, [hook.id], event));
       return { body: { data: toDelivery(delivery) } };
     },
 

@@ -22,6 +22,7 @@ import {
 } from '../../webhooks/policy.js';
 import { webhookHeaders } from '../../webhooks/signing.js';
 import { secretContext, type DeliveryRow, type WebhookRow } from './webhook-row.js';
+import { transaction } from '../../store/retry.js';
 
 export const DELIVER_JOB = 'webhook.deliver';
 export const SWEEP_JOB = 'webhook.sweep';
@@ -115,7 +116,7 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
     const delay = result.ok || !retried ? null : nextAttemptDelayMs(attempts, Math.random, result.retryAfterSeconds);
     const retryAt = delay === null ? null : new Date(done.getTime() + delay);
 
-    await knex.transaction(async (trx) => {
+    await transaction(knex, async (trx) => {
       await trx('webhooks').where({ id: hook.id }).update({ last_delivery_at: at });
       if (result.ok) {
         await finish(trx, delivery, { ...outcome, status: 'succeeded', next_attempt_at: null, delivered_at: at });
@@ -146,7 +147,7 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
     const hook = (await knex('webhooks').where({ id: delivery.webhook_id }).first()) as WebhookRow | undefined;
     if (!hook) return;
     if (!bool(hook.active) && isRetriedEvent(delivery.event_type)) {
-      await knex.transaction((trx) => finish(trx, delivery, { status: 'failed', error_reason: 'subscription_disabled', next_attempt_at: null }));
+      await transaction(knex, (trx) => finish(trx, delivery, { status: 'failed', error_reason: 'subscription_disabled', next_attempt_at: null }));
       return;
     }
     const now = clock();
