@@ -5,6 +5,7 @@ import * as webhooks from './003-webhooks.js';
 import * as positions from './004-positions.js';
 import * as exportsTable from './005-exports.js';
 import * as usage from './006-usage.js';
+import * as leases from './007-leases.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '004-positions': positions,
   '005-exports': exportsTable,
   '006-usage': usage,
+  '007-leases': leases,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

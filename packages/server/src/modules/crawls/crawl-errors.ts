@@ -1,0 +1,22 @@
+/**
+ * The values of a failed crawl's `error` (docs/decisions/crawl-lifecycle.md): a code of this
+ * catalogue, then a human message, as `code: message`. What actually went wrong (a database or
+ * driver message) goes to the operator's log, never to the API or a webhook.
+ */
+import { JobInterruptedError } from '../../jobs/runner.js';
+
+export const CRAWL_ERRORS = {
+  'crawl.interrupted': 'The crawl was interrupted too many times (the server stopped or crashed while it ran) and could not finish. Launch it again.',
+  'crawl.internal_error': 'The crawl stopped on an internal error of the server. Launch it again; if it fails again, the operator has the details.',
+} as const;
+
+export type CrawlErrorCode = keyof typeof CRAWL_ERRORS;
+
+export function crawlError(code: CrawlErrorCode): string {
+  return `${code}: ${CRAWL_ERRORS[code]}`;
+}
+
+/** The `error` of a crawl whose job failed for good with `cause`. */
+export function crawlErrorFor(cause: unknown): string {
+  return crawlError(cause instanceof JobInterruptedError ? 'crawl.interrupted' : 'crawl.internal_error');
+}
