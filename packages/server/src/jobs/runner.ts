@@ -215,7 +215,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   async function recover(): Promise<void> {
     await knex('jobs')
       .where('state', 'running')
-      .andWhere('lease_until', '<', new Date(leaseClock()).toISOString())
+      .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', new Date(leaseClock()).toISOString()))
       .andWhere((q) => q.whereNull('lease_owner').orWhereNot('lease_owner', owner))
       .update({ state: 'queued', lease_until: null, lease_owner: null });
   }
