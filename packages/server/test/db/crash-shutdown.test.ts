@@ -3,6 +3,7 @@
  * reliability.md, "Crashes and shutdown"): a SIGKILL mid-crawl, an admin command during a crawl,
  * a SIGTERM with requests in flight.
  */
+import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { childDatabase, freePort, runCli, startChild, startSlowSite, type ChildDatabase, type ChildServer, type SlowSite } from './support/child-server.js';
 
@@ -111,5 +112,61 @@ describe('crashes and shutdown (server in a child process)', () => {
     expect(crawl).toMatchObject({ status: 'completed', error: null, pages: { crawled: PAGES } });
     expect(await storedPages(crawlId)).toEqual({ rows: PAGES, distinct: PAGES });
     expect(await lifecycleEvents()).toEqual(['crawl.completed']);
+  }, 120_000);
+
+  it('SIGTERM with requests in flight: every request is answered, and no idempotency key stays claimed', async () => {
+    const server = await start(['--shutdown-grace', '30']);
+    const { port } = new URL(server.url);
+    const keys = Array.from({ length: 20 }, (_, i) => `term-${i}`);
+    const bodies = keys.map((_, i) => JSON.stringify({ url: `${site.url}/p/${i + 1}` }));
+    const send = (base: string, i: number) =>
+      fetch(`${base}/v1/projects`, { method: 'POST', headers: { authorization: `Bearer ${db.token}`, 'content-type': 'application/json', 'idempotency-key': keys[i] }, body: bodies[i] });
+
+    // Half the requests are still sending their body when SIGTERM comes: they are in flight.
+    const posted = keys.map((key, i) => {
+      const slow = i % 2 === 1;
+      let finish = () => undefined as void;
+      const answer = new Promise<{ status: number; connection?: string; contentType?: string; body: string }>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, method: 'POST', path: '/v1/projects', headers: { authorization: `Bearer ${db.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(bodies[i]), 'idempotency-key': key } },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, contentType: res.headers['content-type'], body }));
+          },
+        );
+        req.on('error', reject);
+        if (slow) {
+          req.write(bodies[i].slice(0, 10));
+          finish = () => void req.end(bodies[i].slice(10));
+        } else req.end(bodies[i]);
+      });
+      return { slow, answer, finish: () => finish() };
+    });
+    await new Promise((r) => setTimeout(r, 1000)); // every request has reached the server
+    const exited = server.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500)); // shutdown has begun
+    for (const p of posted) p.finish();
+    const answers = await Promise.all(posted.map((p) => p.answer));
+    expect(await exited).toBe(0);
+
+    for (const [i, answer] of answers.entries()) {
+      if (answer.status === 503) {
+        expect(answer.contentType).toMatch(/^application\/problem\+json/);
+        expect(JSON.parse(answer.body).code).toBe('service_unavailable');
+      } else expect(answer.status, answer.body).toBe(201);
+      // Those still in flight when shutdown began were answered, and told the connection closes.
+      if (posted[i].slow) expect(answer).toMatchObject({ status: 201, connection: 'close' });
+    }
+
+    // After a restart, each key's retry replays the answer or runs: never 409 key_in_use.
+    const again = await start();
+    for (const [i, answer] of answers.entries()) {
+      const retry = await send(again.url, i);
+      expect(retry.status, await retry.clone().text()).toBe(201);
+      if (answer.status === 201) expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    }
+    // One project per key, whatever was answered before the restart.
+    expect(await db.knex('projects').count({ n: '*' }).then(([{ n }]) => Number(n))).toBe(keys.length);
   }, 120_000);
 });
