@@ -62,7 +62,8 @@ async function serve(options: SiteAuditServerOptions & { port: number; host: str
 }
 
 async function withAdmin<T>(db: string | undefined, task: (admin: Awaited<ReturnType<typeof createSiteAuditServer>>['admin']) => Promise<T>) {
-  const server = await createSiteAuditServer({ database: database(db) });
+  // An admin command never runs jobs: it would take over (or re-run) the serving process's work.
+  const server = await createSiteAuditServer({ database: database(db), jobs: false });
   try {
     return await task(server.admin);
   } finally {
@@ -80,9 +81,11 @@ program
   .option('-d, --database <url-or-file>', 'postgres:// URL, sqlite:./file.db or a file path (default: DATABASE_URL, else ./siteaudit.db)')
   .option('--allow-private-addresses', 'let crawls and webhooks reach private and loopback addresses', false)
   .option('--public-url <url>', 'URL clients reach the API at, base of absolute links (default: SITEAUDIT_PUBLIC_URL, else http://<host>:<port>)')
+  .option('--shutdown-grace <seconds>', 'on SIGTERM, how long requests in flight may take to be answered', integer, 10)
   .action(async (opts) => {
     const { url } = await serve({
       database: database(opts.database),
+      shutdownGraceMs: opts.shutdownGrace * 1000,
       port: opts.port,
       host: opts.host,
       network: { allowPrivateAddresses: opts.allowPrivateAddresses },

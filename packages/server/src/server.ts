@@ -11,6 +11,7 @@ import { createAdmin, type Admin } from './admin.js';
 import { createSecretBox, MIN_KEY_SECRET_LENGTH } from './crypto/secret-box.js';
 import { EventBus } from './events/bus.js';
 import { createApp, standaloneApp } from './http/app.js';
+import { RequestDrain } from './http/drain.js';
 import { createJobRunner } from './jobs/runner.js';
 import { Authenticator } from './http/auth.js';
 import type { Handlers } from './http/binder.js';
@@ -63,6 +64,13 @@ export interface SiteAuditServerOptions {
   /** Check every response against the contract. Default: on under NODE_ENV=test. */
   validateResponses?: boolean;
   logger?: { error(message: string, error?: unknown): void };
+  /**
+   * Run the durable jobs (crawls, deliveries, exports, the scheduler) in this process. Default
+   * true; false makes an API-only or admin node that queues jobs for others to run.
+   */
+  jobs?: boolean;
+  /** At close (SIGTERM), how long requests in flight may take to be answered. Default 10 s. */
+  shutdownGraceMs?: number;
 }
 
 export interface SiteAuditServer {
@@ -73,6 +81,11 @@ export interface SiteAuditServer {
   /** The internal event bus: publishing an event fans it out to webhook deliveries. */
   events: EventBus;
   listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
+  /**
+   * Graceful: refuses new requests (503), answers those in flight within `shutdownGraceMs`,
+   * frees the idempotency keys of those that never completed, returns running jobs to the queue
+   * at a checkpoint, then closes the pool.
+   */
   close(): Promise<void>;
 }
 
@@ -137,28 +150,35 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     ...webhooks.handlers,
   };
 
+  const drain = new RequestDrain();
+  const idempotency = new IdempotencyStore(db.knex);
   const app = createApp(handlers, {
     authenticator,
     rateLimiter,
-    idempotency: new IdempotencyStore(db.knex),
+    idempotency,
     cursors: new CursorCodec(createHmac('sha256', secret).update('cursor-signing').digest()),
     plans: services.plans,
     clock: services.clock,
     validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
     onError: (error, req) => logger.error(`${req.method} ${req.originalUrl} failed`, error),
-  });
+  }, drain);
 
-  await webhooks.start();
-  await crawls.start();
-  await exports.start();
-  services.jobs.start();
+  const runJobs = options.jobs ?? true;
+  if (runJobs) {
+    await webhooks.start();
+    await crawls.start();
+    await exports.start();
+    services.jobs.start();
+  }
+  const graceMs = options.shutdownGraceMs ?? 10_000;
+  let closing: Promise<void> | null = null;
 
   let http: HttpServer | null = null;
   return {
     app,
     admin: createAdmin(services),
     knex: db.knex,
-    jobs: { idle: () => services.jobs.idle() },
+    jobs: { idle: () => (runJobs ? services.jobs.idle() : Promise.resolve()) },
     events: services.events,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
@@ -172,17 +192,24 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         });
       });
     },
-    async close() {
-      if (http) {
+    close() {
+      closing ??= (async () => {
         const server = http;
         http = null;
-        server.closeAllConnections?.();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
-      await services.jobs.stop();
-      await webhooks.close();
-      await authenticator.close();
-      if (db.owned) await db.knex.destroy();
+        const stopped = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+        server?.closeIdleConnections();
+        // Requests and jobs wind down together; a job past the grace period is taken over
+        // elsewhere once its lease expires, and its writes are fenced.
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs + 5_000).unref());
+        await Promise.all([drain.drain(graceMs), Promise.race([services.jobs.stop(), grace])]);
+        server?.closeAllConnections();
+        await stopped;
+        await idempotency.releaseInFlight();
+        await webhooks.close();
+        await authenticator.close();
+        if (db.owned) await db.knex.destroy();
+      })();
+      return closing;
     },
   };
 }

@@ -3,9 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { VARY, allowedMethods } from '@siteaudit/schema';
 import { contractRouter, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
+import type { RequestDrain } from './drain.js';
 import { ApiError } from './errors.js';
 
-export function createApp(handlers: Handlers, deps: BinderDeps): express.Express {
+/** `drain` refuses requests once shutdown began and tracks those in flight (http/drain.ts). */
+export function createApp(handlers: Handlers, deps: BinderDeps, drain?: RequestDrain): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // our ETags are computed by the binder, after authorisation
@@ -18,6 +20,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps): express.Express
     res.setHeader('X-Request-Id', newRequestId());
     res.setHeader('Content-Language', requestLanguage(req));
     res.setHeader('Vary', VARY);
+    if (drain && !drain.admit(req, res)) return;
     routeContract(req, res, next);
   });
 

@@ -33,6 +33,8 @@ export function fingerprint(text: string): string {
 
 export class IdempotencyStore {
   private nextSweepAt = 0;
+  /** Keys this process claimed and has not completed or released, by team then key. */
+  private readonly inFlight = new Map<string, Set<string>>();
 
   constructor(private readonly knex: Knex) {}
 
@@ -60,7 +62,7 @@ export class IdempotencyStore {
         .onConflict(['team_id', 'key'])
         .ignore()
         .returning('key');
-      if (inserted.length === 1) return { kind: 'claimed' };
+      if (inserted.length === 1) return this.claimed(teamId, key);
 
       const row = await this.knex('idempotency_keys').where({ team_id: teamId, key }).first();
       if (!row) continue; // expired and swept in between: try the insert again
@@ -76,12 +78,26 @@ export class IdempotencyStore {
       const taken = await this.knex('idempotency_keys')
         .where({ team_id: teamId, key, state: 'in_flight', locked_until: row.locked_until })
         .update({ locked_until: new Date(now.getTime() + LEASE_MS).toISOString() });
-      return taken === 1 ? { kind: 'claimed' } : { kind: 'in_flight' };
+      return taken === 1 ? this.claimed(teamId, key) : { kind: 'in_flight' };
     }
     return { kind: 'in_flight' };
   }
 
+  private claimed(teamId: string, key: string): Claim {
+    let keys = this.inFlight.get(teamId);
+    if (!keys) this.inFlight.set(teamId, (keys = new Set()));
+    keys.add(key);
+    return { kind: 'claimed' };
+  }
+
+  private settled(teamId: string, key: string): void {
+    const keys = this.inFlight.get(teamId);
+    keys?.delete(key);
+    if (keys?.size === 0) this.inFlight.delete(teamId);
+  }
+
   async complete(teamId: string, key: string, response: StoredResponse): Promise<void> {
+    this.settled(teamId, key);
     await retryTransient(() =>
       this.knex('idempotency_keys')
         .where({ team_id: teamId, key })
@@ -91,7 +107,17 @@ export class IdempotencyStore {
 
   /** A request that failed unexpectedly frees its key so the client's retry can run. */
   async release(teamId: string, key: string): Promise<void> {
+    this.settled(teamId, key);
     await retryTransient(() => this.knex('idempotency_keys').where({ team_id: teamId, key, state: 'in_flight' }).delete());
+  }
+
+  /**
+   * At shutdown, after the grace period: frees the keys of requests that never completed, so the
+   * client's retry runs (elsewhere or after the restart) instead of answering 409 for the lease.
+   */
+  async releaseInFlight(): Promise<void> {
+    const claims = [...this.inFlight].flatMap(([teamId, keys]) => [...keys].map((key) => ({ teamId, key })));
+    for (const { teamId, key } of claims) await this.release(teamId, key).catch(() => undefined);
   }
 
   async sweep(now: Date): Promise<number> {

@@ -1,19 +1,51 @@
 /**
  * Durable jobs: every job is a row of the `jobs` table (state, attempts, run_at, lease), so
  * queued work survives a restart; this in-process runner claims due rows and runs them with
- * p-queue. The interface (register, enqueue, idle) is what a PostgreSQL queue engine such as
- * pg-boss would implement to share the same jobs across several processes.
+ * p-queue. Several processes may run it on one database (docs/reliability.md, "Crashes and
+ * shutdown"):
+ * - a claim takes a lease with an owner (this runner) and a fencing token (`lease_token`,
+ *   incremented at every claim); a heartbeat renews it, and a job is taken over only once its
+ *   lease has expired, so a running job is never run twice by live processes;
+ * - every write a run makes about its job goes through `lease.fence(trx)`: it renews the lease
+ *   only while the token is still this run's, inside the caller's transaction (the row lock on
+ *   PostgreSQL, the single writer on SQLite keep a takeover out until it commits), so a stalled
+ *   worker that lost its lease can no longer write;
+ * - a singleton key allows one queued-or-running job per key (a unique partial index).
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import PQueue from 'p-queue';
 import type { Dialect } from '../store/database.js';
+import { transaction } from '../store/retry.js';
+
+/** Thrown by a fenced write of a run that no longer holds its job. */
+export class LeaseLostError extends Error {
+  constructor(jobId: string) {
+    super(`lease of job ${jobId} lost`);
+  }
+}
+
+/** Thrown to `onFailed` for a job taken over after crashes with no attempts left. */
+export class JobInterruptedError extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} was interrupted too many times`);
+  }
+}
+
+export interface JobLease {
+  /** Throws LeaseLostError (and aborts the run) unless this run still holds the job; renews the lease. */
+  fence(trx: Knex.Transaction): Promise<void>;
+  /** `work` in a transaction that first checks the lease. */
+  write<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
+}
 
 export interface JobContext {
   id: string;
   /** 1 on the first run. */
   attempt: number;
+  /** Aborted at shutdown and when the lease is lost. */
   signal: AbortSignal;
+  lease: JobLease;
 }
 
 /** What a handler may ask for instead of finishing: to run again later (polling, retries). */
@@ -21,22 +53,30 @@ export type JobResult = void | { retryAt: Date };
 
 export interface JobDefinition<P> {
   run(payload: P, ctx: JobContext): Promise<JobResult>;
-  /** Attempts before a throwing job is marked failed. Default 3. */
+  /** Attempts before a throwing job is marked failed. Default 3. A crash counts as an attempt. */
   maxAttempts?: number;
-  /** Called once a job has failed for good, or was found running after a crash with no attempts left. */
-  onFailed?(payload: P, error: string): Promise<void>;
-  /** Lease length; a job still running past it is considered crashed. Default 10 minutes. */
+  /** Called once a job has failed for good (`cause` is what was thrown, or a JobInterruptedError). */
+  onFailed?(payload: P, error: string, cause: unknown): Promise<void>;
+  /** Lease length; a job whose lease is not renewed for this long is taken over. Default 60 s. */
   leaseMs?: number;
   /** Jobs of this kind run at once in this process. Default 2. */
   concurrency?: number;
 }
 
+export interface EnqueueOptions {
+  runAt?: Date;
+  trx?: Knex.Transaction;
+  /** At most one queued-or-running job per key: when one exists, nothing is queued and null is returned. */
+  singletonKey?: string;
+}
+
 export interface JobRunner {
   register<P>(kind: string, definition: JobDefinition<P>): void;
-  enqueue<P>(kind: string, payload: P, options?: { runAt?: Date; trx?: Knex.Transaction }): Promise<string>;
+  enqueue<P>(kind: string, payload: P, options?: EnqueueOptions): Promise<string | null>;
   /** Resolves when no job is running and none is due. */
   idle(): Promise<void>;
   start(): void;
+  /** Stops claiming, aborts the running jobs and returns them to the queue with their lease released. */
   stop(): Promise<void>;
 }
 
@@ -45,12 +85,26 @@ interface JobRow {
   kind: string;
   payload: string;
   attempts: number;
+  lease_token: number;
 }
 
 const POLL_MS = 200;
+const DEFAULT_LEASE_MS = 60_000;
 
-export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: () => Date; onError?: (error: unknown) => void }): JobRunner {
+export interface JobRunnerOptions {
+  knex: Knex;
+  dialect: Dialect;
+  /** run_at (business time, which tests move). */
+  clock: () => Date;
+  /** Lease times: real time by default, so a clock moved by tests never expires a live lease. */
+  leaseClock?: () => number;
+  onError?: (error: unknown) => void;
+}
+
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { knex, dialect, clock } = options;
+  const leaseClock = options.leaseClock ?? Date.now;
+  const owner = randomUUID();
   const definitions = new Map<string, JobDefinition<unknown>>();
   // One queue per kind, so slow work of one kind (a crawl, a slow webhook receiver) never holds
   // up the others.
@@ -63,70 +117,108 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
   let stopped = false;
   let wake = false;
   const report = options.onError ?? ((error: unknown) => console.error('job runner', error));
+  const leaseMsOf = (kind: string) => definitions.get(kind)?.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseUntil = (kind: string) => new Date(leaseClock() + leaseMsOf(kind)).toISOString();
 
   /** Claims due jobs of a kind; on PostgreSQL with SKIP LOCKED so several processes never take the same. */
   async function claim(kind: string, limit: number): Promise<JobRow[]> {
     const now = clock().toISOString();
-    return knex.transaction(async (trx) => {
-      const due = trx('jobs').where({ state: 'queued', kind }).andWhere('run_at', '<=', now).orderBy('run_at').limit(limit).select('id', 'kind', 'payload', 'attempts');
+    return transaction(knex, async (trx) => {
+      const due = trx('jobs').where({ state: 'queued', kind }).andWhere('run_at', '<=', now).orderBy('run_at').limit(limit).select('id', 'kind', 'payload', 'attempts', 'lease_token');
       if (dialect === 'postgres') due.forUpdate().skipLocked();
-      const rows = (await due) as JobRow[];
-      for (const row of rows) {
-        const lease = definitions.get(row.kind)?.leaseMs ?? 600_000;
-        await trx('jobs').where({ id: row.id }).update({ state: 'running', attempts: row.attempts + 1, lease_until: new Date(clock().getTime() + lease).toISOString() });
+      const claimed: JobRow[] = [];
+      for (const row of (await due) as JobRow[]) {
+        const token = Number(row.lease_token) + 1;
+        const taken = await trx('jobs')
+          .where({ id: row.id, state: 'queued' })
+          .update({ state: 'running', attempts: row.attempts + 1, lease_owner: owner, lease_token: token, lease_until: leaseUntil(kind) });
+        if (taken === 1) claimed.push({ ...row, lease_token: token });
       }
-      return rows;
+      return claimed;
     });
   }
 
   async function execute(row: JobRow): Promise<void> {
     const definition = definitions.get(row.kind)!;
     const attempt = row.attempts + 1;
-    // Renew the lease while the job runs, so a long crawl is never mistaken for a crashed one.
-    const leaseMs = definition.leaseMs ?? 600_000;
+    const payload = JSON.parse(row.payload);
+    /** This run's own row: no write matches once another claim has moved the token on. */
+    const mine = (db: Knex | Knex.Transaction = knex) => db('jobs').where({ id: row.id, lease_token: row.lease_token, state: 'running' });
+    const lost = new AbortController();
+    const lose = () => lost.abort(new LeaseLostError(row.id));
+    const lease: JobLease = {
+      async fence(trx) {
+        const held = await mine(trx).update({ lease_until: leaseUntil(row.kind) });
+        if (held !== 1) {
+          lose();
+          throw new LeaseLostError(row.id);
+        }
+      },
+      write(work) {
+        return transaction(knex, async (trx) => {
+          await lease.fence(trx);
+          return work(trx);
+        });
+      },
+    };
+    const fail = async (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      const failed = await mine().update({ state: 'failed', last_error: message, lease_until: null, lease_owner: null });
+      if (failed === 1) await definition.onFailed?.(payload, message, error).catch(report);
+    };
+    if (attempt > (definition.maxAttempts ?? 3)) return fail(new JobInterruptedError(row.id));
+
+    // Renewed well within the lease, so a crash is noticed within one lease and a live run never is.
+    const leaseMs = leaseMsOf(row.kind);
     const heartbeat = setInterval(() => {
-      void knex('jobs')
-        .where({ id: row.id, state: 'running' })
-        .update({ lease_until: new Date(clock().getTime() + leaseMs).toISOString() })
+      void mine()
+        .update({ lease_until: leaseUntil(row.kind) })
+        .then((held) => {
+          if (held === 0) lose();
+        })
         .catch(() => undefined);
-    }, Math.max(1000, leaseMs / 3));
+    }, Math.max(10, Math.min(5_000, leaseMs / 6)));
     heartbeat.unref();
     try {
-      const result = await definition.run(JSON.parse(row.payload), { id: row.id, attempt, signal: controller.signal });
+      const result = await definition.run(payload, { id: row.id, attempt, signal: AbortSignal.any([controller.signal, lost.signal]), lease });
+      if (lost.signal.aborted) return;
       if (result && 'retryAt' in result) {
-        await knex('jobs').where({ id: row.id }).update({ state: 'queued', run_at: result.retryAt.toISOString(), lease_until: null, attempts: 0 });
+        await mine().update({ state: 'queued', run_at: result.retryAt.toISOString(), lease_until: null, lease_owner: null, attempts: 0 });
       } else {
-        await knex('jobs').where({ id: row.id }).delete();
+        await mine().delete();
       }
     } catch (error) {
+      // Another process owns the job now: nothing of this run may be written.
+      if (lost.signal.aborted || error instanceof LeaseLostError) return;
       if (stopped) {
-        // Interrupted by shutdown: back to the queue as it was, to run again at the next start.
-        await knex('jobs').where({ id: row.id }).update({ state: 'queued', attempts: row.attempts, lease_until: null });
+        // Interrupted by shutdown: back to the queue as it was, for another process or the next start.
+        await mine().update({ state: 'queued', attempts: row.attempts, lease_until: null, lease_owner: null });
         return;
       }
-      const message = error instanceof Error ? error.message : String(error);
-      if (attempt >= (definition.maxAttempts ?? 3)) {
-        await knex('jobs').where({ id: row.id }).update({ state: 'failed', last_error: message, lease_until: null });
-        await definition.onFailed?.(JSON.parse(row.payload), message).catch(report);
-      } else {
-        const backoff = Math.min(60_000, 1000 * 2 ** attempt);
-        await knex('jobs').where({ id: row.id }).update({ state: 'queued', last_error: message, lease_until: null, run_at: new Date(clock().getTime() + backoff).toISOString() });
-      }
+      if (attempt >= (definition.maxAttempts ?? 3)) return fail(error);
+      const backoff = Math.min(60_000, 1000 * 2 ** attempt);
+      await mine().update({
+        state: 'queued',
+        last_error: error instanceof Error ? error.message : String(error),
+        lease_until: null,
+        lease_owner: null,
+        run_at: new Date(clock().getTime() + backoff).toISOString(),
+      });
     } finally {
       clearInterval(heartbeat);
     }
   }
 
-  let recovered = false;
   /**
-   * Jobs left running by a crashed process go back to the queue once their lease is over. SQLite
-   * is one process: at start every running job is an orphan and resumes at once.
+   * Jobs whose lease expired (their process crashed or stalled) go back to the queue. Never this
+   * runner's own: it knows they are alive.
    */
   async function recover(): Promise<void> {
-    const orphans = knex('jobs').where('state', 'running');
-    if (recovered || dialect === 'postgres') orphans.andWhere('lease_until', '<', clock().toISOString());
-    await orphans.update({ state: 'queued', lease_until: null });
-    recovered = true;
+    await knex('jobs')
+      .where('state', 'running')
+      .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', new Date(leaseClock()).toISOString()))
+      .andWhere((q) => q.whereNull('lease_owner').orWhereNot('lease_owner', owner))
+      .update({ state: 'queued', lease_until: null, lease_owner: null });
   }
 
   async function poll(): Promise<void> {
@@ -181,7 +273,7 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
     async enqueue(kind, payload, opts = {}) {
       const id = randomUUID();
       const now = clock();
-      await (opts.trx ?? knex)('jobs').insert({
+      const insert = (opts.trx ?? knex)('jobs').insert({
         id,
         kind,
         payload: JSON.stringify(payload),
@@ -189,7 +281,11 @@ export function createJobRunner(options: { knex: Knex; dialect: Dialect; clock: 
         attempts: 0,
         run_at: (opts.runAt ?? now).toISOString(),
         created_at: now.toISOString(),
+        singleton_key: opts.singletonKey ?? null,
       });
+      // Only the singleton index can conflict on a fresh id: the store decides, no read first.
+      const inserted = opts.singletonKey ? await insert.onConflict().ignore().returning('id') : (await insert, [{ id }]);
+      if (inserted.length === 0) return null;
       if (!opts.trx) kick();
       else void opts.trx.executionPromise?.then(kick, () => undefined);
       return id;

@@ -88,7 +88,7 @@ describe('campaign patterns', () => {
     const before = site.hits.get('/') ?? 0;
     const done = await crawl(campaign.id);
     expect(done.status).toBe('failed');
-    expect(done.error).toMatch(/^exclude_patterns: Pattern "re:\/\(\?!en\/\)": "\(\?!" \(lookahead or lookbehind\) is not supported/);
+    expect(done.error).toMatch(/^crawl\.invalid_pattern: exclude_patterns: Pattern "re:\/\(\?!en\/\)": "\(\?!" \(lookahead or lookbehind\) is not supported/);
     expect(site.hits.get('/') ?? 0).toBe(before);
   });
 });

@@ -1,6 +1,8 @@
 /** The ends of a crawl: stopped, failed, or completed and then settled by post-processing. */
 import type { Knex } from 'knex';
+import type { JobLease } from '../../jobs/runner.js';
 import type { Services } from '../../services.js';
+import { transaction } from '../../store/retry.js';
 import { json } from '../../store/database.js';
 import { toCrawl, type CrawlRow, type StagePlanStep } from './crawl-row.js';
 
@@ -14,14 +16,18 @@ function skipRemaining(plan: string, reason: string): string {
   return JSON.stringify(steps.map((s) => (s.state === 'done' || s.state === 'skipped' ? s : { ...s, state: 'skipped', skip_reason: reason })));
 }
 
-async function end(services: Services, crawlId: string, status: 'stopped' | 'failed', error: string | null): Promise<void> {
-  await services.knex.transaction(async (trx) => {
+/**
+ * Settles the crawl `stopped` or `failed` and publishes its event, once: the update that settles
+ * it must be the one that finds it unsettled, in the transaction that publishes. From a crawl
+ * job, `lease` fences the write (a run that lost its job writes nothing).
+ */
+async function end(services: Services, crawlId: string, status: 'stopped' | 'failed', error: string | null, lease?: JobLease): Promise<void> {
+  const settle = async (trx: Knex.Transaction) => {
     const row = await reload(trx, crawlId);
-    if (!row || row.status === 'stopped' || row.status === 'failed') return;
-    if (row.status === 'completed' && (row.settled === true || row.settled === 1)) return;
+    if (!row) return;
     const now = services.clock().toISOString();
-    await trx('crawls')
-      .where({ id: crawlId })
+    const settled = await trx('crawls')
+      .where({ id: crawlId, settled: false })
       .update({
         status,
         stage: 'done',
@@ -31,10 +37,13 @@ async function end(services: Services, crawlId: string, status: 'stopped' | 'fai
         stage_plan: skipRemaining(row.stage_plan, status),
         finished_at: row.finished_at ?? now,
       });
+    if (settled !== 1) return;
     const updated = (await reload(trx, crawlId))!;
     await services.events.publish({ type: status === 'stopped' ? 'crawl.stopped' : 'crawl.failed', teamId: row.team_id, data: { crawl: toCrawl(updated) } }, trx);
-  });
+  };
+  await (lease ? lease.write(settle) : transaction(services.knex, settle));
 }
 
-export const finishStopped = (services: Services, crawlId: string) => end(services, crawlId, 'stopped', null);
-export const finishFailed = (services: Services, crawlId: string, error: string) => end(services, crawlId, 'failed', error);
+export const finishStopped = (services: Services, crawlId: string, lease?: JobLease) => end(services, crawlId, 'stopped', null, lease);
+/** `error` is a value of the crawl error catalogue (crawl-errors.ts). */
+export const finishFailed = (services: Services, crawlId: string, error: string, lease?: JobLease) => end(services, crawlId, 'failed', error, lease);

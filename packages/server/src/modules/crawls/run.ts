@@ -4,16 +4,20 @@
  * batches, mark the crawl completed, then post-process (aggregation, PageSpeed, scoring,
  * comparison) until it is settled and `crawl.completed` is published. A run interrupted by a
  * restart starts the fetch again from scratch; one that keeps failing ends `failed` with an `error`.
+ * Every write goes through the job's lease (jobs/runner.ts): a run that lost its job to another
+ * process writes nothing more.
  */
 import { createHash } from 'node:crypto';
 import { PatternError, unmeasuredPageSpeed } from '@siteaudit/schema';
 import { CHECKS, THRESHOLDS, crawlSite, normaliseUrl, resolveCrawlConfig, type IssueRecord, type PageRecord } from '../../crawler/index.js';
+import type { JobLease } from '../../jobs/runner.js';
 import type { PageSpeedProvider } from '../../providers/pagespeed.js';
 import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
 import type { CrawlControl } from './control.js';
+import { crawlError, crawlErrorFor } from './crawl-errors.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow, type StagePlanStep, type Step } from './crawl-row.js';
 import { finishFailed, finishStopped } from './finish.js';
 import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed.js';
@@ -53,49 +57,52 @@ class StoppedError extends Error {}
 
 export function registerCrawlJob(services: Services, control: CrawlControl): void {
   services.jobs.register<{ crawlId: string }>('crawl.run', {
-    leaseMs: 60_000,
+    // A crashed process's crawl is taken over within half a minute; heartbeats every 5 s.
+    leaseMs: 30_000,
     maxAttempts: 2,
     async run({ crawlId }, ctx) {
       const row = (await services.knex('crawls').where({ id: crawlId }).first()) as CrawlRow | undefined;
       if (!row || bool(row.settled)) return;
-      if (bool(row.stop_requested)) return finishStopped(services, crawlId);
+      if (bool(row.stop_requested)) return finishStopped(services, crawlId, ctx.lease);
       if (row.status !== 'completed') {
         const controller = new AbortController();
         const onShutdown = () => controller.abort();
         ctx.signal.addEventListener('abort', onShutdown);
-        const done = fetchStage(services, row, controller.signal);
+        const done = fetchStage(services, row, controller.signal, ctx.lease);
         control.track(crawlId, done.then(() => undefined, () => undefined), controller);
         try {
           await done;
         } catch (error) {
-          if (error instanceof StoppedError) return finishStopped(services, crawlId);
+          if (error instanceof StoppedError) return finishStopped(services, crawlId, ctx.lease);
           // A stored pattern the campaign rules now refuse: another attempt would fail alike.
-          if (error instanceof PatternError) return finishFailed(services, crawlId, error.message);
+          if (error instanceof PatternError) return finishFailed(services, crawlId, crawlError('crawl.invalid_pattern', error.message), ctx.lease);
           throw error;
         } finally {
           ctx.signal.removeEventListener('abort', onShutdown);
         }
         if (ctx.signal.aborted) throw new Error('interrupted by shutdown');
       }
-      await postProcess(services, crawlId, ctx.signal);
+      await postProcess(services, crawlId, ctx.signal, ctx.lease);
       if (ctx.signal.aborted) throw new Error('interrupted by shutdown');
     },
-    async onFailed({ crawlId }, error) {
-      await finishFailed(services, crawlId, error);
+    async onFailed({ crawlId }, _message, cause) {
+      await finishFailed(services, crawlId, crawlErrorFor(cause));
     },
   });
 }
 
-async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal): Promise<void> {
+async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal, lease: JobLease): Promise<void> {
   const { knex } = services;
   const crawlId = row.id;
-  // A resumed run starts over: what an interrupted run wrote is discarded.
-  await knex('crawl_pages').where({ crawl_id: crawlId }).delete();
-  await knex('crawl_issues').where({ crawl_id: crawlId }).delete();
   const startedAt = row.started_at ?? services.clock().toISOString();
-  await knex('crawls')
-    .where({ id: crawlId })
-    .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });
+  await lease.write(async (trx) => {
+    // A resumed run starts over: what an interrupted run wrote is discarded.
+    await trx('crawl_pages').where({ crawl_id: crawlId }).delete();
+    await trx('crawl_issues').where({ crawl_id: crawlId }).delete();
+    await trx('crawls')
+      .where({ id: crawlId })
+      .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });
+  });
 
   const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
   const secret = (value: string | null, field: string) => (value ? services.secrets.decrypt(value, `${row.campaign_id}:${field}`) : null);
@@ -141,7 +148,10 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
         images: p.images,
         images_without_alt: p.images_without_alt,
       }));
-      for (let i = 0; i < rows.length; i += PAGE_CHUNK) await knex('crawl_pages').insert(rows.slice(i, i + PAGE_CHUNK));
+      // One URL is stored once: a row already there (the unique index) is kept, never doubled.
+      await lease.write(async (trx) => {
+        for (let i = 0; i < rows.length; i += PAGE_CHUNK) await trx('crawl_pages').insert(rows.slice(i, i + PAGE_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
+      });
     },
     async issues(batch: IssueRecord[]) {
       const rows = batch.map((issue) => ({
@@ -155,7 +165,9 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
         url_hash: urlHash(issue.url),
         details: issue.details,
       }));
-      for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await knex('crawl_issues').insert(rows.slice(i, i + ISSUE_CHUNK));
+      await lease.write(async (trx) => {
+        for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await trx('crawl_issues').insert(rows.slice(i, i + ISSUE_CHUNK));
+      });
     },
     progress(p: { crawled: number; discovered: number }) {
       const now = Date.now();
@@ -163,9 +175,8 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
       lastProgress = now;
       // Progress is advisory: a failed write must not fail the crawl. The same write tells
       // whether another process asked for a stop.
-      stopCheck = knex('crawls')
-        .where({ id: crawlId })
-        .update({ pages_crawled: p.crawled, pages_discovered: p.discovered })
+      stopCheck = lease
+        .write((trx) => trx('crawls').where({ id: crawlId }).update({ pages_crawled: p.crawled, pages_discovered: p.discovered }))
         .then(() => knex('crawls').where({ id: crawlId }).first('stop_requested'))
         .then((r) => {
           if (r && bool(r.stop_requested)) stopper.abort();
@@ -196,8 +207,9 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
     throw new Error('interrupted');
   }
 
-  const fresh = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
-  await knex('crawls')
+  await lease.write(async (trx) => {
+    const fresh = (await trx('crawls').where({ id: crawlId }).first()) as CrawlRow;
+    await trx('crawls')
     .where({ id: crawlId })
     .update({
       // The spec: completed is set before post-processing ends; reports wait for `settled`.
@@ -215,6 +227,7 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
       finished_at: services.clock().toISOString(),
       stage_plan: setStep(fresh.stage_plan, 'fetching', 'done'),
     });
+  });
 }
 
 /** Issue counts from the stored occurrences, so they always match the reports. */
@@ -234,7 +247,7 @@ const settledStep = (plan: string, stage: Step) => ['done', 'skipped'].includes(
  * Aggregation, PageSpeed, scoring and comparison; then settled, and crawl.completed published.
  * A step already done (a run resumed after a restart) is not done again.
  */
-async function postProcess(services: Services, crawlId: string, signal: AbortSignal): Promise<void> {
+async function postProcess(services: Services, crawlId: string, signal: AbortSignal, lease: JobLease): Promise<void> {
   const { knex } = services;
   let row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
   let plan = row.stage_plan;
@@ -242,9 +255,9 @@ async function postProcess(services: Services, crawlId: string, signal: AbortSig
   plan = setStep(plan, 'analysing', 'running');
   const counts = await countIssues(knex, crawlId);
   plan = setStep(plan, 'analysing', 'done');
-  await knex('crawls').where({ id: crawlId }).update({ ...counts, stage: 'pagespeed', stage_plan: plan });
+  await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ ...counts, stage: 'pagespeed', stage_plan: plan }));
 
-  if (!settledStep(plan, 'pagespeed')) plan = await pagespeedStep(services, row, plan, signal);
+  if (!settledStep(plan, 'pagespeed')) plan = await pagespeedStep(services, row, plan, signal, lease);
   if (signal.aborted) return;
 
   if (!settledStep(plan, 'scoring')) {
@@ -262,9 +275,10 @@ async function postProcess(services: Services, crawlId: string, signal: AbortSig
     }
     plan = setStep(plan, 'scoring', 'done');
     // One write for the score and the step: a resumed run never applies the adjustment twice.
-    await knex('crawls').where({ id: crawlId }).update({ health_score: health, stage: 'comparing', stage_plan: plan });
+    const scored = plan;
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ health_score: health, stage: 'comparing', stage_plan: scored }));
   } else {
-    await knex('crawls').where({ id: crawlId }).update({ stage: 'comparing' });
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ stage: 'comparing' }));
   }
 
   const previous = await knex('crawls')
@@ -275,10 +289,12 @@ async function postProcess(services: Services, crawlId: string, signal: AbortSig
   plan = setStep(plan, 'comparing', 'done');
   row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
 
-  await knex.transaction(async (trx) => {
-    await trx('crawls')
-      .where({ id: crawlId })
+  await lease.write(async (trx) => {
+    // The update that settles the crawl publishes its event: only one run can find it unsettled.
+    const settled = await trx('crawls')
+      .where({ id: crawlId, settled: false })
       .update({ comparable: previous ? previous.config_hash === row.config_hash : false, settled: true, stage: 'done', stage_plan: plan });
+    if (settled !== 1) return;
     row = (await trx('crawls').where({ id: crawlId }).first()) as CrawlRow;
     await trx('projects')
       .where({ id: row.project_id })
@@ -293,7 +309,7 @@ async function postProcess(services: Services, crawlId: string, signal: AbortSig
  * configured (`no_provider`); otherwise the sample is measured on mobile and desktop, the result
  * stored, and `lighthouse_mobile_slow` raised on each page measured under 50 on mobile.
  */
-async function pagespeedStep(services: Services, row: CrawlRow, plan: string, signal: AbortSignal): Promise<string> {
+async function pagespeedStep(services: Services, row: CrawlRow, plan: string, signal: AbortSignal, lease: JobLease): Promise<string> {
   const { knex } = services;
   const crawlId = row.id;
   const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
@@ -302,14 +318,16 @@ async function pagespeedStep(services: Services, row: CrawlRow, plan: string, si
   if (!requested || !provider) {
     const result = unmeasuredPageSpeed(requested);
     plan = setStep(plan, 'pagespeed', 'skipped', result.skip_reason);
-    await knex('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: plan });
+    const skipped = plan;
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: skipped }));
     return plan;
   }
 
   const sample = await selectSample(knex, crawlId);
   const pending: StoredPageSpeed = { ...unmeasuredPageSpeed(true), status: 'pending', provider: provider.name, skip_reason: null, sample: sample.map((s) => ({ ...s, mobile: null, desktop: null, error: null })) };
   plan = setStep(plan, 'pagespeed', 'running');
-  await knex('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(pending), stage_plan: plan });
+  const measuring = plan;
+  await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(pending), stage_plan: measuring }));
 
   const measurements = await measureSample(provider, sample, signal);
   if (signal.aborted) return plan;
@@ -317,7 +335,8 @@ async function pagespeedStep(services: Services, row: CrawlRow, plan: string, si
   const slow = slowPages(measurements, campaign.issue_exclusion_patterns ?? null);
   plan = sample.length === 0 ? setStep(plan, 'pagespeed', 'skipped', 'no_page_to_measure') : setStep(plan, 'pagespeed', 'done');
 
-  await knex.transaction(async (trx) => {
+  const measured = plan;
+  await lease.write(async (trx) => {
     // A resumed step measured again: its earlier findings go first.
     await trx('crawl_issues').where({ crawl_id: crawlId, name: 'lighthouse_mobile_slow' }).delete();
     if (slow.length) {
@@ -339,7 +358,7 @@ async function pagespeedStep(services: Services, row: CrawlRow, plan: string, si
       );
     }
     const counts = await countIssues(trx as unknown as Services['knex'], crawlId);
-    await trx('crawls').where({ id: crawlId }).update({ ...counts, pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: plan });
+    await trx('crawls').where({ id: crawlId }).update({ ...counts, pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: measured });
   });
   return plan;
 }

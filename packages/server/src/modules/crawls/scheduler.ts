@@ -21,10 +21,9 @@ export function registerScheduler(services: Services): void {
   });
 }
 
-/** Ensures exactly one scheduler job exists (it re-queues itself each tick). */
+/** Ensures exactly one scheduler job exists across processes (it re-queues itself each tick). */
 export async function ensureScheduler(services: Services): Promise<void> {
-  const existing = await services.knex('jobs').where({ kind: SCHEDULER_JOB }).whereIn('state', ['queued', 'running']).first('id');
-  if (!existing) await services.jobs.enqueue(SCHEDULER_JOB, {});
+  await services.jobs.enqueue(SCHEDULER_JOB, {}, { singletonKey: SCHEDULER_JOB });
 }
 
 export async function runDueCampaigns(services: Services): Promise<number> {
@@ -46,7 +45,11 @@ export async function runDueCampaigns(services: Services): Promise<number> {
       paused: false,
     });
     // Advance first: a campaign that cannot run now (quota, running crawl) waits for its next slot.
-    await services.knex('campaigns').where({ id: campaign.id }).update({ next_run_at: nextRunAt(schedule, now)?.toISOString() ?? null });
+    // Only the update that finds the slot still due fires it, whatever other process read it too.
+    const advanced = await services.knex('campaigns')
+      .where({ id: campaign.id, next_run_at: campaign.next_run_at })
+      .update({ next_run_at: nextRunAt(schedule, now)?.toISOString() ?? null });
+    if (advanced !== 1) continue;
     const plan = services.plans()[team_plan];
     if (!plan || project_locked === true || project_locked === 1 || !plan.scheduleFrequencies.includes(schedule.frequency)) continue;
     try {

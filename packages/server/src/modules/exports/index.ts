@@ -152,8 +152,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
   return {
     handlers,
     start: async () => {
-      const existing = await knex('jobs').where({ kind: SWEEP_JOB }).whereIn('state', ['queued', 'running']).first('id');
-      if (!existing) await services.jobs.enqueue(SWEEP_JOB, {});
+      await services.jobs.enqueue(SWEEP_JOB, {}, { singletonKey: SWEEP_JOB });
     },
   };
 }

@@ -171,7 +171,7 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
   });
 
   services.jobs.register(SWEEP_JOB, {
-    async run(_payload, ctx) {
+    async run() {
       const cutoff = deliveryLogCutoff(clock()).toISOString();
       // In batches, so a large backlog never holds one long lock on the log.
       for (;;) {
@@ -179,17 +179,13 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
         const deleted = await knex('webhook_deliveries').whereIn('id', ids).delete();
         if (deleted < SWEEP_BATCH) break;
       }
-      // Two processes starting together may both have queued a sweep: the extra chain ends here.
-      const [{ count }] = await knex('jobs').where({ kind: SWEEP_JOB, state: 'queued' }).whereNot({ id: ctx.id }).count({ count: '*' });
-      if (Number(count) > 0) return;
       return { retryAt: new Date(clock().getTime() + SWEEP_EVERY_MS) };
     },
   });
 
   return {
     async start() {
-      const queued = await knex('jobs').where({ kind: SWEEP_JOB }).whereIn('state', ['queued', 'running']).first('id');
-      if (!queued) await services.jobs.enqueue(SWEEP_JOB, {});
+      await services.jobs.enqueue(SWEEP_JOB, {}, { singletonKey: SWEEP_JOB });
     },
     async close() {
       const current = agent;

@@ -6,6 +6,7 @@ import * as positions from './004-positions.js';
 import * as exportsTable from './005-exports.js';
 import * as usage from './006-usage.js';
 import * as rateCounters from './007-rate-counters.js';
+import * as leases from './008-leases.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '005-exports': exportsTable,
   '006-usage': usage,
   '007-rate-counters': rateCounters,
+  '008-leases': leases,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
