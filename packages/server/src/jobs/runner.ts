@@ -164,6 +164,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const fail = async (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       const failed = await mine().update({ state: 'failed', last_error: message, lease_until: null, lease_owner: null });
+      // The cause goes to the operator's log; onFailed shows the caller a catalogue code.
+      report(error);
       if (failed === 1) await definition.onFailed?.(payload, message, error).catch(report);
     };
     if (attempt > (definition.maxAttempts ?? 3)) return fail(new JobInterruptedError(row.id));

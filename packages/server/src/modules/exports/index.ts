@@ -40,6 +40,9 @@ async function findExport(knex: Knex, caller: Caller, id: string): Promise<Expor
   return row as ExportRow;
 }
 
+/** The `error` of a failed export: a code, then a human message (docs/decisions/exports.md). */
+const EXPORT_FAILED = 'export.generation_failed: The file could not be generated. Request the export again; if it fails again, the operator has the details.';
+
 export function exportsModule(services: Services, options: ExportsOptions & { directory: string }) {
   const { knex } = services;
   const store = options.store ?? createDirectoryBlobStore(options.directory);
@@ -60,7 +63,8 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
     maxAttempts: 2,
     async run({ exportId }) {
       const row = (await knex('exports').where({ id: exportId }).first()) as ExportRow | undefined;
-      if (!row || row.status !== 'queued') return;
+      // `generating` too: a retried attempt, or one resumed after a crash, finds it so.
+      if (!row || (row.status !== 'queued' && row.status !== 'generating')) return;
       await knex('exports').where({ id: row.id }).update({ status: 'generating' });
       const crawl = (await knex('crawls').where({ id: row.crawl_id }).first()) as CrawlRow;
       const key = `exports/${row.id}.${row.format}`;
@@ -74,8 +78,9 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
         await services.events.publish({ type: 'export.ready', teamId: row.team_id, data: { export: toExport(ready, services.links) } }, trx);
       });
     },
-    async onFailed({ exportId }, error) {
-      await knex('exports').where({ id: exportId }).update({ status: 'failed', error, finished_at: services.clock().toISOString() });
+    async onFailed({ exportId }) {
+      // The cause (a renderer or store message) is logged by the runner, never shown to the caller.
+      await knex('exports').where({ id: exportId }).update({ status: 'failed', error: EXPORT_FAILED, finished_at: services.clock().toISOString() });
     },
   });
 
