@@ -43,6 +43,43 @@ describe('scheduler', () => {
   });
 });
 
+describe('scheduler across processes', () => {
+  it('keeps one scheduler job however many servers start on the database, and fires a due schedule once', async () => {
+    const { knex, drop } = await sharedDatabase();
+    let now = new Date('2026-05-04T02:00:00.000Z');
+    const options = { database: knex, clock: () => now, network: { allowPrivateAddresses: true }, secretKey: 'test-secret-key-0123456789abcdef0123' };
+    const servers = [await createSiteAuditServer(options), await createSiteAuditServer(options)];
+    try {
+      const first = servers[0];
+      await first.admin.createTeam({ slug: 'acme', name: 'Acme', plan: 'agency' });
+      await first.admin.addMember({ team: 'acme', email: 'o@acme.test', name: 'O', role: 'owner' });
+      const { token } = await first.admin.createToken({ team: 'acme', member: 'o@acme.test', name: 't', scopes: ['projects:read', 'projects:write', 'crawls:read'] });
+      const { url } = await first.listen(0);
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+      const project = (await call('POST', '/v1/projects', { url: `${site.url}/` })).data;
+      await call('POST', `/v1/projects/${project.id}/campaigns`, { name: 'daily', start_url: `${site.url}/`, max_depth: 1, max_urls: 5, schedule: { frequency: 'daily', time: '03:00' } });
+
+      // A third server starting (and ensuring its scheduler) while the others run adds no chain.
+      servers.push(await createSiteAuditServer(options));
+      const chains = await knex('jobs').where({ kind: 'campaigns.schedule' }).whereIn('state', ['queued', 'running']).count({ n: '*' });
+      expect(Number(chains[0].n)).toBe(1);
+
+      now = new Date('2026-05-04T03:00:30.000Z');
+      await knex('jobs').where({ kind: 'campaigns.schedule' }).update({ run_at: now.toISOString() });
+      await Promise.all(servers.map((s) => s.jobs.idle()));
+      now = new Date('2026-05-04T03:01:40.000Z'); // the next tick: the schedule is not due again
+      await Promise.all(servers.map((s) => s.jobs.idle()));
+
+      const crawls = (await call('GET', `/v1/projects/${project.id}/crawls`)).data as { trigger: string }[];
+      expect(crawls.filter((c) => c.trigger === 'schedule')).toHaveLength(1);
+    } finally {
+      for (const s of servers) await s.close();
+      await drop();
+    }
+  });
+});
+
 describe('restart', () => {
   it('resumes a crawl that was running when the server stopped, and settles it', async () => {
     // Two successive servers on one database (a knex instance the servers do not own).
