@@ -17,7 +17,7 @@ import {
   accessRefusal,
   allowedMethods,
   buildProblem,
-  fieldErrors,
+  checkInput,
   ifNoneMatchMatches,
   parseIdempotencyKey,
   pickLanguage,
@@ -81,12 +81,10 @@ function checkRoleAndScope(entry: ContractEntry, caller: Caller): void {
 }
 
 /** 422 with `errors` by field; a whole missing body is reported on `body`, as the server does. */
-function validate(schema: z.ZodType, value: unknown, language: Language, prefix?: string): unknown {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const errors = fieldErrors(result.error.issues, language);
-  const keyed = prefix ? Object.fromEntries(Object.entries(errors).map(([k, v]) => [k === '_' ? prefix : k, v])) : errors;
-  throw new MockProblem('validation_failed', { errors: keyed });
+function validate(schema: z.ZodType, value: unknown, language: Language, whole?: string): unknown {
+  const checked = checkInput(schema, value, language, whole);
+  if (checked.ok) return checked.data;
+  throw new MockProblem('validation_failed', { errors: checked.errors });
 }
 
 /** The JSON body, undefined when empty; 415 when not JSON, 400 when malformed. */
@@ -131,7 +129,8 @@ function forcedProblem(env: MockEnv, entry: ContractEntry, caller: Caller | null
 }
 
 function queryObject(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  // Null prototype: a parameter named `__proto__` or `constructor` is a field like any other.
+  const out = Object.create(null) as Record<string, string | string[]>;
   for (const [name, value] of url.searchParams) {
     const previous = out[name];
     // A repeated parameter becomes an array, which the schema refuses: never silently pick one.

@@ -45,13 +45,17 @@ const FR_MESSAGES: Record<string, string> = {
   required: 'Champ requis',
 };
 
+/** Validation errors keyed by field path, in a null-prototype object. */
+export type FieldErrors = Record<string, { code: string; message: string }[]>;
+
 /**
  * zod issues → `errors` keyed by field path (`schedule.time`, `keywords.3`). An unknown key is
  * reported on its own path so the caller sees which field was refused. Paths are prefixed by
  * where the value came from only for the query (`query.limit` would leak our structure, so no).
  */
-export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Language): Record<string, { code: string; message: string }[]> {
-  const out: Record<string, { code: string; message: string }[]> = {};
+export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Language): FieldErrors {
+  // Keys are the caller's field names: a plain object would answer `constructor` with its own.
+  const out = Object.create(null) as FieldErrors;
   const add = (path: string, code: string, message: string) => {
     (out[path || '_'] ??= []).push({ code, message });
   };

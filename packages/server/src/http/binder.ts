@@ -12,8 +12,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import {
   accessRefusal,
   buildProblem,
+  checkInput,
   contract,
-  fieldErrors,
   ifNoneMatchMatches,
   matchOperation,
   parseIdempotencyKey,
@@ -126,9 +126,12 @@ function etagOf(body: string): string {
   return `W/"${hash('sha1', body, 'base64url')}"`;
 }
 
-/** Query strings arrive as strings or arrays; a repeated parameter is a validation error. */
+/**
+ * Query strings arrive as strings or arrays; a repeated parameter is a validation error. Null
+ * prototype: a parameter named `__proto__` or `constructor` is a field like any other.
+ */
 function queryObject(req: Request): Record<string, unknown> {
-  return { ...(req.query as Record<string, unknown>) };
+  return Object.assign(Object.create(null) as Record<string, unknown>, req.query);
 }
 
 function parseBody(op: ContractEntry, req: Request): unknown {
@@ -143,12 +146,10 @@ function parseBody(op: ContractEntry, req: Request): unknown {
   }
 }
 
-function validate<T extends z.ZodType>(schema: T, value: unknown, language: Language, prefix?: string): z.output<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const errors = fieldErrors(result.error.issues, language);
-  const keyed = prefix ? Object.fromEntries(Object.entries(errors).map(([k, v]) => [k === '_' ? prefix : k, v])) : errors;
-  throw new ApiError('validation_failed', { errors: keyed });
+function validate<T extends z.ZodType>(schema: T, value: unknown, language: Language, whole?: string): z.output<T> {
+  const checked = checkInput(schema, value, language, whole);
+  if (checked.ok) return checked.data;
+  throw new ApiError('validation_failed', { errors: checked.errors });
 }
 
 /**
