@@ -18,7 +18,9 @@ import {
   allowedMethods,
   buildProblem,
   checkInput,
+  decodePathParams,
   ifNoneMatchMatches,
+  matchOperation,
   parseIdempotencyKey,
   pickLanguage,
   planRefusal,
@@ -312,18 +314,28 @@ function storeAnswer(env: MockEnv, storeKey: string, status: number, text: strin
  * server for what the contract does not have: 405 with `Allow` for a known path, else 404.
  */
 export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], businesses: Record<OperationId, Business<OperationId>>): HttpHandler[] {
+  const base = new URL(env.baseUrl);
+  const basePath = base.pathname.replace(/\/$/, '');
   const handlers: HttpHandler[] = entries.map((entry) => {
     const method = entry.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    return http[method](`${env.baseUrl}${entry.path}`, ({ request, params }) =>
-      handle(env, entry, businesses[entry.id], request, params as Record<string, unknown>),
-    );
+    // Routed by the contract's own matcher, as the server routes: msw's path matching would
+    // throw on a malformed percent-encoding (`%E0%A4%A`) where the server answers 404.
+    const matches = ({ request }: { request: Request }) => {
+      const url = new URL(request.url);
+      if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) return false;
+      const found = matchOperation(entry.method, url.pathname.slice(basePath.length));
+      return found?.id === entry.id ? { matches: true, params: decodePathParams(found.params) } : false;
+    };
+    return http[method](matches, ({ request, params }) => handle(env, entry, businesses[entry.id], request, params as Record<string, unknown>));
   });
   handlers.push(
-    http.all(`${env.baseUrl}/v1/*`, ({ request }) => {
+    http.all(({ request }) => {
+      const url = new URL(request.url);
+      return url.origin === base.origin && url.pathname.startsWith(`${basePath}/v1/`);
+    }, ({ request }) => {
       const language = pickLanguage(request.headers.get('accept-language'));
       const requestId = newRequestId(env);
       const headers = baseHeaders(requestId, language);
-      const basePath = new URL(env.baseUrl).pathname.replace(/\/$/, '');
       const path = new URL(request.url).pathname.slice(basePath.length);
       const allowed = allowedMethods(path);
       if (allowed.length > 0) {

@@ -181,6 +181,22 @@ export function matchOperation(method: string, path: string): { id: OperationId;
 }
 
 /**
+ * Percent-decoded path parameters, in a null-prototype object; a malformed one (`%E0%A4%A`)
+ * stays as sent and fails validation (404) instead of throwing.
+ */
+export function decodePathParams(raw: Record<string, string>): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const name in raw) {
+    try {
+      out[name] = decodeURIComponent(raw[name]);
+    } catch {
+      out[name] = raw[name];
+    }
+  }
+  return out;
+}
+
+/**
  * The methods the contract routes on a path under `/v1` (a trailing slash allowed), for the
  * answer to a method it does not route: 405 `method_not_allowed` with `Allow` when there are
  * some, else 404 `not_found`.

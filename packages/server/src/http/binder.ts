@@ -14,6 +14,7 @@ import {
   buildProblem,
   checkInput,
   contract,
+  decodePathParams,
   ifNoneMatchMatches,
   matchOperation,
   parseIdempotencyKey,
@@ -169,7 +170,7 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Requ
     if (!found) return next();
     const serve = operations.get(found.id)!;
     const run = () => {
-      req.params = decodeParams(found.params);
+      req.params = decodePathParams(found.params);
       // The operation answers every error itself; whatever escapes (a socket gone mid-write)
       // goes to express's error handling, never an unhandled rejection.
       serve(req, res).catch(next);
@@ -177,19 +178,6 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Requ
     if (contract[found.id].body) rawBody(req, res, (error?: unknown) => (error ? next(error) : run()));
     else run();
   };
-}
-
-/** Percent-decoded path parameters; a malformed one stays as sent, and fails validation (404). */
-function decodeParams(raw: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in raw) {
-    try {
-      out[name] = decodeURIComponent(raw[name]);
-    } catch {
-      out[name] = raw[name];
-    }
-  }
-  return out;
 }
 
 /** The handler of one operation, with every common rule applied before and after it. */
