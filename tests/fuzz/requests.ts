@@ -134,10 +134,12 @@ function bodyArb(op: ContractEntry): fc.Arbitrary<{ text?: string; mutations: st
   type Mutation = { name: string; apply: (body: Json) => string | undefined };
   const withField = (body: Json, key: string, value: Json): Json =>
     body && typeof body === 'object' && !Array.isArray(body) ? { ...body, [key]: value } : { [key]: value };
-  const firstKey = (body: Json) => (body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body)[0] : undefined) ?? 'name';
+  // The n-th field the schema knows (whether or not this body has it).
+  const fields = Object.keys((schema.$defs ? Object.values(schema.$defs as Record<string, JsonSchema>)[0] : schema).properties ?? { name: {} });
+  const field = (n: number) => fields[n % fields.length];
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-    fc.tuple(fc.constantFrom(...HOSTILE_VALUES)).map(([v]) => ({ name: `wrong type ${JSON.stringify(v)}`, apply: (b: Json) => JSON.stringify(withField(b, firstKey(b), v)) })),
-    fc.constantFrom(...HOSTILE_STRINGS).map((v) => ({ name: `string ${JSON.stringify(v.slice(0, 20))}`, apply: (b: Json) => JSON.stringify(withField(b, firstKey(b), v)) })),
+    fc.tuple(fc.constantFrom(...HOSTILE_VALUES), fc.nat()).map(([v, n]) => ({ name: `${field(n)}: ${JSON.stringify(v)}`, apply: (b: Json) => JSON.stringify(withField(b, field(n), v)) })),
+    fc.tuple(fc.constantFrom(...HOSTILE_STRINGS), fc.nat()).map(([v, n]) => ({ name: `${field(n)}: ${JSON.stringify(v.slice(0, 20))}`, apply: (b: Json) => JSON.stringify(withField(b, field(n), v)) })),
     fc.constantFrom(...HOSTILE_KEYS, ...HOSTILE_KEYS.slice(0, 6)).map((k) => ({
       name: `body key ${JSON.stringify(k)}`,
       // Written as text: `{ __proto__: … }` in a literal would set the prototype, not a key.

@@ -146,7 +146,6 @@ async function probe(target: Seeded, req: FuzzRequest, tally: Tally, before: str
   const label = `${raw.status} ${answer.code ?? ''}`.trim();
   tally.answers.set(label, (tally.answers.get(label) ?? 0) + 1);
   if (raw.status >= 500) tally.fiveXx++;
-  if (process.env.FUZZ_DEBUG && raw.status === 422 && req.mutations.length === 0) console.log(req.op, req.body?.slice(0, 200), JSON.stringify(req.query), raw.text.slice(150, 450));
   const after = await target.snapshot();
   if (raw.status >= 400) {
     tally.refused++;

@@ -1,7 +1,11 @@
-/** The fuzz targets: the mock, and the snapshots of stored data each side takes. */
+/** The fuzz targets, the server and the mock, and the snapshots of stored data each side takes. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { createMockApi, type MockApi } from '@siteaudit/mock';
 import { SCOPES } from '@siteaudit/schema';
+import { startHarness, type Harness } from '../../packages/server/test/db/harness.js';
+import { startSite } from '../../packages/server/test/db/support/site.js';
 import { FUZZ_PLANS, type FuzzTarget } from './suite.js';
 
 const pick = <T extends object>(record: T, keys: readonly (keyof T)[]) => keys.map((k) => record[k]);
@@ -46,5 +50,33 @@ export function mockTarget(): { mock: MockApi; target: FuzzTarget } {
   return {
     mock,
     target: { name: 'mock', baseUrl: MOCK_BASE_URL, token, site: 'https://www.example.com/', hook: 'https://hooks.example.com/siteaudit', snapshot: async () => mockSnapshot(mock) },
+  };
+}
+
+/**
+ * A server on the project's database (the test harness, FUZZ_PLANS) with a local site it may
+ * audit and a local webhook receiver.
+ */
+export async function serverTarget(): Promise<{ harness: Harness; target: FuzzTarget; close: () => Promise<void> }> {
+  const harness = await startHarness({ plans: FUZZ_PLANS });
+  const site = await startSite();
+  const receiver = createServer((_req, res) => res.writeHead(204).end());
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return {
+    harness,
+    target: {
+      name: 'server',
+      baseUrl: harness.url,
+      token: harness.token,
+      site: `${site.url}/`,
+      // allowPrivateAddresses (the harness) lets the server deliver to a local receiver.
+      hook: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      snapshot: () => serverSnapshot(harness.knex),
+    },
+    async close() {
+      await harness.close();
+      await site.close();
+      receiver.close();
+    },
   };
 }
