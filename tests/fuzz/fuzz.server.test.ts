@@ -21,10 +21,11 @@ beforeAll(async () => {
   targets = [await seed(server.target), await seed(mockSide)];
 }, 60_000);
 afterAll(async () => {
-  intercept.close();
-  await close();
   console.log(report(`server (${process.env.SITEAUDIT_TEST_DB?.startsWith('postgres') ? 'postgres' : 'sqlite'}) and mock`, tally));
-});
+  intercept.close();
+  // The server's close waits for the crawls the run launched (some render with Chromium).
+  await close();
+}, 300_000);
 
 it(`answers ${FUZZ_RUNS} generated requests like the mock, without a 5xx, with catalogue problems, and loses nothing on a refusal`, async () => {
   await runFuzz(targets, tally);
