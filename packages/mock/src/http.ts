@@ -17,8 +17,10 @@ import {
   accessRefusal,
   allowedMethods,
   buildProblem,
-  fieldErrors,
+  checkInput,
+  decodePathParams,
   ifNoneMatchMatches,
+  matchOperation,
   parseIdempotencyKey,
   pickLanguage,
   planRefusal,
@@ -82,12 +84,10 @@ function checkRoleAndScope(entry: ContractEntry, caller: Caller): void {
 }
 
 /** 422 with `errors` by field; a whole missing body is reported on `body`, as the server does. */
-function validate(schema: z.ZodType, value: unknown, language: Language, prefix?: string): unknown {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const errors = fieldErrors(result.error.issues, language);
-  const keyed = prefix ? Object.fromEntries(Object.entries(errors).map(([k, v]) => [k === '_' ? prefix : k, v])) : errors;
-  throw new MockProblem('validation_failed', { errors: keyed });
+function validate(schema: z.ZodType, value: unknown, language: Language, whole?: string): unknown {
+  const checked = checkInput(schema, value, language, whole);
+  if (checked.ok) return checked.data;
+  throw new MockProblem('validation_failed', { errors: checked.errors });
 }
 
 /** The JSON body, undefined when empty; 415 when not JSON, 400 when malformed. */
@@ -132,7 +132,8 @@ function forcedProblem(env: MockEnv, entry: ContractEntry, caller: Caller | null
 }
 
 function queryObject(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  // Null prototype: a parameter named `__proto__` or `constructor` is a field like any other.
+  const out = Object.create(null) as Record<string, string | string[]>;
   for (const [name, value] of url.searchParams) {
     const previous = out[name];
     // A repeated parameter becomes an array, which the schema refuses: never silently pick one.
@@ -320,18 +321,28 @@ function storeAnswer(env: MockEnv, storeKey: string, status: number, text: strin
  * server for what the contract does not have: 405 with `Allow` for a known path, else 404.
  */
 export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], businesses: Record<OperationId, Business<OperationId>>): HttpHandler[] {
+  const base = new URL(env.baseUrl);
+  const basePath = base.pathname.replace(/\/$/, '');
   const handlers: HttpHandler[] = entries.map((entry) => {
     const method = entry.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    return http[method](`${env.baseUrl}${entry.path}`, ({ request, params }) =>
-      handle(env, entry, businesses[entry.id], request, params as Record<string, unknown>),
-    );
+    // Routed by the contract's own matcher, as the server routes: msw's path matching would
+    // throw on a malformed percent-encoding (`%E0%A4%A`) where the server answers 404.
+    const matches = ({ request }: { request: Request }) => {
+      const url = new URL(request.url);
+      if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) return false;
+      const found = matchOperation(entry.method, url.pathname.slice(basePath.length));
+      return found?.id === entry.id ? { matches: true, params: decodePathParams(found.params) } : false;
+    };
+    return http[method](matches, ({ request, params }) => handle(env, entry, businesses[entry.id], request, params as Record<string, unknown>));
   });
   handlers.push(
-    http.all(`${env.baseUrl}/v1/*`, ({ request }) => {
+    http.all(({ request }) => {
+      const url = new URL(request.url);
+      return url.origin === base.origin && url.pathname.startsWith(`${basePath}/v1/`);
+    }, ({ request }) => {
       const language = pickLanguage(request.headers.get('accept-language'));
       const requestId = newRequestId(env);
       const headers = baseHeaders(requestId, language);
-      const basePath = new URL(env.baseUrl).pathname.replace(/\/$/, '');
       const path = new URL(request.url).pathname.slice(basePath.length);
       const allowed = allowedMethods(path);
       if (allowed.length > 0) {

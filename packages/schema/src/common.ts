@@ -32,10 +32,19 @@ export function list<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), meta: ListMeta });
 }
 
+/**
+ * An integer of the query string: decimal digits only, so `0x10`, `1e1`, ` 16`, `+16`, `16.0`
+ * and an empty value are refused where `Number()` would accept them. Anything else stays a
+ * string and fails the number schema by its type.
+ */
+export function queryInteger<T extends z.ZodNumber>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value), schema);
+}
+
 /** Common rule 4: `cursor` (opaque) and `limit` (1..100, default 25) on every list. */
 export const PageQuery = z.strictObject({
   cursor: z.string().min(1).max(2048).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  limit: queryInteger(z.int().min(1).max(100)).default(25),
 });
 
 /** Query strings carry booleans as text; only `true` and `false` are accepted. */

@@ -15,6 +15,7 @@ interface ErrorEntry {
 export const ERRORS = {
   // 400
   'pagination.invalid_cursor': { status: 400, title: { fr: 'Curseur de pagination invalide', en: 'Invalid pagination cursor' } },
+  'request.malformed': { status: 400, title: { fr: 'Requête HTTP mal formée', en: 'Malformed HTTP request' } },
   'request.malformed_json': { status: 400, title: { fr: 'Corps JSON mal formé', en: 'Malformed JSON body' } },
   'idempotency.key_required': { status: 400, title: { fr: 'En-tête Idempotency-Key requis', en: 'Idempotency-Key header required' } },
   'idempotency.key_invalid': { status: 400, title: { fr: 'En-tête Idempotency-Key invalide', en: 'Invalid Idempotency-Key header' } },
@@ -53,10 +54,11 @@ export const ERRORS = {
   'export.not_ready': { status: 409, title: { fr: "L'export est en cours de génération", en: 'The export is being generated' } },
   'keywords.not_tracked': { status: 409, title: { fr: "Un mot-clé n'est pas suivi", en: 'A keyword is not tracked' } },
   'keywords.already_checked_today': { status: 409, title: { fr: "Mot-clé déjà vérifié aujourd'hui", en: 'Keyword already checked today' } },
-  // 410, 413, 415
+  // 410, 413, 415, 431
   'export.expired': { status: 410, title: { fr: "L'export a expiré", en: 'The export has expired' } },
   'request.too_large': { status: 413, title: { fr: 'Corps de requête trop volumineux', en: 'Request body too large' } },
   'request.unsupported_media_type': { status: 415, title: { fr: 'Le corps doit être en JSON (application/json)', en: 'Body must be JSON (application/json)' } },
+  'request.headers_too_large': { status: 431, title: { fr: "En-têtes de requête trop volumineux", en: 'Request header fields too large' } },
   // 422
   validation_failed: { status: 422, title: { fr: 'Données invalides', en: 'Invalid data' } },
   'webhook.url_refused': { status: 422, title: { fr: "L'URL du webhook doit être en HTTPS et pointer vers une adresse publique", en: 'The webhook URL must use HTTPS and resolve to a public address' } },

@@ -14,6 +14,7 @@ export * from './resources/scorecard.js';
 export * from './resources/webhooks.js';
 export * from './resources/events.js';
 export * from './rules.js';
+export * from './request-input.js';
 export * from './plans.js';
 export * from './rate-limits.js';
 export * from './auth-failures.js';

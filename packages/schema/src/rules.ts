@@ -51,13 +51,17 @@ function frenchOf(issue: z.core.$ZodIssue): string | undefined {
   return typeof fr === 'string' ? fr : undefined;
 }
 
+/** Validation errors keyed by field path, in a null-prototype object. */
+export type FieldErrors = Record<string, { code: string; message: string }[]>;
+
 /**
  * zod issues → `errors` keyed by field path (`schedule.time`, `keywords.3`). An unknown key is
  * reported on its own path so the caller sees which field was refused. Paths are prefixed by
  * where the value came from only for the query (`query.limit` would leak our structure, so no).
  */
-export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Language): Record<string, { code: string; message: string }[]> {
-  const out: Record<string, { code: string; message: string }[]> = {};
+export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Language): FieldErrors {
+  // Keys are the caller's field names: a plain object would answer `constructor` with its own.
+  const out = Object.create(null) as FieldErrors;
   const add = (path: string, code: string, message: string) => {
     (out[path || '_'] ??= []).push({ code, message });
   };
@@ -180,6 +184,22 @@ export function matchOperation(method: string, path: string): { id: OperationId;
     return { id: route.id, params };
   }
   return null;
+}
+
+/**
+ * Percent-decoded path parameters, in a null-prototype object; a malformed one (`%E0%A4%A`)
+ * stays as sent and fails validation (404) instead of throwing.
+ */
+export function decodePathParams(raw: Record<string, string>): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const name in raw) {
+    try {
+      out[name] = decodeURIComponent(raw[name]);
+    } catch {
+      out[name] = raw[name];
+    }
+  }
+  return out;
 }
 
 /**

@@ -12,6 +12,7 @@ import { createSecretBox, MIN_KEY_SECRET_LENGTH } from './crypto/secret-box.js';
 import { EventBus } from './events/bus.js';
 import { createApp, standaloneApp } from './http/app.js';
 import { RequestDrain } from './http/drain.js';
+import { answerClientError } from './http/client-error.js';
 import { createJobRunner } from './jobs/runner.js';
 import { Authenticator } from './http/auth.js';
 import type { Handlers } from './http/binder.js';
@@ -183,6 +184,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         http = createServer(standaloneApp(app));
+        http.on('clientError', answerClientError);
         http.once('error', reject);
         http.listen(port, host, () => {
           const address = http!.address() as AddressInfo;

@@ -91,7 +91,16 @@ const optionalFields = {
   issue_exclusion_patterns: Patterns,
   timeout: z.int().min(1).max(120).nullable().describe('seconds per request; null for the default (20)'),
   retries: z.int().min(0).max(10).nullable().describe('retries on 5xx and timeouts; null for the default (2)'),
-  duplication_threshold: z.number().min(0).max(100).nullable().describe('near-duplicate similarity, in percent; null for the default (90)'),
+  // Hundredths: stored alike by both databases (a subnormal such as 5e-324 rounds to 0, where
+  // PostgreSQL's `real` would refuse it).
+  duplication_threshold: z
+    .number()
+    .min(0)
+    .max(100)
+    .multipleOf(0.01)
+    .transform((v) => Math.round(v * 100) / 100)
+    .nullable()
+    .describe('near-duplicate similarity, in percent; null for the default (90)'),
   regression_threshold: z.enum(['off', 'warning', 'error']),
   protected_site: z.boolean(),
   http_user: z.string().max(256).nullable(),

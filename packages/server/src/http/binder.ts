@@ -12,8 +12,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import {
   accessRefusal,
   buildProblem,
+  checkInput,
   contract,
-  fieldErrors,
+  decodePathParams,
   ifNoneMatchMatches,
   matchOperation,
   parseIdempotencyKey,
@@ -126,9 +127,12 @@ function etagOf(body: string): string {
   return `W/"${hash('sha1', body, 'base64url')}"`;
 }
 
-/** Query strings arrive as strings or arrays; a repeated parameter is a validation error. */
+/**
+ * Query strings arrive as strings or arrays; a repeated parameter is a validation error. Null
+ * prototype: a parameter named `__proto__` or `constructor` is a field like any other.
+ */
 function queryObject(req: Request): Record<string, unknown> {
-  return { ...(req.query as Record<string, unknown>) };
+  return Object.assign(Object.create(null) as Record<string, unknown>, req.query);
 }
 
 function parseBody(op: ContractEntry, req: Request): unknown {
@@ -143,12 +147,10 @@ function parseBody(op: ContractEntry, req: Request): unknown {
   }
 }
 
-function validate<T extends z.ZodType>(schema: T, value: unknown, language: Language, prefix?: string): z.output<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const errors = fieldErrors(result.error.issues, language);
-  const keyed = prefix ? Object.fromEntries(Object.entries(errors).map(([k, v]) => [k === '_' ? prefix : k, v])) : errors;
-  throw new ApiError('validation_failed', { errors: keyed });
+function validate<T extends z.ZodType>(schema: T, value: unknown, language: Language, whole?: string): z.output<T> {
+  const checked = checkInput(schema, value, language, whole);
+  if (checked.ok) return checked.data;
+  throw new ApiError('validation_failed', { errors: checked.errors });
 }
 
 /**
@@ -168,7 +170,7 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Requ
     if (!found) return next();
     const serve = operations.get(found.id)!;
     const run = () => {
-      req.params = decodeParams(found.params);
+      req.params = decodePathParams(found.params);
       // The operation answers every error itself; whatever escapes (a socket gone mid-write)
       // goes to express's error handling, never an unhandled rejection.
       serve(req, res).catch(next);
@@ -176,19 +178,6 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Requ
     if (contract[found.id].body) rawBody(req, res, (error?: unknown) => (error ? next(error) : run()));
     else run();
   };
-}
-
-/** Percent-decoded path parameters; a malformed one stays as sent, and fails validation (404). */
-function decodeParams(raw: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in raw) {
-    try {
-      out[name] = decodeURIComponent(raw[name]);
-    } catch {
-      out[name] = raw[name];
-    }
-  }
-  return out;
 }
 
 /** The handler of one operation, with every common rule applied before and after it. */

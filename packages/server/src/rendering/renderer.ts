@@ -49,7 +49,8 @@ export interface Renderer extends PageRenderer {
 const WIRE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-type']);
 
 function fulfilHeaders(headers: FetchedPage['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Null prototype: the names come from the crawled site (a `__proto__` header is a header).
+  const out = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || WIRE_HEADERS.has(name.toLowerCase())) continue;
     out[name] = Array.isArray(value) ? value.join(name.toLowerCase() === 'set-cookie' ? '\n' : ', ') : value;

@@ -1,0 +1,40 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seed, type Seeded } from '../fuzz/suite.js';
+import { serverTarget } from '../fuzz/targets.js';
+import { hostileInputSuite } from './suite.js';
+
+let seeded: Seeded;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const server = await serverTarget();
+  close = server.close;
+  seeded = await seed(server.target);
+}, 60_000);
+afterAll(() => close());
+
+hostileInputSuite(() => seeded);
+
+/** What node:http answers before express: now the catalogue's problem, not a bare status line. */
+it('answers a header block of 20 KB with 431 request.headers_too_large as problem+json', async () => {
+  const response = await fetch(`${seeded.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${seeded.token}`, 'x-padding': 'a'.repeat(20_000) } });
+  expect(response.status).toBe(431);
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  expect(await response.json()).toMatchObject({ status: 431, code: 'request.headers_too_large', title: 'En-têtes de requête trop volumineux' });
+});
+
+it('answers a request line it cannot parse with 400 request.malformed as problem+json', async () => {
+  const { port, hostname } = new URL(seeded.baseUrl);
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write('GET /v1/me HTTP/9.x\r\nHost: x\r\n\r\n'));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  const [head, body] = raw.split('\r\n\r\n');
+  expect(head).toMatch(/^HTTP\/1\.1 400 /);
+  expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+  expect(JSON.parse(body)).toMatchObject({ status: 400, code: 'request.malformed' });
+});
