@@ -43,7 +43,9 @@ export const MOCK_BASE_URL = 'https://api.siteaudit.dev';
 /** A mock at MOCK_BASE_URL with an owner token of a team on the agency plan (FUZZ_PLANS). */
 export function mockTarget(): { mock: MockApi; target: FuzzTarget } {
   // The mock finishes pending work before each request, so a seeded crawl settles on its next poll.
-  const mock = createMockApi({ baseUrl: MOCK_BASE_URL, autoAdvance: true, plans: FUZZ_PLANS });
+  // The failed-authentication throttle counts by clock minute, which the two sides keep apart
+  // (the mock's clock moves with its work): off here, tested on its own (auth-failures tests).
+  const mock = createMockApi({ baseUrl: MOCK_BASE_URL, autoAdvance: true, plans: FUZZ_PLANS, authFailuresPerMinute: null });
   mock.admin.createTeam({ slug: 'fuzz', name: 'Fuzz', plan: 'agency' });
   mock.admin.addMember({ team: 'fuzz', email: 'owner@fuzz.test', name: 'Owner', role: 'owner' });
   const { token } = mock.admin.createToken({ team: 'fuzz', member: 'owner@fuzz.test', name: 'fuzz', scopes: SCOPES });
@@ -58,7 +60,7 @@ export function mockTarget(): { mock: MockApi; target: FuzzTarget } {
  * audit and a local webhook receiver.
  */
 export async function serverTarget(): Promise<{ harness: Harness; target: FuzzTarget; close: () => Promise<void> }> {
-  const harness = await startHarness({ plans: FUZZ_PLANS });
+  const harness = await startHarness({ plans: FUZZ_PLANS, authFailuresPerMinute: null });
   const site = await startSite();
   const receiver = createServer((_req, res) => res.writeHead(204).end());
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
