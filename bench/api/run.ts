@@ -19,8 +19,8 @@
  *
  * `--observability` (bench/api-logs) measures instead the cost of the request log and metrics:
  * `project` on three API servers, each in its own process and on its own database file —
- * silent (logger false), the request log at info to a file (pino, written synchronously as
- * `siteaudit-server start > file` does), and that log plus Prometheus metrics — each figure a
+ * silent (logger false), the request log at info to a file (the CLI's logger, buffered writes,
+ * as `siteaudit-server start > file` does), and that log plus Prometheus metrics — each figure a
  * ratio to the silent one. Target: the read with the log at ≥ 90 % of its silent figure.
  *
  * The plan's rate limits are raised (not removed) so every call still goes through the limiter
@@ -90,9 +90,10 @@ const VARIANTS: Variant[] = ['silent', 'log', 'log+metrics'];
 async function benchLogger(variant: Variant, dir: string) {
   if (variant === 'silent') return { logger: false as const };
   const { pino } = await import('pino');
-  const { loggerOptions } = await import('../../packages/server/src/observability/logger.js');
-  const file = pino.destination({ dest: path.join(dir, `${variant}.log`), sync: true });
-  return { logger: pino(loggerOptions('info'), file), metrics: variant === 'log+metrics' };
+  const { createLogger } = await import('../../packages/server/src/observability/logger.js');
+  // What `siteaudit-server start > file` does: the CLI's logger, its stdout being the file.
+  const file = pino.destination({ dest: path.join(dir, `${variant}.log`), sync: false });
+  return { logger: await createLogger({ level: 'info', destination: file }), metrics: variant === 'log+metrics' };
 }
 
 async function serveApi(dir: string, variant: Variant | null): Promise<Ready> {

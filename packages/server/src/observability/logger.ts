@@ -49,7 +49,9 @@ export async function createLogger(options: { level?: string; pretty?: boolean; 
     const { default: pretty } = await import('pino-pretty');
     return pino(loggerOptions(level), pretty({ colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
   }
-  return pino(loggerOptions(level), options.destination ?? pino.destination(1));
+  // Buffered writes (4 kB at a time, flushed at exit by pino): a write per line costs the read
+  // path a system call each (docs/benchmarks.md, "Request log and metrics").
+  return pino(loggerOptions(level), options.destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /**
