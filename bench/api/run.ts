@@ -5,7 +5,7 @@
  * it from this one, so the load generator and the server do not share an event loop.
  *
  *   npx tsx bench/api/run.ts [--rounds 3] [--duration 5] [--warmup 3] [--connections 10]
- *                            [--database sqlite-file|memory] [--cpu-prof <dir>]
+ *                            [--database sqlite-file|memory] [--cpu-prof <dir>] [--observability]
  *
  * Both servers run for the whole benchmark and the scenarios are measured in interleaved rounds
  * (bare, project, list100, bare, …); each figure is the median of its rounds, so a burst of load
@@ -16,6 +16,12 @@
  *   bare      GET /project on a bare Express app: res.json() of a constant project-sized body
  *   project   GET /v1/projects/{id} with a valid token (auth, plan, rate limit, scope, ETag)
  *   list100   GET /v1/projects?limit=100 with 100 projects in the team
+ *
+ * `--observability` (bench/api-logs) measures instead the cost of the request log and metrics:
+ * `project` on three API servers, each in its own process and on its own database file —
+ * silent (logger false), the request log at info to a file (the CLI's logger, buffered writes,
+ * as `siteaudit-server start > file` does), and that log plus Prometheus metrics — each figure a
+ * ratio to the silent one. Target: the read with the log at ≥ 90 % of its silent figure.
  *
  * The plan's rate limits are raised (not removed) so every call still goes through the limiter
  * and gets its headers, but nothing is refused: the run measures the server, not 429s.
@@ -40,6 +46,8 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     connections: { type: 'string', default: '10' },
     database: { type: 'string', default: 'sqlite-file' },
+    observability: { type: 'boolean', default: false },
+    variant: { type: 'string', default: 'silent' },
   },
 });
 
@@ -75,17 +83,30 @@ async function serveBare(): Promise<Ready> {
   });
 }
 
-async function serveApi(dir: string): Promise<Ready> {
+/** How the API server logs: `silent` (logger false), `log` (info to a file), `log+metrics`. */
+type Variant = 'silent' | 'log' | 'log+metrics';
+const VARIANTS: Variant[] = ['silent', 'log', 'log+metrics'];
+
+async function benchLogger(variant: Variant, dir: string) {
+  if (variant === 'silent') return { logger: false as const };
+  const { pino } = await import('pino');
+  const { createLogger } = await import('../../packages/server/src/observability/logger.js');
+  // What `siteaudit-server start > file` does: the CLI's logger, its stdout being the file.
+  const file = pino.destination({ dest: path.join(dir, `${variant}.log`), sync: false });
+  return { logger: await createLogger({ level: 'info', destination: file }), metrics: variant === 'log+metrics' };
+}
+
+async function serveApi(dir: string, variant: Variant | null): Promise<Ready> {
   const { createSiteAuditServer } = await import('../../packages/server/src/index.js');
   const { SCOPES } = await import('@siteaudit/schema');
-  const database = values.database === 'memory' ? 'sqlite::memory:' : `sqlite:${path.join(dir, 'bench.db')}`;
+  const database = values.database === 'memory' ? 'sqlite::memory:' : `sqlite:${path.join(dir, variant ? `bench-${variant}.db` : 'bench.db')}`;
   const server = await createSiteAuditServer({
+    ...(variant ? await benchLogger(variant, dir) : { logger: { error: (message: string, error?: unknown) => console.error(message, error) } }),
     database,
     secretKey: 'bench-secret-key-0123456789abcdef0123',
     network: { allowPrivateAddresses: true },
     validateResponses: false,
     plans: { agency: { rateLimits: { minute: 1_000_000_000, day: 1_000_000_000 } } },
-    logger: { error: (message, error) => console.error(message, error) },
   });
   const { port, url } = await server.listen(0);
   await server.admin.createTeam({ slug: 'bench', name: 'Bench', plan: 'agency' });
@@ -106,17 +127,18 @@ async function serveApi(dir: string): Promise<Ready> {
 
 /** Child mode: start one server, print where it listens, run until killed. */
 async function child(kind: string, dir: string): Promise<void> {
-  const ready = kind === 'bare' ? await serveBare() : await serveApi(dir);
+  const ready = kind === 'bare' ? await serveBare() : await serveApi(dir, values.observability ? (values.variant as Variant) : null);
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   // The parent asks for the CPU time this process (every thread of it) has used so far.
   process.on('message', () => process.send?.(process.cpuUsage()));
   process.on('SIGTERM', () => process.exit(0));
 }
 
-function startChild(kind: 'bare' | 'api', dir: string): Promise<{ proc: ChildProcess; ready: Ready }> {
+function startChild(kind: 'bare' | 'api', dir: string, variant?: Variant): Promise<{ proc: ChildProcess; ready: Ready }> {
   const script = fileURLToPath(import.meta.url);
   const profile = kind === 'api' && values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [];
-  const args = [...profile, ...process.execArgv, script, '--serve', kind, '--dir', dir, '--database', values.database!];
+  const observed = variant ? ['--observability', '--variant', variant] : [];
+  const args = [...profile, ...process.execArgv, script, '--serve', kind, '--dir', dir, '--database', values.database!, ...observed];
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, NODE_ENV: 'production' } });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: proc.stdout! });
@@ -205,11 +227,83 @@ function cpuModel(): string {
   return `${cpus.length} × ${cpus[0]?.model?.trim() ?? 'unknown CPU'}`;
 }
 
+/** `--observability`: the read on a silent server, with the request log, and with log and metrics. */
+async function observability(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'siteaudit-api-logs-bench-'));
+  const measured = new Map<string, Measure[]>();
+  const servers: { variant: Variant; proc: ChildProcess; ready: Ready }[] = [];
+  try {
+    for (const variant of VARIANTS) servers.push({ variant, ...(await startChild('api', dir, variant)) });
+    const scenario = (s: (typeof servers)[number]): [string, string, Record<string, string>, ChildProcess] => [
+      s.variant,
+      `http://127.0.0.1:${s.ready.port}/v1/projects/${s.ready.project}`,
+      { authorization: `Bearer ${s.ready.token}` },
+      s.proc,
+    ];
+    const warmup = Number(values.warmup);
+    if (warmup > 0) {
+      for (const s of servers) {
+        const [name, url, headers] = scenario(s);
+        await measure(name, url, headers, warmup, s.proc);
+      }
+    }
+    for (let round = 1; round <= Number(values.rounds); round++) {
+      // Each round in a different order, so no variant always runs right after the same one.
+      const order = servers.map((_, i) => servers[(i + round) % servers.length]);
+      for (const s of order) {
+        const [name, url, headers, proc] = scenario(s);
+        const m = await measure(name, url, headers, Number(values.duration), proc);
+        process.stderr.write(`round ${round} ${name}: ${m.requests_per_second} req/s, ${m.server_cpu_us_per_request} µs CPU/request\n`);
+        measured.set(name, [...(measured.get(name) ?? []), m]);
+      }
+    }
+  } finally {
+    for (const s of servers) await stopChild(s.proc);
+    await rm(dir, { recursive: true, force: true });
+  }
+  const results = VARIANTS.map((v) => combine(measured.get(v)!));
+  const silent = results[0];
+  const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+  const rows = results.map((r) => ({ ...r, rps_vs_silent: ratio(r.requests_per_second, silent.requests_per_second), cpu_vs_silent: ratio(r.server_cpu_us_per_request, silent.server_cpu_us_per_request) }));
+  // Per round too: the three servers of a round ran within seconds of each other.
+  const roundRatios = (v: number) => rows[v].rounds_rps.map((rps, i) => Math.round((rps / silent.rounds_rps[i]) * 100));
+  const logged = rows[1];
+  const met = logged.rps_vs_silent >= 0.9;
+  const label: Record<Variant, string> = { silent: 'silent (`logger: false`)', log: 'request log, info, to a file', 'log+metrics': 'request log + metrics' };
+  const table = [
+    '| `GET /v1/projects/{id}` on | req/s (median) | vs silent | server CPU per request | CPU vs silent | rounds (req/s) | per round vs silent | non-2xx / errors |',
+    '|---|---:|---:|---:|---:|---|---|---:|',
+    ...rows.map(
+      (r, i) =>
+        `| ${label[VARIANTS[i]]} | ${r.requests_per_second} | ${Math.round(r.rps_vs_silent * 100)} % | ${r.server_cpu_us_per_request} µs | ${Math.round(r.cpu_vs_silent * 100)} % | ${r.rounds_rps.join(', ')} | ${roundRatios(i).map((p) => `${p} %`).join(', ')} | ${r.non_2xx} / ${r.errors} |`,
+    ),
+  ].join('\n');
+  const clean = rows.every((r) => r.non_2xx === 0 && r.errors === 0 && r.timeouts === 0);
+  const verdict = `Target: the read with the request log at info to a file at ≥ 90 % of its silent figure: ${Math.round(logged.rps_vs_silent * 100)} % — ${met ? 'met' : 'missed'}.`;
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        bench: 'api-logs',
+        date: new Date().toISOString(),
+        node: process.version,
+        settings: { rounds: Number(values.rounds), duration_s: Number(values.duration), warmup_s: Number(values.warmup), connections: Number(values.connections), database: values.database },
+        target_met: met,
+        clean,
+        results: rows,
+        markdown: `${table}\n\n${verdict}${clean ? '' : '\n\n**Some answers were not 2xx or failed: the figures are not valid.**'}`,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
 async function main(): Promise<void> {
   if (values.serve) {
     await child(values.serve, values.dir!);
     return;
   }
+  if (values.observability) return observability();
   const dir = await mkdtemp(path.join(tmpdir(), 'siteaudit-api-bench-'));
   const measured = new Map<string, Measure[]>();
   try {

@@ -10,6 +10,7 @@ import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
 import { readFileSync } from 'node:fs';
 import { AdminError } from './admin.js';
 import { limitHeapGrowth } from './heap.js';
+import { createLogger, parseLogLevel } from './observability/logger.js';
 import { createDataForSeoKeywordData, createDataForSeoSerp, createLighthousePageSpeed, createPageSpeedInsights, type Providers } from './providers/index.js';
 import { createSiteAuditServer, type SiteAuditServerOptions } from './server.js';
 
@@ -23,6 +24,14 @@ function integer(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('Not a whole number.');
   return n;
+}
+
+function logLevel(value: string): string {
+  try {
+    return parseLogLevel(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 function scopes(value: string): Scope[] {
@@ -51,14 +60,14 @@ async function serve(options: SiteAuditServerOptions & { port: number; host: str
   // A serving process runs crawls: keep its heap near its live size (src/heap.ts).
   limitHeapGrowth();
   const server = await createSiteAuditServer({ providers: providersFromEnv(options.network?.allowPrivateAddresses ?? false), ...options });
-  const { url } = await server.listen(options.port, options.host);
+  const { url, metricsUrl } = await server.listen(options.port, options.host);
   const stop = async () => {
     await server.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return { server, url };
+  return { server, url, metricsUrl };
 }
 
 async function withAdmin<T>(db: string | undefined, task: (admin: Awaited<ReturnType<typeof createSiteAuditServer>>['admin']) => Promise<T>) {
@@ -82,8 +91,13 @@ program
   .option('--allow-private-addresses', 'let crawls and webhooks reach private and loopback addresses', false)
   .option('--public-url <url>', 'URL clients reach the API at, base of absolute links (default: SITEAUDIT_PUBLIC_URL, else http://<host>:<port>)')
   .option('--shutdown-grace <seconds>', 'on SIGTERM, how long requests in flight may take to be answered', integer, 10)
+  .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
+  .option('--metrics', 'serve Prometheus metrics at /metrics on --metrics-port (not on the API port)', false)
+  .option('--metrics-port <port>', 'port of the metrics endpoint', integer, 9464)
   .action(async (opts) => {
-    const { url } = await serve({
+    const { url, metricsUrl } = await serve({
+      logger: await createLogger({ level: opts.logLevel }),
+      metrics: opts.metrics ? { port: opts.metricsPort, host: opts.host } : false,
       database: database(opts.database),
       shutdownGraceMs: opts.shutdownGrace * 1000,
       port: opts.port,
@@ -92,6 +106,7 @@ program
       publicUrl: opts.publicUrl,
     });
     console.log(`Site Audit API listening on ${url}/v1`);
+    if (metricsUrl) console.log(`Prometheus metrics on ${metricsUrl}`);
   });
 
 program
@@ -99,8 +114,9 @@ program
   .description('Start with a demo team and print a ready token (crawls may reach local sites)')
   .option('-p, --port <port>', 'port to listen on', integer, Number(process.env.PORT ?? 8080))
   .option('-d, --database <url-or-file>', 'database (default: in memory)', 'sqlite::memory:')
+  .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .action(async (opts) => {
-    const { server, url } = await serve({ database: opts.database, port: opts.port, host: '127.0.0.1', network: { allowPrivateAddresses: true } });
+    const { server, url } = await serve({ logger: await createLogger({ level: opts.logLevel, pretty: true }), database: opts.database, port: opts.port, host: '127.0.0.1', network: { allowPrivateAddresses: true } });
     const team = 'demo';
     await server.admin.createTeam({ slug: team, name: 'Demo', plan: 'agency' }).catch((e) => {
       if (!(e instanceof AdminError)) throw e;

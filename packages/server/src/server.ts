@@ -10,7 +10,11 @@ import type { Knex } from 'knex';
 import { createAdmin, type Admin } from './admin.js';
 import { createSecretBox, MIN_KEY_SECRET_LENGTH } from './crypto/secret-box.js';
 import { EventBus } from './events/bus.js';
-import { createApp, standaloneApp } from './http/app.js';
+import { createApp, serveMetrics, standaloneApp } from './http/app.js';
+import { requestObserver } from './http/request-log.js';
+import { resolveLogger, type LoggerOption } from './observability/logger.js';
+import { createMetrics } from './observability/metrics.js';
+import type { Registry } from 'prom-client';
 import { RequestDrain } from './http/drain.js';
 import { answerClientError } from './http/client-error.js';
 import { createJobRunner } from './jobs/runner.js';
@@ -64,7 +68,18 @@ export interface SiteAuditServerOptions {
   secretKey?: string;
   /** Check every response against the contract. Default: on under NODE_ENV=test. */
   validateResponses?: boolean;
-  logger?: { error(message: string, error?: unknown): void };
+  /**
+   * A pino logger (the server logs with children of it: `{ module: 'crawls' }`…), or false for
+   * none. Default: warnings and errors to stderr, LOG_LEVEL overriding the level (docs/operations.md).
+   * `{ error(message, error) }`, the former option, still receives the errors.
+   */
+  logger?: LoggerOption;
+  /**
+   * Prometheus metrics (docs/operations.md): true serves them at GET /metrics of `app`; `{ port }`
+   * serves them on a port of their own opened by `listen()`, so they are not public on the API's.
+   * Default off.
+   */
+  metrics?: boolean | { port: number; host?: string };
   /**
    * Run the durable jobs (crawls, deliveries, exports, the scheduler) in this process. Default
    * true; false makes an API-only or admin node that queues jobs for others to run.
@@ -81,7 +96,10 @@ export interface SiteAuditServer {
   jobs: { idle(): Promise<void> };
   /** The internal event bus: publishing an event fans it out to webhook deliveries. */
   events: EventBus;
-  listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
+  /** This server's Prometheus registry when metrics are on (an application may add its own series). */
+  metrics: Registry | null;
+  /** Also opens the metrics port when `metrics: { port }` was given. */
+  listen(port?: number, host?: string): Promise<{ url: string; port: number; metricsUrl?: string }>;
   /**
    * Graceful: refuses new requests (503), answers those in flight within `shutdownGraceMs`,
    * frees the idempotency keys of those that never completed, returns running jobs to the queue
@@ -110,7 +128,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   await migrate(db);
   const secret = await serverSecret(db, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
   const plans = resolvePlans(options.plans);
-  const logger = options.logger ?? { error: (message: string, error?: unknown) => console.error(message, error) };
+  const logger = resolveLogger(options.logger);
+  const metrics = options.metrics ? createMetrics(db.knex) : null;
+  const metricsPort = typeof options.metrics === 'object' ? options.metrics : null;
 
   const clock = options.clock ?? (() => new Date());
   const services: Services = {
@@ -121,10 +141,12 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     network: { allowPrivateAddresses: options.network?.allowPrivateAddresses ?? false },
     links,
     secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }),
-    jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock, onError: (error) => logger.error('job failed', error) }),
+    jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock, logger: logger.child({ module: 'jobs' }), onFailed: metrics ? (kind) => metrics.jobFailed(kind) : undefined }),
     events: new EventBus(clock),
     quotas: new QuotaReader(db.knex),
     crawlControl: { stopWhere: async () => undefined }, // replaced by the crawls module below
+    logger,
+    metrics,
   };
   const crawls = crawlsModule(services);
   configureCrawlRuntime(services, { pagespeed: options.providers?.pagespeed ?? null });
@@ -135,7 +157,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   });
 
 
-  const authenticator = new Authenticator(db.knex, services.plans, { failuresPerMinute: options.authFailuresPerMinute });
+  const httpLog = logger.child({ module: 'http' });
+  const authenticator = new Authenticator(db.knex, services.plans, { failuresPerMinute: options.authFailuresPerMinute, logger: httpLog });
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
   const webhooks = webhooksModule(services);
   const handlers: Handlers = {
@@ -152,7 +175,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   };
 
   const drain = new RequestDrain();
-  const idempotency = new IdempotencyStore(db.knex);
+  const idempotency = new IdempotencyStore(db.knex, httpLog);
   const app = createApp(handlers, {
     authenticator,
     rateLimiter,
@@ -161,8 +184,12 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     plans: services.plans,
     clock: services.clock,
     validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
-    onError: (error, req) => logger.error(`${req.method} ${req.originalUrl} failed`, error),
-  }, drain);
+    onError: (error, req, warning) => {
+      const fields = { err: error, req_id: req.res?.getHeader('X-Request-Id'), method: req.method, path: req.originalUrl.split('?')[0] };
+      if (warning) httpLog.warn(fields, warning);
+      else httpLog.error(fields, 'request failed');
+    },
+  }, { drain, observe: requestObserver(httpLog, metrics), metrics: metrics && !metricsPort ? metrics.registry : null });
 
   const runJobs = options.jobs ?? true;
   if (runJobs) {
@@ -172,6 +199,20 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     services.jobs.start();
   }
   const graceMs = options.shutdownGraceMs ?? 10_000;
+  let metricsHttp: HttpServer | null = null;
+  const listenMetrics = (registry: Registry, port: number, host: string) =>
+    new Promise<string>((resolve, reject) => {
+      const server = createServer((req, res) => {
+        if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') return serveMetrics(registry, res, (error) => res.writeHead(500).end(String(error)));
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: the metrics are at /metrics\n');
+      });
+      metricsHttp = server;
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        const address = server.address() as AddressInfo;
+        resolve(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}/metrics`);
+      });
+    });
   let closing: Promise<void> | null = null;
 
   let http: HttpServer | null = null;
@@ -181,7 +222,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     knex: db.knex,
     jobs: { idle: () => (runJobs ? services.jobs.idle() : Promise.resolve()) },
     events: services.events,
-    listen(port = 0, host = '127.0.0.1') {
+    metrics: metrics?.registry ?? null,
+    async listen(port = 0, host = '127.0.0.1') {
+      const metricsUrl = metrics && metricsPort ? await listenMetrics(metrics.registry, metricsPort.port, metricsPort.host ?? host) : undefined;
       return new Promise((resolve, reject) => {
         http = createServer(standaloneApp(app));
         http.on('clientError', answerClientError);
@@ -190,7 +233,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           const address = http!.address() as AddressInfo;
           const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
           links.listening(url, host);
-          resolve({ url, port: address.port });
+          resolve({ url, port: address.port, metricsUrl });
         });
       });
     },
@@ -206,6 +249,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         await Promise.all([drain.drain(graceMs), Promise.race([services.jobs.stop(), grace])]);
         server?.closeAllConnections();
         await stopped;
+        metricsHttp?.closeAllConnections();
+        await new Promise((resolve) => (metricsHttp ? metricsHttp.close(resolve) : resolve(undefined)));
         await idempotency.releaseInFlight();
         await webhooks.close();
         await authenticator.close();

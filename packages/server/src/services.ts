@@ -6,6 +6,8 @@ import type { EventBus } from './events/bus.js';
 import type { JobRunner } from './jobs/runner.js';
 import type { QuotaReader } from './modules/account/quotas.js';
 import type { PublicLinks } from './http/public-url.js';
+import type { Logger } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
 import type { Dialect } from './store/database.js';
 
 export interface Services {
@@ -23,4 +25,8 @@ export interface Services {
   quotas: QuotaReader;
   /** Stops running crawls (campaign and project deletion). */
   crawlControl: { stopWhere(where: { campaign_id?: string; project_id?: string }): Promise<void> };
+  /** Modules log with a child of it: `services.logger.child({ module: 'crawls' })`. */
+  logger: Logger;
+  /** Null unless the server was created with `metrics`. */
+  metrics: Metrics | null;
 }

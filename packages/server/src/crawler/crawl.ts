@@ -227,6 +227,7 @@ export class Crawler {
       await this.crawl();
       await this.emitter.flush();
     } finally {
+      // Closing the crawl's connections: a failure here loses nothing the crawl found.
       await this.client.close().catch(() => undefined);
     }
     const scored = this.scoredPages();

@@ -99,6 +99,7 @@ export class Emitter {
 
   private flushIssues(): Promise<void> {
     // Pages go first, so an issue never reaches the sink before the page it is about.
+    // The same failure rejects the issue write queued behind it, which the caller awaits.
     if (this.pageBatch.length) void this.flushPages().catch(() => undefined);
     const batch = this.issueBatch;
     this.issueBatch = [];

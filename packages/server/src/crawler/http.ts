@@ -352,6 +352,7 @@ export class HttpClient {
   discard(response: HttpResponse): void {
     const body = response.body;
     response.body = null;
+    // A socket that fails while drained is simply not reused.
     if (body) body.dump({ limit: 64 * 1024 }).catch(() => undefined);
   }
 

@@ -5,9 +5,18 @@ import { VARY, allowedMethods } from '@siteaudit/schema';
 import { contractRouter, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
 import type { RequestDrain } from './drain.js';
 import { ApiError } from './errors.js';
+import { facts } from './request-log.js';
 
-/** `drain` refuses requests once shutdown began and tracks those in flight (http/drain.ts). */
-export function createApp(handlers: Handlers, deps: BinderDeps, drain?: RequestDrain): express.Express {
+export interface AppExtras {
+  /** Refuses requests once shutdown began and tracks those in flight (http/drain.ts). */
+  drain?: RequestDrain;
+  /** Called first for every request: the request line and metrics (http/request-log.ts). */
+  observe?: ((req: Request, res: Response) => void) | null;
+  /** Prometheus text at GET /metrics (outside /v1, no token, no rate limit). */
+  metrics?: { contentType: string; metrics(): Promise<string> } | null;
+}
+
+export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe, metrics }: AppExtras = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // our ETags are computed by the binder, after authorisation
@@ -17,6 +26,9 @@ export function createApp(handlers: Handlers, deps: BinderDeps, drain?: RequestD
   // request walks through costs it (docs/benchmarks.md, "API reads").
   const routeContract = contractRouter(handlers, deps);
   app.use((req: Request, res: Response, next: NextFunction) => {
+    // In this layer rather than a route of its own, which every API request would walk past.
+    if (metrics && req.method === 'GET' && req.url.split('?')[0] === '/metrics') return serveMetrics(metrics, res, next);
+    observe?.(req, res);
     res.setHeader('X-Request-Id', newRequestId());
     res.setHeader('Content-Language', requestLanguage(req));
     res.setHeader('Vary', VARY);
@@ -29,6 +41,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps, drain?: RequestD
   app.use('/v1', (req: Request, res: Response) => {
     // The path within this app: an application may mount it under a prefix of its own.
     const allowed = allowedMethods(`/v1${req.path}`);
+    facts(res).operation = 'unrouted';
     const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: allowed.join(', ') }) : new ApiError('not_found');
     const reply = problemReply(error, requestLanguage(req), res.getHeader('X-Request-Id') as string);
     res.status(reply.status).set(reply.headers).end(reply.body);
@@ -49,6 +62,13 @@ export function createApp(handlers: Handlers, deps: BinderDeps, drain?: RequestD
   return app;
 }
 
+/** Prometheus text: outside /v1, without a token or the rate limit, not in the contract. */
+export function serveMetrics(metrics: NonNullable<AppExtras['metrics']>, res: ServerResponse, next: (error: unknown) => void): void {
+  metrics.metrics().then((text) => {
+    res.writeHead(200, { 'Content-Type': metrics.contentType }).end(text);
+  }, next);
+}
+
 /**
  * The app as `listen()` serves it on its own: every path the API does not know answers a 404
  * problem. `server.app` itself leaves paths outside /v1 to the application embedding it. The
@@ -59,6 +79,7 @@ export function standaloneApp(app: express.Express): (req: IncomingMessage, res:
   return (req, res) =>
     app(req as Request, res as Response, () => {
       const request = req as Request;
+      facts(res as Response).operation ??= 'unrouted';
       const reply = problemReply(new ApiError('not_found'), requestLanguage(request), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId());
       res.writeHead(reply.status, reply.headers).end(reply.body);
     });

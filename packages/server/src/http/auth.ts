@@ -14,6 +14,7 @@
  * member's tokens keep their rows and are not remembered). Failed authentications are counted per
  * client address (auth-throttle.ts): past the limit, 429 instead of 401.
  */
+import type { Logger } from '../observability/logger.js';
 import type { Knex } from 'knex';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, WWW_AUTHENTICATE, type PlanCatalogue, type Role, type Scope } from '@siteaudit/schema';
 import { hashToken } from '../crypto/secret-box.js';
@@ -76,10 +77,11 @@ export class Authenticator {
   constructor(
     private readonly knex: Knex,
     private readonly plans: () => PlanCatalogue,
-    options: { failuresPerMinute?: number | null } = {},
+    options: { failuresPerMinute?: number | null; logger?: Logger } = {},
   ) {
     this.throttle = new AuthFailureThrottle(options.failuresPerMinute === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : options.failuresPerMinute);
-    this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
+    // `last_used_at` is advisory: a failed write is retried with the next flush.
+    this.timer = setInterval(() => void this.flush().catch((err) => options.logger?.warn({ err }, 'token last_used_at not written')), FLUSH_EVERY_MS);
     this.timer.unref();
     let registered = authenticatorsOf.get(knex);
     if (!registered) authenticatorsOf.set(knex, (registered = new Set()));

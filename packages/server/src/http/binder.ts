@@ -38,6 +38,7 @@ import type { CursorCodec } from './cursor.js';
 import { ApiError } from './errors.js';
 import { fingerprint, type IdempotencyStore, type StoredResponse } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
+import { facts } from './request-log.js';
 
 export interface Input<K extends OperationId> {
   params: ParsedParams<K>;
@@ -82,7 +83,8 @@ export interface BinderDeps {
   clock: () => Date;
   /** Check every response body against the contract (tests, development). */
   validateResponses: boolean;
-  onError: (error: unknown, req: Request) => void;
+  /** An unexpected error (answered 500), or with `warning` one that did not fail the request. */
+  onError: (error: unknown, req: Request, warning?: string) => void;
 }
 
 interface Reply extends StoredResponse {
@@ -169,6 +171,7 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Requ
     const found = matchOperation(req.method === 'HEAD' ? 'GET' : req.method, req.path);
     if (!found) return next();
     const serve = operations.get(found.id)!;
+    facts(res).operation = found.id;
     const run = () => {
       req.params = decodePathParams(found.params);
       // The operation answers every error itself; whatever escapes (a socket gone mid-write)
@@ -194,6 +197,7 @@ function operation(op: ContractEntry, handlers: Handlers, deps: BinderDeps): (re
       const now = deps.clock();
       // The client's address: express's req.ip honours the embedding app's `trust proxy`.
       const caller = await deps.authenticator.authenticate(req.headers.authorization, now, req.ip);
+      facts(res).team = caller.teamId;
       gatePlan(op, caller, deps.plans());
 
       const limits = caller.plan.rateLimits;
@@ -282,7 +286,8 @@ function operation(op: ContractEntry, handlers: Handlers, deps: BinderDeps): (re
       }
       send(res, reply, rateHeaders);
     } catch (error) {
-      if (claimed) await deps.idempotency.release(claimed.teamId, claimed.key).catch(() => undefined);
+      // Not released, the key answers 409 key_in_use until its claim expires: worth a warning.
+      if (claimed) await deps.idempotency.release(claimed.teamId, claimed.key).catch((cause) => deps.onError(cause, req, 'idempotency key not released'));
       if (error instanceof ApiError) {
         send(res, problemReply(error, language, requestId), rateHeaders);
         return;

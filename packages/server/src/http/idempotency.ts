@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { IDEMPOTENCY_KEY_RETENTION_MS } from '@siteaudit/schema';
+import type { Logger } from '../observability/logger.js';
 import { retryTransient } from '../store/retry.js';
 
 /** A request that crashed leaves its claim; after the lease another request may take it over. */
@@ -36,7 +37,10 @@ export class IdempotencyStore {
   /** Keys this process claimed and has not completed or released, by team then key. */
   private readonly inFlight = new Map<string, Set<string>>();
 
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly logger?: Logger,
+  ) {}
 
   /** Each step is one statement on one row; a deadlock with another lock holder is retried whole. */
   claim(teamId: string, key: string, print: string, now: Date): Promise<Claim> {
@@ -117,7 +121,10 @@ export class IdempotencyStore {
    */
   async releaseInFlight(): Promise<void> {
     const claims = [...this.inFlight].flatMap(([teamId, keys]) => [...keys].map((key) => ({ teamId, key })));
-    for (const { teamId, key } of claims) await this.release(teamId, key).catch(() => undefined);
+    for (const { teamId, key } of claims) {
+      // One left claimed answers 409 key_in_use until it expires: the operator should know.
+      await this.release(teamId, key).catch((err) => this.logger?.warn({ err, team: teamId }, 'idempotency key not released at shutdown'));
+    }
   }
 
   async sweep(now: Date): Promise<number> {

@@ -15,6 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import PQueue from 'p-queue';
+import { pino } from 'pino';
+import type { Logger } from '../observability/logger.js';
 import type { Dialect } from '../store/database.js';
 import { transaction } from '../store/retry.js';
 
@@ -98,7 +100,10 @@ export interface JobRunnerOptions {
   clock: () => Date;
   /** Lease times: real time by default, so a clock moved by tests never expires a live lease. */
   leaseClock?: () => number;
-  onError?: (error: unknown) => void;
+  /** Failures with their cause: an attempt retried (warn), a job failed for good (error). Default silent. */
+  logger?: Logger;
+  /** A job failed for good (metrics). */
+  onFailed?: (kind: string) => void;
 }
 
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
@@ -116,7 +121,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let polling: Promise<void> | null = null;
   let stopped = false;
   let wake = false;
-  const report = options.onError ?? ((error: unknown) => console.error('job runner', error));
+  const log = options.logger ?? pino({ level: 'silent' });
+  const report = (err: unknown) => log.error({ err }, 'job runner error');
   const leaseMsOf = (kind: string) => definitions.get(kind)?.leaseMs ?? DEFAULT_LEASE_MS;
   const leaseUntil = (kind: string) => new Date(leaseClock() + leaseMsOf(kind)).toISOString();
 
@@ -165,8 +171,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       const message = error instanceof Error ? error.message : String(error);
       const failed = await mine().update({ state: 'failed', last_error: message, lease_until: null, lease_owner: null });
       // The cause goes to the operator's log; onFailed shows the caller a catalogue code.
-      report(error);
-      if (failed === 1) await definition.onFailed?.(payload, message, error).catch(report);
+      log.error({ err: error, job: row.id, kind: row.kind, attempts: attempt }, 'job failed');
+      if (failed !== 1) return;
+      options.onFailed?.(row.kind);
+      await definition.onFailed?.(payload, message, error).catch((err) => log.error({ err, job: row.id, kind: row.kind }, 'job failure not recorded'));
     };
     if (attempt > (definition.maxAttempts ?? 3)) return fail(new JobInterruptedError(row.id));
 
@@ -178,7 +186,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         .then((held) => {
           if (held === 0) lose();
         })
-        .catch(() => undefined);
+        // The next beat tries again; only a lease left unrenewed for its whole length is lost.
+        .catch((err) => log.warn({ err, job: row.id, kind: row.kind }, 'job lease not renewed'));
     }, Math.max(10, Math.min(5_000, leaseMs / 6)));
     heartbeat.unref();
     try {
@@ -191,7 +200,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       }
     } catch (error) {
       // Another process owns the job now: nothing of this run may be written.
-      if (lost.signal.aborted || error instanceof LeaseLostError) return;
+      if (lost.signal.aborted || error instanceof LeaseLostError) {
+        log.warn({ job: row.id, kind: row.kind }, 'job lease lost: another process runs it now');
+        return;
+      }
       if (stopped) {
         // Interrupted by shutdown: back to the queue as it was, for another process or the next start.
         await mine().update({ state: 'queued', attempts: row.attempts, lease_until: null, lease_owner: null });
@@ -199,6 +211,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       }
       if (attempt >= (definition.maxAttempts ?? 3)) return fail(error);
       const backoff = Math.min(60_000, 1000 * 2 ** attempt);
+      log.warn({ err: error, job: row.id, kind: row.kind, attempt, retry_in_ms: backoff }, 'job attempt failed, retrying');
       await mine().update({
         state: 'queued',
         last_error: error instanceof Error ? error.message : String(error),
@@ -310,7 +323,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       if (timer) clearTimeout(timer);
       timer = null;
       controller.abort();
-      if (polling) await polling.catch(() => undefined);
+      if (polling) await polling; // never rejects: the poll chain reports its own errors
       await allIdle();
     },
   };

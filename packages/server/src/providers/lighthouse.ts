@@ -53,6 +53,7 @@ export function createLighthousePageSpeed(options: LighthousePageSpeedOptions = 
       const stop = async () => {
         const c = chrome;
         chrome = null;
+        // Chromium already gone (it crashed, or the run that killed it came first): nothing to do.
         await Promise.resolve(c?.kill()).catch(() => undefined);
       };
       const onAbort = () => void stop();
@@ -83,6 +84,7 @@ export function createLighthousePageSpeed(options: LighthousePageSpeedOptions = 
             { port, output: 'json', logLevel: 'silent', onlyCategories: ['performance'], maxWaitForLoad: Math.min(45_000, timeoutMs) },
             request.strategy === 'desktop' ? desktopConfig : undefined,
           );
+          // A run that loses the race to `overrun` may still reject later; the race reports it once.
           run.catch(() => undefined);
           const result = await Promise.race([run, overrun]);
           const lhr = result?.lhr;

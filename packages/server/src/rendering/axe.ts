@@ -45,6 +45,7 @@ export function axeVersion(): string {
  * Frames are not entered: a cross-origin frame never answers axe and would stall the run.
  */
 export async function runAxe(page: Page, rules: 'static' | 'full'): Promise<AccessibilityFinding[]> {
+  // A page that cannot answer (navigating, closed) gets axe injected, and that call reports the failure.
   const already = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe === 'object').catch(() => false);
   if (!already) await page.evaluate(axeSource());
   const disabled = rules === 'static' ? [...LAYOUT_RULES] : [];

@@ -173,6 +173,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     const release = await slots.acquire(signal);
     let context: BrowserContext | null = null;
     let expired = false;
+    // Closing a context whose browser died or already closed it: nothing left to free.
     const close = () => void context?.close().catch(() => undefined);
     const deadline = setTimeout(() => {
       expired = true;
@@ -192,7 +193,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     } finally {
       clearTimeout(deadline);
       signal?.removeEventListener('abort', close);
-      await context?.close().catch(() => undefined);
+      await context?.close().catch(() => undefined); // as `close` above
       release();
     }
   }
@@ -212,6 +213,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
           await page.route((u) => sameUrl(u, fetched.url), (route) => route.fulfill({ status: fetched.status, headers: fulfilHeaders(fetched.headers), body: fetched.html }), { times: 1 });
           await page.goto(fetched.url, { waitUntil: 'load', timeout: timeoutMs });
           // Content fetched by scripts after load: wait for a quiet network, within reason.
+          // A network that never goes quiet (polling, analytics) is common: render what loaded.
           await page.waitForLoadState('networkidle', { timeout: settleMs }).catch(() => undefined);
           const html = await page.content();
           const findings = accessibility === 'none' ? null : await runAxe(page, accessibility);
@@ -248,6 +250,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       closed = true;
       const b = browser;
       browser = null;
+      // A browser that never started (its launch error went to the page that asked) or already exited.
       if (b) await b.then((x) => x.close()).catch(() => undefined);
       if (guard) await guard.close();
       guard = null;

@@ -43,11 +43,13 @@ function statementFor(connection: Connection, sql: string): Promise<Statement> {
   const prepared = new Promise<Statement>((resolve, reject) => {
     const statement = connection.prepare(sql, (err) => (err ? reject(err) : resolve(statement)));
   });
+  // The caller awaiting `prepared` gets the error; here it only must not stay cached.
   prepared.catch(() => cache.delete(sql));
   cache.set(sql, prepared);
   if (cache.size > MAX_STATEMENTS) {
     const [oldest, evicted] = cache.entries().next().value as [string, Promise<Statement>];
     cache.delete(oldest);
+    // A statement that failed to prepare has nothing to finalize (its caller got the error).
     void evicted.then((s) => s.finalize()).catch(() => undefined);
   }
   return prepared;

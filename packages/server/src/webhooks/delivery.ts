@@ -136,6 +136,7 @@ export async function deliverWebhook(input: DeliverWebhookInput, dispatcher?: Di
     return result({ responseStatus: status, errorReason: reasonFor(error, timedOut), retryAfterSeconds });
   } finally {
     clearTimeout(timer);
+    // The attempt's own agent: its outcome is already decided, a failed close loses nothing.
     if (!dispatcher) await agent.destroy().catch(() => {});
   }
 }

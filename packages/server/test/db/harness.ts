@@ -52,7 +52,8 @@ let teams = 0;
 
 export async function startHarness(options: Omit<SiteAuditServerOptions, 'database'> = {}): Promise<Harness> {
   const db = await testDatabase();
-  const server = await createSiteAuditServer({ network: { allowPrivateAddresses: true }, secretKey: 'test-secret-key-0123456789abcdef0123', ...options, database: db.option });
+  // Quiet unless a test captures the log (logger: pino to a stream of its own).
+  const server = await createSiteAuditServer({ network: { allowPrivateAddresses: true }, secretKey: 'test-secret-key-0123456789abcdef0123', ...options, logger: options.logger ?? false, database: db.option });
   const { url } = await server.listen(0);
   const created = new Set<string>();
   const tokenFor: Harness['tokenFor'] = async (input = {}) => {

@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 function runner(leaseNow: { t: number }): JobRunner {
-  const r = createJobRunner({ knex, dialect: onPostgres ? 'postgres' : 'sqlite', clock: () => new Date(T0), leaseClock: () => leaseNow.t, onError: () => undefined });
+  const r = createJobRunner({ knex, dialect: onPostgres ? 'postgres' : 'sqlite', clock: () => new Date(T0), leaseClock: () => leaseNow.t });
   runners.push(r);
   return r;
 }

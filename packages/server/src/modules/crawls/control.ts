@@ -17,6 +17,7 @@ export class CrawlControl {
   /** Registers a crawl run of this process; returns the signal that stops it. */
   track(crawlId: string, done: Promise<void>, controller: AbortController): void {
     this.running.set(crawlId, { controller, done });
+    // `done` never rejects (the crawl job settles it either way): the catch only keeps lint quiet.
     void done.finally(() => this.running.delete(crawlId)).catch(() => undefined);
   }
 
@@ -26,6 +27,7 @@ export class CrawlControl {
     const local = this.running.get(crawlId);
     if (local) {
       local.controller.abort();
+      // How the run ended is the crawl job's to log; here only that it ended matters.
       await Promise.race([local.done.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
       return;
     }

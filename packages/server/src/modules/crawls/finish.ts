@@ -5,6 +5,7 @@ import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 import { json } from '../../store/database.js';
 import { toCrawl, type CrawlRow, type StagePlanStep } from './crawl-row.js';
+import { crawlLog, crawlOutcome } from './crawl-log.js';
 
 async function reload(knex: Knex | Knex.Transaction, crawlId: string): Promise<CrawlRow | undefined> {
   return (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow | undefined;
@@ -39,6 +40,9 @@ async function end(services: Services, crawlId: string, status: 'stopped' | 'fai
       });
     if (settled !== 1) return;
     const updated = (await reload(trx, crawlId))!;
+    const log = crawlLog(services);
+    if (status === 'failed') log.warn(crawlOutcome(updated), 'crawl failed');
+    else log.info(crawlOutcome(updated), 'crawl stopped');
     await services.events.publish({ type: status === 'stopped' ? 'crawl.stopped' : 'crawl.failed', teamId: row.team_id, data: { crawl: toCrawl(updated) } }, trx);
   };
   await (lease ? lease.write(settle) : transaction(services.knex, settle));

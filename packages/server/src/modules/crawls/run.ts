@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { PatternError, unmeasuredPageSpeed } from '@siteaudit/schema';
 import { CHECKS, THRESHOLDS, crawlSite, normaliseUrl, resolveCrawlConfig, type IssueRecord, type PageRecord } from '../../crawler/index.js';
-import type { JobLease } from '../../jobs/runner.js';
+import { LeaseLostError, type JobLease } from '../../jobs/runner.js';
 import type { PageSpeedProvider } from '../../providers/pagespeed.js';
 import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
 import type { Services } from '../../services.js';
@@ -19,6 +19,7 @@ import type { CampaignRow } from '../campaigns/campaign-row.js';
 import type { CrawlControl } from './control.js';
 import { crawlError, crawlErrorFor } from './crawl-errors.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow, type StagePlanStep, type Step } from './crawl-row.js';
+import { crawlLog, crawlOutcome } from './crawl-log.js';
 import { finishFailed, finishStopped } from './finish.js';
 import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed.js';
 
@@ -44,6 +45,7 @@ export function urlHash(url: string): string {
 }
 
 const PROGRESS_EVERY_MS = 1000;
+
 /** Rows per INSERT: under SQLite's 999-variable cap for the widest table. */
 const PAGE_CHUNK = 40;
 const ISSUE_CHUNK = 120;
@@ -103,6 +105,8 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
       .where({ id: crawlId })
       .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });
   });
+  const log = crawlLog(services);
+  log.info({ crawl: crawlId, campaign: row.campaign_id, team: row.team_id, trigger: row.trigger }, row.started_at ? 'crawl resumed' : 'crawl started');
 
   const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
   const secret = (value: string | null, field: string) => (value ? services.secrets.decrypt(value, `${row.campaign_id}:${field}`) : null);
@@ -152,6 +156,7 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
       await lease.write(async (trx) => {
         for (let i = 0; i < rows.length; i += PAGE_CHUNK) await trx('crawl_pages').insert(rows.slice(i, i + PAGE_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
       });
+      services.metrics?.pagesFetched(rows.length);
     },
     async issues(batch: IssueRecord[]) {
       const rows = batch.map((issue) => ({
@@ -181,7 +186,10 @@ async function fetchStage(services: Services, row: CrawlRow, signal: AbortSignal
         .then((r) => {
           if (r && bool(r.stop_requested)) stopper.abort();
         })
-        .catch(() => undefined);
+        .catch((err) => {
+          // A run that lost its job stops at its next fenced write; nothing to report twice.
+          if (!(err instanceof LeaseLostError)) log.warn({ err, crawl: crawlId }, 'crawl progress not written');
+        });
     },
   };
   const stopper = new AbortController();
@@ -296,6 +304,7 @@ async function postProcess(services: Services, crawlId: string, signal: AbortSig
       .update({ comparable: previous ? previous.config_hash === row.config_hash : false, settled: true, stage: 'done', stage_plan: plan });
     if (settled !== 1) return;
     row = (await trx('crawls').where({ id: crawlId }).first()) as CrawlRow;
+    crawlLog(services).info(crawlOutcome(row), 'crawl finished');
     await trx('projects')
       .where({ id: row.project_id })
       .andWhere((q) => q.whereNull('latest_crawl_finished_at').orWhere('latest_crawl_finished_at', '<=', row.finished_at))

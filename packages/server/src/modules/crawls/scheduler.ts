@@ -37,6 +37,7 @@ export async function runDueCampaigns(services: Services): Promise<number> {
     .andWhereNot('c.schedule_frequency', 'manual')
     .select('c.*', 't.plan as team_plan', 'p.locked as project_locked')) as (CampaignRow & { team_plan: string; project_locked: boolean | number })[];
   let launched = 0;
+  const log = services.logger.child({ module: 'scheduler' });
   for (const { team_plan, project_locked, ...campaign } of due) {
     const schedule = normaliseSchedule({
       frequency: campaign.schedule_frequency as CampaignRow['schedule_frequency'] & 'daily',
@@ -51,12 +52,19 @@ export async function runDueCampaigns(services: Services): Promise<number> {
       .update({ next_run_at: nextRunAt(schedule, now)?.toISOString() ?? null });
     if (advanced !== 1) continue;
     const plan = services.plans()[team_plan];
-    if (!plan || project_locked === true || project_locked === 1 || !plan.scheduleFrequencies.includes(schedule.frequency)) continue;
+    const fired = { campaign: campaign.id, team: campaign.team_id, frequency: schedule.frequency };
+    if (!plan || project_locked === true || project_locked === 1 || !plan.scheduleFrequencies.includes(schedule.frequency)) {
+      log.info({ ...fired, skipped: !plan ? 'unknown_plan' : project_locked === true || project_locked === 1 ? 'project_locked' : 'plan_frequency' }, 'schedule skipped');
+      continue;
+    }
     try {
-      await launchCrawl(services, { campaign, plan, trigger: 'schedule' });
+      const crawl = await launchCrawl(services, { campaign, plan, trigger: 'schedule' });
+      log.info({ ...fired, crawl: crawl.id }, 'schedule fired');
       launched++;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      // A refusal the caller of the API would see (quota, a crawl already running): the slot is skipped.
+      log.info({ ...fired, skipped: error.code }, 'schedule skipped');
     }
   }
   return launched;

@@ -47,6 +47,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
   const { knex } = services;
   const store = options.store ?? createDirectoryBlobStore(options.directory);
   const retentionMs = (options.retentionDays ?? DEFAULT_EXPORT_RETENTION_DAYS) * 86_400_000;
+  const log = services.logger.child({ module: 'exports' });
 
   /** Removes the file of an export past its expiry; the row stays, `expired`, so reads explain the 410. */
   async function expire(row: ExportRow): Promise<ExportRow> {
@@ -66,6 +67,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
       // `generating` too: a retried attempt, or one resumed after a crash, finds it so.
       if (!row || (row.status !== 'queued' && row.status !== 'generating')) return;
       await knex('exports').where({ id: row.id }).update({ status: 'generating' });
+      const started = performance.now();
       const crawl = (await knex('crawls').where({ id: row.crawl_id }).first()) as CrawlRow;
       const key = `exports/${row.id}.${row.format}`;
       const { size } = await store.put(key, renderExport(row.format, await exportSource(knex, crawl, row.language)), EXPORT_CONTENT_TYPES[row.format]);
@@ -77,9 +79,11 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
         const ready = (await trx('exports').where({ id: row.id }).first()) as ExportRow;
         await services.events.publish({ type: 'export.ready', teamId: row.team_id, data: { export: toExport(ready, services.links) } }, trx);
       });
+      log.info({ export: row.id, crawl: row.crawl_id, team: row.team_id, format: row.format, bytes: size, duration_ms: Math.round(performance.now() - started) }, 'export ready');
     },
-    async onFailed({ exportId }) {
-      // The cause (a renderer or store message) is logged by the runner, never shown to the caller.
+    async onFailed({ exportId }, _message, cause) {
+      // The cause (a renderer or store message) goes to the log, never to the caller.
+      log.error({ err: cause, export: exportId }, 'export failed');
       await knex('exports').where({ id: exportId }).update({ status: 'failed', error: EXPORT_FAILED, finished_at: services.clock().toISOString() });
     },
   });

@@ -156,7 +156,9 @@ export function registerPositionJobs(services: Services, providers: Providers): 
         const staleBefore = addDays(today, -KEYWORD_DATA_MAX_AGE_DAYS);
         const stale = active.filter((r) => r.keyword_data_at === null || r.keyword_data_at.slice(0, 10) < staleBefore).map((r) => r.keyword);
         // Keyword data is an extra: its failure must not undo the day's positions.
-        await refreshKeywordData(projectId, tracker, stale).catch(() => undefined);
+        await refreshKeywordData(projectId, tracker, stale).catch((err) =>
+          services.logger.child({ module: 'positions' }).warn({ err, project: projectId, keywords: stale.length }, 'keyword data not refreshed'),
+        );
       }
     },
     async onFailed({ projectId }) {

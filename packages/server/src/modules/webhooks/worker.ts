@@ -84,6 +84,7 @@ export interface DeliveryWorker {
 export function createDeliveryWorker(services: Services): DeliveryWorker {
   const { knex, clock } = services;
   const allowPrivateAddresses = services.network.allowPrivateAddresses;
+  const log = services.logger.child({ module: 'webhooks' });
   // One guarded agent for all attempts: connections to a receiver are reused, and every new
   // connection is still vetted and pinned.
   let agent: (Dispatcher & { destroy(): Promise<void> }) | null = null;
@@ -115,6 +116,14 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
     const outcome = { attempts, response_status: result.responseStatus, error_reason: result.errorReason, duration_ms: result.durationMs };
     const delay = result.ok || !retried ? null : nextAttemptDelayMs(attempts, Math.random, result.retryAfterSeconds);
     const retryAt = delay === null ? null : new Date(done.getTime() + delay);
+    services.metrics?.delivery(result.ok ? 'succeeded' : retryAt ? 'retrying' : 'failed');
+    if (!result.ok) {
+      // The receiver's URL stays out of the log: some carry a token in their query string.
+      log.warn(
+        { delivery: delivery.id, webhook: hook.id, team: hook.team_id, event_type: delivery.event_type, attempt: attempts, reason: result.errorReason, response_status: result.responseStatus ?? undefined, retry_at: retryAt?.toISOString() },
+        'webhook delivery failed',
+      );
+    }
 
     await transaction(knex, async (trx) => {
       await trx('webhooks').where({ id: hook.id }).update({ last_delivery_at: at });
@@ -133,6 +142,7 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
           const row = (await trx('webhooks').where({ id: hook.id }).first('consecutive_failures', 'active')) as Pick<WebhookRow, 'consecutive_failures' | 'active'> | undefined;
           if (row && bool(row.active) && shouldDisable(Number(row.consecutive_failures))) {
             await trx('webhooks').where({ id: hook.id }).update({ active: false, disabled_reason: DISABLED_REASON_CONSECUTIVE_FAILURES, disabled_at: at });
+            log.warn({ webhook: hook.id, team: hook.team_id, consecutive_failures: Number(row.consecutive_failures) }, 'webhook disabled after consecutive failures');
           }
         }
       }
@@ -148,6 +158,8 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
     if (!hook) return;
     if (!bool(hook.active) && isRetriedEvent(delivery.event_type)) {
       await transaction(knex, (trx) => finish(trx, delivery, { status: 'failed', error_reason: 'subscription_disabled', next_attempt_at: null }));
+      services.metrics?.delivery('failed');
+      log.info({ delivery: delivery.id, webhook: hook.id, event_type: delivery.event_type, reason: 'subscription_disabled' }, 'webhook delivery dropped');
       return;
     }
     const now = clock();
@@ -190,7 +202,7 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
     async close() {
       const current = agent;
       agent = null;
-      await current?.destroy().catch(() => undefined);
+      await current?.destroy().catch((err) => log.warn({ err }, 'webhook connections not closed'));
     },
   };
 }
