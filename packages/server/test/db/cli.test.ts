@@ -3,7 +3,7 @@
  * member and a token with the CLI on an SQLite file, start the server on it, and call the API
  * with the printed token. SQLite only: the CLI's database handling is the same on PostgreSQL.
  * The CLI runs as `npx siteaudit-server` does in a clone: through the package's bin launcher,
- * which runs the TypeScript source.
+ * which runs the TypeScript source, or the build when that is newer (bin/siteaudit-server.js).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
