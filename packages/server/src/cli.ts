@@ -54,8 +54,8 @@ async function providersFromEnv(allowPrivateAddresses = false): Promise<Provider
 }
 
 async function serve(options: SiteAuditServerOptions & { port: number; host: string }) {
-  // A serving process runs crawls: keep its heap near its live size (src/heap.ts).
   const { createSiteAuditServer } = await import('./server.js');
+  // A serving process runs crawls: keep its heap near its live size (src/heap.ts).
   limitHeapGrowth();
   const server = await createSiteAuditServer({ providers: await providersFromEnv(options.network?.allowPrivateAddresses ?? false), ...options });
   const { url } = await server.listen(options.port, options.host).catch(async (error: NodeJS.ErrnoException) => {
@@ -109,6 +109,7 @@ program
       publicUrl: opts.publicUrl,
     });
     console.log(`Site Audit API listening on ${url}/v1`);
+    if (opts.allowPrivateAddresses) console.log('Crawls and webhooks may reach private and loopback addresses (--allow-private-addresses)');
   });
 
 program
