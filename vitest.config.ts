@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { DEFAULT_TEST_DATABASE_URL } from './tests/setup/postgres-database.js';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
@@ -37,7 +38,9 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: databaseTests,
-          env: { SITEAUDIT_TEST_DB: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+          // Creates the database when missing (a fresh machine).
+          globalSetup: ['tests/setup/postgres-database.ts'],
+          env: { SITEAUDIT_TEST_DB: process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL },
         },
       },
     ],

@@ -2,17 +2,23 @@
  * siteaudit-server: start the server, start a demo, or run operator tasks.
  *   siteaudit-server start [--port 8080] [--host 127.0.0.1] [--database <url-or-file>] [--public-url <url>]
  *   siteaudit-server dev   (a demo team and a printed token)
- *   siteaudit-server admin create-team|add-member|create-token|remove-member|set-plan|lock-project …
+ *   siteaudit-server admin [--json] create-team|add-member|create-token|remove-member|set-plan|link-search-console|lock-project …
  * The database defaults to DATABASE_URL, else an SQLite file in the working directory.
+ *
+ * The server, the crawler and the providers are imported when a command serves: an admin command
+ * loads only the store (src/admin.ts), and starts in a fraction of the time (docs/benchmarks.md).
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
 import { readFileSync } from 'node:fs';
-import { AdminError } from './admin.js';
+import { AdminError, openAdmin, type Admin } from './admin.js';
 import { limitHeapGrowth } from './heap.js';
 import { createLogger, parseLogLevel } from './observability/logger.js';
-import { createDataForSeoKeywordData, createDataForSeoSerp, createLighthousePageSpeed, createPageSpeedInsights, type Providers } from './providers/index.js';
-import { createSiteAuditServer, type SiteAuditServerOptions } from './server.js';
+import type { Providers } from './providers/index.js';
+import type { SiteAuditServerOptions } from './server.js';
+
+/** A refusal the user can act on: printed as its message alone, without a stack. */
+class CliError extends Error {}
 
 const DEFAULT_DATABASE = 'sqlite:./siteaudit.db';
 
@@ -40,16 +46,16 @@ function scopes(value: string): Scope[] {
   return list as Scope[];
 }
 
-/** PageSpeed: the PSI API with PAGESPEED_API_KEY, else Lighthouse on a local Chromium with PAGESPEED_PROVIDER=lighthouse. */
-function pagespeedFromEnv(allowPrivateAddresses: boolean): Providers['pagespeed'] {
-  if (process.env.PAGESPEED_API_KEY) return createPageSpeedInsights({ apiKey: process.env.PAGESPEED_API_KEY });
-  if (process.env.PAGESPEED_PROVIDER === 'lighthouse') return createLighthousePageSpeed({ allowPrivateAddresses });
-  return null;
-}
-
 /** Provider adapters configured from the environment; none is reported honestly as unconfigured. */
-function providersFromEnv(allowPrivateAddresses = false): Providers {
-  const providers: Providers = { pagespeed: pagespeedFromEnv(allowPrivateAddresses) };
+async function providersFromEnv(allowPrivateAddresses = false): Promise<Providers> {
+  const { createDataForSeoKeywordData, createDataForSeoSerp, createLighthousePageSpeed, createPageSpeedInsights } = await import('./providers/index.js');
+  // PageSpeed: the PSI API with PAGESPEED_API_KEY, else Lighthouse on a local Chromium with PAGESPEED_PROVIDER=lighthouse.
+  const pagespeed = process.env.PAGESPEED_API_KEY
+    ? createPageSpeedInsights({ apiKey: process.env.PAGESPEED_API_KEY })
+    : process.env.PAGESPEED_PROVIDER === 'lighthouse'
+      ? createLighthousePageSpeed({ allowPrivateAddresses })
+      : null;
+  const providers: Providers = { pagespeed };
   const login = process.env.DATAFORSEO_LOGIN;
   const password = process.env.DATAFORSEO_PASSWORD;
   if (!login || !password) return providers;
@@ -57,10 +63,16 @@ function providersFromEnv(allowPrivateAddresses = false): Providers {
 }
 
 async function serve(options: SiteAuditServerOptions & { port: number; host: string }) {
+  const { createSiteAuditServer } = await import('./server.js');
   // A serving process runs crawls: keep its heap near its live size (src/heap.ts).
   limitHeapGrowth();
-  const server = await createSiteAuditServer({ providers: providersFromEnv(options.network?.allowPrivateAddresses ?? false), ...options });
-  const { url, metricsUrl } = await server.listen(options.port, options.host);
+  const server = await createSiteAuditServer({ providers: await providersFromEnv(options.network?.allowPrivateAddresses ?? false), ...options });
+  const { url, metricsUrl } = await server.listen(options.port, options.host).catch(async (error: NodeJS.ErrnoException) => {
+    await server.close();
+    if (error.code === 'EADDRINUSE') throw new CliError(`Port ${options.port} is already in use: choose another with --port or PORT`);
+    if (error.code === 'EACCES') throw new CliError(`Port ${options.port} needs privileges this user lacks: choose another with --port or PORT`);
+    throw error;
+  });
   const stop = async () => {
     await server.close();
     process.exit(0);
@@ -70,14 +82,19 @@ async function serve(options: SiteAuditServerOptions & { port: number; host: str
   return { server, url, metricsUrl };
 }
 
-async function withAdmin<T>(db: string | undefined, task: (admin: Awaited<ReturnType<typeof createSiteAuditServer>>['admin']) => Promise<T>) {
+async function withAdmin<T>(db: string | undefined, task: (admin: Admin) => Promise<T>) {
   // An admin command never runs jobs: it would take over (or re-run) the serving process's work.
-  const server = await createSiteAuditServer({ database: database(db), jobs: false });
+  const { admin, close } = await openAdmin({ database: database(db) });
   try {
-    return await task(server.admin);
+    return await task(admin);
   } finally {
-    await server.close();
+    await close();
   }
+}
+
+/** What an admin command did: a sentence for people, or one JSON line with `--json` for scripts. */
+function report(cmd: Command, result: object, text: string): void {
+  console.log(cmd.optsWithGlobals().json ? JSON.stringify(result) : text);
 }
 
 const program = new Command('siteaudit-server').description('Site Audit API reference server').showHelpAfterError();
@@ -107,6 +124,7 @@ program
     });
     console.log(`Site Audit API listening on ${url}/v1`);
     if (metricsUrl) console.log(`Prometheus metrics on ${metricsUrl}`);
+    if (opts.allowPrivateAddresses) console.log('Crawls and webhooks may reach private and loopback addresses (--allow-private-addresses)');
   });
 
 program
@@ -124,82 +142,104 @@ program
     const email = `owner+${Date.now()}@demo.test`;
     await server.admin.addMember({ team, email, name: 'Demo owner', role: 'owner' });
     const { token } = await server.admin.createToken({ team, member: email, name: 'dev', scopes: [...SCOPES], days: 90 });
-    console.log(`Site Audit API (dev) listening on ${url}/v1\n`);
+    console.log(`Site Audit API (dev) listening on ${url}/v1`);
+    console.log('Crawls and webhooks may reach private and loopback addresses (local sites): `start` refuses them unless --allow-private-addresses.\n');
     console.log(`Token (shown once): ${token}\n`);
     console.log(`Try:\n  curl -H "Authorization: Bearer ${token}" ${url}/v1/me\n  curl -H "Authorization: Bearer ${token}" ${url}/v1/projects`);
   });
 
-const admin = program.command('admin').description('Operator tasks on the database').option('-d, --database <url-or-file>', 'database (default: DATABASE_URL, else ./siteaudit.db)');
+const admin = program
+  .command('admin')
+  .description('Operator tasks on the database: teams, members, tokens, plans, Search Console links, locks')
+  .option('-d, --database <url-or-file>', 'database (default: DATABASE_URL, else ./siteaudit.db)')
+  .option('--json', 'print the result as one JSON line, for scripts');
 
 admin
   .command('create-team')
-  .requiredOption('--slug <slug>')
-  .requiredOption('--name <name>')
+  .description('Create a team')
+  .requiredOption('--slug <slug>', 'lowercase letters, digits and dashes')
+  .requiredOption('--name <name>', 'display name')
   .option('--plan <plan>', 'free, starter, pro or agency', 'pro')
   .action(async (opts, cmd) => {
-    const team = await withAdmin(cmd.parent.opts().database, (a) => a.createTeam(opts));
-    console.log(JSON.stringify(team));
+    const team = await withAdmin(cmd.optsWithGlobals().database, (a) => a.createTeam(opts));
+    report(cmd, team, `Created team ${team.slug} ("${team.name}") on plan ${team.plan}, id ${team.id}`);
   });
 
 admin
   .command('add-member')
-  .requiredOption('--team <slug>')
-  .requiredOption('--email <email>')
-  .requiredOption('--name <name>')
+  .description('Add a member to a team (or bring back a removed one, with no token)')
+  .requiredOption('--team <slug>', 'the team')
+  .requiredOption('--email <email>', "the member's email")
+  .requiredOption('--name <name>', "the member's name")
   .option('--role <role>', 'owner, admin or member', 'member')
   .action(async (opts, cmd) => {
-    const member = await withAdmin(cmd.parent.opts().database, (a) => a.addMember({ ...opts, role: opts.role as Role }));
-    console.log(JSON.stringify(member));
+    const member = await withAdmin(cmd.optsWithGlobals().database, (a) => a.addMember({ ...opts, role: opts.role as Role }));
+    report(cmd, { team: opts.team, ...member }, `Added ${member.email} to team ${opts.team} as ${member.role}, id ${member.id}`);
   });
 
 admin
   .command('create-token')
-  .requiredOption('--team <slug>')
-  .requiredOption('--member <email>')
-  .requiredOption('--name <name>')
+  .description("Create an API token for a member; the secret is printed once, only its hash is kept")
+  .requiredOption('--team <slug>', 'the team')
+  .requiredOption('--member <email>', "the member's email")
+  .requiredOption('--name <name>', 'what the token is for')
   .option('--scopes <list>', `comma-separated, or "all" (${SCOPES.join(', ')})`, scopes, [...SCOPES])
   .option('--days <days>', 'lifetime in days, 1 to 365', integer, 90)
   .action(async (opts, cmd) => {
-    const created = await withAdmin(cmd.parent.opts().database, (a) => a.createToken(opts));
-    console.log(created.token);
+    const created = await withAdmin(cmd.optsWithGlobals().database, (a) => a.createToken(opts));
+    const granted = [...new Set(opts.scopes as Scope[])];
+    report(
+      cmd,
+      { ...created, team: opts.team, member: opts.member, name: opts.name, scopes: granted },
+      `Created token "${opts.name}" for ${opts.member} in team ${opts.team}, expires ${created.expires_at.slice(0, 10)}, scopes ${granted.join(', ')}.\n` +
+        `It is shown once, keep it now:\n${created.token}`,
+    );
   });
 
 admin
   .command('remove-member')
-  .requiredOption('--team <slug>')
-  .requiredOption('--email <email>')
+  .description("Remove a member from a team: their tokens stop working at once")
+  .requiredOption('--team <slug>', 'the team')
+  .requiredOption('--email <email>', "the member's email")
   .action(async (opts, cmd) => {
-    await withAdmin(cmd.parent.opts().database, (a) => a.removeMember(opts));
+    await withAdmin(cmd.optsWithGlobals().database, (a) => a.removeMember(opts));
+    report(cmd, { team: opts.team, email: opts.email, removed: true }, `Removed ${opts.email} from team ${opts.team}: their tokens no longer work`);
   });
 
 admin
   .command('set-plan')
-  .requiredOption('--team <slug>')
-  .requiredOption('--plan <plan>')
+  .description("Change a team's plan; its quotas and limits apply from the next request")
+  .requiredOption('--team <slug>', 'the team')
+  .requiredOption('--plan <plan>', 'free, starter, pro or agency')
   .action(async (opts, cmd) => {
-    await withAdmin(cmd.parent.opts().database, (a) => a.setPlan(opts));
+    const changed = await withAdmin(cmd.optsWithGlobals().database, (a) => a.setPlan(opts));
+    report(cmd, changed, changed.previous_plan === changed.plan ? `Team ${changed.team} was already on plan ${changed.plan}` : `Team ${changed.team} moved from plan ${changed.previous_plan} to ${changed.plan}`);
   });
 
 admin
   .command('link-search-console')
   .description('Link a Search Console property to a project with a service account key (JSON file)')
-  .requiredOption('--project <id>')
+  .requiredOption('--project <id>', 'the project')
   .requiredOption('--property <property>', 'sc-domain:example.com or https://www.example.com/')
   .requiredOption('--credentials <file>', 'service account key file')
   .action(async (opts, cmd) => {
     const credentials = readFileSync(opts.credentials, 'utf8');
-    await withAdmin(cmd.parent.opts().database, (a) => a.linkSearchConsole({ projectId: opts.project, property: opts.property, credentials }));
+    const link = await withAdmin(cmd.optsWithGlobals().database, (a) => a.linkSearchConsole({ projectId: opts.project, property: opts.property, credentials }));
+    report(cmd, link, `Linked ${link.property} to project ${link.project_id}: the first sync is queued for the serving process`);
   });
 
 admin
   .command('lock-project')
-  .requiredOption('--project <id>')
+  .description('Make a project read-only (or writable again with --unlock)')
+  .requiredOption('--project <id>', 'the project')
   .option('--unlock', 'make it writable again', false)
   .action(async (opts, cmd) => {
-    await withAdmin(cmd.parent.opts().database, (a) => a.setProjectLocked(opts.project, !opts.unlock));
+    const locked = !opts.unlock;
+    await withAdmin(cmd.optsWithGlobals().database, (a) => a.setProjectLocked(opts.project, locked));
+    report(cmd, { project_id: opts.project, locked }, locked ? `Locked project ${opts.project}: it is read-only` : `Unlocked project ${opts.project}: it is writable again`);
   });
 
 program.parseAsync().catch((error: unknown) => {
-  console.error(error instanceof AdminError ? error.message : error);
+  console.error(error instanceof AdminError || error instanceof CliError ? error.message : error);
   process.exit(1);
 });

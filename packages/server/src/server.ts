@@ -3,12 +3,13 @@
  * operator interface"). It opens the store, runs the migrations and assembles the HTTP app from
  * the contract.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { Knex } from 'knex';
 import { createAdmin, type Admin } from './admin.js';
-import { createSecretBox, MIN_KEY_SECRET_LENGTH } from './crypto/secret-box.js';
+import { createSecretBox } from './crypto/secret-box.js';
+import { serverSecret } from './crypto/server-secret.js';
 import { EventBus } from './events/bus.js';
 import { createApp, serveMetrics, standaloneApp } from './http/app.js';
 import { requestObserver } from './http/request-log.js';
@@ -108,25 +109,12 @@ export interface SiteAuditServer {
   close(): Promise<void>;
 }
 
-/** The secret everything derives from: configured, or generated once and kept in the store. */
-async function serverSecret(db: Database, configured: string | undefined): Promise<string> {
-  if (configured) {
-    if (configured.length < MIN_KEY_SECRET_LENGTH) throw new Error(`secretKey must be at least ${MIN_KEY_SECRET_LENGTH} characters`);
-    return configured;
-  }
-  const stored = await db.knex('settings').where({ key: 'secret_key' }).first('value');
-  if (stored) return stored.value as string;
-  const generated = randomBytes(32).toString('base64url');
-  await db.knex('settings').insert({ key: 'secret_key', value: generated }).onConflict('key').ignore();
-  return ((await db.knex('settings').where({ key: 'secret_key' }).first('value')) as { value: string }).value;
-}
-
 export async function createSiteAuditServer(options: SiteAuditServerOptions = {}): Promise<SiteAuditServer> {
   const publicUrl = options.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL;
   const links = new PublicLinks(publicUrl ? parsePublicUrl(publicUrl) : null);
   const db = openDatabase(options.database ?? 'sqlite:./siteaudit.db');
   await migrate(db);
-  const secret = await serverSecret(db, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
+  const secret = await serverSecret(db.knex, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
   const plans = resolvePlans(options.plans);
   const logger = resolveLogger(options.logger);
   const metrics = options.metrics ? createMetrics(db.knex) : null;

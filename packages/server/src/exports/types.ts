@@ -29,7 +29,7 @@ export interface ExportSource {
   labels?: (issueName: string) => string;
 }
 
-/** Where finished export files live. Keys are relative paths such as `exports/<id>.pdf`. */
+/** Where finished export files live. Keys are relative paths such as `<id>.pdf`. */
 export interface BlobStore {
   put(key: string, stream: Readable, contentType: string): Promise<{ size: number }>;
   /** Rejects with BlobNotFoundError when the key holds nothing. */

@@ -2,6 +2,8 @@
  * The operator's path (../shared/architecture.md, "The operator interface"): create a team, a
  * member and a token with the CLI on an SQLite file, start the server on it, and call the API
  * with the printed token. SQLite only: the CLI's database handling is the same on PostgreSQL.
+ * The CLI runs as `npx siteaudit-server` does in a clone: through the package's bin launcher,
+ * which runs the TypeScript source, or the build when that is newer (bin/siteaudit-server.js).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,11 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-// The CLI runs in a temporary directory: point tsx at the repository's tsconfig so the workspace
-// packages resolve to their source, never to a stale build in dist/.
-const FROM_SOURCE = ['--tsconfig', path.join(ROOT, 'tsconfig.json')];
+const BIN = path.join(ROOT, 'packages/server/bin/siteaudit-server.js');
 
 let dir: string;
 let database: string;
@@ -25,7 +23,7 @@ const started: ChildProcess[] = [];
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [...FROM_SOURCE, CLI, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));
@@ -73,20 +71,24 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
   });
 
   it('creates a team, a member and a token, then serves the API with that token', async () => {
-    const team = await cli(['admin', '--database', database, 'create-team', '--slug', 'ops', '--name', 'Ops Team', '--plan', 'pro']);
+    const team = await cli(['admin', '--database', database, 'create-team', '--slug', 'ops', '--name', 'Ops Team', '--plan', 'pro', '--json']);
     expect(team.code, team.stderr).toBe(0);
-    expect(JSON.parse(team.stdout.trim())).toMatchObject({ slug: 'ops', name: 'Ops Team', plan: 'pro' });
+    expect(JSON.parse(team.stdout)).toMatchObject({ id: expect.any(String), slug: 'ops', name: 'Ops Team', plan: 'pro' });
 
-    const member = await cli(['admin', '--database', database, 'add-member', '--team', 'ops', '--email', 'ops@ops.test', '--name', 'Ops', '--role', 'owner']);
+    const member = await cli(['admin', '--database', database, '--json', 'add-member', '--team', 'ops', '--email', 'Ops@ops.test', '--name', 'Ops', '--role', 'owner']);
     expect(member.code, member.stderr).toBe(0);
+    expect(JSON.parse(member.stdout)).toMatchObject({ id: expect.any(String), team: 'ops', email: 'ops@ops.test', name: 'Ops', role: 'owner' });
 
-    const created = await cli(['admin', '--database', database, 'create-token', '--team', 'ops', '--member', 'ops@ops.test', '--name', 'cli', '--scopes', 'projects:read,projects:write']);
+    const created = await cli(['admin', '--database', database, 'create-token', '--team', 'ops', '--member', 'ops@ops.test', '--name', 'cli', '--scopes', 'projects:read,projects:write', '--json']);
     expect(created.code, created.stderr).toBe(0);
-    const token = created.stdout.trim();
+    const createdToken = JSON.parse(created.stdout);
+    expect(createdToken).toMatchObject({ id: expect.any(String), team: 'ops', name: 'cli', scopes: ['projects:read', 'projects:write'] });
+    expect(Date.parse(createdToken.expires_at) - Date.now()).toBeGreaterThan(89 * 86_400_000);
+    const token: string = createdToken.token;
     expect(token).toMatch(/^sa_[A-Za-z0-9_-]+$/);
 
     const port = await freePort();
-    const server = spawn(TSX, [...FROM_SOURCE, CLI, 'start', '--port', String(port), '--database', database], {
+    const server = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--database', database], {
       cwd: dir,
       env: { ...process.env, DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -108,6 +110,90 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
 
     const refused = await fetch(`${base}/v1/projects`, { headers: { authorization: 'Bearer sa_nottherightone_00000000000' } });
     expect(refused.status).toBe(401);
+  }, 90_000);
+
+  it('says in words what each admin command did, the token on a line of its own', async () => {
+    const team = await cli(['admin', '--database', database, 'create-team', '--slug', 'words', '--name', 'Words']);
+    expect(team.code, team.stderr).toBe(0);
+    expect(team.stdout).toMatch(/^Created team words \("Words"\) on plan pro, id [0-9a-f-]{36}\n$/);
+
+    const member = await cli(['admin', '--database', database, 'add-member', '--team', 'words', '--email', 'w@words.test', '--name', 'W']);
+    expect(member.stdout).toMatch(/^Added w@words.test to team words as member/);
+
+    const created = await cli(['admin', '--database', database, 'create-token', '--team', 'words', '--member', 'w@words.test', '--name', 'ci', '--days', '30']);
+    expect(created.code, created.stderr).toBe(0);
+    const lines = created.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^Created token "ci" for w@words.test in team words, expires \d{4}-\d{2}-\d{2}/);
+    expect(lines.at(-1)).toMatch(/^sa_[A-Za-z0-9_-]+$/);
+
+    const removed = await cli(['admin', '--database', database, 'remove-member', '--team', 'words', '--email', 'w@words.test']);
+    expect(removed.stdout).toContain('Removed w@words.test from team words');
+    const removedJson = await cli(['admin', '--database', database, '--json', 'remove-member', '--team', 'words', '--email', 'w@words.test']);
+    expect(removedJson.code).not.toBe(0); // already removed
+    expect(removedJson.stderr.trim()).toBe('w@words.test is not a member of words');
+  }, 90_000);
+
+  it('set-plan says what changed, and --json gives the plan before and after', async () => {
+    await cli(['admin', '--database', database, 'create-team', '--slug', 'planned', '--name', 'Planned', '--plan', 'starter']);
+    const moved = await cli(['admin', '--database', database, 'set-plan', '--team', 'planned', '--plan', 'agency']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout.trim()).toBe('Team planned moved from plan starter to agency');
+
+    const again = await cli(['admin', '--database', database, 'set-plan', '--team', 'planned', '--plan', 'free', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ team: 'planned', plan: 'free', previous_plan: 'agency' });
+
+    const unknown = await cli(['admin', '--database', database, 'set-plan', '--team', 'planned', '--plan', 'gold']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('No plan "gold"');
+  }, 60_000);
+
+  it('refuses a taken port in one line on stderr, with a non-zero exit code and no stack', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const res = await cli(['start', '--port', String(port), '--database', database]);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr.trim()).toBe(`Port ${port} is already in use: choose another with --port or PORT`);
+      expect(res.stdout).not.toMatch(/listening/i);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 60_000);
+
+  it('lists every command and admin subcommand with a description in its help', async () => {
+    const described = (help: string) =>
+      new Map(
+        help
+          .slice(help.indexOf('Commands:'))
+          .split('\n')
+          .slice(1)
+          .map((line) => line.match(/^  ([a-z-]+)(?: \[options\])?(?:\s+(\S.*))?$/))
+          .filter((m): m is RegExpMatchArray => m !== null && m[1] !== 'help')
+          .map((m) => [m[1], m[2] ?? ''] as const),
+      );
+    const top = await cli(['--help']);
+    expect(top.code).toBe(0);
+    const commands = described(top.stdout);
+    expect([...commands.keys()]).toEqual(['start', 'dev', 'admin']);
+    const admin = await cli(['admin', '--help']);
+    const subcommands = described(admin.stdout);
+    expect([...subcommands.keys()]).toEqual(['create-team', 'add-member', 'create-token', 'remove-member', 'set-plan', 'link-search-console', 'lock-project']);
+    for (const [name, description] of [...commands, ...subcommands]) expect(description.length, name).toBeGreaterThan(10);
+    expect(admin.stdout).toContain('--json');
+  }, 60_000);
+
+  it('dev says it lets crawls and webhooks reach private addresses', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'dev', '--port', String(port)], { cwd: dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    started.push(child);
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => (output += c));
+    child.stderr!.on('data', (c: Buffer) => (output += c));
+    await waitForListening(child, () => output);
+    await expect.poll(() => output).toMatch(/Token \(shown once\): sa_/);
+    expect(output).toMatch(/Crawls and webhooks may reach private and loopback addresses/);
   }, 90_000);
 
   it('fails with a message and a non-zero exit code on a bad operator request', async () => {

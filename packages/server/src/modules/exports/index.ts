@@ -69,7 +69,9 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
       await knex('exports').where({ id: row.id }).update({ status: 'generating' });
       const started = performance.now();
       const crawl = (await knex('crawls').where({ id: row.crawl_id }).first()) as CrawlRow;
-      const key = `exports/${row.id}.${row.format}`;
+      // The file is `<directory>/<id>.<format>`. Rows written before this kept `exports/<id>.<format>`
+      // (a folder `exports/exports/` by default): their key is read as stored, so they stay downloadable.
+      const key = `${row.id}.${row.format}`;
       const { size } = await store.put(key, renderExport(row.format, await exportSource(knex, crawl, row.language)), EXPORT_CONTENT_TYPES[row.format]);
       const finished = services.clock();
       await transaction(knex, async (trx) => {

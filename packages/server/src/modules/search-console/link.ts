@@ -3,7 +3,7 @@
  * settings screen): `server.admin.linkSearchConsole({ projectId, property, credentials })`.
  */
 import { isoDay } from '@siteaudit/schema';
-import { parseServiceAccount } from '../../providers/index.js';
+import { parseServiceAccount } from '../../providers/google-auth.js';
 import type { Services } from '../../services.js';
 import { credentialsContext, scheduleSync } from './sync.js';
 import { transaction } from '../../store/retry.js';
@@ -27,7 +27,7 @@ export function validProperty(property: string): boolean {
   }
 }
 
-export async function linkSearchConsole(services: Services, input: LinkSearchConsoleInput, fail: (message: string) => Error) {
+export async function linkSearchConsole(services: Pick<Services, 'knex' | 'clock' | 'secrets' | 'jobs'>, input: LinkSearchConsoleInput, fail: (message: string) => Error) {
   const { knex } = services;
   const property = input.property.trim();
   if (!validProperty(property)) throw fail('A property is sc-domain:<domain> or a URL prefix ending with a slash, e.g. https://www.example.com/');

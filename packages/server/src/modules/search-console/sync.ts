@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema';
-import { parseServiceAccount, type SearchConsoleProvider } from '../../providers/index.js';
+import { parseServiceAccount } from '../../providers/google-auth.js';
+import type { SearchConsoleProvider } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 
@@ -24,7 +25,7 @@ export interface SyncPayload {
 export const credentialsContext = (projectId: string) => `${projectId}:search_console`;
 
 /** Sets the link's next run to `day` and enqueues it (at `runAt`, default midnight UTC of `day`). */
-export async function scheduleSync(services: Services, trx: Knex.Transaction, projectId: string, day: string, runAt?: Date): Promise<void> {
+export async function scheduleSync(services: Pick<Services, 'jobs'>, trx: Knex.Transaction, projectId: string, day: string, runAt?: Date): Promise<void> {
   await trx('search_console_links').where({ project_id: projectId }).update({ next_sync_on: day });
   await services.jobs.enqueue<SyncPayload>(SYNC_JOB, { projectId, day }, { runAt: runAt ?? dayStartOf(day), trx });
 }
