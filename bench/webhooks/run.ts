@@ -20,24 +20,8 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { createSiteAuditServer } from '../../packages/server/src/index.js';
-
-const CERT = `-----BEGIN CERTIFICATE-----
-MIIBdzCCAR2gAwIBAgIUAufWR7XwNsX/QvnnsQdxKaRGS6EwCgYIKoZIzj0EAwIw
-IjEgMB4GA1UEAwwXc2l0ZWF1ZGl0LXRlc3QtcmVjZWl2ZXIwIBcNMDAwMTAxMDAw
-MDAwWhgPMjA5OTEyMzEwMDAwMDBaMCIxIDAeBgNVBAMMF3NpdGVhdWRpdC10ZXN0
-LXJlY2VpdmVyMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEX4KKLKDJnoFgJI5c
-w2QUvl2N2rVSC8X08LiInWuzpKGdE6kePITGi5SDyyecuj+HFsx8JqTqhul+f4wl
-BGT3AKMvMC0wGgYDVR0RBBMwEYcEfwAAAYIJbG9jYWxob3N0MA8GA1UdEwEB/wQF
-MAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIgZQjQYarK5AdNNiPZslyoV/5aSzumagcF
-ZH+7xdbvdW4CIQDcOVHZPcup27Bjuffq8xaQPnbdm3grCaFekFG+gmoLAw==
------END CERTIFICATE-----
-`;
-const KEY = `-----BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgOrsEwS8PKOlfMpVA
-IfdEZyZeQXCy/1VpXr5P97qEnn2hRANCAARfgoosoMmegWAkjlzDZBS+XY3atVIL
-xfTwuIida7OkoZ0TqR48hMaLlIPLJ5y6P4cWzHwmpOqG6X5/jCUEZPcA
------END PRIVATE KEY-----
-`;
+// The self-signed certificate for 127.0.0.1 the webhook tests use.
+import { TEST_CERT as CERT, TEST_KEY as KEY } from '../../packages/server/test/db/support/tls.js';
 
 interface Receiver {
   name: string;

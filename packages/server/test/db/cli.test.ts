@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from './harness.js';
+import { freePort, runToEnd } from './support/child-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = path.join(ROOT, 'packages/server/bin/siteaudit-server.js');
@@ -22,26 +23,7 @@ let database: string;
 const started: ChildProcess[] = [];
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+  return runToEnd(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: '' } });
 }
 
 async function waitForListening(child: ChildProcess, output: () => string): Promise<void> {

@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
@@ -15,6 +14,7 @@ import { SCOPES } from '@siteaudit/schema';
 import { createSiteAuditServer } from '../../src/index.js';
 import { DATABASE, onPostgres } from './harness.js';
 import { expectProblem } from './support/http.js';
+import { freePort } from './support/child-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
@@ -32,17 +32,6 @@ async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   process.kill(-child.pid, 'SIGTERM');
   await exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** A database of its own, dropped afterwards. */

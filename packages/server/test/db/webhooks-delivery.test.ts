@@ -12,27 +12,9 @@ import type { WebhookEventType } from '@siteaudit/schema';
 import { DISABLE_AFTER_CONSECUTIVE_FAILURES, MAX_ATTEMPTS } from '../../src/webhooks/policy.js';
 import { startHarness, type Harness } from './harness.js';
 
-// A self-signed certificate for 127.0.0.1 (valid 2000–2099). Webhook URLs must be https, so the
-// receivers speak TLS and the server trusts this certificate only: undici's connector gets it as `ca`.
-const { TEST_CERT, TEST_KEY } = vi.hoisted(() => ({
-  TEST_CERT: `-----BEGIN CERTIFICATE-----
-MIIBdzCCAR2gAwIBAgIUAufWR7XwNsX/QvnnsQdxKaRGS6EwCgYIKoZIzj0EAwIw
-IjEgMB4GA1UEAwwXc2l0ZWF1ZGl0LXRlc3QtcmVjZWl2ZXIwIBcNMDAwMTAxMDAw
-MDAwWhgPMjA5OTEyMzEwMDAwMDBaMCIxIDAeBgNVBAMMF3NpdGVhdWRpdC10ZXN0
-LXJlY2VpdmVyMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEX4KKLKDJnoFgJI5c
-w2QUvl2N2rVSC8X08LiInWuzpKGdE6kePITGi5SDyyecuj+HFsx8JqTqhul+f4wl
-BGT3AKMvMC0wGgYDVR0RBBMwEYcEfwAAAYIJbG9jYWxob3N0MA8GA1UdEwEB/wQF
-MAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIgZQjQYarK5AdNNiPZslyoV/5aSzumagcF
-ZH+7xdbvdW4CIQDcOVHZPcup27Bjuffq8xaQPnbdm3grCaFekFG+gmoLAw==
------END CERTIFICATE-----
-`,
-  TEST_KEY: `-----BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgOrsEwS8PKOlfMpVA
-IfdEZyZeQXCy/1VpXr5P97qEnn2hRANCAARfgoosoMmegWAkjlzDZBS+XY3atVIL
-xfTwuIida7OkoZ0TqR48hMaLlIPLJ5y6P4cWzHwmpOqG6X5/jCUEZPcA
------END PRIVATE KEY-----
-`,
-}));
+// Webhook URLs must be https: the receivers speak TLS with the test certificate, which the
+// server's connector trusts as its only `ca` (vi.mock below is hoisted, hence the hoisted import).
+const { TEST_CERT, TEST_KEY } = await vi.hoisted(() => import('./support/tls.js'));
 
 vi.mock('undici', async (importOriginal) => {
   const actual = await importOriginal<typeof import('undici')>();

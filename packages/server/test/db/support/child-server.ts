@@ -3,7 +3,7 @@
  * on a database of its own (an SQLite file, or a fresh PostgreSQL database), so a test can kill
  * it, restart it, and run admin commands beside it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -126,17 +126,22 @@ export async function startChild(db: ChildDatabase, port: number, extra: string[
   };
 }
 
-/** Runs one CLI command to its end. */
-export function runCli(db: ChildDatabase, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs a command to its end, keeping what it printed. */
+export function runToEnd(command: string, args: string[], options: SpawnOptions): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [...FROM_SOURCE, CLI, ...args], { cwd: db.dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.stdout!.on('data', (c: Buffer) => (stdout += c));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs one CLI command to its end. */
+export function runCli(db: ChildDatabase, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runToEnd(TSX, [...FROM_SOURCE, CLI, ...args], { cwd: db.dir, env: { ...process.env, DATABASE_URL: '' } });
 }
 
 export interface SlowSite {
