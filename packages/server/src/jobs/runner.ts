@@ -126,11 +126,16 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const leaseMsOf = (kind: string) => definitions.get(kind)?.leaseMs ?? DEFAULT_LEASE_MS;
   const leaseUntil = (kind: string) => new Date(leaseClock() + leaseMsOf(kind)).toISOString();
 
+  /** Ids of the jobs whose runs are still going in this runner (a fenced one included). */
+  const active = new Set<string>();
+
   /** Claims due jobs of a kind; on PostgreSQL with SKIP LOCKED so several processes never take the same. */
   async function claim(kind: string, limit: number): Promise<JobRow[]> {
     const now = clock().toISOString();
     return transaction(knex, async (trx) => {
       const due = trx('jobs').where({ state: 'queued', kind }).andWhere('run_at', '<=', now).orderBy('run_at').limit(limit).select('id', 'kind', 'payload', 'attempts', 'lease_token');
+      // A job this runner lost while its run stalled is another's now, not a second run here.
+      if (active.size > 0) due.whereNotIn('id', [...active]);
       if (dialect === 'postgres') due.forUpdate().skipLocked();
       const claimed: JobRow[] = [];
       for (const row of (await due) as JobRow[]) {
@@ -145,6 +150,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   async function execute(row: JobRow): Promise<void> {
+    active.add(row.id);
+    try {
+      await runClaimed(row);
+    } finally {
+      active.delete(row.id);
+    }
+  }
+
+  async function runClaimed(row: JobRow): Promise<void> {
     const definition = definitions.get(row.kind)!;
     const attempt = row.attempts + 1;
     const payload = JSON.parse(row.payload);
