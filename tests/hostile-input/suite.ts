@@ -80,6 +80,16 @@ export function hostileInputSuite(setup: () => Seeded) {
       expect((await call('GET', webhook)).body.data.description).toBe(before);
     });
 
+    it('refuses a body nested half a million arrays deep with a 422 on body, not a 500', async () => {
+      const before = await projectCount();
+      const depth = 400_000; // under the 1 MB body limit
+      expectFields(await call('POST', '/v1/projects', { body: '['.repeat(depth) + ']'.repeat(depth) }), ['body']);
+      // The same depth under a field: reported on that field.
+      const nested = await call('POST', '/v1/projects', { body: `{"url":${JSON.stringify(t.site)},"name":${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}}` });
+      expectFields(nested, ['name']);
+      expect(await projectCount()).toBe(before);
+    });
+
     it('refuses a NUL character in the query, naming the filter', async () => {
       const issues = `/v1/crawls/${t.values.crawl}/issues`;
       expectFields(await call('GET', `${issues}?category=a%00b`), ['category']);
