@@ -15,8 +15,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createDirectoryBlobStore, EXPORT_CONTENT_TYPES, type ExportFileFormat, renderExport } from '../../packages/server/src/exports/index.js';
-import { syntheticSource } from '../../packages/server/test/exports/fixtures.js';
+import { createDirectoryBlobStore } from '../../packages/server/src/modules/exports/blob-store.js';
+import { EXPORT_CONTENT_TYPES, type ExportFileFormat, renderExport } from '../../packages/server/src/reports/index.js';
+import { syntheticSource } from '../../packages/server/test/reports/fixtures.js';
 
 const MB = 1024 * 1024;
 const round = (n: number) => Math.round(n * 10) / 10;

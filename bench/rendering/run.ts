@@ -14,7 +14,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { crawlSite, resolveCrawlConfig, type CrawlConfig, type IssueRecord, type PageRecord } from '../../packages/server/src/crawler/index.js';
-import { chooseSample } from '../../packages/server/src/modules/crawls/pagespeed.js';
+import { chooseSample } from '../../packages/server/src/modules/crawls/pagespeed-step.js';
 import { createLighthousePageSpeed } from '../../packages/server/src/providers/index.js';
 import { chromiumAvailable, createRenderer, resolveChromePath } from '../../packages/server/src/rendering/index.js';
 

@@ -15,6 +15,15 @@ if (!baseUrl || !token) {
 }
 const site = process.argv[2] ?? 'https://example.com';
 
+/** What each `blocked_reason` means (docs/decisions/crawl-lifecycle.md). */
+const BLOCKED_REASONS: Record<string, string> = {
+  firewall: 'a firewall or bot protection answered instead of the site',
+  robots_disallow: 'robots.txt disallows the crawler',
+  robots_unreachable: 'robots.txt could not be read',
+  address_refused: 'the site resolves to a private or non-public address',
+  unreachable: 'the start URL could not be reached',
+};
+
 const client = createClient({
   baseUrl,
   token,
@@ -47,6 +56,11 @@ try {
   });
   if (crawl.status !== 'completed') {
     console.error(`crawl ended ${crawl.status}${crawl.error ? `: ${crawl.error}` : ''}`);
+    process.exit(1);
+  }
+  // A site that kept the crawler out still ends `completed`: its empty reports are not "0 errors".
+  if (crawl.blocked) {
+    console.error(`crawl blocked: ${BLOCKED_REASONS[crawl.blocked_reason ?? ''] ?? crawl.blocked_reason ?? 'no reason given'} (${crawl.pages.crawled} pages crawled)`);
     process.exit(1);
   }
 

@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { defineConfig, type Options } from 'tsup';
 
 /**
@@ -33,5 +35,11 @@ export default defineConfig([
     clean: ['!index.*'],
     // tsup marks an output that starts with a shebang as executable.
     banner: { js: '#!/usr/bin/env node' },
+    // The API reference's browser bundle (a build-time asset of @scalar/api-reference, a root
+    // devDependency), served at /docs/assets/scalar.js: the published package needs no CDN and
+    // no runtime dependency on it. After this build's clean, which would remove it.
+    onSuccess: async () => {
+      copyFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'), 'dist/scalar-standalone.js');
+    },
   },
 ]);

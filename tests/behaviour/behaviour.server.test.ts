@@ -1,14 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../packages/server/test/db/harness.js';
 import { startSite, type Site } from '../../packages/server/test/db/support/site.js';
+import { OpenApiChecker, recordingFetch, type Exchange } from './openapi-conformance.js';
 import { BEHAVIOUR_PLANS, behaviourSuite, type Target } from './suite.js';
 
 let h: Harness;
 let site: Site;
 let receiver: ReturnType<typeof createServer>;
 let target: Target;
+const exchanges: Promise<Exchange>[] = [];
 
 beforeAll(async () => {
   h = await startHarness({ plans: BEHAVIOUR_PLANS });
@@ -28,6 +30,7 @@ beforeAll(async () => {
     setPlan: async (slug, plan) => {
       await h.server.admin.setPlan({ team: slug, plan });
     },
+    fetch: recordingFetch(exchanges),
   };
 });
 afterAll(async () => {
@@ -37,3 +40,23 @@ afterAll(async () => {
 });
 
 behaviourSuite(() => target);
+
+describe('docs/openapi.json', () => {
+  it('describes every answer of the behaviour suite: status, headers and body, nothing undocumented', async () => {
+    const answers = await Promise.all(exchanges);
+    expect(answers.length).toBeGreaterThan(50);
+    const checker = new OpenApiChecker();
+    const problems = [...new Set(answers.flatMap((x) => checker.check(x)))];
+    expect(problems).toEqual([]);
+
+    // The check is strict: an extra property, an undocumented header or status is a failure.
+    const read = answers.find((x) => x.method === 'GET' && /^\/v1\/projects\/[^/]+$/.test(x.path) && x.status === 200)!;
+    const body = JSON.parse(read.text!) as { data: Record<string, unknown> };
+    const doctored = JSON.stringify({ data: { ...body.data, surprise: 1 } });
+    expect(checker.check({ ...read, text: doctored }).join()).toMatch(/must NOT have additional properties/);
+    expect(checker.check({ ...read, headers: { ...read.headers, 'x-surprise': '1' } }).join()).toMatch(/x-surprise is not documented/);
+    expect(checker.check({ ...read, status: 418 }).join()).toMatch(/418 is not documented/);
+    const problem = answers.find((x) => x.status === 404)!;
+    expect(checker.check({ ...problem, text: problem.text!.replace('"not_found"', '"conflict"') }).join()).toMatch(/must be equal to one of the allowed values/);
+  });
+});

@@ -4,7 +4,7 @@
  * mock cannot drift from the server. Where the mock deliberately simplifies (it does not crawl:
  * every crawl "finds" the same seeded site), the assertions stay at what both guarantee.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError, createClient, type SiteAuditClient } from '@siteaudit/client';
 import { SCOPES, WEEKDAYS, type PlanOverrides, type Scope } from '@siteaudit/schema';
 
@@ -38,6 +38,8 @@ export interface Target {
   teamToken(slug: string, plan: string): Promise<string>;
   /** Moves a team to another plan (the operator's `admin.setPlan`). */
   setPlan(slug: string, plan: string): Promise<void>;
+  /** The fetch every request of the suite goes through (the server run records them for the OpenAPI check). */
+  fetch?: typeof fetch;
 }
 
 const DAY_MS = 86_400_000;
@@ -45,12 +47,18 @@ const DAY_MS = 86_400_000;
 export function behaviourSuite(setup: () => Target) {
   let target: Target;
   let client: SiteAuditClient;
-  const connect = (token = target.token) => createClient({ baseUrl: target.baseUrl, token, language: 'en', retries: 0 });
+  const connect = (token = target.token) => createClient({ baseUrl: target.baseUrl, token, language: 'en', retries: 0, fetch: target.fetch });
+  const fetch: typeof globalThis.fetch = (input, init) => (target.fetch ?? globalThis.fetch)(input, init);
 
   describe('behaviour', () => {
-    it('tells who is calling', async () => {
+    // Each test builds what it reads, so any one runs alone (`-t`).
+    beforeAll(() => {
       target = setup();
       client = connect();
+    });
+    const newProject = () => client.projects.create({ url: target.siteUrl });
+
+    it('tells who is calling', async () => {
       const me = await client.account.me();
       expect(me.plan.key).toBe('agency');
       expect(me.api_access).toEqual(['read', 'write']);
@@ -83,7 +91,7 @@ export function behaviourSuite(setup: () => Target) {
 
     it('refuses bad input by field, unknown ids with 404, and missing scopes with 403', async () => {
       const invalid = await client.campaigns
-        .create({ project: (await client.projects.list({ limit: 1 })).data[0].id, name: '', start_url: 'not a url', max_depth: -1, max_urls: 10 })
+        .create({ project: (await newProject()).id, name: '', start_url: 'not a url', max_depth: -1, max_urls: 10 })
         .catch((e: unknown) => e);
       expect(invalid).toBeInstanceOf(ValidationError);
       expect(Object.keys((invalid as ValidationError).errors ?? {})).toEqual(expect.arrayContaining(['name', 'start_url', 'max_depth']));
@@ -99,7 +107,7 @@ export function behaviourSuite(setup: () => Target) {
     });
 
     it('refuses a campaign pattern outside RE2 syntax, naming the field, the entry and the reason', async () => {
-      const project = (await client.projects.list({ limit: 1 })).data[0].id;
+      const project = (await newProject()).id;
       const base = { project, name: 'Patterns', start_url: target.siteUrl, max_depth: 1, max_urls: 10 };
       const refused = await client.campaigns.create({ ...base, issue_exclusion_patterns: 're:(a)\\1' }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(ValidationError);
@@ -171,6 +179,17 @@ export function behaviourSuite(setup: () => Target) {
       const file = await client.exports.download({ export: ready.id });
       expect(file.contentType).toBe('application/pdf');
       expect(new TextDecoder().decode((await file.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
+      // The file's ETag answers a conditional download with 304, without the file.
+      const download = `${target.baseUrl}/v1/exports/${ready.id}/download`;
+      const auth = { authorization: `Bearer ${target.token}` };
+      const whole = await fetch(download, { headers: auth });
+      const etag = whole.headers.get('etag')!;
+      expect(etag).toBeTruthy();
+      await whole.arrayBuffer();
+      const unchanged = await fetch(download, { headers: { ...auth, 'if-none-match': etag } });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.headers.get('etag')).toBe(etag);
+      expect(unchanged.headers.get('x-request-cost')).toBe('0');
     });
 
     it('tracks, pauses, resumes and untracks keywords by their canonical form', async () => {
@@ -345,7 +364,7 @@ export function behaviourSuite(setup: () => Target) {
     });
 
     it('answers the scorecard with five pillars and no global average', async () => {
-      const project = (await client.projects.list({ limit: 1 })).data[0];
+      const project = await newProject();
       const scorecard = await client.projects.scorecard({ project: project.id });
       expect(scorecard.pillars.map((p) => p.key)).toEqual(['technique', 'contenu', 'accessibilite', 'acquisition', 'logs']);
       expect(scorecard).not.toHaveProperty('average');

@@ -45,7 +45,8 @@ export function mockTarget(): { mock: MockApi; target: FuzzTarget } {
   // The mock finishes pending work before each request, so a seeded crawl settles on its next poll.
   // The failed-authentication throttle counts by clock minute, which the two sides keep apart
   // (the mock's clock moves with its work): off here, tested on its own (auth-failures tests).
-  const mock = createMockApi({ baseUrl: MOCK_BASE_URL, autoAdvance: true, plans: FUZZ_PLANS, authFailuresPerMinute: null });
+  // Private addresses allowed, as the server's harness does: http webhook URLs are then accepted.
+  const mock = createMockApi({ baseUrl: MOCK_BASE_URL, autoAdvance: true, plans: FUZZ_PLANS, authFailuresPerMinute: null, allowPrivateAddresses: true });
   mock.admin.createTeam({ slug: 'fuzz', name: 'Fuzz', plan: 'agency' });
   mock.admin.addMember({ team: 'fuzz', email: 'owner@fuzz.test', name: 'Owner', role: 'owner' });
   const { token } = mock.admin.createToken({ team: 'fuzz', member: 'owner@fuzz.test', name: 'fuzz', scopes: SCOPES });

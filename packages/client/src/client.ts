@@ -82,6 +82,10 @@ type Ops = Record<OperationId, OperationInfo>;
  */
 export function createClient(options: ClientOptions): SiteAuditClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  // Every path already starts with /v1: `…/v1` would call `/v1/v1/projects` and answer 404s.
+  if (/\/v1$/i.test(baseUrl)) {
+    throw new TypeError(`@siteaudit/client: baseUrl must not end with /v1 (the client adds it): drop it, e.g. "${baseUrl.slice(0, -3) || 'https://api.siteaudit.dev'}"`);
+  }
   const retry = resolveRetries(options.retries);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const cache = options.etagCache === true ? lruCache(500) : options.etagCache || undefined;
@@ -244,7 +248,7 @@ export function createClient(options: ClientOptions): SiteAuditClient {
         { export: exportId },
         (e) => {
           if (e.status === 'failed' || e.status === 'expired') {
-            const init = { status: 0, code: `export.${e.status}`, title: `Export ${e.status}`, detail: e.error ?? undefined };
+            const init = { status: 0, code: `export.${e.status}` as const, title: `Export ${e.status}`, detail: e.error ?? undefined };
             throw e.status === 'expired' ? new GoneError(init) : new SiteAuditError(init);
           }
           return e.status === 'ready';

@@ -1,4 +1,18 @@
-import type { Problem } from '@siteaudit/schema';
+import type { ErrorCode, Problem } from '@siteaudit/schema';
+
+/**
+ * Codes the client makes itself: no answer (`connection_error`, `timeout`), an export that
+ * failed while `waitForExport` waited (`export.failed`), an error answer that carried no problem
+ * body, e.g. a proxy's page (`http_<status>`).
+ */
+export type ClientErrorCode = 'connection_error' | 'timeout' | 'export.failed' | `http_${number}`;
+
+/**
+ * Every `code` a {@link SiteAuditError} can carry: the API's error catalogue (`ErrorCode` of
+ * `@siteaudit/schema`: `validation_failed`, `token.missing_scope`, `plan_limit.…`) and the
+ * client's own codes. A type only: switch on it and the compiler checks the spelling.
+ */
+export type SiteAuditErrorCode = ErrorCode | ClientErrorCode;
 
 /**
  * Shared by every copy of this package (ESM and CJS builds, two versions in one tree): `instanceof`
@@ -29,7 +43,7 @@ export function brand(error: Error, target: Function): string {
 /** Fields every error of the API carries. */
 export interface SiteAuditErrorInit {
   status: number;
-  code: string;
+  code: SiteAuditErrorCode;
   title: string;
   detail?: string;
   requestId?: string;
@@ -61,7 +75,7 @@ export class SiteAuditError extends Error {
   /** HTTP status; 0 when no response was received. */
   readonly status: number;
   /** Stable, untranslated error code (`token.missing_scope`, `rate_limited`…). */
-  readonly code: string;
+  readonly code: SiteAuditErrorCode;
   /** Human title, in the client's language. */
   readonly title: string;
   readonly detail?: string;
@@ -173,7 +187,7 @@ export function errorFromResponse(res: Response, text: string, retryAfter: numbe
   const status = res.status;
   const init = {
     status,
-    code: problem?.code ?? `http_${status}`,
+    code: problem?.code ?? (`http_${status}` as const),
     title: problem?.title ?? (res.statusText || `HTTP ${status}`),
     detail: problem?.detail,
     requestId: res.headers.get('x-request-id') ?? problem?.request_id,

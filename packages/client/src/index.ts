@@ -16,8 +16,11 @@ export {
   RateLimitError,
   ServerError,
   ConnectionError,
+  type ClientErrorCode,
+  type SiteAuditErrorCode,
   type SiteAuditErrorInit,
 } from './errors.js';
+export type * from './resources.js';
 export {
   verifyWebhook,
   WebhookVerificationError,

@@ -13,8 +13,9 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 // `z.strictObject({})` infers `Record<string, never>`: an intersection with it would make every
 // field `never`, so it becomes `{}`.
 type Clean<T> = T extends undefined ? {} : string extends keyof T ? {} : T;
-// `limit` is `z.coerce.number()`, whose input type is `unknown`.
-type FixLimit<T> = { [K in keyof T]: K extends 'limit' ? number : T[K] };
+// `limit` is `z.coerce.number()`, whose input type is `unknown`; a boolean filter is
+// `'true' | 'false'` on the wire and a boolean here (sent as "true" / "false").
+type FixLimit<T> = { [K in keyof T]: K extends 'limit' ? number : [T[K]] extends ['true' | 'false' | undefined] ? boolean : T[K] };
 type BodyIn<K extends OperationId> = [Body<K>] extends [never] ? {} : Clean<Body<K>>;
 
 /**
@@ -110,54 +111,9 @@ export type Method<K extends OperationId> = {} extends Input<K>
   ? (input?: Input<K>, options?: OptionsOf<K>) => Output<K>
   : (input: Input<K>, options?: OptionsOf<K>) => Output<K>;
 
-/**
- * `OPERATIONS[id].sdk` as tuples. The table's `op()` helper widens `sdk` to `string[]` (it is not a
- * `const` type parameter), so the types cannot read it; the runtime does, and
- * test/sdk-paths.test.ts checks that both agree.
- */
-export interface SdkPaths {
-  getMe: ['account', 'me'];
-  getUsage: ['account', 'usage'];
-  listOperations: ['account', 'operations'];
-  listProjects: ['projects', 'list'];
-  createProject: ['projects', 'create'];
-  getProject: ['projects', 'get'];
-  updateProject: ['projects', 'update'];
-  deleteProject: ['projects', 'delete'];
-  getScorecard: ['projects', 'scorecard'];
-  listCampaigns: ['campaigns', 'list'];
-  createCampaign: ['campaigns', 'create'];
-  getCampaign: ['campaigns', 'get'];
-  updateCampaign: ['campaigns', 'update'];
-  deleteCampaign: ['campaigns', 'delete'];
-  launchCrawl: ['crawls', 'launch'];
-  listCrawls: ['crawls', 'list'];
-  getCrawl: ['crawls', 'get'];
-  listCrawlIssues: ['crawls', 'issues', 'list'];
-  getCrawlIssueSummary: ['crawls', 'issues', 'summary'];
-  listCrawlPages: ['crawls', 'pages', 'list'];
-  getCrawlPageByUrl: ['crawls', 'pages', 'byUrl'];
-  getCrawlPagespeed: ['crawls', 'pagespeed'];
-  createExport: ['exports', 'create'];
-  getExport: ['exports', 'get'];
-  downloadExport: ['exports', 'download'];
-  getPositions: ['positions', 'get'];
-  trackKeywords: ['positions', 'track'];
-  untrackKeywords: ['positions', 'untrack'];
-  pauseKeywords: ['positions', 'pause'];
-  resumeKeywords: ['positions', 'resume'];
-  checkKeyword: ['positions', 'check'];
-  getSearchConsole: ['searchConsole', 'get'];
-  listWebhooks: ['webhooks', 'list'];
-  createWebhook: ['webhooks', 'create'];
-  getWebhook: ['webhooks', 'get'];
-  updateWebhook: ['webhooks', 'update'];
-  deleteWebhook: ['webhooks', 'delete'];
-  rotateWebhookSecret: ['webhooks', 'rotateSecret'];
-  testWebhook: ['webhooks', 'test'];
-  listWebhookDeliveries: ['webhooks', 'deliveries'];
-}
-type SdkOf<K extends OperationId> = Ops[K]['sdk'] extends readonly [string, ...string[]] ? Ops[K]['sdk'] : K extends keyof SdkPaths ? SdkPaths[K] : never;
+/** Where the SDK exposes each operation, read from the operations table: `['crawls', 'issues', 'summary']`. */
+export type SdkPaths = { [K in OperationId]: Ops[K]['sdk'] };
+type SdkOf<K extends OperationId> = SdkPaths[K];
 
 type Nest<P extends readonly string[], V> = P extends readonly [infer H extends string, ...infer R extends readonly string[]]
   ? { [X in H]: R extends readonly [] ? V : Nest<R, V> }

@@ -44,7 +44,7 @@ const SAMPLES: { [K in OperationId]: Sample<K> } = {
     query: { severity: 'error', category: 'links', name: 'Broken link', limit: '50' },
   },
   getCrawlIssueSummary: { input: { crawl }, path: `/v1/crawls/${crawl}/issues/summary` },
-  listCrawlPages: { input: { crawl, status: '4xx', internal: 'true' }, path: `/v1/crawls/${crawl}/pages`, query: { status: '4xx', internal: 'true' } },
+  listCrawlPages: { input: { crawl, status: '4xx', internal: true }, path: `/v1/crawls/${crawl}/pages`, query: { status: '4xx', internal: 'true' } },
   getCrawlPageByUrl: { input: { crawl, url: 'https://example.com/a?b=1&c=d' }, path: `/v1/crawls/${crawl}/pages/by-url`, query: { url: 'https://example.com/a?b=1&c=d' } },
   getCrawlPagespeed: { input: { crawl }, path: `/v1/crawls/${crawl}/pagespeed` },
 

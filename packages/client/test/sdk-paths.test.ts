@@ -4,8 +4,8 @@ import { createClient } from '../src/index.js';
 import type { SdkPaths } from '../src/types.js';
 
 /**
- * The types read SDK placements from `SdkPaths` (the table's `sdk` is typed `string[]`); this
- * copy is checked against `SdkPaths` by the compiler and against the runtime table here.
+ * The public placements, pinned: `SdkPaths` is read from the operations table, so the compiler
+ * checks this copy against the table's types, and the test against its runtime values.
  */
 const EXPECTED: { [K in OperationId]: SdkPaths[K] } = {
   getMe: ['account', 'me'],

@@ -3,7 +3,9 @@
  * function hands back. A business function never checks auth, scope, cost, validation or
  * idempotency: the generic handler has done it (as the server's binder does).
  */
+import { ApiError } from '@siteaudit/schema';
 import type {
+  CallerFacts,
   ErrorCode,
   Language,
   OperationId,
@@ -17,8 +19,8 @@ import type {
 import type { Job, MemberRecord, MockDb, TeamRecord, TokenRecord } from './db.js';
 import type { Random } from './random.js';
 
-/** The caller resolved from the bearer token. */
-export interface Caller {
+/** The caller resolved from the bearer token, with the facts the pipeline's gates read. */
+export interface Caller extends CallerFacts {
   token: TokenRecord;
   member: MemberRecord;
   team: TeamRecord;
@@ -41,6 +43,8 @@ export interface MockEnv {
   readonly plans: PlanCatalogue;
   /** Whether keyword checks produce positions (a simulated SERP provider). */
   readonly serp: boolean;
+  /** As the server's `network.allowPrivateAddresses`: private hosts and http webhook URLs are taken. */
+  readonly allowPrivateAddresses: boolean;
   /** Failed authentications per minute before 429 (the server's option), null for none. */
   readonly authFailuresPerMinute: number | null;
   /** Ids and generated data; replaced by a fresh one from the seed on `reset()`. */
@@ -58,26 +62,14 @@ export interface MockEnv {
   schedule(kind: Job['kind'], id: string, at: number, progress?: boolean): void;
 }
 
-/** A refusal from the error catalogue, thrown by rules and business functions. */
-export class MockProblem extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    readonly extras: ProblemExtras = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(extras.detail ?? code);
-    this.name = 'MockProblem';
-  }
-}
-
 /** Throws the catalogue error `code`. */
 export function fail(code: ErrorCode, extras: ProblemExtras = {}, headers: Record<string, string> = {}): never {
-  throw new MockProblem(code, extras, headers);
+  throw new ApiError(code, extras, headers);
 }
 
 /** 404 `not_found`: no such resource for the caller's team (another team's included). */
 export function notFound(): never {
-  throw new MockProblem('not_found');
+  throw new ApiError('not_found');
 }
 
 export interface OpContext<K extends OperationId> {

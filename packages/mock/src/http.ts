@@ -1,60 +1,46 @@
 /**
- * The generic handler factory: one msw handler per contract entry, applying the spec's common
- * rules in the server binder's order before the operation's business function runs:
- *
- *   forced answer (failNext) → bearer token (401) → plan gate (403) → rate limit (429) →
- *   role and scope (403) → path parameters (malformed UUID → 404) → Idempotency-Key presence
- *   (400) → query, then body syntax (415, 400) and validation (422) → cursor (400) →
- *   idempotency claim (409, replay) → business → envelope, pagination, ETag / 304.
- *
- * Validation failures, 401 and 429 happen before the idempotency layer and are never stored
- * (../shared/api-rules.md); a business answer, errors included, is stored and replayed.
+ * The msw binding of the request pipeline (`createPipeline` of `@siteaudit/schema`, shared with
+ * the server): one msw handler per contract entry reads the request, hands the pipeline the
+ * mock's ports (tokens, counters, idempotency records and cursors in the in-memory db, the
+ * business functions) and turns its answer into a `Response`. Only `failNext` is the mock's
+ * own: a queued answer comes before every rule.
  */
 import {
   IDEMPOTENCY_KEY_RETENTION_MS,
   WWW_AUTHENTICATE,
   VARY,
-  accessRefusal,
+  ApiError,
   allowedMethods,
-  buildProblem,
-  checkInput,
+  createPipeline,
   decodePathParams,
-  ifNoneMatchMatches,
   matchOperation,
-  parseIdempotencyKey,
   pickLanguage,
-  planRefusal,
+  problemAnswer,
   rateLimitHeaders,
-  rateLimitRefusal,
   rateLimitUpgrade,
   recordAuthFailure,
-  requestFingerprintText,
+  type Answer,
   type ContractEntry,
   type Language,
+  type ListOutput,
   type OperationId,
+  type PipelinePorts,
+  type PipelineRequest,
 } from '@siteaudit/schema';
 import { http, type HttpHandler } from 'msw';
-import type { z } from 'zod';
-import { MockProblem, type Business, type Caller, type MockEnv, type Outcome } from './context.js';
+import type { Business, Caller, MockEnv, Outcome } from './context.js';
 import { bindingHash, decodeCursor, encodeCursor } from './cursor.js';
 import { hashHex } from './random.js';
 import { peek, refund, take } from './rate-limit.js';
 
 /** Headers of a first answer that a replay repeats; request id and rate headers are fresh. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'content-disposition'];
-const JSON_TYPE = /^application\/([a-z.+-]*\+)?json\s*(;|$)/i;
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-const CACHE_CONTROL = 'private, no-cache';
 
 type Headers = Record<string, string>;
 
-function json(body: unknown, status: number, headers: Headers, contentType = 'application/json'): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...headers, 'Content-Type': contentType } });
-}
-
-function problemResponse(problem: MockProblem, language: Language, requestId: string, headers: Headers): Response {
-  const body = buildProblem(problem.code, language, { ...problem.extras, request_id: requestId });
-  return json(body, body.status, { ...headers, ...problem.headers }, 'application/problem+json');
+/** The pipeline's request, with the caller of its token looked up before `failNext`. */
+interface MockRequest extends PipelineRequest {
+  caller: Caller | null;
 }
 
 export function authenticate(env: MockEnv, header: string | null, now: Date): Caller | null {
@@ -68,38 +54,7 @@ export function authenticate(env: MockEnv, header: string | null, now: Date): Ca
   const team = env.db.teams.get(token.team_id);
   const plan = team ? env.plans[team.plan] : undefined;
   if (!member || member.removed_at || !team || !plan) return null;
-  return { token, member, team, plan };
-}
-
-/** Spec, Authentication 7, first part: the team plan opens the verb (before the rate limit). */
-function checkPlan(env: MockEnv, entry: ContractEntry, caller: Caller): void {
-  const refused = planRefusal(entry, caller.plan, env.plans);
-  if (refused) throw new MockProblem(refused.code, refused.extras);
-}
-
-/** Then the member role (webhooks: owners and admins) and the token scope. */
-function checkRoleAndScope(entry: ContractEntry, caller: Caller): void {
-  const denied = accessRefusal(entry, caller.member.role, caller.token.scopes);
-  if (denied) throw new MockProblem(denied.code, denied.extras);
-}
-
-/** 422 with `errors` by field; a whole missing body is reported on `body`, as the server does. */
-function validate(schema: z.ZodType, value: unknown, language: Language, whole?: string): unknown {
-  const checked = checkInput(schema, value, language, whole);
-  if (checked.ok) return checked.data;
-  throw new MockProblem('validation_failed', { errors: checked.errors });
-}
-
-/** The JSON body, undefined when empty; 415 when not JSON, 400 when malformed. */
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.length === 0) return undefined;
-  if (!JSON_TYPE.test(request.headers.get('content-type') ?? '')) throw new MockProblem('request.unsupported_media_type');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new MockProblem('request.malformed_json');
-  }
+  return { token, member, team, plan, teamId: team.id, role: member.role, scopes: token.scopes };
 }
 
 /** `req_` and 32 hex characters, like the server's, from the mock's own seeded stream. */
@@ -111,13 +66,17 @@ function baseHeaders(requestId: string, language: Language): Headers {
   return { 'X-Request-Id': requestId, 'Content-Language': language, Vary: VARY };
 }
 
+function toResponse(answer: Answer, headers: Headers): Response {
+  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: { ...headers, ...answer.headers } });
+}
+
 /** The answer `failNext` queued for this operation, if any, consumed one at a time. */
-function forcedProblem(env: MockEnv, entry: ContractEntry, caller: Caller | null): MockProblem | null {
+function forcedProblem(env: MockEnv, entry: ContractEntry, caller: Caller | null): ApiError | null {
   const queue = env.forced.get(entry.id);
   const next = queue?.[0];
   if (!queue || !next) return null;
   if (--next.times <= 0) queue.shift();
-  const extras: MockProblem['extras'] = next.detail ? { detail: next.detail } : {};
+  const extras: ApiError['extras'] = next.detail ? { detail: next.detail } : {};
   const headers: Headers = {};
   if (next.code === 'rate_limited') {
     const retryAfter = next.retryAfter ?? 1;
@@ -128,7 +87,7 @@ function forcedProblem(env: MockEnv, entry: ContractEntry, caller: Caller | null
   }
   if (next.code === 'token.missing_scope' && entry.scope) extras.required_scopes = [entry.scope];
   if (next.code === 'validation_failed') extras.errors = {};
-  return new MockProblem(next.code, extras, headers);
+  return new ApiError(next.code, extras, headers);
 }
 
 function queryObject(url: URL): Record<string, string | string[]> {
@@ -142,178 +101,102 @@ function queryObject(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-interface Built {
-  status: number;
-  body: BodyInit | null;
-  /** The JSON text of the body, for the ETag and the idempotency record. */
-  text: string | null;
-  headers: Headers;
-  json: unknown;
-}
-
-function build(entry: ContractEntry, outcome: Outcome, env: MockEnv, caller: Caller, binding: string, after: number | null, limit: number): Built {
+/** A business outcome as the pipeline's output: `{ data }` bodies, keyset pages, downloads held whole. */
+function output(outcome: Outcome, after: unknown[] | null, limit: number): unknown {
   switch (outcome.type) {
     case 'empty':
-      return { status: 204, body: null, text: null, headers: {}, json: undefined };
-    case 'file': {
-      const text = `file:${hashHex(Array.from(outcome.bytes, (b) => String.fromCharCode(b)).join(''))}`;
-      return {
-        status: entry.status,
-        body: outcome.bytes as unknown as BodyInit,
-        text,
-        json: undefined,
-        headers: {
-          'Content-Type': outcome.contentType,
-          'Content-Disposition': `attachment; filename="${outcome.filename.replace(/["\\\r\n]/g, '_')}"`,
-          'Content-Length': String(outcome.bytes.byteLength),
-          ...(outcome.etag ? { ETag: outcome.etag } : {}),
-        },
-      };
-    }
+      return undefined;
+    case 'file':
+      return { file: { bytes: outcome.bytes, contentType: outcome.contentType, filename: outcome.filename, etag: outcome.etag } };
     case 'list': {
-      const rest = after === null ? outcome.items : outcome.items.filter((i) => i.key > after);
-      const page = rest.slice(0, limit);
-      const hasMore = rest.length > limit;
-      const last = page[page.length - 1];
-      const next = hasMore && last ? encodeCursor(env.cursorSecret, entry.id, caller.team.id, binding, last.key) : null;
-      const body = { data: page.map((i) => i.item), meta: { limit, has_more: hasMore, next_cursor: next } };
-      const text = JSON.stringify(body);
-      return { status: entry.status, body: text, text, json: body, headers: { 'Content-Type': JSON_CONTENT_TYPE } };
+      const from = after === null ? null : (after[0] as number);
+      const rest = from === null ? outcome.items : outcome.items.filter((i) => i.key > from);
+      const page: ListOutput<{ key: number; item: unknown }> = { items: rest.slice(0, limit + 1), key: (i) => [i.key], map: (i) => i.item };
+      return page;
     }
     case 'raw':
-    case 'data': {
-      const body = outcome.type === 'raw' ? outcome.body : { data: outcome.data };
-      const text = JSON.stringify(body);
-      const headers = { 'Content-Type': JSON_CONTENT_TYPE, ...(outcome.type === 'data' ? outcome.headers : {}) };
-      return { status: outcome.status ?? entry.status, body: text, text, json: body, headers };
-    }
+      return { body: outcome.body, status: outcome.status };
+    case 'data':
+      return { body: { data: outcome.data }, status: outcome.status, headers: outcome.headers };
   }
 }
 
-/** The resolver of one operation: every common rule, then `business`. */
-async function handle(env: MockEnv, entry: ContractEntry, business: Business<OperationId>, request: Request, rawParams: Record<string, unknown>): Promise<Response> {
-  env.beforeRequest?.();
-  const language = pickLanguage(request.headers.get('accept-language'));
-  const requestId = newRequestId(env);
-  const headers: Headers = baseHeaders(requestId, language);
-  const now = env.clock();
-  const db = env.db;
-  const caller = authenticate(env, request.headers.get('authorization'), now);
-  const refuse = (problem: MockProblem) => problemResponse(problem, language, requestId, headers);
-
-  const forced = forcedProblem(env, entry, caller);
-  if (forced) {
-    if (caller) Object.assign(headers, rateLimitHeaders(peek(db, caller.team.id, caller.plan, now), 0));
-    return refuse(forced);
-  }
-  if (!caller) {
-    // Past the limit of failed authentications, 429 instead of 401 (the server counts per address).
-    const { count, refusal } = recordAuthFailure(db.authFailures.get('client'), env.authFailuresPerMinute, now);
-    db.authFailures.set('client', count);
-    if (refusal) return refuse(new MockProblem('rate_limited', refusal.extras, refusal.headers));
-    return refuse(new MockProblem('unauthenticated', {}, { 'WWW-Authenticate': WWW_AUTHENTICATE }));
-  }
-  caller.token.last_used_at = now.toISOString();
-
-  let idempotencyStoreKey: string | null = null;
-  try {
-    checkPlan(env, entry, caller);
-
-    const taken = take(db, caller.team.id, caller.plan, entry.cost, now);
-    if (!taken.ok) {
-      const refusal = rateLimitRefusal(taken, env.plans, caller.plan);
-      throw new MockProblem('rate_limited', refusal.extras, refusal.headers);
-    }
-    Object.assign(headers, rateLimitHeaders(taken.states, entry.cost));
-    checkRoleAndScope(entry, caller);
-
-    // Spec, Endpoints rule 5: path parameters are UUIDs; anything else names no resource.
-    const params = entry.params.safeParse(rawParams);
-    if (!params.success) throw new MockProblem('not_found');
-
-    let key: string | null = null;
-    const keyHeader = request.headers.get('idempotency-key');
-    if (entry.idempotency !== 'none' && keyHeader !== null) {
-      key = parseIdempotencyKey(keyHeader);
-      if (key === null) throw new MockProblem('idempotency.key_invalid');
-    } else if (entry.idempotency === 'required') {
-      throw new MockProblem('idempotency.key_required');
-    }
-
-    const url = new URL(request.url);
-    const queryData = validate(entry.query, queryObject(url), language) as Record<string, unknown>;
-    const bodyData = entry.body ? validate(entry.body, await readJson(request), language, 'body') : undefined;
-    const paramsData = params.data as Record<string, unknown>;
-
-    let after: number | null = null;
-    const binding = bindingHash(paramsData, queryData);
-    if (entry.kind === 'list' && typeof queryData.cursor === 'string') {
-      after = decodeCursor(env.cursorSecret, queryData.cursor, entry.id, caller.team.id, binding);
-      if (after === null) throw new MockProblem('pagination.invalid_cursor');
-    }
-
-    if (key !== null) {
-      const storeKey = `${caller.team.id}\u0000${key}`;
-      const fingerprint = hashHex(requestFingerprintText(entry.id, paramsData, queryData, bodyData));
-      let record = db.idempotency.get(storeKey);
-      if (record && record.expires_at <= now.getTime()) {
-        db.idempotency.delete(storeKey);
-        record = undefined;
+/** The mock's ports: everything lives in `env.db`, on the mock clock. */
+function mockPorts(env: MockEnv, businesses: Record<OperationId, Business<OperationId>>): PipelinePorts<Caller, never, MockRequest> {
+  const storeKey = (teamId: string, key: string) => `${teamId}\u0000${key}`;
+  return {
+    clock: () => env.clock(),
+    plans: () => env.plans,
+    authenticate: ({ caller }, now) => {
+      if (caller) {
+        caller.token.last_used_at = now.toISOString();
+        return caller;
       }
-      if (record) {
-        if (record.fingerprint !== fingerprint) throw new MockProblem('idempotency.key_reused');
-        if (record.state === 'in_flight') throw new MockProblem('idempotency.key_in_use');
-        return new Response(record.body, { status: record.status, headers: { ...headers, ...record.headers, 'Idempotent-Replayed': 'true' } });
-      }
-      db.idempotency.set(storeKey, { fingerprint, state: 'in_flight', status: 0, body: null, headers: {}, expires_at: now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS });
-      idempotencyStoreKey = storeKey;
-    }
-
-    let built: Built;
-    try {
-      const outcome = business({ env, db, caller, params: paramsData as never, query: queryData as never, body: bodyData as never, now, language });
-      built = build(entry, outcome, env, caller, binding, after, typeof queryData.limit === 'number' ? queryData.limit : 25);
-      if (entry.response && built.json !== undefined) {
-        // The mock's own answers are held to the contract, so a drift shows as a loud 500.
-        const checked = entry.response.safeParse(built.json);
-        if (!checked.success) throw new Error(`@siteaudit/mock answered ${entry.id} outside the contract: ${checked.error.message}`);
-      }
-    } catch (error) {
-      if (!(error instanceof MockProblem)) throw error;
-      const body = buildProblem(error.code, language, { ...error.extras, request_id: requestId });
-      const text = JSON.stringify(body);
-      built = { status: body.status, body: text, text, json: body, headers: { 'Content-Type': 'application/problem+json', ...error.headers } };
-    }
-    if (idempotencyStoreKey) {
-      storeAnswer(env, idempotencyStoreKey, built.status, built.text, built.headers);
-      idempotencyStoreKey = null;
-    }
-
-    if (entry.method === 'GET' && built.status === 200 && built.text !== null) {
-      const etag = built.headers.ETag ?? `W/"${hashHex(built.text)}"`;
-      Object.assign(built.headers, { ETag: etag, 'Cache-Control': CACHE_CONTROL });
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) {
-        // A 304 costs nothing (spec: Limits 4).
-        refund(db, caller.team.id, entry.cost, now);
-        Object.assign(headers, rateLimitHeaders(peek(db, caller.team.id, caller.plan, now), 0));
-        return new Response(null, { status: 304, headers: { ...headers, ETag: etag, 'Cache-Control': CACHE_CONTROL } });
-      }
-    }
-    return new Response(built.body, { status: built.status, headers: { ...headers, ...built.headers } });
-  } catch (error) {
-    // An unexpected failure frees the key, so the client's retry can run (as the server does).
-    if (idempotencyStoreKey) db.idempotency.delete(idempotencyStoreKey);
-    if (error instanceof MockProblem) return refuse(error);
-    return refuse(new MockProblem('internal_error', { detail: error instanceof Error ? error.message : String(error) }));
-  }
-}
-
-function storeAnswer(env: MockEnv, storeKey: string, status: number, text: string | null, headers: Headers): void {
-  const record = env.db.idempotency.get(storeKey);
-  if (!record) return;
-  const kept: Headers = {};
-  for (const [name, value] of Object.entries(headers)) if (REPLAYED_HEADERS.includes(name.toLowerCase())) kept[name] = value;
-  Object.assign(record, { state: 'done', status, body: text, headers: kept });
+      // Past the limit of failed authentications, 429 instead of 401 (the server counts per address).
+      const { count, refusal } = recordAuthFailure(env.db.authFailures.get('client'), env.authFailuresPerMinute, now);
+      env.db.authFailures.set('client', count);
+      if (refusal) throw new ApiError('rate_limited', refusal.extras, refusal.headers);
+      throw new ApiError('unauthenticated', {}, { 'WWW-Authenticate': WWW_AUTHENTICATE });
+    },
+    rateLimits: {
+      take: (teamId, cost, plan, now) => take(env.db, teamId, plan, cost, now),
+      refund: (teamId, cost, now) => refund(env.db, teamId, cost, now),
+      peek: (teamId, plan, now) => peek(env.db, teamId, plan, now),
+    },
+    idempotency: {
+      claim: (teamId, key, text, now) => {
+        const id = storeKey(teamId, key);
+        const fingerprint = hashHex(text);
+        let record = env.db.idempotency.get(id);
+        if (record && record.expires_at <= now.getTime()) {
+          env.db.idempotency.delete(id);
+          record = undefined;
+        }
+        if (record) {
+          if (record.fingerprint !== fingerprint) return { kind: 'mismatch' };
+          if (record.state === 'in_flight') return { kind: 'in_flight' };
+          return { kind: 'replay', response: { status: record.status, body: record.body, headers: record.headers } };
+        }
+        env.db.idempotency.set(id, { fingerprint, state: 'in_flight', status: 0, body: null, headers: {}, expires_at: now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS });
+        return { kind: 'claimed' };
+      },
+      complete: (teamId, key, answer) => {
+        const record = env.db.idempotency.get(storeKey(teamId, key));
+        if (!record) return;
+        const kept: Headers = {};
+        for (const [name, value] of Object.entries(answer.headers)) if (REPLAYED_HEADERS.includes(name.toLowerCase())) kept[name] = value;
+        Object.assign(record, { state: 'done', status: answer.status, body: answer.body, headers: kept });
+      },
+      release: (teamId, key) => {
+        env.db.idempotency.delete(storeKey(teamId, key));
+      },
+    },
+    cursors: {
+      encode: (op, teamId, query, key, params) => encodeCursor(env.cursorSecret, op, teamId, bindingHash(params, query), key[0] as number),
+      decode: (cursor, op, teamId, query, params) => {
+        const after = decodeCursor(env.cursorSecret, cursor, op, teamId, bindingHash(params, query));
+        if (after === null) throw new ApiError('pagination.invalid_cursor');
+        return [after];
+      },
+    },
+    etag: (text) => `W/"${hashHex(text)}"`,
+    handle: (op, ctx, input) => {
+      const outcome = businesses[op]({
+        env,
+        db: env.db,
+        caller: ctx.caller,
+        params: input.params as never,
+        query: input.query as never,
+        body: input.body as never,
+        now: ctx.now,
+        language: ctx.language,
+      });
+      return output(outcome, ctx.page.after, ctx.page.limit);
+    },
+    // The mock's own answers are held to the contract, so a drift shows as a loud 500.
+    validateResponses: true,
+    unexpected: (error) => ({ detail: error instanceof Error ? error.message : String(error) }),
+  };
 }
 
 /**
@@ -323,6 +206,32 @@ function storeAnswer(env: MockEnv, storeKey: string, status: number, text: strin
 export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], businesses: Record<OperationId, Business<OperationId>>): HttpHandler[] {
   const base = new URL(env.baseUrl);
   const basePath = base.pathname.replace(/\/$/, '');
+  const run = createPipeline(mockPorts(env, businesses));
+
+  const handle = async (entry: ContractEntry, request: Request, params: Record<string, string>): Promise<Response> => {
+    env.beforeRequest?.();
+    const language = pickLanguage(request.headers.get('accept-language'));
+    const requestId = newRequestId(env);
+    const headers = baseHeaders(requestId, language);
+    const now = env.clock();
+    const caller = authenticate(env, request.headers.get('authorization'), now);
+    const forced = forcedProblem(env, entry, caller);
+    if (forced) {
+      if (caller) Object.assign(headers, rateLimitHeaders(peek(env.db, caller.team.id, caller.plan, now), 0));
+      return toResponse(problemAnswer(forced, language, requestId), headers);
+    }
+    const answer = await run(entry, {
+      caller,
+      params,
+      query: queryObject(new URL(request.url)),
+      header: (name) => request.headers.get(name) ?? undefined,
+      body: () => request.text(),
+      requestId,
+      language,
+    });
+    return toResponse(answer, headers);
+  };
+
   const handlers: HttpHandler[] = entries.map((entry) => {
     const method = entry.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     // Routed by the contract's own matcher, as the server routes: msw's path matching would
@@ -333,7 +242,7 @@ export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], 
       const found = matchOperation(entry.method, url.pathname.slice(basePath.length));
       return found?.id === entry.id ? { matches: true, params: decodePathParams(found.params) } : false;
     };
-    return http[method](matches, ({ request, params }) => handle(env, entry, businesses[entry.id], request, params as Record<string, unknown>));
+    return http[method](matches, ({ request, params }) => handle(entry, request, params as Record<string, string>));
   });
   handlers.push(
     http.all(({ request }) => {
@@ -342,13 +251,10 @@ export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], 
     }, ({ request }) => {
       const language = pickLanguage(request.headers.get('accept-language'));
       const requestId = newRequestId(env);
-      const headers = baseHeaders(requestId, language);
       const path = new URL(request.url).pathname.slice(basePath.length);
       const allowed = allowedMethods(path);
-      if (allowed.length > 0) {
-        return problemResponse(new MockProblem('method_not_allowed', {}, { Allow: allowed.join(', ') }), language, requestId, headers);
-      }
-      return problemResponse(new MockProblem('not_found'), language, requestId, headers);
+      const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: allowed.join(', ') }) : new ApiError('not_found');
+      return toResponse(problemAnswer(error, language, requestId), baseHeaders(requestId, language));
     }),
   );
   return handlers;

@@ -43,6 +43,12 @@ export interface MockApiOptions {
    * sees no client address: all its callers count as one.
    */
   authFailuresPerMinute?: number | null;
+  /**
+   * As the server's `network.allowPrivateAddresses` (local development): project, start and
+   * webhook URLs on private hosts (`localhost`, `127.0.0.1`, `192.168.…`) are taken, and so are
+   * http webhook URLs. Default false: webhook URLs must be https to a public host.
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 export interface FailNextOptions {
@@ -112,6 +118,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     baseUrl,
     plans: resolvePlans(options.plans),
     serp: options.serp ?? true,
+    allowPrivateAddresses: options.allowPrivateAddresses ?? false,
     authFailuresPerMinute: options.authFailuresPerMinute === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : options.authFailuresPerMinute,
     random: createRandom(seed),
     requestIds: createRandom(`requests:${seed}`),

@@ -2,7 +2,6 @@
  * Lookups scoped to the caller's team (another team's resource is 404, never 403), time helpers
  * and the ordering every list shares.
  */
-import { featureUpgrade, limitUpgrade, withinLimit, type Entitlement, type ErrorCode, type Plan } from '@siteaudit/schema';
 import { fail, notFound, type Caller, type MockEnv } from './context.js';
 import type { CampaignRecord, CrawlRecord, ExportRecord, MockDb, ProjectRecord, WebhookRecord } from './db.js';
 
@@ -48,17 +47,3 @@ export function newestFirst<R extends { seq: number }>(records: Iterable<R>, ser
   return [...records].sort((a, b) => b.seq - a.seq).map((r) => ({ key: -r.seq, item: serialize(r) }));
 }
 
-/**
- * Refuses with the plan-limit `code` when `value` does not fit the caller's plan, naming in
- * `upgrade_to` the first plan it would fit.
- */
-export function assertWithinPlan(env: MockEnv, plan: Plan, entitlement: Entitlement, value: number, code: ErrorCode): void {
-  if (withinLimit(plan.limits[entitlement], value)) return;
-  fail(code, { upgrade_to: limitUpgrade(env.plans, plan, entitlement, value) });
-}
-
-/** A feature a plan includes unless its limit is 0 (spec: Usage, "0 means not included"). */
-export function assertIncluded(env: MockEnv, plan: Plan, entitlement: Entitlement, code: ErrorCode): void {
-  if (plan.limits[entitlement] !== 0) return;
-  fail(code, { upgrade_to: featureUpgrade(env.plans, plan, entitlement) });
-}

@@ -2,10 +2,10 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { contract, type ContractEntry } from './contract.js';
 import { ERRORS, Problem, type ErrorCode } from './errors.js';
+import { operationErrorCodes } from './operation-errors.js';
+import { COMMON_HEADERS, CONDITIONAL_HEADERS, OPTIONAL_RATE_HEADERS, RATE_HEADERS, SHARED_STATUSES, problemResponse, ref, registerSharedResponses } from './openapi-responses.js';
 import { templatePath } from './operations.js';
 import { WEBHOOK_EVENT_PAYLOADS } from './resources/events.js';
-
-const PROBLEM_MEDIA = 'application/problem+json';
 
 /** One tag per SDK group (`op.sdk[0]`). */
 const TAGS: Record<string, string> = {
@@ -19,24 +19,30 @@ const TAGS: Record<string, string> = {
   webhooks: 'Signed outbound events (owners and admins only).',
 };
 
-/** Error statuses each operation can answer, derived from its rules. */
-function errorStatuses(op: ContractEntry): number[] {
-  const statuses = new Set<number>([401, 403, 422, 429]);
-  if (op.path.includes(':')) statuses.add(404);
-  if (op.kind === 'list') statuses.add(400);
-  if (op.idempotency !== 'none') {
-    statuses.add(400);
-    statuses.add(409);
+/** The operation's error codes (operation-errors.ts) grouped by status. */
+function errorsByStatus(op: ContractEntry): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of operationErrorCodes({ ...op, hasBody: op.body !== null })) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  if (op.body) statuses.add(400).add(415);
-  if (op.id === 'downloadExport') statuses.add(409).add(410);
-  if (['launchCrawl', 'createExport', 'getCrawlIssueSummary', 'listCrawlIssues', 'listCrawlPages', 'getCrawlPageByUrl', 'getCrawlPagespeed', 'pauseKeywords', 'checkKeyword'].includes(op.id)) statuses.add(409);
-  return [...statuses].sort();
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
-function codesFor(status: number): string {
-  return (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c].status === status).join(', ');
+/** What the server sends with each error status of an operation (docs/decisions/rate-limits.md). */
+function errorHeaders(op: ContractEntry, status: number): Record<string, { $ref: string }> {
+  const replayable: Record<string, { $ref: string }> = op.idempotency !== 'none' ? { 'Idempotent-Replayed': ref('Idempotent-Replayed') } : {};
+  // 413 comes from the body limit, before authentication.
+  if (status === 413) return COMMON_HEADERS;
+  return { ...COMMON_HEADERS, ...OPTIONAL_RATE_HEADERS, ...replayable };
 }
+
+/** How `Accept-Language` is read (rules.ts `pickLanguage`). */
+const ACCEPT_LANGUAGE =
+  'Language of problem titles and messages, parsed as RFC 9110 language ranges with q-values: the ' +
+  'highest-ranked `fr` or `en` range wins, regions ignored (`en-US,en;q=0.9` gives English, `fr-CA` ' +
+  'French); ranges naming neither (`de`, `*`) are skipped; without any, French. The chosen language ' +
+  'is echoed in `Content-Language`.';
 
 function describe(op: ContractEntry): string {
   const lines = [
@@ -54,42 +60,52 @@ function describe(op: ContractEntry): string {
  */
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
+/** Operations whose body changes on every call: an ETag could never match, so no 304. */
+const NEVER_NOT_MODIFIED = new Set<string>(['getMe', 'getUsage']);
+
+/** Where the catalogue's codes are described when no other base is given (docs/decisions/api-reference.md). */
+export const DEFAULT_DOCS_URL = 'https://siteaudit.dev/docs';
+
+export interface OpenApiOptions {
+  /** The API's URL, without `/v1` (default `https://api.siteaudit.dev`). */
+  serverUrl?: string;
+  version?: string;
+  /** The documentation base: problem types and code links are `<docsUrl>/errors#<code>`. */
+  docsUrl?: string;
+}
+
 /** Builds the OpenAPI 3.1 document from the contract. */
-export function buildOpenApiDocument(options: { serverUrl?: string; version?: string } = {}): OpenApiDocument {
+export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const docsUrl = options.docsUrl ?? DEFAULT_DOCS_URL;
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
     description: 'A team access token (prefix `sa_`), created by an operator or in the team settings.',
   });
-
-  const rateHeaders = {
-    'X-Request-Cost': { description: 'Units this call cost.', schema: { type: 'integer' as const } },
-    RateLimit: { description: 'Remaining units and seconds until more, per window (IETF draft syntax).', schema: { type: 'string' as const } },
-    'RateLimit-Policy': { description: 'The minute and day envelopes of the team.', schema: { type: 'string' as const } },
-    'X-RateLimit-Limit': { description: 'Units per minute.', schema: { type: 'integer' as const } },
-    'X-RateLimit-Remaining': { description: 'Units left in the current minute.', schema: { type: 'integer' as const } },
-    'X-RateLimit-Reset': { description: 'Seconds until the minute window resets.', schema: { type: 'integer' as const } },
-  };
+  registerSharedResponses(registry, docsUrl);
 
   for (const op of Object.values(contract) as ContractEntry[]) {
-    const headers: z.ZodObject[] = [];
+    const conditional = op.method === 'GET' && !NEVER_NOT_MODIFIED.has(op.id);
     const headerShape: Record<string, z.ZodType> = {
-      'Accept-Language': z.enum(['fr', 'en']).optional().meta({ description: 'Language of error titles; default fr.' }),
+      'Accept-Language': z.string().optional().meta({ description: ACCEPT_LANGUAGE, examples: ['en-US,en;q=0.9', 'fr', '*'] }),
     };
     if (op.idempotency !== 'none') {
       const key = z.string().min(1).max(255).meta({ description: 'A unique string per logical request.' });
       headerShape['Idempotency-Key'] = op.idempotency === 'required' ? key : key.optional();
     }
-    if (op.method === 'GET') headerShape['If-None-Match'] = z.string().optional().meta({ description: 'An ETag from an earlier answer.' });
-    headers.push(z.object(headerShape));
+    if (conditional) headerShape['If-None-Match'] = z.string().optional().meta({ description: 'An ETag from an earlier answer: 304 when it still matches.' });
 
+    const replayable = op.idempotency !== 'none' ? { 'Idempotent-Replayed': ref('Idempotent-Replayed') } : {};
+    const successHeaders = { ...COMMON_HEADERS, ...RATE_HEADERS, ...replayable };
+    const location = op.id === 'createExport' || op.id === 'launchCrawl' ? { Location: ref('Location') } : {};
     const success =
       op.kind === 'empty'
-        ? { description: 'Deleted.' }
+        ? { description: 'Deleted.', headers: successHeaders }
         : op.kind === 'file'
           ? {
               description: 'The file, as an attachment.',
+              headers: { ...successHeaders, ...CONDITIONAL_HEADERS, 'Content-Disposition': ref('Content-Disposition') },
               content: {
                 'application/pdf': { schema: { type: 'string' as const, format: 'binary' } },
                 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string' as const, format: 'binary' } },
@@ -97,18 +113,23 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
             }
           : {
               description: op.summary,
-              headers: { ...rateHeaders, ...(op.method === 'GET' ? { ETag: { schema: { type: 'string' as const } } } : {}), ...(op.id === 'createExport' ? { Location: { description: 'The export to poll.', schema: { type: 'string' as const } } } : {}) },
+              headers: { ...successHeaders, ...(op.method === 'GET' ? CONDITIONAL_HEADERS : {}), ...location },
               content: { 'application/json': { schema: op.response as z.ZodType } },
             };
 
     const responses: Record<string, unknown> = { [String(op.status)]: success };
-    if (op.method === 'GET') responses['304'] = { description: 'Not modified (If-None-Match matched). Costs nothing.' };
-    for (const status of errorStatuses(op)) {
-      responses[String(status)] = {
-        description: `Problem details. Codes: ${codesFor(status)}.`,
-        content: { [PROBLEM_MEDIA]: { schema: Problem } },
+    if (conditional) {
+      responses['304'] = {
+        description: 'Not modified: If-None-Match matched. Costs nothing.',
+        headers: { ...COMMON_HEADERS, ...RATE_HEADERS, ...CONDITIONAL_HEADERS },
       };
     }
+    for (const [status, codes] of errorsByStatus(op)) {
+      const shared = SHARED_STATUSES[status];
+      responses[String(status)] = shared ? { $ref: `#/components/responses/${shared}` } : problemResponse(codes, docsUrl, errorHeaders(op, status));
+    }
+    responses['431'] = { $ref: '#/components/responses/HeadersTooLarge' };
+    const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 
     const paramsShape = (op.params as z.ZodObject).shape;
     const queryShape = (op.query as z.ZodObject).shape;
@@ -123,13 +144,14 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
       request: {
         ...(Object.keys(paramsShape).length ? { params: op.params as z.ZodObject } : {}),
         ...(Object.keys(queryShape).length ? { query: op.query as z.ZodObject } : {}),
-        headers,
+        headers: [z.object(headerShape)],
         ...(op.body ? { body: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: op.body } } } } : {}),
       },
-      responses: responses as never,
+      responses: sorted as never,
       'x-scope': op.scope,
       'x-cost': op.cost,
       'x-idempotency': op.idempotency,
+      'x-error-codes': operationErrorCodes({ ...op, hasBody: op.body !== null }),
       ...(op.adminOnly ? { 'x-roles': ['owner', 'admin'] } : {}),
     });
   }
@@ -154,7 +176,9 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
       title: 'Site Audit API',
       version: options.version ?? '1.0.0',
       description:
-        'Website audit API: projects, campaigns, crawls, scorecard, rank tracking, Search Console, exports and webhooks. JSON over HTTPS; errors are RFC 9457 problem details with a stable `code`.',
+        'Website audit API: projects, campaigns, crawls, scorecard, rank tracking, Search Console, exports and webhooks. JSON over HTTPS; errors are RFC 9457 problem details with a stable `code`, ' +
+        `each described at its \`type\` URL, \`${docsUrl}/errors#<code>\` ([the errors page](${docsUrl}/errors)). A method a path does not answer gets 405 \`method_not_allowed\` with \`Allow\` ` +
+        '(`#/components/responses/MethodNotAllowed`). Every answer carries `X-Request-Id`, `Content-Language` and `Vary: Authorization, Accept-Language`.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: options.serverUrl ?? 'https://api.siteaudit.dev', description: 'Every path starts with /v1.' }],

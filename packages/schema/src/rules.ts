@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { ERRORS, ERROR_TYPE_BASE, type ErrorCode, type Language, type Problem } from './errors.js';
 import { OPERATIONS, type HttpMethod, type OperationId, type OperationInfo } from './operations.js';
-import { upgradeTo, type Plan, type PlanCatalogue } from './plans.js';
+import { upgradeTo, type Plan, type PlanCatalogue } from './rules/plans.js';
 import type { Role, Scope } from './scopes.js';
 
 /** `Accept-Language` → fr or en; default fr (spec: Language). Honours q-values and regions. */
@@ -26,10 +26,20 @@ export function pickLanguage(header: string | null | undefined): Language {
 
 export type ProblemExtras = Omit<Partial<Problem>, 'type' | 'title' | 'status' | 'code'>;
 
+let problemTypeBase = ERROR_TYPE_BASE;
+
+/**
+ * Points every problem `type` at `<docsUrl>/errors#<code>` (the server's `docsUrl` option,
+ * docs/decisions/api-reference.md); null restores the default. One base per process.
+ */
+export function setProblemDocsUrl(docsUrl: string | null): void {
+  problemTypeBase = docsUrl ? `${docsUrl.replace(/\/+$/, '')}/errors#` : ERROR_TYPE_BASE;
+}
+
 /** An RFC 9457 body for a catalogue code, titled in the caller's language. */
 export function buildProblem(code: ErrorCode, language: Language, extras: ProblemExtras = {}): Problem {
   const entry = ERRORS[code];
-  return { type: `${ERROR_TYPE_BASE}${code}`, title: entry.title[language], status: entry.status, code, ...extras };
+  return { type: `${problemTypeBase}${code}`, title: entry.title[language], status: entry.status, code, ...extras };
 }
 
 const FR_MESSAGES: Record<string, string> = {

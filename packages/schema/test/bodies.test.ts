@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
+  webhookUrlSchemeError,
   Campaign,
   CreateCampaignBody,
   CreateWebhookBody,
@@ -192,11 +193,19 @@ describe('webhook bodies', () => {
     expect(accepts(CreateWebhookBody, { ...webhookBody, events: [] })).toBe(false);
   });
 
-  it('refuses a URL that is not HTTPS', () => {
-    for (const url of ['http://hooks.example.com/in', 'ftp://hooks.example.com', 'hooks.example.com/in', '']) {
+  it('refuses a URL that is not absolute http(s); http is left to the server setting', () => {
+    for (const url of ['ftp://hooks.example.com', 'hooks.example.com/in', '/in', '']) {
       expect(accepts(CreateWebhookBody, { ...webhookBody, url }), url).toBe(false);
       expect(accepts(UpdateWebhookBody, { url }), url).toBe(false);
     }
+    expect(accepts(CreateWebhookBody, { ...webhookBody, url: 'http://127.0.0.1:3000/hooks' })).toBe(true);
+  });
+
+  it('takes http only with private addresses allowed (webhookUrlSchemeError)', () => {
+    expect(webhookUrlSchemeError('https://hooks.example.com/in', false, 'en')).toBeNull();
+    expect(webhookUrlSchemeError('http://hooks.example.com/in', false, 'en')).toEqual({ url: [{ code: 'custom', message: 'Must be an absolute https URL' }] });
+    expect(webhookUrlSchemeError('http://127.0.0.1:3000/hooks', true, 'fr')).toBeNull();
+    expect(webhookUrlSchemeError('ftp://127.0.0.1/', true, 'fr')).toEqual({ url: [{ code: 'custom', message: 'Doit être une URL https absolue' }] });
   });
 
   it('accepts a null description and an active flag on update', () => {

@@ -111,7 +111,9 @@ describe('components', () => {
     const ok = (getProject['200'].content as JsonObject)['application/json'] as JsonObject;
     expect(ok.schema).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Project' } } });
     const notFound = (getProject['404'].content as JsonObject)['application/problem+json'] as JsonObject;
-    expect(notFound.schema).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(notFound.schema).toEqual({
+      allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { type: 'string', enum: ['not_found'] } }, required: ['code'] }],
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The operator interface (../shared/architecture.md): what the spec leaves to a settings screen
+ * The operator interface (docs/operations.md): what the spec leaves to a settings screen
  * — teams, members, tokens, plans, locks — done from code or the CLI.
  *
  * It needs the store and nothing of the API, the crawler or the exporters: `openAdmin` gives it
@@ -10,7 +10,7 @@ import { resolvePlans, ROLES, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, type P
 import { createSecretBox, generateToken, hashToken } from './crypto/secret-box.js';
 import { serverSecret } from './crypto/server-secret.js';
 import { invalidateTokenCache, TOKEN_PREFIX } from './http/auth.js';
-import { createJobRunner } from './jobs/runner.js';
+import { createJobRunner } from './jobs/index.js';
 import { linkSearchConsole, type LinkSearchConsoleInput } from './modules/search-console/link.js';
 import type { Services } from './services.js';
 import { migrate, openDatabase, type DatabaseOption } from './store/database.js';
@@ -69,7 +69,7 @@ export function createAdmin(services: AdminServices) {
         // Rejoining gives a fresh membership: tokens of the earlier one stay dead.
         await knex('tokens').where({ member_id: existing.id }).delete();
         await knex('members').where({ id: existing.id }).update({ name: input.name, role, removed_at: null });
-        invalidateTokenCache(knex);
+        await invalidateTokenCache(knex);
         return { id: existing.id as string, email, name: input.name, role };
       }
       const member = { id: randomUUID(), team_id: id, email, name: input.name, role, created_at: services.clock().toISOString(), removed_at: null };
@@ -112,7 +112,7 @@ export function createAdmin(services: AdminServices) {
         .whereNull('removed_at')
         .update({ removed_at: services.clock().toISOString() });
       if (updated === 0) throw new AdminError(`${input.email} is not a member of ${input.team}`);
-      invalidateTokenCache(knex);
+      await invalidateTokenCache(knex);
     },
 
     async setPlan(input: { team: string; plan: string }) {
@@ -120,7 +120,7 @@ export function createAdmin(services: AdminServices) {
       const team = await knex('teams').where({ slug: input.team }).first('id', 'plan');
       if (!team) throw new AdminError(`No team "${input.team}"`);
       await knex('teams').where({ id: team.id }).update({ plan: input.plan });
-      invalidateTokenCache(knex);
+      await invalidateTokenCache(knex);
       return { team: input.team, plan: input.plan, previous_plan: team.plan as string };
     },
 
@@ -147,14 +147,22 @@ export async function openAdmin(options: { database: DatabaseOption; secretKey?:
     const secret = await serverSecret(db.knex, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
     const plans = resolvePlans(options.plans);
     const clock = options.clock ?? (() => new Date());
+    // Enqueues only: no worker, no engine maintenance; stopped with the admin.
+    const jobs = createJobRunner({ knex: db.knex, dialect: db.dialect, clock, supervise: false });
     const admin = createAdmin({
       knex: db.knex,
       clock,
       plans: () => plans,
       secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }),
-      jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock }),
+      jobs,
     });
-    return { admin, close: async () => void (db.owned && (await db.knex.destroy())) };
+    return {
+      admin,
+      close: async () => {
+        await jobs.stop();
+        if (db.owned) await db.knex.destroy();
+      },
+    };
   } catch (error) {
     if (db.owned) await db.knex.destroy();
     throw error;

@@ -1,6 +1,6 @@
 /**
  * siteaudit-server: start the server, start a demo, or run operator tasks.
- *   siteaudit-server start [--port 8080] [--host 127.0.0.1] [--database <url-or-file>] [--public-url <url>]
+ *   siteaudit-server start [--role all|api|worker] [--port 8080] [--host 127.0.0.1] [--database <url-or-file>] [--public-url <url>]
  *   siteaudit-server dev   (a demo team and a printed token)
  *   siteaudit-server admin [--json] create-team|add-member|create-token|remove-member|set-plan|link-search-console|lock-project …
  * The database defaults to DATABASE_URL, else an SQLite file in the working directory.
@@ -15,7 +15,10 @@ import { AdminError, openAdmin, type Admin } from './admin.js';
 import { limitHeapGrowth } from './heap.js';
 import { createLogger, parseLogLevel } from './observability/logger.js';
 import type { Providers } from './providers/index.js';
-import type { SiteAuditServerOptions } from './server.js';
+import type { ServerRole, SiteAuditServerOptions } from './server.js';
+
+/** Here rather than imported from server.js, which an admin command must not load. */
+const ROLES: readonly ServerRole[] = ['all', 'api', 'worker'];
 
 /** A refusal the user can act on: printed as its message alone, without a stack. */
 class CliError extends Error {}
@@ -38,6 +41,11 @@ function logLevel(value: string): string {
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
+}
+
+function role(value: string): ServerRole {
+  if (!ROLES.includes(value as ServerRole)) throw new InvalidArgumentError(`Choose all, api or worker.`);
+  return value as ServerRole;
 }
 
 function scopes(value: string): Scope[] {
@@ -101,18 +109,29 @@ const program = new Command('siteaudit-server').description('Site Audit API refe
 
 program
   .command('start')
-  .description('Start the API server')
-  .option('-p, --port <port>', 'port to listen on', integer, Number(process.env.PORT ?? 8080))
+  .description('Start the API server, a worker, or both (docs/deployment.md)')
+  .option('--role <role>', 'all: the API and the jobs; api: the API only, jobs are queued for workers; worker: the jobs, with only /healthz, /readyz (and metrics) on --port; SITEAUDIT_ROLE sets the default', role, process.env.SITEAUDIT_ROLE ?? 'all')
+  .option('-p, --port <port>', 'port to listen on (a worker serves /healthz and /readyz there)', integer, Number(process.env.PORT ?? 8080))
   .option('--host <host>', 'interface to bind', process.env.HOST ?? '127.0.0.1')
   .option('-d, --database <url-or-file>', 'postgres:// URL, sqlite:./file.db or a file path (default: DATABASE_URL, else ./siteaudit.db)')
   .option('--allow-private-addresses', 'let crawls and webhooks reach private and loopback addresses', false)
   .option('--public-url <url>', 'URL clients reach the API at, base of absolute links (default: SITEAUDIT_PUBLIC_URL, else http://<host>:<port>)')
+  .option('--docs-url <url>', 'documentation base of problem types, <url>/errors#<code> (default: SITEAUDIT_DOCS_URL, else https://siteaudit.dev/docs)')
   .option('--shutdown-grace <seconds>', 'on SIGTERM, how long requests in flight may take to be answered', integer, 10)
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .option('--metrics', 'serve Prometheus metrics at /metrics on --metrics-port (not on the API port)', false)
   .option('--metrics-port <port>', 'port of the metrics endpoint', integer, 9464)
+  .addHelpText(
+    'after',
+    '\nEvery role answers GET /healthz (the process is alive) and GET /readyz (database reachable, migrations applied,\n' +
+      'jobs running where the role runs them; 503 otherwise and once shutdown began) on --port, without a token.\n' +
+      'Several processes share one PostgreSQL database: api nodes behind a load balancer, worker nodes (docs/deployment.md).',
+  )
   .action(async (opts) => {
+    // The default comes from SITEAUDIT_ROLE unchecked by commander: checked here.
+    if (!ROLES.includes(opts.role)) throw new CliError(`SITEAUDIT_ROLE must be all, api or worker, not "${opts.role}"`);
     const { url, metricsUrl } = await serve({
+      role: opts.role,
       logger: await createLogger({ level: opts.logLevel }),
       metrics: opts.metrics ? { port: opts.metricsPort, host: opts.host } : false,
       database: database(opts.database),
@@ -121,8 +140,10 @@ program
       host: opts.host,
       network: { allowPrivateAddresses: opts.allowPrivateAddresses },
       publicUrl: opts.publicUrl,
+      docsUrl: opts.docsUrl,
     });
-    console.log(`Site Audit API listening on ${url}/v1`);
+    if (opts.role === 'worker') console.log(`Site Audit worker listening on ${url} for health checks only (/healthz, /readyz); it runs the jobs, not the API`);
+    else console.log(`Site Audit API listening on ${url}/v1 (reference: ${url}/docs)${opts.role === 'api' ? ' (role api: jobs run on worker processes)' : ''}; health checks on ${url}/healthz and ${url}/readyz`);
     if (metricsUrl) console.log(`Prometheus metrics on ${metricsUrl}`);
     if (opts.allowPrivateAddresses) console.log('Crawls and webhooks may reach private and loopback addresses (--allow-private-addresses)');
   });
@@ -142,7 +163,7 @@ program
     const email = `owner+${Date.now()}@demo.test`;
     await server.admin.addMember({ team, email, name: 'Demo owner', role: 'owner' });
     const { token } = await server.admin.createToken({ team, member: email, name: 'dev', scopes: [...SCOPES], days: 90 });
-    console.log(`Site Audit API (dev) listening on ${url}/v1`);
+    console.log(`Site Audit API (dev) listening on ${url}/v1 (reference: ${url}/docs)`);
     console.log('Crawls and webhooks may reach private and loopback addresses (local sites): `start` refuses them unless --allow-private-addresses.\n');
     console.log(`Token (shown once): ${token}\n`);
     console.log(`Try:\n  curl -H "Authorization: Bearer ${token}" ${url}/v1/me\n  curl -H "Authorization: Bearer ${token}" ${url}/v1/projects`);

@@ -1,7 +1,7 @@
 /**
- * createSiteAuditServer: the embeddable reference server (../shared/architecture.md, "The
- * operator interface"). It opens the store, runs the migrations and assembles the HTTP app from
- * the contract.
+ * createSiteAuditServer: the embeddable reference server (README, "Embedded in your own Express
+ * app"). It opens the store, runs the migrations, builds the modules (docs/architecture.md) and
+ * assembles the HTTP app from the contract, for the role the process has (docs/deployment.md).
  */
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +18,7 @@ import { createMetrics } from './observability/metrics.js';
 import type { Registry } from 'prom-client';
 import { RequestDrain } from './http/drain.js';
 import { answerClientError } from './http/client-error.js';
-import { createJobRunner } from './jobs/runner.js';
+import { createJobRunner } from './jobs/index.js';
 import { Authenticator } from './http/auth.js';
 import type { Handlers } from './http/binder.js';
 import { CursorCodec } from './http/cursor.js';
@@ -29,16 +29,17 @@ import { accountHandlers } from './modules/account/handlers.js';
 import { QuotaReader } from './modules/account/quotas.js';
 import { campaignHandlers } from './modules/campaigns/handlers.js';
 import { crawlsModule } from './modules/crawls/index.js';
-import { configureCrawlRuntime } from './modules/crawls/run.js';
 import { defaultExportDirectory, exportsModule, type ExportsOptions } from './modules/exports/index.js';
 import { scorecardHandlers } from './modules/scorecard/handlers.js';
 import { positionsModule } from './modules/positions/index.js';
 import { searchConsoleModule } from './modules/search-console/index.js';
 import type { Providers } from './providers/index.js';
 import { projectHandlers } from './modules/projects/handlers.js';
-import { pendingHandlers } from './modules/pending.js';
+import { handlersOf, type ServerModule } from './modules/module.js';
+import { createHealthProbe, workerApp } from './http/health.js';
 import { webhooksModule } from './modules/webhooks/index.js';
-import { resolvePlans, type PlanOverrides } from '@siteaudit/schema';
+import { resolvePlans, setProblemDocsUrl, type PlanOverrides } from '@siteaudit/schema';
+import { DEFAULT_DOCS_URL } from '@siteaudit/schema/openapi';
 import type { Services } from './services.js';
 import { migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
 
@@ -49,6 +50,10 @@ export interface SiteAuditServerOptions {
   plans?: PlanOverrides;
   /** Every time rule reads this clock. */
   clock?: () => Date;
+  /**
+   * Development only: crawls and webhooks may reach loopback and private addresses, and webhook
+   * URLs may be http (docs/decisions/outbound-addresses.md). Default false.
+   */
   network?: { allowPrivateAddresses?: boolean };
   /**
    * The URL clients reach the API at, e.g. `https://api.example.com/siteaudit`: the base of every
@@ -56,6 +61,12 @@ export interface SiteAuditServerOptions {
    * `listen()` binds; never the request's Host header (docs/decisions/public-url.md).
    */
   publicUrl?: string;
+  /**
+   * The documentation base: every problem `type` is `<docsUrl>/errors#<code>`. Default:
+   * SITEAUDIT_DOCS_URL, else https://siteaudit.dev/docs. The server serves its own reference at
+   * /docs (docs/decisions/api-reference.md): set `<publicUrl>/docs` to point answers there.
+   */
+  docsUrl?: string;
   /**
    * Failed authentications a client address may make per minute before its failing requests get
    * 429 instead of 401 (default 20; null: no limit). Valid tokens are never refused for it.
@@ -82,16 +93,32 @@ export interface SiteAuditServerOptions {
    */
   metrics?: boolean | { port: number; host?: string };
   /**
-   * Run the durable jobs (crawls, deliveries, exports, the scheduler) in this process. Default
-   * true; false makes an API-only or admin node that queues jobs for others to run.
+   * What this process does (docs/deployment.md): `all` serves the API and runs the durable jobs
+   * (crawls, deliveries, exports, the scheduler); `api` serves the API and only queues jobs for
+   * others to run; `worker` runs the jobs and serves only /healthz, /readyz (and /metrics when
+   * asked), not /v1. Default `all`, or `api` when `jobs: false`.
    */
+  role?: ServerRole;
+  /** false: the same as `role: 'api'` (the former option). */
   jobs?: boolean;
   /** At close (SIGTERM), how long requests in flight may take to be answered. Default 10 s. */
   shutdownGraceMs?: number;
 }
 
+export const SERVER_ROLES = ['all', 'api', 'worker'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
+
+function serverRole(options: SiteAuditServerOptions): ServerRole {
+  const role = options.role ?? (options.jobs === false ? 'api' : 'all');
+  if (!SERVER_ROLES.includes(role)) throw new Error(`role must be one of ${SERVER_ROLES.join(', ')}, not ${String(role)}`);
+  if (options.jobs !== undefined && options.jobs !== (role !== 'api')) throw new Error(`jobs: ${options.jobs} contradicts role: '${role}'`);
+  return role;
+}
+
 export interface SiteAuditServer {
   app: ReturnType<typeof createApp>;
+  /** What this process does: serve the API, run the jobs, or both. */
+  role: ServerRole;
   admin: Admin;
   knex: Knex;
   jobs: { idle(): Promise<void> };
@@ -112,6 +139,8 @@ export interface SiteAuditServer {
 export async function createSiteAuditServer(options: SiteAuditServerOptions = {}): Promise<SiteAuditServer> {
   const publicUrl = options.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL;
   const links = new PublicLinks(publicUrl ? parsePublicUrl(publicUrl) : null);
+  const docsUrl = options.docsUrl ?? process.env.SITEAUDIT_DOCS_URL;
+  if (docsUrl) setProblemDocsUrl(parsePublicUrl(docsUrl));
   const db = openDatabase(options.database ?? 'sqlite:./siteaudit.db');
   await migrate(db);
   const secret = await serverSecret(db.knex, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
@@ -121,6 +150,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const metricsPort = typeof options.metrics === 'object' ? options.metrics : null;
 
   const clock = options.clock ?? (() => new Date());
+  const role = serverRole(options);
+  const runJobs = role !== 'api';
   const services: Services = {
     knex: db.knex,
     dialect: db.dialect,
@@ -129,64 +160,69 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     network: { allowPrivateAddresses: options.network?.allowPrivateAddresses ?? false },
     links,
     secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }),
-    jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock, logger: logger.child({ module: 'jobs' }), onFailed: metrics ? (kind) => metrics.jobFailed(kind) : undefined }),
+    jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock, injectedClock: options.clock !== undefined, logger: logger.child({ module: 'jobs' }), onFailed: metrics ? (kind) => metrics.jobFailed(kind) : undefined }),
     events: new EventBus(clock),
     quotas: new QuotaReader(db.knex),
-    crawlControl: { stopWhere: async () => undefined }, // replaced by the crawls module below
     logger,
     metrics,
   };
-  const crawls = crawlsModule(services);
-  configureCrawlRuntime(services, { pagespeed: options.providers?.pagespeed ?? null });
-  services.crawlControl = crawls.control;
-  const exports = exportsModule(services, {
-    ...options.exports,
-    directory: options.exports?.directory ?? defaultExportDirectory(db.dialect === 'sqlite' && /memory/.test(String(options.database ?? ''))),
-  });
-
+  metrics?.watchJobs(() => services.jobs.counts());
 
   const httpLog = logger.child({ module: 'http' });
-  const authenticator = new Authenticator(db.knex, services.plans, { failuresPerMinute: options.authFailuresPerMinute, logger: httpLog });
+  const authenticator = new Authenticator(db.knex, services.plans, { failuresPerMinute: options.authFailuresPerMinute, logger: httpLog, listen: db.dialect === 'postgres' });
+  await authenticator.start();
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
-  const webhooks = webhooksModule(services);
-  const handlers: Handlers = {
-    ...pendingHandlers(),
-    ...accountHandlers(services, { authenticator, rateLimiter }),
-    ...projectHandlers(services),
-    ...campaignHandlers(services),
-    ...crawls.handlers,
-    ...exports.handlers,
-    ...scorecardHandlers(services),
-    ...positionsModule(services, options.providers ?? {}),
-    ...searchConsoleModule(services, options.providers ?? {}),
-    ...webhooks.handlers,
-  };
+
+  // Every module, in one list: built here (each registers its jobs and quota counters), started
+  // in this order when this process runs jobs, closed in the reverse order.
+  const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null });
+  const modules = [
+    { handlers: accountHandlers(services, { authenticator, rateLimiter }) },
+    { handlers: projectHandlers(services, crawls.control) },
+    { handlers: campaignHandlers(services, crawls.control) },
+    crawls,
+    exportsModule(services, {
+      ...options.exports,
+      directory: options.exports?.directory ?? defaultExportDirectory(db.dialect === 'sqlite' && /memory/.test(String(options.database ?? ''))),
+    }),
+    { handlers: scorecardHandlers(services) },
+    positionsModule(services, options.providers ?? {}),
+    searchConsoleModule(services, options.providers ?? {}),
+    webhooksModule(services),
+  ] as const satisfies readonly ServerModule<object>[];
+  // A module missing for an operation is a compile error here.
+  const handlers: Handlers = handlersOf(modules);
 
   const drain = new RequestDrain();
   const idempotency = new IdempotencyStore(db.knex, httpLog);
-  const app = createApp(handlers, {
-    authenticator,
-    rateLimiter,
-    idempotency,
-    cursors: new CursorCodec(createHmac('sha256', secret).update('cursor-signing').digest()),
-    plans: services.plans,
-    clock: services.clock,
-    validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
-    onError: (error, req, warning) => {
-      const fields = { err: error, req_id: req.res?.getHeader('X-Request-Id'), method: req.method, path: req.originalUrl.split('?')[0] };
-      if (warning) httpLog.warn(fields, warning);
-      else httpLog.error(fields, 'request failed');
-    },
-  }, { drain, observe: requestObserver(httpLog, metrics), metrics: metrics && !metricsPort ? metrics.registry : null });
+  const health = createHealthProbe({ knex: db.knex, jobs: runJobs ? services.jobs : null, closing: () => closing !== null });
+  const servedMetrics = metrics && !metricsPort ? metrics.registry : null;
+  const app =
+    role === 'worker'
+      ? workerApp(health, servedMetrics)
+      : createApp(handlers, {
+          authenticator,
+          rateLimiter,
+          idempotency,
+          cursors: new CursorCodec(createHmac('sha256', secret).update('cursor-signing').digest()),
+          plans: services.plans,
+          clock: services.clock,
+          validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
+          onError: (error, req, warning) => {
+            const fields = { err: error, req_id: req.res?.getHeader('X-Request-Id'), method: req.method, path: req.originalUrl.split('?')[0] };
+            if (warning) httpLog.warn(fields, warning);
+            else httpLog.error(fields, 'request failed');
+          },
+        }, { drain, observe: requestObserver(httpLog, metrics), metrics: servedMetrics, health,
+          docs: { publicUrl: () => links.absolute('') || null, docsUrl: docsUrl ? parsePublicUrl(docsUrl) : DEFAULT_DOCS_URL },
+        });
 
-  const runJobs = options.jobs ?? true;
   if (runJobs) {
-    await webhooks.start();
-    await crawls.start();
-    await exports.start();
-    services.jobs.start();
+    for (const module of modules as readonly ServerModule<object>[]) await module.start?.();
+    await services.jobs.start();
   }
   const graceMs = options.shutdownGraceMs ?? 10_000;
+  let closing: Promise<void> | null = null;
   let metricsHttp: HttpServer | null = null;
   const listenMetrics = (registry: Registry, port: number, host: string) =>
     new Promise<string>((resolve, reject) => {
@@ -201,13 +237,13 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         resolve(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}/metrics`);
       });
     });
-  let closing: Promise<void> | null = null;
 
   let http: HttpServer | null = null;
   return {
     app,
     admin: createAdmin(services),
     knex: db.knex,
+    role,
     jobs: { idle: () => (runJobs ? services.jobs.idle() : Promise.resolve()) },
     events: services.events,
     metrics: metrics?.registry ?? null,
@@ -220,7 +256,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         http.listen(port, host, () => {
           const address = http!.address() as AddressInfo;
           const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-          links.listening(url, host);
+          // A worker's address serves health checks only: never the base of the API's links.
+          if (role !== 'worker') links.listening(url, host);
           resolve({ url, port: address.port, metricsUrl });
         });
       });
@@ -240,7 +277,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         metricsHttp?.closeAllConnections();
         await new Promise((resolve) => (metricsHttp ? metricsHttp.close(resolve) : resolve(undefined)));
         await idempotency.releaseInFlight();
-        await webhooks.close();
+        for (const module of [...(modules as readonly ServerModule<object>[])].reverse()) await module.close?.();
         await authenticator.close();
         if (db.owned) await db.knex.destroy();
       })();

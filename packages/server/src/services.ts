@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { PlanCatalogue } from '@siteaudit/schema';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { EventBus } from './events/bus.js';
-import type { JobRunner } from './jobs/runner.js';
+import type { JobRunner } from './jobs/job-runner.js';
 import type { QuotaReader } from './modules/account/quotas.js';
 import type { PublicLinks } from './http/public-url.js';
 import type { Logger } from './observability/logger.js';
@@ -23,8 +23,6 @@ export interface Services {
   events: EventBus;
   /** Modules register how their quotas are counted for GET /v1/usage. */
   quotas: QuotaReader;
-  /** Stops running crawls (campaign and project deletion). */
-  crawlControl: { stopWhere(where: { campaign_id?: string; project_id?: string }): Promise<void> };
   /** Modules log with a child of it: `services.logger.child({ module: 'crawls' })`. */
   logger: Logger;
   /** Null unless the server was created with `metrics`. */

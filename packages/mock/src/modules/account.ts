@@ -2,15 +2,13 @@
  * Account: the current token, usage (both rate windows and the plan quotas) and the team's
  * running operations (crawls only, in the mock).
  */
-import { quotaOf, type Entitlement, type Me, type Operation, type Usage } from '@siteaudit/schema';
+import { OPERATIONS_CAP, apiAccess, quotaOf, usageAnswer, type Entitlement, type Me, type Operation } from '@siteaudit/schema';
 import { data, type BusinessMap, type Caller } from '../context.js';
 import type { MockDb } from '../db.js';
 import { peek } from '../rate-limit.js';
 import { isoDate, isoMonth } from '../store.js';
 import { crawlProgress } from './crawls.js';
 
-/** The operations list is capped; `meta.total` still counts them all. */
-export const OPERATIONS_CAP = 50;
 
 function used(db: MockDb, caller: Caller, entitlement: Entitlement, now: Date): number {
   const team = caller.team.id;
@@ -45,24 +43,14 @@ export const accountOperations: Pick<BusinessMap, 'getMe' | 'getUsage' | 'listOp
       user: { name: member.name, email: member.email },
       team: { slug: team.slug, name: team.name },
       plan: { key: plan.key, label: plan.label },
-      api_access: plan.api === 'write' ? ['read', 'write'] : plan.api === 'read' ? ['read'] : [],
+      api_access: apiAccess(plan),
     };
     return data(me);
   },
 
   getUsage({ db, caller, now }) {
-    const usage: Usage = {
-      rate_limits: peek(db, caller.team.id, caller.plan, now).map((s) => ({
-        window: s.window,
-        window_seconds: s.windowSeconds,
-        unit: 'cost' as const,
-        limit: s.limit,
-        used: s.used,
-        remaining: s.remaining,
-        resets_in_seconds: s.resetsInSeconds,
-      })),
-      quotas: QUOTAS.map((entitlement) => ({ entitlement, ...quotaOf(used(db, caller, entitlement, now), caller.plan.limits[entitlement]) })),
-    };
+    const quotas = QUOTAS.map((entitlement) => ({ entitlement, ...quotaOf(used(db, caller, entitlement, now), caller.plan.limits[entitlement]) }));
+    const usage = usageAnswer(peek(db, caller.team.id, caller.plan, now), quotas);
     return data(usage);
   },
 

@@ -2,11 +2,11 @@
  * Campaigns: reusable crawl configurations with a schedule. Write-only fields (patterns,
  * timeouts, HTTP credentials…) are kept on the record and never echoed (spec: Campaign).
  */
-import { frequencyUpgrade, nextRunAt, normaliseSchedule, type Campaign, type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
+import { assertIncluded, assertWithinPlan, frequencyUpgrade, nextRunAt, normaliseSchedule, type Campaign, type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
 import { data, empty, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, CampaignWriteOnly, MockDb, ProjectRecord } from '../db.js';
 import { isObviouslyPrivateHost } from '../hosts.js';
-import { assertIncluded, assertUnlocked, assertWithinPlan, iso, newestFirst, nextSeq, ownedCampaign, ownedProject } from '../store.js';
+import { assertUnlocked, iso, newestFirst, nextSeq, ownedCampaign, ownedProject } from '../store.js';
 import { stopCrawl } from './crawls.js';
 import { emitEvent } from './webhooks.js';
 
@@ -48,17 +48,20 @@ const WRITE_ONLY_DEFAULTS: CampaignWriteOnly = {
 /** Plan bounds on the campaign as it would be saved (spec: URL budget, JavaScript rendering, frequencies). */
 function assertPlanBounds(env: MockEnv, caller: Caller, campaign: Pick<CampaignRecord, 'max_urls' | 'javascript_rendering' | 'schedule'>) {
   const { plan } = caller;
-  assertWithinPlan(env, plan, 'crawls.max_urls', campaign.max_urls, 'plan_limit.crawls.max_urls');
-  if (campaign.javascript_rendering) assertIncluded(env, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
+  assertWithinPlan(env.plans, plan, 'crawls.max_urls', campaign.max_urls, 'plan_limit.crawls.max_urls');
+  if (campaign.javascript_rendering) assertIncluded(env.plans, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
   const { frequency } = campaign.schedule;
   if (!plan.scheduleFrequencies.includes(frequency)) {
     fail('plan_limit.crawls.schedule_frequency', { upgrade_to: frequencyUpgrade(env.plans, plan, frequency) });
   }
 }
 
-/** 422 `project.url_refused` for a start URL on an obviously private host, as for a project URL. */
-export function assertPublicSite(url: string, field: string): void {
-  if (isObviouslyPrivateHost(url)) {
+/**
+ * 422 `project.url_refused` for a start URL on an obviously private host, as for a project URL;
+ * taken when private addresses are allowed, as on the server.
+ */
+export function assertPublicSite(env: MockEnv, url: string, field: string): void {
+  if (!env.allowPrivateAddresses && isObviouslyPrivateHost(url)) {
     fail('project.url_refused', { errors: { [field]: [{ code: 'url_refused', message: 'Must be a public http(s) site' }] } });
   }
 }
@@ -123,7 +126,7 @@ export const campaignOperations: Pick<BusinessMap, 'listCampaigns' | 'createCamp
   createCampaign({ env, db, caller, params, body, now }) {
     const project = ownedProject(db, params.project, caller);
     assertUnlocked(project);
-    assertPublicSite(body.start_url, 'start_url');
+    assertPublicSite(env, body.start_url, 'start_url');
     const record = buildCampaign(env, db, project, body, now);
     assertPlanBounds(env, caller, record);
     db.campaigns.set(record.id, record);
@@ -138,7 +141,7 @@ export const campaignOperations: Pick<BusinessMap, 'listCampaigns' | 'createCamp
     const campaign = ownedCampaign(db, params.campaign, caller);
     assertUnlocked(db.projects.get(campaign.project_id)!);
     const patch: UpdateCampaignBody = body;
-    if (patch.start_url !== undefined) assertPublicSite(patch.start_url, 'start_url');
+    if (patch.start_url !== undefined) assertPublicSite(env, patch.start_url, 'start_url');
     const schedule = patch.schedule ? normaliseSchedule(patch.schedule) : campaign.schedule;
     assertPlanBounds(env, caller, {
       max_urls: patch.max_urls ?? campaign.max_urls,

@@ -3,12 +3,12 @@
  * to `completed` with `settled: false` (post-processing), then `settled: true`, when reports
  * may be read (spec: States, Crawl). Reports before that answer 409 `crawl.not_settled`.
  */
-import { CRAWL_STEPS, crawlProgressPercent, normaliseUrl, pagespeedSkipReason, unmeasuredPageSpeed, type Crawl, type IssueSummary, type PageSpeedResult } from '@siteaudit/schema';
+import { assertWithinPlan, CRAWL_STEPS, SEVERITY_RANK, crawlSettingsText, crawlProgressPercent, normaliseUrl, pagespeedSkipReason, unmeasuredPageSpeed, type Crawl, type IssueSummary, type PageSpeedResult } from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, CrawlRecord, Job, MockDb } from '../db.js';
 import { hashHex } from '../random.js';
-import { assertUnlocked, basePath, assertWithinPlan, iso, isoMonth, newestFirst, nextSeq, ownedCampaign, ownedCrawl, ownedProject, SECOND } from '../store.js';
-import { compareIssues, generateFindings, SEVERITY_RANK } from './generate.js';
+import { assertUnlocked, basePath, iso, isoMonth, newestFirst, nextSeq, ownedCampaign, ownedCrawl, ownedProject, SECOND } from '../store.js';
+import { compareIssues, generateFindings } from './generate.js';
 import { emitEvent } from './webhooks.js';
 
 /** Time the mock takes for each phase; `advance()` with no argument runs them all. */
@@ -63,11 +63,9 @@ export function stopCrawl(crawl: CrawlRecord, now: Date): void {
   for (const step of crawl.steps) if (step.state === 'pending' || step.state === 'running') Object.assign(step, { state: 'skipped', skip_reason: 'stopped' });
 }
 
-/** The campaign settings a crawl runs with, name, schedule and credentials aside. */
+/** The campaign settings a crawl runs with (`crawlSettingsText`, shared with the server). */
 function configHash(campaign: CampaignRecord): string {
-  const { id: _id, seq: _seq, name: _name, schedule: _schedule, created_at: _created, write_only, ...config } = campaign;
-  const { http_user: _user, http_password: _password, notify: _notify, ...options } = write_only;
-  return hashHex(JSON.stringify([config, options]));
+  return hashHex(crawlSettingsText({ ...campaign, ...campaign.write_only }));
 }
 
 /** Creates a crawl of a campaign as `queued`, at `now`; the caller has checked the rules. */
@@ -192,7 +190,7 @@ export const crawlOperations: Pick<
     if ([...db.crawls.values()].some((c) => c.campaign_id === campaign.id && c.active)) fail('crawl.already_running');
     const month = isoMonth(now);
     const used = db.launches.filter((l) => l.team_id === caller.team.id && isoMonth(Date.parse(l.at)) === month).length;
-    assertWithinPlan(env, caller.plan, 'crawls.monthly', used + 1, 'plan_limit.crawls.monthly');
+    assertWithinPlan(env.plans, caller.plan, 'crawls.monthly', used + 1, 'plan_limit.crawls.monthly');
     const crawl = insertCrawl(env, db, campaign.id, now);
     return data(serializeCrawl(crawl, now), { status: 202, headers: { Location: `${basePath(env)}/v1/crawls/${crawl.id}` } });
   },

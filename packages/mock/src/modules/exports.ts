@@ -3,10 +3,10 @@
  * download_url until `expires_at`, then `expired` (download 410). An identical export still in
  * progress is answered instead of a new one (spec: States, Export).
  */
-import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename, type Export } from '@siteaudit/schema';
+import { assertIncluded, DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename, type Export } from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type MockEnv } from '../context.js';
 import type { ExportRecord, Job } from '../db.js';
-import { assertIncluded, DAY, iso, nextSeq, ownedCrawl, ownedExport, SECOND } from '../store.js';
+import { DAY, iso, nextSeq, ownedCrawl, ownedExport, SECOND } from '../store.js';
 import { placeholderPdf, placeholderXlsx } from './files.js';
 import { emitEvent } from './webhooks.js';
 
@@ -68,7 +68,7 @@ export const exportOperations: Pick<BusinessMap, 'createExport' | 'getExport' | 
     if (crawl.status !== 'completed' || !crawl.settled) {
       fail('crawl.not_finished', { detail: `The crawl is ${crawl.status}; exports need a completed, settled crawl.` });
     }
-    if (body.format === 'xlsx') assertIncluded(env, caller.plan, 'exports.excel', 'plan_limit.exports.excel');
+    if (body.format === 'xlsx') assertIncluded(env.plans, caller.plan, 'exports.excel', 'plan_limit.exports.excel');
     const location = (id: string) => ({ Location: `${env.baseUrl}/v1/exports/${id}` });
     // An identical export (same crawl, format and language) still in progress is returned instead.
     const same = [...db.exports.values()].find(

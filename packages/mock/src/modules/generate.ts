@@ -1,9 +1,9 @@
 /**
  * The pages and issues a mock crawl "finds": a fixed small site shape, with numbers drawn from a
  * generator seeded by the crawl id, so one crawl always yields the same report whatever else the
- * test did. Issue names, severities and categories are those of the server's check catalogue.
+ * test did. Severities and categories come from the shared check catalogue.
  */
-import type { IssueOccurrence } from '@siteaudit/schema';
+import { CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence } from '@siteaudit/schema';
 import type { CampaignRecord, PageRecord } from '../db.js';
 import { createRandom } from '../random.js';
 
@@ -31,7 +31,7 @@ const SITE: PageShape[] = [
     h1: 'Welcome',
     words: [600, 900],
     imagesWithoutAlt: 1,
-    issues: [{ name: 'image_missing_alt', severity: 'warning', category: 'links_images', details: '1 image has no alt text' }],
+    issues: [issue('image_missing_alt', '1 image has no alt text')],
   },
   { path: '/about', depth: 1, status: 200, title: 'About us', h1: 'About us', words: [350, 500] },
   {
@@ -42,7 +42,7 @@ const SITE: PageShape[] = [
     description: null,
     h1: 'Contact us',
     words: [220, 300],
-    issues: [{ name: 'description_missing', severity: 'warning', category: 'titles', details: 'No meta description' }],
+    issues: [issue('description_missing', 'No meta description')],
   },
   {
     path: '/blog',
@@ -51,7 +51,7 @@ const SITE: PageShape[] = [
     title: 'Blog',
     h1: 'Blog',
     words: [300, 450],
-    issues: [{ name: 'link_to_redirect', severity: 'warning', category: 'http', details: 'Links to /old-page, which redirects (301)' }],
+    issues: [issue('link_to_redirect', 'Links to /old-page, which redirects (301)')],
   },
   {
     path: '/blog/first-post',
@@ -62,8 +62,8 @@ const SITE: PageShape[] = [
     words: [900, 1400],
     imagesWithoutAlt: 2,
     issues: [
-      { name: 'image_missing_alt', severity: 'warning', category: 'links_images', details: '2 images have no alt text' },
-      { name: 'title_too_long', severity: 'info', category: 'titles', details: 'Title is 72 characters long (over 60)' },
+      issue('image_missing_alt', '2 images have no alt text'),
+      issue('title_too_long', 'Title is 72 characters long (over 60)'),
     ],
   },
   {
@@ -74,8 +74,8 @@ const SITE: PageShape[] = [
     h1: 'Second post',
     words: [90, 150],
     issues: [
-      { name: 'broken_internal_link', severity: 'error', category: 'http', details: 'Links to /missing, which answers 404' },
-      { name: 'thin_content', severity: 'warning', category: 'content', details: 'Fewer than 200 words' },
+      issue('broken_internal_link', 'Links to /missing, which answers 404'),
+      issue('thin_content', 'Fewer than 200 words'),
     ],
   },
   {
@@ -86,7 +86,7 @@ const SITE: PageShape[] = [
     description: null,
     h1: 'Products',
     words: [250, 400],
-    issues: [{ name: 'description_missing', severity: 'warning', category: 'titles', details: 'No meta description' }],
+    issues: [issue('description_missing', 'No meta description')],
   },
   {
     path: '/products/widget',
@@ -95,28 +95,31 @@ const SITE: PageShape[] = [
     title: 'Widget',
     h1: null,
     words: [300, 380],
-    issues: [{ name: 'h1_missing', severity: 'warning', category: 'content', details: 'No h1 heading' }],
+    issues: [issue('h1_missing', 'No h1 heading')],
   },
   { path: '/old-page', depth: 1, status: 301 },
   {
     path: '/missing',
     depth: 2,
     status: 404,
-    issues: [{ name: 'http_4xx', severity: 'error', category: 'http', details: 'Internal page answered 404' }],
+    issues: [issue('http_4xx', 'Internal page answered 404')],
   },
   {
     path: '/slow',
     depth: 2,
     status: null,
     errorType: 'timeout',
-    issues: [{ name: 'fetch_failed', severity: 'error', category: 'http', details: 'No response within 20 s (timeout)' }],
+    issues: [issue('fetch_failed', 'No response within 20 s (timeout)')],
   },
   { path: 'https://external.example.org/', external: true, depth: 1, status: 200, title: 'External', h1: 'External', words: [200, 400] },
   // A bot-challenge interstitial: counted in protection_occurrences, never as the page's issues.
   { path: '/cdn-cgi/challenge', depth: 2, status: 403, protection: true },
 ];
 
-export const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+/** An occurrence of a catalogue check, with the catalogue's severity and category. */
+function issue(name: CheckName, details: string): Omit<IssueOccurrence, 'url'> {
+  return { name, severity: CHECKS[name].severity, category: CHECKS[name].category, details };
+}
 
 /** Errors first, then by name and URL: the stable order of every issue list. */
 export function compareIssues(a: IssueOccurrence, b: IssueOccurrence): number {

@@ -5,8 +5,7 @@
  * from a generator seeded by project, keyword and date, and appear after a `check` and
  * `advance()` (or through `seed.trackedKeywords()`). Search Console is always `unconfigured`.
  */
-import {
-  POSITIONS_DEFAULT_PERIOD,
+import { assertIncluded, assertWithinPlan, POSITIONS_DEFAULT_PERIOD,
   SEARCH_CONSOLE_DEFAULT_PERIOD,
   canonicalKeyword,
   positionsPeriod,
@@ -15,12 +14,11 @@ import {
   searchConsolePeriod,
   type PeriodPreset,
   type Positions,
-  type SearchConsole,
-} from '@siteaudit/schema';
+  type SearchConsole, } from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, KeywordRecord, MockDb, ProjectRecord } from '../db.js';
 import { createRandom } from '../random.js';
-import { assertIncluded, assertUnlocked, assertWithinPlan, isoDate, isoMonth, nextSeq, ownedProject, SECOND } from '../store.js';
+import { assertUnlocked, isoDate, isoMonth, nextSeq, ownedProject, SECOND } from '../store.js';
 
 export const CHECK_DELAY_MS = 2 * SECOND;
 const INTENTS = ['informational', 'commercial', 'transactional', 'navigational'];
@@ -141,7 +139,7 @@ export function trackKeywordRecords(db: MockDb, project: ProjectRecord, keywords
 
 /** The module needs a plan that includes it: a pool of 0 means not included (spec: Usage). */
 function assertModule(env: MockEnv, caller: Caller): void {
-  assertIncluded(env, caller.plan, 'positions.tracked_keywords', 'plan_limit.positions');
+  assertIncluded(env.plans, caller.plan, 'positions.tracked_keywords', 'plan_limit.positions');
 }
 
 /** 409 `keywords.not_tracked` naming the first keyword that is not tracked (nor paused). */
@@ -171,10 +169,10 @@ export const positionOperations: Pick<
     const fresh = keywords.filter((kw) => !already.includes(kw));
     if (fresh.length === 0) return data({ project_id: project.id, tracked: [], already_tracked: already });
     const teamActive = activeCount(db.keywords.filter((k) => k.team_id === caller.team.id));
-    assertWithinPlan(env, caller.plan, 'positions.tracked_keywords', teamActive + fresh.length, 'plan_limit.positions.tracked_keywords');
+    assertWithinPlan(env.plans, caller.plan, 'positions.tracked_keywords', teamActive + fresh.length, 'plan_limit.positions.tracked_keywords');
     // The per-project ceiling counts listed keywords, paused ones included (they keep their place).
     const listed = records.filter((k) => k.state !== 'untracked').length;
-    assertWithinPlan(env, caller.plan, 'keywords.project_limit', listed + fresh.length, 'keywords.project_limit');
+    assertWithinPlan(env.plans, caller.plan, 'keywords.project_limit', listed + fresh.length, 'keywords.project_limit');
     const tracked = trackKeywordRecords(db, project, fresh);
     return data({ project_id: project.id, tracked, already_tracked: already });
   },
@@ -219,7 +217,7 @@ export const positionOperations: Pick<
     assertAllTracked(records, keywords);
     const paused = records.filter((k) => keywords.includes(k.keyword) && k.state === 'paused');
     const teamActive = activeCount(db.keywords.filter((k) => k.team_id === caller.team.id));
-    assertWithinPlan(env, caller.plan, 'positions.tracked_keywords', teamActive + paused.length, 'plan_limit.positions.tracked_keywords');
+    assertWithinPlan(env.plans, caller.plan, 'positions.tracked_keywords', teamActive + paused.length, 'plan_limit.positions.tracked_keywords');
     for (const record of paused) record.state = 'tracked';
     return data({ project_id: project.id, active: true, changed: keywords.filter((k) => paused.some((p) => p.keyword === k)) });
   },
@@ -233,10 +231,10 @@ export const positionOperations: Pick<
     const today = isoDate(now);
     if (db.keywordChecks.some((c) => c.project_id === project.id && c.keyword === keyword && c.date === today)) fail('keywords.already_checked_today');
     const teamChecks = db.keywordChecks.filter((c) => c.team_id === caller.team.id);
-    assertWithinPlan(env, caller.plan, 'positions.live_checks_per_day', teamChecks.filter((c) => c.date === today).length + 1, 'plan_limit.positions.live_checks_per_day');
+    assertWithinPlan(env.plans, caller.plan, 'positions.live_checks_per_day', teamChecks.filter((c) => c.date === today).length + 1, 'plan_limit.positions.live_checks_per_day');
     // The mock prices a live check at one spend unit against the monthly cap.
     const month = isoMonth(now);
-    assertWithinPlan(env, caller.plan, 'positions.monthly_spend', teamChecks.filter((c) => c.date.slice(0, 7) === month).length + 1, 'plan_limit.positions.monthly_spend');
+    assertWithinPlan(env.plans, caller.plan, 'positions.monthly_spend', teamChecks.filter((c) => c.date.slice(0, 7) === month).length + 1, 'plan_limit.positions.monthly_spend');
     db.keywordChecks.push({ team_id: caller.team.id, project_id: project.id, keyword, date: today, done: false });
     env.schedule('keyword.check', [project.id, keyword, today].join('\u0000'), now.getTime() + CHECK_DELAY_MS);
     return data({ project_id: project.id, keyword, status: 'queued', date: today }, { status: 202 });
@@ -244,7 +242,7 @@ export const positionOperations: Pick<
 
   getSearchConsole({ env, db, caller, params, query, now }) {
     const project = ownedProject(db, params.project, caller);
-    assertIncluded(env, caller.plan, 'search_console', 'plan_limit.search_console');
+    assertIncluded(env.plans, caller.plan, 'search_console', 'plan_limit.search_console');
     // No property can be linked through the API, so the mock is always unconfigured.
     const result: SearchConsole = {
       project_id: project.id,

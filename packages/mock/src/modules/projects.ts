@@ -2,19 +2,17 @@
  * Projects: sites followed over time. Creating one also creates its default campaign, named
  * after the host; deleting one removes everything it holds, even when the project is locked.
  */
-import {
-  defaultCampaignBounds,
+import { assertWithinPlan, defaultCampaignBounds,
   firstFreeSlug,
   healthScore,
   normaliseSiteUrl,
   slugify,
   type IssueOccurrence,
   type Project,
-  type Scorecard,
-} from '@siteaudit/schema';
+  type Scorecard, } from '@siteaudit/schema';
 import { data, empty, type BusinessMap, type MockEnv } from '../context.js';
 import type { MockDb, ProjectRecord } from '../db.js';
-import { assertUnlocked, assertWithinPlan, iso, newestFirst, nextSeq, ownedProject } from '../store.js';
+import { assertUnlocked, iso, newestFirst, nextSeq, ownedProject } from '../store.js';
 import { assertPublicSite, buildCampaign, removeCampaign } from './campaigns.js';
 
 export function serializeProject(record: ProjectRecord): Project {
@@ -128,9 +126,9 @@ export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProjec
 
   createProject({ env, db, caller, body, now }) {
     const site = normaliseSiteUrl(body.url);
-    assertPublicSite(site.href, 'url');
+    assertPublicSite(env, site.href, 'url');
     const count = [...db.projects.values()].filter((p) => p.team_id === caller.team.id).length;
-    assertWithinPlan(env, caller.plan, 'projects.max', count + 1, 'plan_limit.projects');
+    assertWithinPlan(env.plans, caller.plan, 'projects.max', count + 1, 'plan_limit.projects');
     const name = body.name ?? site.hostname;
     const project: ProjectRecord = {
       seq: nextSeq(db),
@@ -155,12 +153,12 @@ export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProjec
     return data(serializeProject(ownedProject(db, params.project, caller)));
   },
 
-  updateProject({ db, caller, params, body }) {
+  updateProject({ env, db, caller, params, body }) {
     const project = ownedProject(db, params.project, caller);
     assertUnlocked(project);
     if (body.url !== undefined) {
       const site = normaliseSiteUrl(body.url);
-      assertPublicSite(site.href, 'url');
+      assertPublicSite(env, site.href, 'url');
       // The server also clears the profile and priority URLs; the mock keeps neither.
       project.url = site.href;
       project.domain = site.hostname;

@@ -3,21 +3,21 @@
  * delivery is recorded as `pending` and `advance()` marks it delivered (200), so the log, the
  * counters and `last_delivery_at` move as they would against a healthy receiver.
  */
-import {
-  TEST_EVENT_TYPE,
+import { assertWithinPlan, TEST_EVENT_TYPE,
   WEBHOOK_SECRET_BYTES,
   WEBHOOK_SECRET_PREFIX,
   deliveryLogCutoff,
   isRetriedEvent,
   secretRotationEndsAt,
+  webhookUrlSchemeError,
+  type Language,
   type Webhook,
-  type WebhookDelivery,
-} from '@siteaudit/schema';
+  type WebhookDelivery, } from '@siteaudit/schema';
 import { data, empty, fail, type BusinessMap, type MockEnv } from '../context.js';
 import type { DeliveryRecord, Job, WebhookRecord } from '../db.js';
 import { isObviouslyPrivateHost } from '../hosts.js';
 import { base64, createRandom } from '../random.js';
-import { assertWithinPlan, iso, newestFirst, nextSeq, ownedWebhook, SECOND } from '../store.js';
+import { iso, newestFirst, nextSeq, ownedWebhook, SECOND } from '../store.js';
 
 const DELIVERY_DELAY_MS = 0.5 * SECOND;
 
@@ -47,8 +47,11 @@ function newSecret(env: MockEnv): string {
   return WEBHOOK_SECRET_PREFIX + base64(env.random.bytes(WEBHOOK_SECRET_BYTES));
 }
 
-function assertPublicWebhookUrl(url: string): void {
-  if (isObviouslyPrivateHost(url)) {
+/** The server's rules: https (http too with private addresses allowed), to a public host. */
+function assertWebhookUrl(env: MockEnv, url: string, language: Language): void {
+  const schemeErrors = webhookUrlSchemeError(url, env.allowPrivateAddresses, language);
+  if (schemeErrors) fail('validation_failed', { errors: schemeErrors });
+  if (!env.allowPrivateAddresses && isObviouslyPrivateHost(url)) {
     fail('webhook.url_refused', { errors: { url: [{ code: 'url_refused', message: 'Must be an https URL that resolves to a public address' }] } });
   }
 }
@@ -132,10 +135,10 @@ export const webhookOperations: Pick<
     return { type: 'list', items: newestFirst(webhooks, serializeWebhook) };
   },
 
-  createWebhook({ env, db, caller, body, now }) {
-    assertPublicWebhookUrl(body.url);
+  createWebhook({ env, db, caller, body, now, language }) {
+    assertWebhookUrl(env, body.url, language);
     const count = [...db.webhooks.values()].filter((w) => w.team_id === caller.team.id).length;
-    assertWithinPlan(env, caller.plan, 'api.webhooks.max', count + 1, 'plan_limit.api.webhooks.max');
+    assertWithinPlan(env.plans, caller.plan, 'api.webhooks.max', count + 1, 'plan_limit.api.webhooks.max');
     const record = insertWebhook(env, caller.team.id, body, now);
     return data({ ...serializeWebhook(record), secret: record.secret }, { status: 201 });
   },
@@ -144,10 +147,10 @@ export const webhookOperations: Pick<
     return data(serializeWebhook(ownedWebhook(db, params.webhook, caller)));
   },
 
-  updateWebhook({ db, caller, params, body, now }) {
+  updateWebhook({ env, db, caller, params, body, now, language }) {
     const webhook = ownedWebhook(db, params.webhook, caller);
     if (body.url !== undefined) {
-      assertPublicWebhookUrl(body.url);
+      assertWebhookUrl(env, body.url, language);
       webhook.url = body.url;
     }
     if (body.events !== undefined) webhook.events = [...new Set(body.events)];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime, PageQuery, Uuid } from '../common.js';
 import { SiteUrl } from './projects.js';
-import { PATTERN_LIMITS, patternProblem } from '../url-patterns.js';
+import { PATTERN_LIMITS, patternProblem } from '../rules/url-patterns.js';
 
 export const SCHEDULE_FREQUENCIES = ['manual', 'daily', 'weekly', 'monthly'] as const;
 export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
@@ -38,11 +38,21 @@ export const Campaign = z
 export type Campaign = z.infer<typeof Campaign>;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** `day` of a monthly schedule: a string, 1 to 28, so every month has it. */
+export const MONTH_DAYS = Array.from({ length: 28 }, (_, i) => String(i + 1)) as [string, ...string[]];
 
 export const ScheduleInput = z
   .strictObject({
     frequency: z.enum(SCHEDULE_FREQUENCIES),
-    day: z.string().nullable().optional(),
+    // Typed with its values, so the document names them and `day: 1` is told the expected type.
+    day: z
+      .enum([...WEEKDAYS, ...MONTH_DAYS], {
+        error: (issue) =>
+          `Expected ${typeof issue.input === 'string' ? '' : `a string, not ${issue.input === null ? 'null' : typeof issue.input}: `}monday..sunday (weekly) or "1".."28" (monthly)`,
+      })
+      .nullable()
+      .optional()
+      .meta({ description: 'weekly: `monday`..`sunday`; monthly: `"1"`..`"28"` (a string); unused (null) for manual and daily' }),
     time: z.string().regex(TIME, 'Expected HH:MM (UTC)').nullable().optional(),
     paused: z.boolean().optional(),
   })

@@ -10,6 +10,9 @@ export const CRAWL_DEFAULTS = {
   perHostConcurrency: 4,
 } as const;
 
+/** Redirects followed from one URL before giving up (the crawl issue's hop cap). */
+export const MAX_REDIRECTS = 10;
+
 export const DEFAULT_TUNING: CrawlTuning = {
   retryBaseDelayMs: 500,
   maxWaitMs: 30_000,

@@ -32,6 +32,21 @@ export enum Flag {
   Loop = 1 << 13,
 }
 
+/** `canonical` and `redirect` columns: no target. */
+export const NO_ID = -1;
+/** `canonical` column: the canonical points off the site or to a URL that cannot be crawled. */
+export const UNUSABLE_ID = -2;
+/** `finalStatus` column: the end of the chain is not known (yet). */
+export const CHAIN_UNKNOWN = 0;
+/** `finalStatus` column: the chain ended without an answer (fetch error, loop, bad Location). */
+export const CHAIN_FAILED = -1;
+/** True when a `canonical` or `redirect` value names a registered URL (not NO_ID or UNUSABLE_ID). */
+export function isId(value: number): boolean {
+  return value >= 0;
+}
+/** `DepthFrontier.lowestDepth`: nothing waits. */
+export const NO_DEPTH = -1;
+
 const VIA: DiscoveredVia[] = ['start', 'link', 'redirect', 'canonical', 'hreflang', 'sitemap', 'external'];
 
 /** A FIFO of ids without the O(n) cost of Array.shift. */
@@ -81,16 +96,16 @@ export class UrlRegistry {
   inlinks = new Uint32Array(1024);
   /** HTTP status of the URL's own response; 0 when none. */
   status = new Int16Array(1024);
-  /** Status at the end of this URL's redirect chain: 0 unknown, -1 failed (error, loop). */
+  /** Status at the end of this URL's redirect chain, CHAIN_UNKNOWN or CHAIN_FAILED. */
   finalStatus = new Int16Array(1024);
   titleHash = new Float64Array(1024);
   descriptionHash = new Float64Array(1024);
   contentKey = new Float64Array(1024);
   simHi = new Uint32Array(1024);
   simLo = new Uint32Array(1024);
-  /** id of the canonical target: -1 none, -2 external or unusable. */
+  /** id of the canonical target, NO_ID or UNUSABLE_ID. */
   canonical = new Int32Array(1024);
-  /** id of the redirect target: -1 none or external. */
+  /** id of the redirect target; NO_ID when none or off the crawl. */
   redirect = new Int32Array(1024);
 
   get size(): number {
@@ -129,8 +144,8 @@ export class UrlRegistry {
     this.redirect = grow(this.redirect, n);
     this.depth[id] = depth;
     this.via[id] = VIA.indexOf(via);
-    this.canonical[id] = -1;
-    this.redirect[id] = -1;
+    this.canonical[id] = NO_ID;
+    this.redirect[id] = NO_ID;
     return { id, created: true };
   }
 
@@ -162,10 +177,10 @@ export class DepthFrontier {
     this.count++;
   }
 
-  /** Lowest depth with a waiting entry, or -1. Entries may be stale: the caller re-checks. */
+  /** Lowest depth with a waiting entry, or NO_DEPTH. Entries may be stale: the caller re-checks. */
   lowestDepth(): number {
     for (let d = 0; d < this.buckets.length; d++) if (this.buckets[d].length > 0) return d;
-    return -1;
+    return NO_DEPTH;
   }
 
   peek(depth: number): number | undefined {

@@ -177,20 +177,10 @@ export class HtmlAnalyser {
         }
         break;
       case 'img':
-        if (a.src !== undefined) push(this.facts.subresources, a.src.trim());
-        push(this.facts.images, {
-          src: (a.src ?? '').trim(),
-          alt: a.alt === undefined ? null : a.alt,
-          hasWidth: a.width !== undefined && a.width.trim() !== '',
-          hasHeight: a.height !== undefined && a.height.trim() !== '',
-        });
+        this.image(a);
         break;
       case 'script':
-        if (a.src) {
-          push(this.facts.subresources, a.src.trim());
-          push(this.facts.scriptSrcs, a.src.trim(), 50);
-        }
-        if ((a.type ?? '').trim().toLowerCase() === 'application/ld+json') this.jsonLd = '';
+        this.script(a);
         break;
       case 'iframe':
       case 'frame':
@@ -224,6 +214,24 @@ export class HtmlAnalyser {
     if (name === 'svg') this.svg++;
     if (IGNORED.has(name)) this.ignored++;
     if (BOILERPLATE.has(name)) this.boilerplate++;
+  }
+
+  private image(a: Record<string, string>): void {
+    if (a.src !== undefined) push(this.facts.subresources, a.src.trim());
+    push(this.facts.images, {
+      src: (a.src ?? '').trim(),
+      alt: a.alt === undefined ? null : a.alt,
+      hasWidth: a.width !== undefined && a.width.trim() !== '',
+      hasHeight: a.height !== undefined && a.height.trim() !== '',
+    });
+  }
+
+  private script(a: Record<string, string>): void {
+    if (a.src) {
+      push(this.facts.subresources, a.src.trim());
+      push(this.facts.scriptSrcs, a.src.trim(), 50);
+    }
+    if ((a.type ?? '').trim().toLowerCase() === 'application/ld+json') this.jsonLd = '';
   }
 
   private close(name: string): void {

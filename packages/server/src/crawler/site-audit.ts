@@ -2,11 +2,11 @@
  * Cross-page checks, run once the fetch stage is over, on the compact digests only (frontier.ts):
  * duplicate titles, descriptions and content among indexable 2xx pages, near-duplicates by
  * simhash, orphan sitemap pages, canonical targets, hreflang reciprocity and sitemap hygiene.
- * Broken links and links to redirects are resolved during the crawl instead (crawl.ts), as soon
+ * Broken links and links to redirects are resolved during the crawl instead (link-graph.ts), as soon
  * as both ends are known, so no link list has to be kept.
  */
 import type { CheckName } from './checks.js';
-import { Flag, State, type UrlRegistry } from './frontier.js';
+import { Flag, isId, NO_ID, State, type UrlRegistry } from './frontier.js';
 
 export type Report = (name: CheckName, pageId: number, details: string) => Promise<void>;
 
@@ -94,7 +94,7 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
     for (const { lang, target } of entries) {
       if (target === id || reg.state[target] !== State.Done || reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) continue;
       const canonical = reg.canonical[target];
-      if (!isFetchedOk(reg, target) || (canonical !== -1 && canonical !== target)) {
+      if (!isFetchedOk(reg, target) || (canonical !== NO_ID && canonical !== target)) {
         const why = isFetchedOk(reg, target) ? 'is not canonical' : `answers ${describeStatus(reg, target)}`;
         await report('hreflang_bad_target', id, `hreflang ${lang} → ${reg.url(target)} ${why}`);
         continue;
@@ -114,7 +114,7 @@ function describeStatus(reg: UrlRegistry, id: number): string {
 
 async function canonicalTarget(reg: UrlRegistry, id: number, report: Report): Promise<void> {
   const target = reg.canonical[id];
-  if (target < 0 || target === id || reg.state[target] !== State.Done) return;
+  if (!isId(target) || target === id || reg.state[target] !== State.Done) return;
   if (reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) return;
   const url = reg.url(target);
   const status = reg.status[target];
@@ -126,7 +126,7 @@ async function canonicalTarget(reg: UrlRegistry, id: number, report: Report): Pr
     await report('canonical_to_noindex', id, `canonical ${url} is noindex`);
   } else {
     const next = reg.canonical[target];
-    if (next >= 0 && next !== target) {
+    if (isId(next) && next !== target) {
       await report('canonical_chain', id, next === id ? `canonical loop: ${url} points back here` : `canonical chain: ${url} → ${reg.url(next)}`);
     }
   }
@@ -139,7 +139,7 @@ async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promi
   else if (reg.has(id, Flag.Failed)) why = describeStatus(reg, id);
   else if (reg.status[id] !== 200) why = `status ${reg.status[id]}`;
   else if (reg.has(id, Flag.Noindex)) why = 'noindex';
-  else if (reg.canonical[id] !== -1 && reg.canonical[id] !== id) why = 'not canonical';
+  else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== id) why = 'not canonical';
   if (why) await report('sitemap_bad_url', id, `listed in the sitemap: ${why}`);
 }
 

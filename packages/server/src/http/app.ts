@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { VARY, allowedMethods } from '@siteaudit/schema';
 import { contractRouter, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
+import { docsRouter, type DocsOptions } from './docs.js';
 import type { RequestDrain } from './drain.js';
+import { answerHealth, type HealthProbe } from './health.js';
 import { ApiError } from './errors.js';
 import { facts } from './request-log.js';
 
@@ -14,9 +16,13 @@ export interface AppExtras {
   observe?: ((req: Request, res: Response) => void) | null;
   /** Prometheus text at GET /metrics (outside /v1, no token, no rate limit). */
   metrics?: { contentType: string; metrics(): Promise<string> } | null;
+  /** GET /healthz and /readyz (http/health.ts): before the log and the drain, so probes are answered while draining. */
+  health?: HealthProbe | null;
+  /** GET /openapi.json, /docs, /docs/errors and the /v1 index (http/docs.ts). */
+  docs?: DocsOptions | null;
 }
 
-export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe, metrics }: AppExtras = {}): express.Express {
+export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe, metrics, health, docs }: AppExtras = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // our ETags are computed by the binder, after authorisation
@@ -27,6 +33,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
   const routeContract = contractRouter(handlers, deps);
   app.use((req: Request, res: Response, next: NextFunction) => {
     // In this layer rather than a route of its own, which every API request would walk past.
+    if (health && answerHealth(health, req, res)) return;
     if (metrics && req.method === 'GET' && req.url.split('?')[0] === '/metrics') return serveMetrics(metrics, res, next);
     observe?.(req, res);
     res.setHeader('X-Request-Id', newRequestId());
@@ -35,6 +42,8 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
     if (drain && !drain.admit(req, res)) return;
     routeContract(req, res, next);
   });
+
+  if (docs) app.use(docsRouter(docs));
 
   // Anything under /v1 the contract does not route: 405 with Allow when the path exists, else
   // 404. Other paths fall through, so an app embedding this one keeps its own routes.

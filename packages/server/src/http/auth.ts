@@ -5,8 +5,10 @@
  * A token's row (token, member, team) is cached for a short while, keyed by the token hash, so a
  * busy client does not pay a three-table join on every call (docs/benchmarks.md). Every operator
  * change made through `admin` (removing a member, changing a plan, rejoining) empties the cache
- * of every authenticator on that database at once; a change made by another process (the CLI on
- * the same database, another server on PostgreSQL) is seen within CACHE_TTL_MS. Expiry is checked
+ * of every authenticator on that database at once. On PostgreSQL it also reaches every other
+ * process at once, through LISTEN/NOTIFY (auth-invalidation.ts), and a cached row is then trusted
+ * for LISTENING_CACHE_TTL_MS; on SQLite, or while the listening connection is down, a change made
+ * by another process (the CLI on the same file) is seen within CACHE_TTL_MS. Expiry is checked
  * on every call against the server clock, cached or not.
  *
  * A well-formed token that matches no row is remembered as unknown for UNKNOWN_TTL_MS, so
@@ -18,6 +20,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Knex } from 'knex';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, WWW_AUTHENTICATE, type PlanCatalogue, type Role, type Scope } from '@siteaudit/schema';
 import { hashToken } from '../crypto/secret-box.js';
+import { AuthListener, isPostgres, notifyAuthChange } from './auth-invalidation.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import type { Caller } from './context.js';
 import { ApiError } from './errors.js';
@@ -29,6 +32,11 @@ const TOKEN_SHAPE = /^sa_[A-Za-z0-9_-]{20,100}$/;
 const FLUSH_EVERY_MS = 30_000;
 /** How long a token's row is trusted without reading it again (real time, not the server clock). */
 export const CACHE_TTL_MS = 2_000;
+/**
+ * The same while changes of every process are heard (PostgreSQL LISTEN): bounded still, for a
+ * change made outside `admin` (an operator's SQL).
+ */
+export const LISTENING_CACHE_TTL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
 /** How long a token with no row is answered 401 without reading the store again. */
 export const UNKNOWN_TTL_MS = 30_000;
@@ -59,9 +67,13 @@ interface CachedToken {
 /** The authenticators of each database, so that an operator change there reaches every cache. */
 const authenticatorsOf = new WeakMap<Knex, Set<Authenticator>>();
 
-/** Forgets every cached token of this database: called by `admin` after each change. */
-export function invalidateTokenCache(knex: Knex): void {
+/**
+ * Forgets every cached token of this database: called by `admin` after each change. On
+ * PostgreSQL every process listening on the database forgets them too, before this resolves.
+ */
+export async function invalidateTokenCache(knex: Knex): Promise<void> {
   for (const authenticator of authenticatorsOf.get(knex) ?? []) authenticator.invalidate();
+  if (isPostgres(knex)) await notifyAuthChange(knex);
 }
 
 export class Authenticator {
@@ -73,11 +85,15 @@ export class Authenticator {
   /** Bumped by every invalidation: a read that started before one must not refill the cache. */
   private generation = 0;
   private readonly timer: NodeJS.Timeout;
+  private readonly listener: AuthListener | null;
+  /** Whether changes of other processes are heard now (the cache may then be trusted longer). */
+  private listening = false;
 
   constructor(
     private readonly knex: Knex,
     private readonly plans: () => PlanCatalogue,
-    options: { failuresPerMinute?: number | null; logger?: Logger } = {},
+    /** `listen`: hear other processes' changes (PostgreSQL); start() opens the connection. */
+    options: { failuresPerMinute?: number | null; logger?: Logger; listen?: boolean } = {},
   ) {
     this.throttle = new AuthFailureThrottle(options.failuresPerMinute === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : options.failuresPerMinute);
     // `last_used_at` is advisory: a failed write is retried with the next flush.
@@ -86,6 +102,17 @@ export class Authenticator {
     let registered = authenticatorsOf.get(knex);
     if (!registered) authenticatorsOf.set(knex, (registered = new Set()));
     registered.add(this);
+    this.listener = options.listen
+      ? new AuthListener(knex, (listening) => {
+          this.listening = listening;
+          this.invalidate();
+        }, options.logger)
+      : null;
+  }
+
+  /** Opens the listening connection (when asked for); a failure is retried in the background. */
+  async start(): Promise<void> {
+    await this.listener?.start();
   }
 
   invalidate(): void {
@@ -125,7 +152,7 @@ export class Authenticator {
       if (!row && generation === this.generation) this.rememberUnknown(hash, at);
       return null;
     }
-    const entry: CachedToken = { row, scopes: Object.freeze(JSON.parse(row.scopes)) as Scope[], until: at + CACHE_TTL_MS };
+    const entry: CachedToken = { row, scopes: Object.freeze(JSON.parse(row.scopes)) as Scope[], until: at + (this.listening ? LISTENING_CACHE_TTL_MS : CACHE_TTL_MS) };
     if (generation === this.generation) {
       this.cache.delete(hash);
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
@@ -190,6 +217,7 @@ export class Authenticator {
   async close(): Promise<void> {
     clearInterval(this.timer);
     authenticatorsOf.get(this.knex)?.delete(this);
+    await this.listener?.close();
     this.cache.clear();
     this.unknown.clear();
     await this.flush();

@@ -1,4 +1,4 @@
-import type { Language, Plan, Role, Scope } from '@siteaudit/schema';
+import type { PipelineContext, Plan, Role, Scope } from '@siteaudit/schema';
 
 /** Who is calling, resolved from the bearer token before any handler runs. */
 export interface Caller {
@@ -18,17 +18,7 @@ export interface Caller {
   role: Role;
 }
 
-/** Cursor position handed to list handlers: the sort key of the last item already seen. */
-export interface PageRequest {
-  limit: number;
-  after: unknown[] | null;
-}
+export type { PageRequest } from '@siteaudit/schema';
 
-export interface RequestContext {
-  caller: Caller;
-  language: Language;
-  requestId: string;
-  now: Date;
-  idempotencyKey: string | null;
-  page: PageRequest;
-}
+/** What a handler is told besides its input (the pipeline's context with the server's caller). */
+export type RequestContext = PipelineContext<Caller>;

@@ -1,18 +1,9 @@
-import type { ErrorCode, ProblemExtras } from '@siteaudit/schema';
+import { ApiError } from '@siteaudit/schema';
 
 /**
- * A refusal from the catalogue. Handlers and rules throw it; the app turns it into problem
- * details titled in the caller's language. `headers` carries e.g. Retry-After or Allow.
+ * A refusal from the catalogue: the one problem class, shared with the mock through the request
+ * pipeline of `@siteaudit/schema`. `headers` carries e.g. Retry-After or Allow.
  */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    readonly extras: ProblemExtras = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(extras.detail ?? code);
-    this.name = 'ApiError';
-  }
-}
+export { ApiError };
 
 export const notFound = () => new ApiError('not_found');

@@ -1,12 +1,12 @@
 /**
- * Idempotency-Key records (spec: Endpoints rule 2; ../shared/api-rules.md). A key is claimed with
+ * Idempotency-Key records (spec: Endpoints rule 2; docs/decisions/idempotency.md). A key is claimed with
  * one INSERT … ON CONFLICT DO NOTHING on (team, key), never a read then a write, so two
  * concurrent requests with the same key cannot both run. The first answer is stored and
  * replayed; a key in flight answers 409, a key reused for another request 409 too.
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { IDEMPOTENCY_KEY_RETENTION_MS } from '@siteaudit/schema';
+import { IDEMPOTENCY_KEY_RETENTION_MS, type IdempotencyClaim, type StoredAnswer } from '@siteaudit/schema';
 import type { Logger } from '../observability/logger.js';
 import { retryTransient } from '../store/retry.js';
 
@@ -15,17 +15,9 @@ const LEASE_MS = 5 * 60 * 1000;
 /** Expired keys are deleted at most this often, by the next claim (server clock). */
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-export interface StoredResponse {
-  status: number;
-  body: string | null;
-  headers: Record<string, string>;
-}
-
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'in_flight' }
-  | { kind: 'mismatch' };
+/** The records' shapes are the request pipeline's (`@siteaudit/schema`). */
+export type StoredResponse = StoredAnswer;
+export type Claim = IdempotencyClaim;
 
 /** SHA-256 of a request's fingerprint text (`requestFingerprintText`, shared with the mock). */
 export function fingerprint(text: string): string {

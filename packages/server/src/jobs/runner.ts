@@ -1,4 +1,5 @@
 /**
+ * The in-process job engine (the embedded default on SQLite; jobs/job-runner.ts is its interface).
  * Durable jobs: every job is a row of the `jobs` table (state, attempts, run_at, lease), so
  * queued work survives a restart; this in-process runner claims due rows and runs them with
  * p-queue. Several processes may run it on one database (docs/reliability.md, "Crashes and
@@ -18,69 +19,11 @@ import PQueue from 'p-queue';
 import { pino } from 'pino';
 import type { Logger } from '../observability/logger.js';
 import type { Dialect } from '../store/database.js';
+import { JobInterruptedError, LeaseLostError, type JobCount, type JobHandler, type JobLease, type JobRunner, type JobState } from './job-runner.js';
 import { transaction } from '../store/retry.js';
 
-/** Thrown by a fenced write of a run that no longer holds its job. */
-export class LeaseLostError extends Error {
-  constructor(jobId: string) {
-    super(`lease of job ${jobId} lost`);
-  }
-}
-
-/** Thrown to `onFailed` for a job taken over after crashes with no attempts left. */
-export class JobInterruptedError extends Error {
-  constructor(jobId: string) {
-    super(`job ${jobId} was interrupted too many times`);
-  }
-}
-
-export interface JobLease {
-  /** Throws LeaseLostError (and aborts the run) unless this run still holds the job; renews the lease. */
-  fence(trx: Knex.Transaction): Promise<void>;
-  /** `work` in a transaction that first checks the lease. */
-  write<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
-}
-
-export interface JobContext {
-  id: string;
-  /** 1 on the first run. */
-  attempt: number;
-  /** Aborted at shutdown and when the lease is lost. */
-  signal: AbortSignal;
-  lease: JobLease;
-}
-
-/** What a handler may ask for instead of finishing: to run again later (polling, retries). */
-export type JobResult = void | { retryAt: Date };
-
-export interface JobDefinition<P> {
-  run(payload: P, ctx: JobContext): Promise<JobResult>;
-  /** Attempts before a throwing job is marked failed. Default 3. A crash counts as an attempt. */
-  maxAttempts?: number;
-  /** Called once a job has failed for good (`cause` is what was thrown, or a JobInterruptedError). */
-  onFailed?(payload: P, error: string, cause: unknown): Promise<void>;
-  /** Lease length; a job whose lease is not renewed for this long is taken over. Default 60 s. */
-  leaseMs?: number;
-  /** Jobs of this kind run at once in this process. Default 2. */
-  concurrency?: number;
-}
-
-export interface EnqueueOptions {
-  runAt?: Date;
-  trx?: Knex.Transaction;
-  /** At most one queued-or-running job per key: when one exists, nothing is queued and null is returned. */
-  singletonKey?: string;
-}
-
-export interface JobRunner {
-  register<P>(kind: string, definition: JobDefinition<P>): void;
-  enqueue<P>(kind: string, payload: P, options?: EnqueueOptions): Promise<string | null>;
-  /** Resolves when no job is running and none is due. */
-  idle(): Promise<void>;
-  start(): void;
-  /** Stops claiming, aborts the running jobs and returns them to the queue with their lease released. */
-  stop(): Promise<void>;
-}
+export { JobInterruptedError, LeaseLostError } from './job-runner.js';
+export type { EnqueueOptions, JobContext, JobHandler, JobLease, JobResult, JobRunner } from './job-runner.js';
 
 interface JobRow {
   id: string;
@@ -106,11 +49,11 @@ export interface JobRunnerOptions {
   onFailed?: (kind: string) => void;
 }
 
-export function createJobRunner(options: JobRunnerOptions): JobRunner {
+export function createTableJobRunner(options: JobRunnerOptions): JobRunner {
   const { knex, dialect, clock } = options;
   const leaseClock = options.leaseClock ?? Date.now;
   const owner = randomUUID();
-  const definitions = new Map<string, JobDefinition<unknown>>();
+  const definitions = new Map<string, JobHandler<unknown>>();
   // One queue per kind, so slow work of one kind (a crawl, a slow webhook receiver) never holds
   // up the others.
   const queues = new Map<string, PQueue>();
@@ -120,6 +63,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let timer: NodeJS.Timeout | null = null;
   let polling: Promise<void> | null = null;
   let stopped = false;
+  let started = false;
   let wake = false;
   const log = options.logger ?? pino({ level: 'silent' });
   const report = (err: unknown) => log.error({ err }, 'job runner error');
@@ -295,11 +239,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   return {
-    register(kind, definition) {
-      definitions.set(kind, definition as JobDefinition<unknown>);
+    register({ name: kind }, definition) {
+      definitions.set(kind, definition as JobHandler<unknown>);
       queues.set(kind, new PQueue({ concurrency: definition.concurrency ?? 2 }));
     },
-    async enqueue(kind, payload, opts = {}) {
+    async enqueue({ name: kind }, payload, opts = {}) {
       const id = randomUUID();
       const now = clock();
       const insert = (opts.trx ?? knex)('jobs').insert({
@@ -328,10 +272,23 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
-    start() {
+    async cancel({ name: kind }, id) {
+      return (await knex('jobs').where({ id, kind, state: 'queued' }).delete()) === 1;
+    },
+    async pending({ name: kind }) {
+      const rows = (await knex('jobs').where({ kind, state: 'queued' }).orderBy('run_at').select('id', 'payload', 'run_at')) as { id: string; payload: string; run_at: string | Date }[];
+      return rows.map((row) => ({ id: row.id, payload: JSON.parse(row.payload), runAt: new Date(row.run_at) }));
+    },
+    async counts() {
+      const rows = (await knex('jobs').select('kind', 'state').count({ count: '*' }).groupBy('kind', 'state')) as { kind: string; state: JobState; count: number | string }[];
+      return rows.map((row): JobCount => ({ kind: row.kind, state: row.state, count: Number(row.count) }));
+    },
+    async start() {
       stopped = false;
+      started = true;
       schedule(0);
     },
+    ready: () => started && !stopped,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -2,18 +2,20 @@
  * The guard on outbound requests to user-supplied addresses (crawls, webhooks, project URLs):
  * every address a name resolves to must be public unicast, checked after WHATWG parsing (which
  * turns `2130706433` into 127.0.0.1) and again at connect time, where the vetted address is
- * pinned so DNS rebinding cannot swap it (../shared/api-rules.md, "Outbound requests").
+ * pinned so DNS rebinding cannot swap it (docs/decisions/outbound-addresses.md).
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
 import { isLocalHostName } from '@siteaudit/schema';
 
 export class AddressRefusedError extends Error {
   readonly code = 'refused_address';
-  constructor(readonly host: string, readonly address?: string) {
-    super(address === host ? `${host} is a local name` : address ? `${host} resolves to a non-public address (${address})` : `${host} cannot be resolved`);
+  /** Without `address`, the name did not resolve; `options.cause` then holds the lookup error. */
+  constructor(readonly host: string, readonly address?: string, options?: ErrorOptions) {
+    super(address === host ? `${host} is a local name` : address ? `${host} resolves to a non-public address (${address})` : `${host} cannot be resolved`, options);
     this.name = 'AddressRefusedError';
   }
 }
@@ -55,8 +57,8 @@ export async function resolveVetted(hostname: string, allowPrivate: boolean): Pr
   } else {
     try {
       addresses = (await lookup(host, { all: true, verbatim: true })) as ResolvedAddress[];
-    } catch {
-      throw new AddressRefusedError(host);
+    } catch (error) {
+      throw new AddressRefusedError(host, undefined, { cause: error });
     }
   }
   if (!allowPrivate) {
@@ -79,8 +81,16 @@ export async function assertPublicUrl(url: string, options: { allowPrivate: bool
  * An undici dispatcher whose every connection is vetted and pinned to the vetted address; TLS
  * still verifies the original host name (servername). Use it for each outbound request.
  */
-export function createGuardedAgent(options: { allowPrivate: boolean; connectTimeoutMs?: number; keepAlive?: boolean; connections?: number }) {
-  const connector = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000 });
+export function createGuardedAgent(options: {
+  allowPrivate: boolean;
+  connectTimeoutMs?: number;
+  keepAlive?: boolean;
+  connections?: number;
+  /** PEM certificates trusted besides Node's bundled roots (given, they replace NODE_EXTRA_CA_CERTS). */
+  ca?: readonly string[];
+}) {
+  const ca = options.ca?.length ? [...rootCertificates, ...options.ca] : undefined;
+  const connector = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000, ...(ca ? { ca } : {}) });
   return new Agent({
     connections: options.connections,
     keepAliveTimeout: options.keepAlive === false ? 1 : 4_000,

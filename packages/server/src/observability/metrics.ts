@@ -6,6 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Knex } from 'knex';
+import type { JobCount } from '../jobs/job-runner.js';
 
 export interface Metrics {
   registry: Registry;
@@ -14,6 +15,8 @@ export interface Metrics {
   pagesFetched(count: number): void;
   delivery(outcome: 'succeeded' | 'retrying' | 'failed'): void;
   jobFailed(kind: string): void;
+  /** Where the job gauge reads its counts: the server's job runner (never a job table). */
+  watchJobs(counts: () => Promise<JobCount[]>): void;
 }
 
 /** Seconds: an API read takes milliseconds, an export request or a slow store up to seconds. */
@@ -27,6 +30,7 @@ interface TarnPool {
 
 export function createMetrics(knex: Knex): Metrics {
   const registry = new Registry();
+  let jobCounts: () => Promise<JobCount[]> = async () => [];
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
@@ -49,9 +53,9 @@ export function createMetrics(knex: Knex): Metrics {
     labelNames: ['kind', 'state'],
     registers,
     async collect() {
-      const rows = (await knex('jobs').select('kind', 'state').count({ count: '*' }).groupBy('kind', 'state')) as { kind: string; state: string; count: number | string }[];
+      const rows = await jobCounts();
       this.reset();
-      for (const row of rows) this.set({ kind: row.kind, state: row.state }, Number(row.count));
+      for (const row of rows) this.set({ kind: row.kind, state: row.state }, row.count);
     },
   });
 
@@ -79,5 +83,8 @@ export function createMetrics(knex: Knex): Metrics {
     pagesFetched: (count) => pages.inc(count),
     delivery: (outcome) => deliveries.inc({ outcome }),
     jobFailed: (kind) => failures.inc({ kind }),
+    watchJobs(counts) {
+      jobCounts = counts;
+    },
   };
 }

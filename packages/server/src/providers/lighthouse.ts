@@ -13,6 +13,7 @@ import { AddressRefusedError, assertPublicUrl } from '../net/address-guard.js';
 import { CHROMIUM_FLAGS, chromiumAvailable, proxyFlags, resolveChromePath } from '../rendering/chromium.js';
 import { startGuardProxy, type GuardProxy, type GuardProxyOptions } from '../rendering/guard-proxy.js';
 import { lighthouseScore, type PageSpeedMeasurement, type PageSpeedProvider, type PageSpeedRequest } from './pagespeed.js';
+import { throwIfAborted } from '../abort.js';
 
 export interface LighthousePageSpeedOptions {
   /** Default: CHROME_PATH, else /usr/bin/chromium. */
@@ -103,7 +104,7 @@ export function createLighthousePageSpeed(options: LighthousePageSpeedOptions = 
 
       try {
         for (const request of requests) {
-          if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+          throwIfAborted(signal);
           try {
             await assertPublicUrl(request.url, { allowPrivate });
           } catch (error) {
@@ -125,7 +126,7 @@ export function createLighthousePageSpeed(options: LighthousePageSpeedOptions = 
           }
           results.push(await measureOne(request, chrome.port));
         }
-        if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+        throwIfAborted(signal);
         return results;
       } finally {
         signal?.removeEventListener('abort', onAbort);

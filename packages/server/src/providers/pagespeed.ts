@@ -2,7 +2,7 @@
  * What the crawl's PageSpeed step needs from a measurement source: the Lighthouse performance
  * score (0..100) of a page on a strategy (mobile or desktop), or why it could not be measured.
  * Two adapters: Lighthouse on a local Chromium (lighthouse.ts) and the PageSpeed Insights API v5
- * (below). With none configured the step is skipped with `no_provider` (modules/crawls/pagespeed.ts).
+ * (below). With none configured the step is skipped with `no_provider` (modules/crawls/pagespeed-step.ts).
  */
 import type { FetchLike } from './http.js';
 

@@ -119,4 +119,24 @@ describe('exports', () => {
     expect((await refused.json()).code).toBe('crawl.not_finished');
     await h.server.jobs.idle();
   });
+
+  it('reports a later crawl in French with the scorecard pillars and the health score of both comparable crawls', async () => {
+    const first = (await (await h.call('GET', `/v1/crawls/${crawlId}`)).json()).data;
+    now = new Date(now.getTime() + 3 * 86_400_000);
+    const second = (await (await h.call('POST', `/v1/campaigns/${first.campaign_id}/crawls`, { headers: { 'idempotency-key': 'second-crawl' } })).json()).data.id;
+    await h.server.jobs.idle();
+    const later = (await (await h.call('GET', `/v1/crawls/${second}`)).json()).data;
+    expect(later.status).toBe('completed');
+
+    const id = (await (await h.call('POST', `/v1/crawls/${second}/exports`, { body: { format: 'pdf' }, headers: { 'accept-language': 'fr' } })).json()).data.id;
+    await h.server.jobs.idle();
+    const text = await pdfText(new Uint8Array(await (await h.call('GET', `/v1/exports/${id}/download`)).arrayBuffer()));
+    expect(text).toContain('Exported Site');
+    for (const pillar of ['Technique', 'Contenu et GEO', 'Accessibilité']) expect(text).toContain(pillar);
+    expect(text).toContain('Score de santé des derniers crawls comparables');
+    // Both crawls sit on the chart's axis, under their finishing day.
+    const day = new Intl.DateTimeFormat('fr', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+    for (const crawl of [first, later]) expect(text).toContain(day.format(new Date(crawl.finished_at)));
+    expect(text).not.toContain('links_images');
+  });
 });

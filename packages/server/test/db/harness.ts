@@ -33,6 +33,8 @@ async function testDatabase(): Promise<{ option: SiteAuditServerOptions['databas
     option: knex,
     drop: async () => {
       await knex.raw(`drop schema ${schema} cascade`);
+      // The job engine's own schema beside it (jobs/pg-boss-runner.ts), when pg-boss ran.
+      await knex.raw(`drop schema if exists ${schema}_pgboss cascade`);
       await knex.destroy();
     },
   };

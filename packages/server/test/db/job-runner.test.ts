@@ -1,15 +1,18 @@
 /**
- * The job runner's leases (docs/reliability.md, "Crashes and shutdown"): two runners on one
+ * The table job runner's leases (docs/reliability.md, "Crashes and shutdown"): two runners on one
  * database, each with its own lease clock, stand for two processes. A job is taken over only once
  * its lease has expired; the run that lost it can no longer write; singleton keys hold.
  */
 import type { Knex } from 'knex';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJobRunner, LeaseLostError, type JobContext, type JobRunner } from '../../src/jobs/runner.js';
+import { defineJob, LeaseLostError, type JobContext, type JobRunner } from '../../src/jobs/job-runner.js';
+import { createTableJobRunner } from '../../src/jobs/runner.js';
 import { migrate, openDatabase } from '../../src/store/database.js';
 import { onPostgres, sharedDatabase } from './harness.js';
 
 const LEASE_MS = 60_000;
+const WORK = defineJob<{ n?: number }>('work');
+const CHAIN = defineJob('chain');
 const T0 = Date.parse('2026-05-04T10:00:00Z');
 
 let knex: Knex;
@@ -27,7 +30,7 @@ afterEach(async () => {
 });
 
 function runner(leaseNow: { t: number }): JobRunner {
-  const r = createJobRunner({ knex, dialect: onPostgres ? 'postgres' : 'sqlite', clock: () => new Date(T0), leaseClock: () => leaseNow.t });
+  const r = createTableJobRunner({ knex, dialect: onPostgres ? 'postgres' : 'sqlite', clock: () => new Date(T0), leaseClock: () => leaseNow.t });
   runners.push(r);
   return r;
 }
@@ -58,7 +61,7 @@ describe('job leases', () => {
     const stalled = gate();
     const runs: { who: string; ctx: JobContext }[] = [];
     let staleWrite: unknown = null;
-    a.register('work', {
+    a.register(WORK, {
       leaseMs: LEASE_MS,
       async run(_payload, ctx) {
         runs.push({ who: 'a', ctx });
@@ -66,18 +69,18 @@ describe('job leases', () => {
         staleWrite = await ctx.lease.write((trx) => trx('settings').insert({ key: 'written-by', value: 'a' })).catch((error: unknown) => error);
       },
     });
-    b.register('work', {
+    b.register(WORK, {
       leaseMs: LEASE_MS,
       async run(_payload, ctx) {
         runs.push({ who: 'b', ctx });
         await ctx.lease.write((trx) => trx('settings').insert({ key: 'written-by', value: 'b' }));
       },
     });
-    await a.enqueue('work', {});
-    a.start();
+    await a.enqueue(WORK, {});
+    await a.start();
     await until(() => runs.length === 1);
 
-    b.start();
+    await b.start();
     await severalPolls();
     // B's clock has not passed the lease: the job stays with A.
     expect(runs.map((r) => r.who)).toEqual(['a']);
@@ -97,14 +100,14 @@ describe('job leases', () => {
     expect(await knex('settings').where({ key: 'written-by' }).pluck('value')).toEqual(['b']);
     // B finished the job: A's late end does not bring it back.
     await a.stop();
-    expect(await knex('jobs').count({ n: '*' })).toEqual([{ n: onPostgres ? '0' : 0 }]);
+    expect(await a.counts()).toEqual([]);
   });
 
   it('returns a job stopped at shutdown to the queue with its lease released, for the next runner at once', async () => {
     const clock = { t: T0 };
     const first = runner(clock);
     const started = gate();
-    first.register('work', {
+    first.register(WORK, {
       leaseMs: LEASE_MS,
       async run(_payload, ctx) {
         started.open();
@@ -112,8 +115,8 @@ describe('job leases', () => {
         throw new Error('interrupted');
       },
     });
-    await first.enqueue('work', { n: 1 });
-    first.start();
+    await first.enqueue(WORK, { n: 1 });
+    await first.start();
     await started.opened;
     await first.stop();
     expect(await knex('jobs').first('state', 'lease_owner', 'lease_until', 'attempts')).toEqual({ state: 'queued', lease_owner: null, lease_until: null, attempts: 0 });
@@ -121,8 +124,8 @@ describe('job leases', () => {
     // Same lease clock: the job is free, not waiting for an expiry.
     const next = runner(clock);
     const ran: number[] = [];
-    next.register('work', { leaseMs: LEASE_MS, run: async (payload: { n: number }) => void ran.push(payload.n) });
-    next.start();
+    next.register(WORK, { leaseMs: LEASE_MS, run: async (payload) => void ran.push(payload.n!) });
+    await next.start();
     await next.idle();
     expect(ran).toEqual([1]);
   });
@@ -133,24 +136,24 @@ describe('singleton keys', () => {
     const r = runner({ t: T0 });
     const release = gate();
     let runs = 0;
-    r.register('chain', {
+    r.register(CHAIN, {
       async run() {
         runs++;
         await release.opened;
       },
     });
-    const ids = await Promise.all(Array.from({ length: 10 }, () => r.enqueue('chain', {}, { singletonKey: 'chain' })));
+    const ids = await Promise.all(Array.from({ length: 10 }, () => r.enqueue(CHAIN, {}, { singletonKey: 'chain' })));
     expect(ids.filter((id) => id !== null)).toHaveLength(1);
-    r.start();
+    await r.start();
     await until(() => runs === 1);
     // Running still holds the key.
-    expect(await r.enqueue('chain', {}, { singletonKey: 'chain' })).toBeNull();
+    expect(await r.enqueue(CHAIN, {}, { singletonKey: 'chain' })).toBeNull();
     release.open();
     await r.idle();
     expect(runs).toBe(1);
-    expect(await r.enqueue('chain', {}, { singletonKey: 'chain' })).not.toBeNull();
+    expect(await r.enqueue(CHAIN, {}, { singletonKey: 'chain' })).not.toBeNull();
     // Without a key, nothing is refused.
-    expect(await r.enqueue('chain', {})).not.toBeNull();
+    expect(await r.enqueue(CHAIN, {})).not.toBeNull();
     await r.idle();
     expect(runs).toBe(3);
   });

@@ -7,7 +7,7 @@
  */
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { healthWithPageSpeed } from '../../src/modules/crawls/pagespeed.js';
+import { healthWithPageSpeed } from '../../src/modules/crawls/pagespeed-step.js';
 import { createLighthousePageSpeed, createPageSpeedInsights } from '../../src/providers/index.js';
 import { pageSpeedStandIn } from '../providers/pagespeed-stand-in.js';
 import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../rendering/support.js';

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDataForSeoKeywordData, createDataForSeoSerp } from '../../src/providers/index.js';
 import { dataForSeoStandIn } from '../providers/stand-ins.js';
 import { startHarness, type Harness } from './harness.js';
+import { POSITIONS_DAILY } from '../../src/jobs/kinds.js';
+import { reschedule, withJobs } from './support/jobs.js';
 
 const credentials = { login: 'api@example.test', password: 's3cret' };
 const stand = dataForSeoStandIn(credentials);
@@ -209,15 +211,15 @@ describe('daily run', () => {
       ['2025-03-12', 1],
     ]);
     // The next run waits for the next day.
-    const queued = await h.knex('jobs').where({ kind: 'positions.daily', state: 'queued' }).andWhere('payload', 'like', `%${project}%`);
-    expect(queued.map((j: any) => j.run_at)).toEqual(['2025-03-13T00:00:00.000Z']);
+    const queued = (await withJobs(h.knex, () => now, (j) => j.pending(POSITIONS_DAILY))).filter((j) => j.payload.projectId === project);
+    expect(queued.map((j) => j.runAt.toISOString())).toEqual(['2025-03-13T00:00:00.000Z']);
   });
 
   it('does not pay twice for a keyword a live check measured that day', async () => {
     stand.serps.set('vélo', { organic: organic(2) });
     const { token, project } = await setup(h, 'daily-live', ['vélo']);
     // Let the daily run of 2025-03-11 be due at noon, after a morning live check.
-    await h.knex('jobs').where({ kind: 'positions.daily', state: 'queued' }).andWhere('payload', 'like', `%${project}%`).update({ run_at: '2025-03-11T12:00:00.000Z' });
+    await reschedule(h.knex, POSITIONS_DAILY, new Date('2025-03-11T12:00:00.000Z'), (p) => p.projectId === project);
     now = new Date('2025-03-11T08:00:00Z');
     expect((await check(h, token, project, 'vélo')).status).toBe(202);
     await h.server.jobs.idle();

@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
+import { POSITIONS_DAILY } from '../../src/jobs/kinds.js';
+import { withJobs } from './support/jobs.js';
 
 let h: Harness;
 let now = new Date('2025-03-10T09:00:00Z');
@@ -114,9 +116,9 @@ describe('track', () => {
     expect(data.quota).toEqual({ used: 3, limit: 5, remaining: 2 });
 
     // The daily run is scheduled for the next day.
-    const jobs = await h.knex('jobs').where({ kind: 'positions.daily' }).andWhere('payload', 'like', `%${project}%`);
+    const jobs = (await withJobs(h.knex, () => new Date(), (j) => j.pending(POSITIONS_DAILY))).filter((j) => j.payload.projectId === project);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0].run_at).toBe('2025-03-11T00:00:00.000Z');
+    expect(jobs[0].runAt.toISOString()).toBe('2025-03-11T00:00:00.000Z');
   });
 
   it('requires an Idempotency-Key and replays a retry without tracking twice', async () => {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WebhookEventType } from '@siteaudit/schema';
-import { DISABLE_AFTER_CONSECUTIVE_FAILURES, MAX_ATTEMPTS } from '../../src/webhooks/policy.js';
+import { DISABLE_AFTER_CONSECUTIVE_FAILURES, MAX_ATTEMPTS } from '../../src/delivery/policy.js';
 import { startHarness, type Harness } from './harness.js';
 
 // Webhook URLs must be https: the receivers speak TLS with the test certificate, which the

@@ -56,6 +56,20 @@ describe('webhook URL guard with allowPrivateAddresses false', () => {
     expect((await (await t.call('GET', '/v1/webhooks')).json()).data).toEqual([]);
   });
 
+  it('takes https only: http is refused (validation_failed), on create and update, public or not', async () => {
+    const t = await team();
+    for (const url of ['http://93.184.215.14/hook', 'http://127.0.0.1:3000/hooks']) {
+      const res = await h.call('POST', '/v1/webhooks', { token: undefined, body: { url, events: ['crawl.completed'] }, headers: { 'accept-language': 'en' } });
+      expect(res.status, url).toBe(422);
+      expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: { url: [{ message: 'Must be an absolute https URL' }] } });
+    }
+    const res = await t.call('POST', '/v1/webhooks', { url: 'https://93.184.215.14/hook', events: ['crawl.completed'] });
+    const hook = (await res.json()).data;
+    const patched = await t.call('PATCH', `/v1/webhooks/${hook.id}`, { url: 'http://93.184.215.14/hook' });
+    expect(patched.status).toBe(422);
+    expect((await patched.json()).code).toBe('validation_failed');
+  });
+
   it('refuses a private URL on update and keeps the old one', async () => {
     const t = await team();
     // A public literal: nothing is sent to it, this team publishes no event.
@@ -80,7 +94,7 @@ describe('webhook URL guard with allowPrivateAddresses false', () => {
     expect(delivery.next_attempt_at).not.toBeNull();
   });
 
-  it('records a name that resolves nowhere as connection_failed, not refused_address', async () => {
+  it('records a name that resolves nowhere as dns_failure, not refused_address', async () => {
     const t = await team();
     const res = await t.call('POST', '/v1/webhooks', { url: 'https://gone.test/in', events: ['crawl.completed'] });
     expect(res.status).toBe(201);
@@ -89,6 +103,6 @@ describe('webhook URL guard with allowPrivateAddresses false', () => {
     expect(sent.status).toBe(202);
     await h.server.jobs.idle();
     const [delivery] = (await (await t.call('GET', `/v1/webhooks/${hook.id}/deliveries`)).json()).data;
-    expect(delivery).toMatchObject({ event_type: 'webhook.test', status: 'failed', attempts: 1, error_reason: 'connection_failed' });
+    expect(delivery).toMatchObject({ event_type: 'webhook.test', status: 'failed', attempts: 1, error_reason: 'dns_failure' });
   });
 });

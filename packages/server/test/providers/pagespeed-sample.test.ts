@@ -4,7 +4,7 @@
  * failed = every measurement refused), which pages are slow, and how the health score takes it in.
  */
 import { describe, expect, it } from 'vitest';
-import { chooseSample, healthWithPageSpeed, measureSample, slowPages, summarise } from '../../src/modules/crawls/pagespeed.js';
+import { chooseSample, healthWithPageSpeed, measureSample, slowPages, summarise } from '../../src/modules/crawls/pagespeed-step.js';
 import type { PageSpeedMeasurement, PageSpeedProvider } from '../../src/providers/index.js';
 
 const S = 'https://shop.test';

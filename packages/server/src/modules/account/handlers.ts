@@ -1,11 +1,9 @@
-import { crawlProgressPercent, type Usage } from '@siteaudit/schema';
+import { OPERATIONS_CAP, apiAccess, crawlProgressPercent, usageAnswer } from '@siteaudit/schema';
 import type { Authenticator } from '../../http/auth.js';
 import type { Handlers } from '../../http/binder.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import type { Services } from '../../services.js';
 
-/** How many running operations the list shows at most; `meta.total` counts them all. */
-export const OPERATIONS_CAP = 50;
 
 export function accountHandlers(
   services: Services,
@@ -15,7 +13,6 @@ export function accountHandlers(
   return {
     async getMe(ctx) {
       const { caller } = ctx;
-      const access: ('read' | 'write')[] = caller.plan.api === 'write' ? ['read', 'write'] : caller.plan.api === 'read' ? ['read'] : [];
       return {
         body: {
           data: {
@@ -30,7 +27,7 @@ export function accountHandlers(
             user: { name: caller.memberName, email: caller.memberEmail },
             team: { slug: caller.teamSlug, name: caller.teamName },
             plan: { key: caller.plan.key, label: caller.plan.label },
-            api_access: access,
+            api_access: apiAccess(caller.plan),
           },
         },
       };
@@ -38,18 +35,7 @@ export function accountHandlers(
 
     async getUsage(ctx) {
       const states = await deps.rateLimiter.peek(ctx.caller.teamId, ctx.caller.plan.rateLimits, ctx.now);
-      const usage: Usage = {
-        rate_limits: states.map((s) => ({
-          window: s.window,
-          window_seconds: s.windowSeconds,
-          unit: 'cost' as const,
-          limit: s.limit,
-          used: s.used,
-          remaining: s.remaining,
-          resets_in_seconds: s.resetsInSeconds,
-        })),
-        quotas: await services.quotas.read(ctx.caller, ctx.now),
-      };
+      const usage = usageAnswer(states, await services.quotas.read(ctx.caller, ctx.now));
       return { body: { data: usage } };
     },
 

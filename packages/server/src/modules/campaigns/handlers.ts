@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { featureUpgrade, frequencyUpgrade, limitUpgrade, nextRunAt, normaliseSchedule, withinLimit, type CreateCampaignBody, type Plan, type UpdateCampaignBody } from '@siteaudit/schema';
+import { assertIncluded, assertWithinPlan as assertPlanLimit, frequencyUpgrade, nextRunAt, normaliseSchedule, type CreateCampaignBody, type Plan, type UpdateCampaignBody } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
+import type { CrawlStopper } from '../crawls/index.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { assertPublicSite, assertUnlocked, findProject } from '../projects/handlers.js';
 import { defaultCampaignRow, toCampaign, type CampaignRow } from './campaign-row.js';
@@ -18,16 +19,9 @@ export async function findCampaign(knex: Knex, caller: Caller, id: string): Prom
 /** Plan bounds on a campaign (spec: URL budget, JavaScript rendering, schedule frequencies). */
 function assertWithinPlan(services: Services, plan: Plan, row: CampaignRow): void {
   const plans = services.plans();
-  if (!withinLimit(plan.limits['crawls.max_urls'], row.max_urls)) {
-    throw new ApiError('plan_limit.crawls.max_urls', {
-      detail: `max_urls ${row.max_urls} exceeds ${plan.limits['crawls.max_urls']}`,
-      upgrade_to: limitUpgrade(plans, plan, 'crawls.max_urls', row.max_urls),
-    });
-  }
-  if ((row.javascript_rendering === true || row.javascript_rendering === 1) && plan.limits['crawls.javascript_rendering'] === 0) {
-    throw new ApiError('plan_limit.crawls.javascript_rendering', {
-      upgrade_to: featureUpgrade(plans, plan, 'crawls.javascript_rendering'),
-    });
+  assertPlanLimit(plans, plan, 'crawls.max_urls', row.max_urls, 'plan_limit.crawls.max_urls', `max_urls ${row.max_urls} exceeds ${plan.limits['crawls.max_urls']}`);
+  if (row.javascript_rendering === true || row.javascript_rendering === 1) {
+    assertIncluded(plans, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
   }
   const frequency = row.schedule_frequency as Plan['scheduleFrequencies'][number];
   if (!plan.scheduleFrequencies.includes(frequency)) {
@@ -62,7 +56,7 @@ function applyBody(services: Services, row: CampaignRow, body: CampaignInput, no
   return next;
 }
 
-export function campaignHandlers(services: Services): Pick<Handlers, 'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign' | 'deleteCampaign'> {
+export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick<Handlers, 'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign' | 'deleteCampaign'> {
   const { knex } = services;
   return {
     async listCampaigns(ctx, { params }) {
@@ -101,7 +95,7 @@ export function campaignHandlers(services: Services): Pick<Handlers, 'listCampai
       const campaign = await findCampaign(knex, ctx.caller, params.campaign);
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
       // The spec: a running crawl is stopped first, then the campaign and its crawls go.
-      await services.crawlControl.stopWhere({ campaign_id: campaign.id });
+      await crawls.stopWhere({ campaign_id: campaign.id });
       await knex('campaigns').where({ id: campaign.id }).delete();
     },
   };

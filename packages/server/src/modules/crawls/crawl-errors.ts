@@ -3,7 +3,7 @@
  * catalogue, then a human message, as `code: message`. What actually went wrong (a database or
  * driver message) goes to the operator's log, never to the API or a webhook.
  */
-import { JobInterruptedError } from '../../jobs/runner.js';
+import { JobInterruptedError } from '../../jobs/job-runner.js';
 
 export const CRAWL_ERRORS = {
   'crawl.interrupted': 'The crawl was interrupted too many times (the server stopped or crashed while it ran) and could not finish. Launch it again.',

@@ -77,4 +77,5 @@ export function toCrawl(row: CrawlRow): Crawl {
   };
 }
 
-export const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+/** Errors first (the shared rule of `@siteaudit/schema`). */
+export { SEVERITY_RANK } from '@siteaudit/schema';

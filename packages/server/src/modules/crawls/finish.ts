@@ -1,6 +1,6 @@
 /** The ends of a crawl: stopped, failed, or completed and then settled by post-processing. */
 import type { Knex } from 'knex';
-import type { JobLease } from '../../jobs/runner.js';
+import type { JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 import { json } from '../../store/database.js';

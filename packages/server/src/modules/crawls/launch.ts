@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { limitUpgrade, withinLimit, type Plan } from '@siteaudit/schema';
+import { assertWithinPlan, crawlSettingsText, type Plan } from '@siteaudit/schema';
 import { ApiError } from '../../http/errors.js';
+import { CRAWL_RUN } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
 import { monthStart } from '../account/quotas.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
@@ -14,14 +15,9 @@ export function crawlConfig(campaign: CampaignRow) {
   return config;
 }
 
-/** Two crawls are comparable when they ran with the same configuration (credentials aside). */
+/** Two crawls are comparable when they ran with the same settings (`crawlSettingsText`, shared with the mock). */
 function configHash(config: ReturnType<typeof crawlConfig>): string {
-  const { http_user_enc, http_password_enc, ...rest } = config;
-  // SQLite hands booleans back as 0/1: fold them so a reloaded campaign hashes the same.
-  const canonical = Object.entries(rest)
-    .map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v])
-    .sort(([a], [b]) => String(a).localeCompare(String(b)));
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+  return createHash('sha256').update(crawlSettingsText(config)).digest('hex');
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -45,12 +41,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
       if (running) throw new ApiError('crawl.already_running', { detail: `Crawl ${running.id} is running` });
       const [{ count }] = await trx('quota_usage').where({ team_id: campaign.team_id, entitlement: 'crawls.monthly' }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
       const limit = plan.limits['crawls.monthly'];
-      if (!withinLimit(limit, Number(count) + 1)) {
-        throw new ApiError('plan_limit.crawls.monthly', {
-          detail: `${count} of ${limit} crawls used this month`,
-          upgrade_to: limitUpgrade(services.plans(), plan, 'crawls.monthly', Number(count) + 1),
-        });
-      }
+      assertWithinPlan(services.plans(), plan, 'crawls.monthly', Number(count) + 1, 'plan_limit.crawls.monthly', `${count} of ${limit} crawls used this month`);
       const row: CrawlRow = {
         id: randomUUID(),
         team_id: campaign.team_id,
@@ -85,7 +76,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
       };
       await trx('crawls').insert(row);
       await trx('quota_usage').insert({ id: randomUUID(), team_id: campaign.team_id, entitlement: 'crawls.monthly', created_at: row.created_at });
-      await services.jobs.enqueue('crawl.run', { crawlId: row.id }, { trx });
+      await services.jobs.enqueue(CRAWL_RUN, { crawlId: row.id }, { trx });
       return row;
     });
   } catch (error) {

@@ -4,12 +4,14 @@
  * `next_run_at`. It reads the server clock, so tests drive it with the `clock` option.
  */
 import { nextRunAt, normaliseSchedule } from '@siteaudit/schema';
+import { CAMPAIGN_SCHEDULE } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
 import { ApiError } from '../../http/errors.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
 import { launchCrawl } from './launch.js';
 
-export const SCHEDULER_JOB = 'campaigns.schedule';
+/** The scheduler's job, under its old name for the modules that import it. */
+export const SCHEDULER_JOB = CAMPAIGN_SCHEDULE;
 const TICK_MS = 60_000;
 
 export function registerScheduler(services: Services): void {
@@ -23,7 +25,7 @@ export function registerScheduler(services: Services): void {
 
 /** Ensures exactly one scheduler job exists across processes (it re-queues itself each tick). */
 export async function ensureScheduler(services: Services): Promise<void> {
-  await services.jobs.enqueue(SCHEDULER_JOB, {}, { singletonKey: SCHEDULER_JOB });
+  await services.jobs.enqueue(SCHEDULER_JOB, {}, { singletonKey: SCHEDULER_JOB.name });
 }
 
 export async function runDueCampaigns(services: Services): Promise<number> {

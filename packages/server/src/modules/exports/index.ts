@@ -7,12 +7,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { DEFAULT_EXPORT_RETENTION_DAYS, exportFilename, featureUpgrade } from '@siteaudit/schema';
-import { BlobNotFoundError, createDirectoryBlobStore, EXPORT_CONTENT_TYPES, renderExport, type BlobStore } from '../../exports/index.js';
+import { DEFAULT_EXPORT_RETENTION_DAYS, assertIncluded, exportFilename } from '@siteaudit/schema';
+import { EXPORT_CONTENT_TYPES, renderExport } from '../../reports/index.js';
+import { BlobNotFoundError, createDirectoryBlobStore, type BlobStore } from './blob-store.js';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
+import { EXPORT_GENERATE, EXPORT_SWEEP } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
+import type { ServerModule } from '../module.js';
 import { bool } from '../../store/database.js';
 import { toCrawl, type CrawlRow } from '../crawls/crawl-row.js';
 import { findCrawl } from '../crawls/handlers.js';
@@ -20,7 +23,6 @@ import { toExport, type ExportRow } from './export-row.js';
 import { exportSource } from './source.js';
 import { transaction } from '../../store/retry.js';
 
-const SWEEP_JOB = 'exports.sweep';
 const SWEEP_EVERY_MS = 15 * 60_000;
 
 export interface ExportsOptions {
@@ -43,7 +45,9 @@ async function findExport(knex: Knex, caller: Caller, id: string): Promise<Expor
 /** The `error` of a failed export: a code, then a human message (docs/decisions/exports.md). */
 const EXPORT_FAILED = 'export.generation_failed: The file could not be generated. Request the export again; if it fails again, the operator has the details.';
 
-export function exportsModule(services: Services, options: ExportsOptions & { directory: string }) {
+type ExportHandlers = Pick<Handlers, 'createExport' | 'getExport' | 'downloadExport'>;
+
+export function exportsModule(services: Services, options: ExportsOptions & { directory: string }): ServerModule<ExportHandlers> {
   const { knex } = services;
   const store = options.store ?? createDirectoryBlobStore(options.directory);
   const retentionMs = (options.retentionDays ?? DEFAULT_EXPORT_RETENTION_DAYS) * 86_400_000;
@@ -60,7 +64,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
     return row.status === 'ready' && row.expires_at && row.expires_at <= services.clock().toISOString() ? expire(row) : row;
   }
 
-  services.jobs.register<{ exportId: string }>('export.generate', {
+  services.jobs.register(EXPORT_GENERATE, {
     maxAttempts: 2,
     async run({ exportId }) {
       const row = (await knex('exports').where({ id: exportId }).first()) as ExportRow | undefined;
@@ -72,7 +76,11 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
       // The file is `<directory>/<id>.<format>`. Rows written before this kept `exports/<id>.<format>`
       // (a folder `exports/exports/` by default): their key is read as stored, so they stay downloadable.
       const key = `${row.id}.${row.format}`;
-      const { size } = await store.put(key, renderExport(row.format, await exportSource(knex, crawl, row.language)), EXPORT_CONTENT_TYPES[row.format]);
+      // The scorecard's acquisition pillar depends on the team's plan, as the API's does.
+      const team = await knex('teams').where({ id: row.team_id }).first('plan');
+      const plan = team ? services.plans()[team.plan as string] : undefined;
+      const source = await exportSource(knex, crawl, row.language, { searchConsoleInPlan: plan ? plan.limits.search_console !== 0 : true });
+      const { size } = await store.put(key, renderExport(row.format, source), EXPORT_CONTENT_TYPES[row.format]);
       const finished = services.clock();
       await transaction(knex, async (trx) => {
         await trx('exports')
@@ -90,7 +98,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
     },
   });
 
-  services.jobs.register(SWEEP_JOB, {
+  services.jobs.register(EXPORT_SWEEP, {
     async run() {
       const due = (await knex('exports').where({ status: 'ready' }).andWhere('expires_at', '<=', services.clock().toISOString())) as ExportRow[];
       for (const row of due) await expire(row);
@@ -98,16 +106,14 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
     },
   });
 
-  const handlers: Pick<Handlers, 'createExport' | 'getExport' | 'downloadExport'> = {
+  const handlers: ExportHandlers = {
     async createExport(ctx, { params, body }) {
       const crawl = await findCrawl(knex, ctx.caller, params.crawl);
       if (crawl.status !== 'completed' || !bool(crawl.settled)) {
         throw new ApiError('crawl.not_finished', { detail: `The crawl is ${toCrawl(crawl).status}; exports need a completed, settled crawl.` });
       }
       const plan = ctx.caller.plan;
-      if (body.format === 'xlsx' && plan.limits['exports.excel'] === 0) {
-        throw new ApiError('plan_limit.exports.excel', { upgrade_to: featureUpgrade(services.plans(), plan, 'exports.excel') });
-      }
+      if (body.format === 'xlsx') assertIncluded(services.plans(), plan, 'exports.excel', 'plan_limit.exports.excel');
       const identity = { team_id: ctx.caller.teamId, crawl_id: crawl.id, format: body.format, language: ctx.language };
       const row = await transaction(knex, async (trx) => {
         // An identical export still in progress is returned instead of a second one (spec).
@@ -125,7 +131,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
           expires_at: null,
         };
         await trx('exports').insert(created);
-        await services.jobs.enqueue('export.generate', { exportId: created.id }, { trx });
+        await services.jobs.enqueue(EXPORT_GENERATE, { exportId: created.id }, { trx });
         return created;
       });
       return { body: { data: toExport(row, services.links) }, headers: { Location: services.links.absolute(`/v1/exports/${row.id}`) } };
@@ -163,7 +169,7 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
   return {
     handlers,
     start: async () => {
-      await services.jobs.enqueue(SWEEP_JOB, {}, { singletonKey: SWEEP_JOB });
+      await services.jobs.enqueue(EXPORT_SWEEP, {}, { singletonKey: EXPORT_SWEEP.name });
     },
   };
 }

@@ -1,13 +1,23 @@
 /** Reads a crawl for the renderers, streaming pages and issues in keyset chunks. */
 import type { Knex } from 'knex';
 import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
-import { CHECKS } from '../../crawler/checks.js';
-import type { ExportSource } from '../../exports/index.js';
+import type { ExportSource, HealthPoint, ReportPillar } from '../../reports/index.js';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
 import { issueSummary } from '../crawls/summary.js';
+import { CONTENT_AXES, TECHNIQUE_AXES } from '../scorecard/formulas.js';
+import { scorecardPillars } from '../scorecard/handlers.js';
 
 const CHUNK = 1000;
+/** Crawls in the report's health score chart, this one included. */
+export const HISTORY_CRAWLS = 12;
+
+/** The issue categories each pillar's score is computed from (docs/decisions/scorecard.md). */
+const PILLAR_CATEGORIES: Record<string, readonly string[]> = {
+  technique: TECHNIQUE_AXES,
+  contenu: CONTENT_AXES,
+  accessibilite: ['accessibility'],
+};
 
 async function* chunks<T extends { seq: number }>(knex: Knex, table: string, crawlId: string, order: string[]): AsyncIterable<T> {
   let after: T | null = null;
@@ -27,9 +37,38 @@ async function* chunks<T extends { seq: number }>(knex: Knex, table: string, cra
   }
 }
 
-export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' | 'en'): Promise<ExportSource> {
+/**
+ * The health score of this crawl and of the project's comparable crawls before it (completed,
+ * settled, same settings: the `config_hash` that makes crawls comparable), oldest first.
+ */
+async function healthHistory(knex: Knex, crawl: CrawlRow): Promise<HealthPoint[]> {
+  const q = knex('crawls')
+    .where({ project_id: crawl.project_id, config_hash: crawl.config_hash, status: 'completed', settled: true })
+    .whereNot({ id: crawl.id })
+    .whereNotNull('finished_at');
+  if (crawl.finished_at) q.andWhere('finished_at', '<=', crawl.finished_at);
+  const earlier = (await q
+    .orderBy([{ column: 'finished_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(HISTORY_CRAWLS - 1)
+    .select('id', 'finished_at', 'health_score')) as { id: string; finished_at: string | Date; health_score: number | null }[];
+  const point = (id: string, finished: string | Date | null, score: number | null): HealthPoint => ({
+    crawl_id: id,
+    finished_at: new Date(finished ?? crawl.created_at).toISOString(),
+    health_score: score === null ? null : Math.round(Number(score)),
+  });
+  return [...earlier.reverse().map((c) => point(c.id, c.finished_at, c.health_score)), point(crawl.id, crawl.finished_at, crawl.health_score)];
+}
+
+export interface ExportSourceOptions {
+  /** Whether the team's plan includes Search Console (the acquisition pillar). */
+  searchConsoleInPlan?: boolean;
+}
+
+export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' | 'en', options: ExportSourceOptions = {}): Promise<ExportSource> {
   const project = await knex('projects').where({ id: crawl.project_id }).first('name', 'url', 'domain');
   const summary = await issueSummary(knex, crawl);
+  const pillars = await scorecardPillars(knex, crawl.project_id, crawl, options.searchConsoleInPlan ?? true);
+  const scorecard: ReportPillar[] = pillars.map((p) => ({ ...p, categories: [...(PILLAR_CATEGORIES[p.key] ?? [])] }));
   const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
   return {
     project: { name: project.name, url: project.url, domain: project.domain },
@@ -44,6 +83,8 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     healthScore: crawl.health_score === null ? null : Math.round(crawl.health_score),
     summary,
     pagespeed: stored ? { crawl_id: crawl.id, ...stored } : null,
+    scorecard,
+    history: await healthHistory(knex, crawl),
     async *issues(): AsyncIterable<IssueOccurrence> {
       for await (const row of chunks<IssueOccurrence & { seq: number }>(knex, 'crawl_issues', crawl.id, ['severity_rank', 'seq'])) {
         yield { name: row.name, severity: row.severity, category: row.category, url: row.url, details: row.details };
@@ -56,6 +97,5 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
       }
     },
     language,
-    labels: (name) => (CHECKS as Record<string, { label: { fr: string; en: string } }>)[name]?.label[language] ?? name,
   };
 }

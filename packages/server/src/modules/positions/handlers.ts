@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addDays, canonicalKeyword, featureUpgrade, isoDay, limitUpgrade, monthStartDay, POSITIONS_DEFAULT_PERIOD, withinLimit, type Plan } from '@siteaudit/schema';
+import { addDays, assertIncluded, assertWithinPlan, canonicalKeyword, isoDay, monthStartDay, POSITIONS_DEFAULT_PERIOD, type Plan } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import { assertUnlocked, findProject } from '../projects/handlers.js';
 import { lockTeam } from '../team-lock.js';
-import { CHECK_JOB, KEYWORD_DATA_JOB, scheduleDaily, type CheckPayload, type KeywordDataPayload } from './jobs.js';
+import { CHECK_JOB, KEYWORD_DATA_JOB, scheduleDaily } from './jobs.js';
 import { readPositions } from './read.js';
 import { LISTED, TRACKER_DEFAULTS, canonicalList, count, isListed, liveChecksSince, poolUsed, type TrackedKeywordRow } from './store.js';
 import { transaction } from '../../store/retry.js';
@@ -25,11 +25,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
 
   /** The module needs a plan that includes it: a pool of 0 means not included (spec: Usage). */
   function assertModule(plan: Plan): void {
-    if (plan.limits['positions.tracked_keywords'] === 0) {
-      throw new ApiError('plan_limit.positions', {
-        upgrade_to: featureUpgrade(services.plans(), plan, 'positions.tracked_keywords'),
-      });
-    }
+    assertIncluded(services.plans(), plan, 'positions.tracked_keywords', 'plan_limit.positions');
   }
 
   /** Whether `more` keywords can become active in the pool; refuses naming the plan that would allow it. */
@@ -37,12 +33,8 @@ export function positionHandlers(services: Services, providers: Providers): Posi
     if (more === 0) return;
     const limit = plan.limits['positions.tracked_keywords'];
     const used = await poolUsed(trx, teamId);
-    if (!withinLimit(limit, used + more)) {
-      throw new ApiError('plan_limit.positions.tracked_keywords', {
-        detail: `${more} more keyword(s) would use ${used + more} of the ${limit} tracked keyword slots of your plan (${used} in use)`,
-        upgrade_to: limitUpgrade(services.plans(), plan, 'positions.tracked_keywords', used + more),
-      });
-    }
+    const detail = `${more} more keyword(s) would use ${used + more} of the ${limit} tracked keyword slots of your plan (${used} in use)`;
+    assertWithinPlan(services.plans(), plan, 'positions.tracked_keywords', used + more, 'plan_limit.positions.tracked_keywords', detail);
   }
 
   async function rowsFor(trx: Knex.Transaction, projectId: string, keywords: string[]): Promise<Map<string, TrackedKeywordRow>> {
@@ -92,12 +84,8 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         await assertPool(trx, plan, ctx.caller.teamId, fresh.length);
         const ceiling = plan.limits['keywords.project_limit'];
         const held = await count(trx('tracked_keywords').where({ project_id: project.id }).whereIn('state', LISTED));
-        if (!withinLimit(ceiling, held + fresh.length)) {
-          throw new ApiError('keywords.project_limit', {
-            detail: `${fresh.length} more keyword(s) would hold ${held + fresh.length} keywords in this project, above its ceiling of ${ceiling}`,
-            upgrade_to: limitUpgrade(services.plans(), plan, 'keywords.project_limit', held + fresh.length),
-          });
-        }
+        const detail = `${fresh.length} more keyword(s) would hold ${held + fresh.length} keywords in this project, above its ceiling of ${ceiling}`;
+        assertWithinPlan(services.plans(), plan, 'keywords.project_limit', held + fresh.length, 'keywords.project_limit', detail);
 
         const now = ctx.now.toISOString();
         if (!(await trx('position_trackers').where({ project_id: project.id }).first('project_id'))) {
@@ -113,7 +101,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         if (inserts.length) await trx('tracked_keywords').insert(inserts);
         if (providers.keywordData) {
           const missing = fresh.filter((k) => !rows.get(k)?.keyword_data_at);
-          if (missing.length) await services.jobs.enqueue<KeywordDataPayload>(KEYWORD_DATA_JOB, { projectId: project.id, keywords: missing }, { trx });
+          if (missing.length) await services.jobs.enqueue(KEYWORD_DATA_JOB, { projectId: project.id, keywords: missing }, { trx });
         }
         return { tracked: fresh, already_tracked: already };
       });
@@ -186,20 +174,10 @@ export function positionHandlers(services: Services, providers: Providers): Posi
 
         const daily = plan.limits['positions.live_checks_per_day'];
         const usedToday = await liveChecksSince(trx, ctx.caller.teamId, today, today);
-        if (!withinLimit(daily, usedToday + 1)) {
-          throw new ApiError('plan_limit.positions.live_checks_per_day', {
-            detail: `${usedToday} of ${daily} live checks used today (UTC)`,
-            upgrade_to: limitUpgrade(services.plans(), plan, 'positions.live_checks_per_day', usedToday + 1),
-          });
-        }
+        assertWithinPlan(services.plans(), plan, 'positions.live_checks_per_day', usedToday + 1, 'plan_limit.positions.live_checks_per_day', `${usedToday} of ${daily} live checks used today (UTC)`);
         const monthly = plan.limits['positions.monthly_spend'];
         const usedThisMonth = await liveChecksSince(trx, ctx.caller.teamId, monthStartDay(today));
-        if (!withinLimit(monthly, usedThisMonth + 1)) {
-          throw new ApiError('plan_limit.positions.monthly_spend', {
-            detail: `${usedThisMonth} of ${monthly} live checks used this month`,
-            upgrade_to: limitUpgrade(services.plans(), plan, 'positions.monthly_spend', usedThisMonth + 1),
-          });
-        }
+        assertWithinPlan(services.plans(), plan, 'positions.monthly_spend', usedThisMonth + 1, 'plan_limit.positions.monthly_spend', `${usedThisMonth} of ${monthly} live checks used this month`);
         const id = randomUUID();
         await trx('keyword_checks').insert({
           id,
@@ -213,7 +191,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
           created_at: ctx.now.toISOString(),
           finished_at: null,
         });
-        await services.jobs.enqueue<CheckPayload>(CHECK_JOB, { checkId: id }, { trx });
+        await services.jobs.enqueue(CHECK_JOB, { checkId: id }, { trx });
       });
       return { body: { data: { project_id: project.id, keyword, status: 'queued' as const, date: today } } };
     },

@@ -6,39 +6,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { addDays, dayStartOf, isoDay } from '@siteaudit/schema';
+import { POSITIONS_CHECK, POSITIONS_DAILY, POSITIONS_KEYWORD_DATA, type CheckPayload, type DailyPayload, type KeywordDataPayload } from '../../jobs/kinds.js';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import type { TrackedKeywordRow, TrackerRow } from './store.js';
 import { transaction } from '../../store/retry.js';
 
-export const CHECK_JOB = 'positions.check';
-export const DAILY_JOB = 'positions.daily';
-export const KEYWORD_DATA_JOB = 'positions.keyword-data';
+export const CHECK_JOB = POSITIONS_CHECK;
+export const DAILY_JOB = POSITIONS_DAILY;
+export const KEYWORD_DATA_JOB = POSITIONS_KEYWORD_DATA;
+export type { CheckPayload, DailyPayload, KeywordDataPayload };
 
 /** Why a check measured nothing when no SERP provider is configured (kept on the check and the tracker). */
 export const NO_SERP_PROVIDER = 'serp_provider_unconfigured';
 /** Keyword data is refreshed by the daily run once it is older than this. */
 const KEYWORD_DATA_MAX_AGE_DAYS = 30;
 
-export interface CheckPayload {
-  checkId: string;
-}
-export interface DailyPayload {
-  projectId: string;
-  /** The day this run is for; a run whose day is no longer the tracker's `next_run_on` is a stale duplicate. */
-  day: string;
-}
-export interface KeywordDataPayload {
-  projectId: string;
-  keywords: string[];
-}
 
 type Outcome = { status: 'done' } | { status: 'skipped' | 'failed'; reason: string };
 
 /** Schedules the tracker's next daily run at midnight UTC starting `day`, in the caller's transaction. */
 export async function scheduleDaily(services: Services, trx: Knex.Transaction, projectId: string, day: string): Promise<void> {
   await trx('position_trackers').where({ project_id: projectId }).update({ next_run_on: day });
-  await services.jobs.enqueue<DailyPayload>(DAILY_JOB, { projectId, day }, { runAt: dayStartOf(day), trx });
+  await services.jobs.enqueue(DAILY_JOB, { projectId, day }, { runAt: dayStartOf(day), trx });
 }
 
 export function registerPositionJobs(services: Services, providers: Providers): void {
@@ -93,7 +83,7 @@ export function registerPositionJobs(services: Services, providers: Providers): 
     });
   }
 
-  services.jobs.register<CheckPayload>(CHECK_JOB, {
+  services.jobs.register(CHECK_JOB, {
     concurrency: 4,
     async run({ checkId }, ctx) {
       const check = await knex('keyword_checks').where({ id: checkId }).first();
@@ -108,7 +98,7 @@ export function registerPositionJobs(services: Services, providers: Providers): 
     },
   });
 
-  services.jobs.register<DailyPayload>(DAILY_JOB, {
+  services.jobs.register(DAILY_JOB, {
     async run({ projectId, day }, ctx) {
       const today = isoDay(services.clock());
       // Claim this run and schedule the next one together, so exactly one chain lives per tracker.
@@ -170,7 +160,7 @@ export function registerPositionJobs(services: Services, providers: Providers): 
     },
   });
 
-  services.jobs.register<KeywordDataPayload>(KEYWORD_DATA_JOB, {
+  services.jobs.register(KEYWORD_DATA_JOB, {
     async run({ projectId, keywords }) {
       const tracker = (await knex('position_trackers').where({ project_id: projectId }).first()) as TrackerRow | undefined;
       if (!tracker) return;

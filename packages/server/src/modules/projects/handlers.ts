@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { firstFreeSlug, limitUpgrade, normaliseSiteUrl, slugify, withinLimit } from '@siteaudit/schema';
+import { assertWithinPlan, firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { checkUrlAddress } from '../../net/url-check.js';
 import type { Services } from '../../services.js';
+import type { CrawlStopper } from '../crawls/index.js';
 import { defaultCampaignRow } from '../campaigns/campaign-row.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
@@ -37,7 +38,7 @@ async function uniqueSlug(knex: Knex, teamId: string, base: string, exceptId?: s
   return firstFreeSlug(base, new Set<string>((await query.pluck('slug')) as string[]));
 }
 
-export function projectHandlers(services: Services): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
+export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
   const { knex } = services;
   return {
     async listProjects(ctx) {
@@ -53,11 +54,7 @@ export function projectHandlers(services: Services): Pick<Handlers, 'listProject
       const row = await transaction(knex, async (trx) => {
         await lockTeam(trx, services.dialect, ctx.caller.teamId);
         const [{ count }] = await trx('projects').where({ team_id: ctx.caller.teamId }).count({ count: '*' });
-        if (!withinLimit(plan.limits['projects.max'], Number(count) + 1)) {
-          throw new ApiError('plan_limit.projects', {
-            upgrade_to: limitUpgrade(services.plans(), plan, 'projects.max', Number(count) + 1),
-          });
-        }
+        assertWithinPlan(services.plans(), plan, 'projects.max', Number(count) + 1, 'plan_limit.projects');
         const project: ProjectRow = {
           id: randomUUID(),
           team_id: ctx.caller.teamId,
@@ -110,7 +107,7 @@ export function projectHandlers(services: Services): Pick<Handlers, 'listProject
     async deleteProject(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
       // Allowed on a locked project (spec). Running crawls stop first; the rest cascades.
-      await services.crawlControl.stopWhere({ project_id: project.id });
+      await crawls.stopWhere({ project_id: project.id });
       await knex('projects').where({ id: project.id }).delete();
     },
   };

@@ -9,7 +9,7 @@ import type { Handlers } from '../../http/binder.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
-import type { StoredPageSpeed } from '../crawls/pagespeed.js';
+import type { StoredPageSpeed } from '../crawls/pagespeed-step.js';
 import { findProject } from '../projects/handlers.js';
 import { CONTENT_AXES, TECHNIQUE_AXES, acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';
 
@@ -37,7 +37,7 @@ async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pi
   if (!crawl) return [unmeasured('technique', 'no_completed_crawl'), unmeasured('contenu', 'no_completed_crawl')];
   const data = await crawlChecks(knex, crawl.id);
   const pagespeed = json<StoredPageSpeed | null>(crawl.pagespeed, null);
-  // PageSpeed is part of the health score once measured (modules/crawls/pagespeed.ts): shown as an axis.
+  // PageSpeed is part of the health score once measured (modules/crawls/pagespeed-step.ts): shown as an axis.
   const speed = pagespeed?.status === 'measured' && pagespeed.combined !== null ? Math.round(pagespeed.combined) : null;
   const techniqueKeys: string[] = [...TECHNIQUE_AXES, ...(speed !== null ? ['pagespeed'] : [])];
   const technique: Pillar = {
@@ -118,19 +118,27 @@ async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean)
   };
 }
 
+/**
+ * The five pillars of a project, the crawl pillars from `crawl` (the latest settled crawl for the
+ * API; the exported crawl for a report).
+ */
+export async function scorecardPillars(knex: Knex, projectId: string, crawl: CrawlRow | undefined, searchConsoleInPlan: boolean): Promise<Pillar[]> {
+  return [
+    ...(await crawlPillars(knex, crawl)),
+    await accessibilityPillar(knex, projectId),
+    await acquisitionPillar(knex, projectId, searchConsoleInPlan),
+    // No log module: the pillar exists so clients see it, unavailable.
+    unmeasured('logs', 'log_exploration_unavailable', false),
+  ];
+}
+
 export function scorecardHandlers(services: Services): Pick<Handlers, 'getScorecard'> {
   const { knex } = services;
   return {
     async getScorecard(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
       const latest = (await settledCrawls(knex, project.id).first()) as CrawlRow | undefined;
-      const pillars: Pillar[] = [
-        ...(await crawlPillars(knex, latest)),
-        await accessibilityPillar(knex, project.id),
-        await acquisitionPillar(knex, project.id, ctx.caller.plan.limits.search_console !== 0),
-        // No log module: the pillar exists so clients see it, unavailable.
-        unmeasured('logs', 'log_exploration_unavailable', false),
-      ];
+      const pillars = await scorecardPillars(knex, project.id, latest, ctx.caller.plan.limits.search_console !== 0);
       return { body: { data: { project_id: project.id, pillars } } };
     },
   };

@@ -1,7 +1,6 @@
 /** GET …/search-console: `unconfigured` without a linked property, `pending` until its first sync. */
-import { featureUpgrade, SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod, type SearchConsole } from '@siteaudit/schema';
+import { assertIncluded, SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod, type SearchConsole } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
-import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { findProject } from '../projects/handlers.js';
 
@@ -11,9 +10,7 @@ export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSe
     async getSearchConsole(ctx, { params, query }) {
       const project = await findProject(knex, ctx.caller, params.project);
       const plan = ctx.caller.plan;
-      if (plan.limits.search_console === 0) {
-        throw new ApiError('plan_limit.search_console', { upgrade_to: featureUpgrade(services.plans(), plan, 'search_console') });
-      }
+      assertIncluded(services.plans(), plan, 'search_console', 'plan_limit.search_console');
       // Today's data is incomplete in Search Console: periods end yesterday (docs/decisions/periods.md).
       const period = searchConsolePeriod(query.period ?? SEARCH_CONSOLE_DEFAULT_PERIOD, ctx.now);
       const link = await knex('search_console_links').where({ project_id: project.id }).first();

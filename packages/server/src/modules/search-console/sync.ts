@@ -8,26 +8,23 @@ import type { Knex } from 'knex';
 import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema';
 import { parseServiceAccount } from '../../providers/google-auth.js';
 import type { SearchConsoleProvider } from '../../providers/index.js';
+import { SEARCH_CONSOLE_SYNC, type SyncPayload } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 
-export const SYNC_JOB = 'search-console.sync';
+export const SYNC_JOB = SEARCH_CONSOLE_SYNC;
 /** URLs inspected per synchronisation: the home page and the shallowest crawled pages. */
 export const INSPECTION_SAMPLE = 20;
 export const NO_SEARCH_CONSOLE_PROVIDER = 'search_console_provider_unconfigured';
 
-export interface SyncPayload {
-  projectId: string;
-  /** The day this run is for; a run whose day is no longer the link's `next_sync_on` is stale. */
-  day: string;
-}
+export type { SyncPayload };
 
 export const credentialsContext = (projectId: string) => `${projectId}:search_console`;
 
 /** Sets the link's next run to `day` and enqueues it (at `runAt`, default midnight UTC of `day`). */
 export async function scheduleSync(services: Pick<Services, 'jobs'>, trx: Knex.Transaction, projectId: string, day: string, runAt?: Date): Promise<void> {
   await trx('search_console_links').where({ project_id: projectId }).update({ next_sync_on: day });
-  await services.jobs.enqueue<SyncPayload>(SYNC_JOB, { projectId, day }, { runAt: runAt ?? dayStartOf(day), trx });
+  await services.jobs.enqueue(SYNC_JOB, { projectId, day }, { runAt: runAt ?? dayStartOf(day), trx });
 }
 
 /** The URLs to inspect: the project URL, then internal HTML pages of its latest crawl by depth. */
@@ -94,7 +91,7 @@ export function registerSyncJob(services: Services, provider: SearchConsoleProvi
     });
   }
 
-  services.jobs.register<SyncPayload>(SYNC_JOB, {
+  services.jobs.register(SYNC_JOB, {
     async run({ projectId, day }, ctx) {
       const today = isoDay(services.clock());
       const claimed = await transaction(knex, async (trx) => {

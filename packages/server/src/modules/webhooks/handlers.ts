@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { limitUpgrade, withinLimit } from '@siteaudit/schema';
+import { assertWithinPlan, webhookUrlSchemeError, type Language } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { checkUrlAddress } from '../../net/url-check.js';
 import type { Services } from '../../services.js';
-import { deliveryLogCutoff, secretRotationEndsAt, TEST_EVENT_TYPE } from '../../webhooks/policy.js';
-import { generateWebhookSecret } from '../../webhooks/signing.js';
+import { deliveryLogCutoff, secretRotationEndsAt, TEST_EVENT_TYPE } from '../../delivery/policy.js';
+import { generateWebhookSecret } from '../../delivery/signing.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
 import { queueDeliveries } from './worker.js';
@@ -33,10 +33,13 @@ async function findWebhook(db: Knex, caller: Caller, id: string): Promise<Webhoo
 
 /**
  * https to a public address (spec: Webhooks). A name that does not resolve yet is accepted:
- * every connection is vetted again at delivery. Private addresses and http only in dev and tests.
+ * every connection is vetted again at delivery. With private addresses allowed (development),
+ * http and private addresses too; the scheme rule is the one the mock applies.
  */
-async function assertWebhookUrl(services: Services, url: string): Promise<void> {
+async function assertWebhookUrl(services: Services, url: string, language: Language): Promise<void> {
   const allowPrivate = services.network.allowPrivateAddresses;
+  const schemeErrors = webhookUrlSchemeError(url, allowPrivate, language);
+  if (schemeErrors) throw new ApiError('validation_failed', { errors: schemeErrors });
   const verdict = await checkUrlAddress(url, { allowPrivate, httpsOnly: !allowPrivate });
   if (verdict === 'refused') {
     throw new ApiError('webhook.url_refused', {
@@ -55,7 +58,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
     },
 
     async createWebhook(ctx, { body }) {
-      await assertWebhookUrl(services, body.url);
+      await assertWebhookUrl(services, body.url, ctx.language);
       const plan = ctx.caller.plan;
       const secret = generateWebhookSecret();
       const id = randomUUID();
@@ -79,12 +82,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
         // Count and insert under the team lock: concurrent creates cannot both take the last slot.
         await lockTeam(trx, services.dialect, ctx.caller.teamId);
         const [{ count }] = await trx('webhooks').where({ team_id: ctx.caller.teamId }).count({ count: '*' });
-        const wanted = Number(count) + 1;
-        if (!withinLimit(plan.limits['api.webhooks.max'], wanted)) {
-          throw new ApiError('plan_limit.api.webhooks.max', {
-            upgrade_to: limitUpgrade(services.plans(), plan, 'api.webhooks.max', wanted),
-          });
-        }
+        assertWithinPlan(services.plans(), plan, 'api.webhooks.max', Number(count) + 1, 'plan_limit.api.webhooks.max');
         await trx('webhooks').insert(row);
       });
       // The only answer besides rotate-secret that carries the secret.
@@ -97,7 +95,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
 
     async updateWebhook(ctx, { params, body }) {
       const current = await findWebhook(knex, ctx.caller, params.webhook);
-      if (body.url !== undefined) await assertWebhookUrl(services, body.url);
+      if (body.url !== undefined) await assertWebhookUrl(services, body.url, ctx.language);
       const changes: Partial<WebhookRow> = {};
       if (body.url !== undefined) changes.url = body.url;
       if (body.events !== undefined) changes.events = JSON.stringify([...new Set(body.events)]);

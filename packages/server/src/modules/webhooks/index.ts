@@ -3,10 +3,11 @@
  * retention sweep, and the `api.webhooks.max` usage counter.
  */
 import type { Services } from '../../services.js';
+import type { ServerModule } from '../module.js';
 import { webhookHandlers } from './handlers.js';
 import { createDeliveryWorker } from './worker.js';
 
-export function webhooksModule(services: Services) {
+export function webhooksModule(services: Services): ServerModule<ReturnType<typeof webhookHandlers>> {
   services.quotas.register('api.webhooks.max', async (caller) => {
     const [{ count }] = await services.knex('webhooks').where({ team_id: caller.teamId }).count({ count: '*' });
     return Number(count);

@@ -7,11 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Dispatcher } from 'undici';
 import type { DomainEvent } from '../../events/bus.js';
-import type { JobResult } from '../../jobs/runner.js';
+import type { JobResult } from '../../jobs/job-runner.js';
+import { WEBHOOK_DELIVER, WEBHOOK_SWEEP } from '../../jobs/kinds.js';
 import { createGuardedAgent } from '../../net/address-guard.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
-import { deliverWebhook, type DeliveryResult } from '../../webhooks/delivery.js';
+import { deliverWebhook, type DeliveryResult } from '../../delivery/delivery.js';
 import {
   DISABLED_REASON_CONSECUTIVE_FAILURES,
   deliveryLogCutoff,
@@ -19,13 +20,13 @@ import {
   nextAttemptDelayMs,
   secretsValidAt,
   shouldDisable,
-} from '../../webhooks/policy.js';
-import { webhookHeaders } from '../../webhooks/signing.js';
+} from '../../delivery/policy.js';
+import { webhookHeaders } from '../../delivery/signing.js';
 import { secretContext, type DeliveryRow, type WebhookRow } from './webhook-row.js';
 import { transaction } from '../../store/retry.js';
 
-export const DELIVER_JOB = 'webhook.deliver';
-export const SWEEP_JOB = 'webhook.sweep';
+export const DELIVER_JOB = WEBHOOK_DELIVER;
+export const SWEEP_JOB = WEBHOOK_SWEEP;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const SWEEP_BATCH = 1000;
 
@@ -118,9 +119,10 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
     const retryAt = delay === null ? null : new Date(done.getTime() + delay);
     services.metrics?.delivery(result.ok ? 'succeeded' : retryAt ? 'retrying' : 'failed');
     if (!result.ok) {
-      // The receiver's URL stays out of the log: some carry a token in their query string.
+      // The receiver's URL stays out of the log: some carry a token in their query string. The
+      // reason is the delivery log's; error_code the network or TLS code behind it.
       log.warn(
-        { delivery: delivery.id, webhook: hook.id, team: hook.team_id, event_type: delivery.event_type, attempt: attempts, reason: result.errorReason, response_status: result.responseStatus ?? undefined, retry_at: retryAt?.toISOString() },
+        { delivery: delivery.id, webhook: hook.id, team: hook.team_id, event_type: delivery.event_type, attempt: attempts, reason: result.errorReason, error_code: result.errorCode ?? undefined, response_status: result.responseStatus ?? undefined, retry_at: retryAt?.toISOString() },
         'webhook delivery failed',
       );
     }
@@ -169,7 +171,7 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
     return record(delivery, hook, result);
   }
 
-  services.jobs.register<{ deliveryId: string }>(DELIVER_JOB, {
+  services.jobs.register(DELIVER_JOB, {
     // Deliveries mostly wait on receivers: several at once keep one slow receiver from holding the rest.
     concurrency: 16,
     run: ({ deliveryId }) => deliver(deliveryId),
@@ -197,7 +199,7 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
 
   return {
     async start() {
-      await services.jobs.enqueue(SWEEP_JOB, {}, { singletonKey: SWEEP_JOB });
+      await services.jobs.enqueue(SWEEP_JOB, {}, { singletonKey: SWEEP_JOB.name });
     },
     async close() {
       const current = agent;

@@ -7,6 +7,7 @@ import * as exportsTable from './005-exports.js';
 import * as usage from './006-usage.js';
 import * as rateCounters from './007-rate-counters.js';
 import * as leases from './008-leases.js';
+import * as crawlLease from './009-jobs-crawl-lease.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '006-usage': usage,
   '007-rate-counters': rateCounters,
   '008-leases': leases,
+  '009-jobs-crawl-lease': crawlLease,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,140 @@
+/**
+ * Checks on URLs the crawl does not analyse, run as auxiliary jobs between page fetches: external
+ * links (HEAD, GET when HEAD is refused; one record per external URL, its redirects followed) and
+ * the size of internal images (HEAD). Each distinct URL is checked once, up to a cap.
+ */
+import { THRESHOLDS } from './checks.js';
+import { MAX_REDIRECTS } from './config.js';
+import type { CrawlControl } from './control.js';
+import { FetchError, headerValue, type HttpClient, type HttpResponse } from './http.js';
+import type { CrawlOutput } from './output.js';
+import { emptyRecord } from './page-record.js';
+import type { RobotsCache } from './robots-cache.js';
+import type { Scheduler } from './scheduler.js';
+import { MAX_PENDING_SOURCES } from './link-graph.js';
+import type { PageRecord, RedirectHop } from './types.js';
+import { normaliseUrl } from './url.js';
+
+interface ExternalEntry {
+  depth: number;
+  done: boolean;
+  broken: string | null;
+  /** Pages linking here, reported once the check is done. */
+  sources: number[];
+}
+
+export interface ExternalChecksOptions {
+  maxExternalChecks: number;
+  maxImageChecks: number;
+}
+
+export class ExternalChecks {
+  private readonly externals = new Map<string, ExternalEntry>();
+  private readonly images = new Set<string>();
+
+  constructor(
+    private readonly client: HttpClient,
+    private readonly scheduler: Scheduler,
+    private readonly robots: RobotsCache,
+    private readonly output: CrawlOutput,
+    private readonly control: CrawlControl,
+    private readonly options: ExternalChecksOptions,
+  ) {}
+
+  /** A link from page `source` to external `url`: checked once, reported on every source if broken. */
+  async link(url: string, source: number, depth: number): Promise<void> {
+    let entry = this.externals.get(url);
+    if (!entry) {
+      if (this.externals.size >= this.options.maxExternalChecks) return;
+      entry = { depth, done: false, broken: null, sources: [] };
+      this.externals.set(url, entry);
+      const e = entry;
+      this.scheduler.queueAux(url, () => this.check(url, e));
+    }
+    if (entry.done) {
+      if (entry.broken) await this.output.issue('broken_external_link', source, `link to ${url}: ${entry.broken}`);
+    } else if (entry.sources.length < MAX_PENDING_SOURCES) entry.sources.push(source);
+  }
+
+  /** HEAD of an internal image, for its size; reported on the image URL. */
+  image(image: string, pageUrl: string): void {
+    if (this.images.has(image) || this.images.size >= this.options.maxImageChecks) return;
+    this.images.add(image);
+    this.scheduler.queueAux(image, async () => {
+      const policy = await this.robots.for(image);
+      if (!policy.isAllowed(image)) return;
+      let response: HttpResponse;
+      try {
+        response = await this.client.exchange(image, 'HEAD', 'image/*,*/*;q=0.5');
+      } catch (error) {
+        if (error instanceof FetchError && error.type !== 'aborted') return;
+        throw error;
+      }
+      this.client.discard(response);
+      const length = Number(headerValue(response.headers, 'content-length') ?? NaN);
+      if (response.status >= 200 && response.status < 300 && length > THRESHOLDS.imageBytes) {
+        await this.output.issue('image_too_large', null, `${Math.round(length / 1024)} KB, used on ${pageUrl}`, image);
+      }
+    });
+  }
+
+  /** HEAD (GET when HEAD is refused with 405/501), redirects followed; one record per external URL. */
+  private async check(url: string, entry: ExternalEntry): Promise<void> {
+    const record = emptyRecord(url, entry.depth, 'external', false);
+    const hops: RedirectHop[] = [];
+    const seen = new Set<string>([url]);
+    let current: string | null = url;
+    while (current !== null) current = await this.hop(current, entry, record, hops, seen);
+    if (hops.length > 1) record.redirect_chain = hops;
+    entry.done = true;
+    await this.output.externalPage(record);
+    const sources = entry.sources;
+    entry.sources = [];
+    if (entry.broken) for (const source of sources) await this.output.issue('broken_external_link', source, `link to ${url}: ${entry.broken}`);
+  }
+
+  /** One request of an external check; returns the next URL of its redirect chain, or null at the end. */
+  private async hop(current: string, entry: ExternalEntry, record: PageRecord, hops: RedirectHop[], seen: Set<string>): Promise<string | null> {
+    let response: HttpResponse;
+    try {
+      response = await this.client.exchange(current, 'HEAD', '*/*');
+      if (response.status === 405 || response.status === 501) {
+        this.client.discard(response);
+        response = await this.client.exchange(current, 'GET', '*/*');
+      }
+    } catch (error) {
+      if (error instanceof FetchError && error.type !== 'aborted') {
+        entry.broken = `${error.type}`;
+        if (hops.length === 0) record.error_type = error.type;
+        return null;
+      }
+      throw error;
+    }
+    this.client.discard(response);
+    const location = headerValue(response.headers, 'location');
+    const next = location !== null && response.status >= 300 && response.status < 400 ? normaliseUrl(location, current) : null;
+    if (hops.length === 0) {
+      record.status_code = response.status;
+      record.response_time_ms = response.ttfbMs;
+      record.content_type = headerValue(response.headers, 'content-type');
+      record.redirect_url = next;
+    }
+    hops.push({ url: current, status_code: response.status, location: next });
+    if (response.protection) {
+      // A challenge is not a broken link; it is counted, never reported.
+      record.protection = hops.length === 1;
+      this.control.externalProtection();
+      return null;
+    }
+    if (next === null) {
+      if (response.status >= 400 && response.status !== 429) entry.broken = `status ${response.status}`;
+      return null;
+    }
+    if (seen.has(next) || hops.length > MAX_REDIRECTS) {
+      entry.broken = seen.has(next) ? 'redirect loop' : 'too many redirects';
+      return null;
+    }
+    seen.add(next);
+    return next;
+  }
+}

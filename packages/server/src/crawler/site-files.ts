@@ -1,0 +1,109 @@
+/**
+ * Site-level checks, on the site's own files before the page crawl: robots.txt (missing, what
+ * it tells AI agents), the sitemaps (read in the background while pages are fetched: their URLs
+ * are registered, and those no link reaches are crawled after the link crawl) and llms.txt.
+ */
+import { AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS } from './checks.js';
+import { isHtmlContentType } from './decode.js';
+import { Flag, type UrlRegistry } from './frontier.js';
+import { headerValue, type HttpClient } from './http.js';
+import type { CrawlOutput } from './output.js';
+import type { RobotsPolicy } from './robots.js';
+import type { Scheduler } from './scheduler.js';
+import type { CrawlScope } from './scope.js';
+import { readSitemaps } from './sitemap.js';
+import { normaliseUrl, originOf } from './url.js';
+
+export interface SiteFilesOptions {
+  /** The crawl's budget: at most this many URLs are taken from the sitemaps. */
+  maxUrls: number;
+  checkAiReachability: boolean;
+}
+
+export class SiteFiles {
+  /** Settles once the sitemaps are read (or their reading failed, which the scheduler then holds). */
+  sitemapsRead: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly reg: UrlRegistry,
+    private readonly client: HttpClient,
+    private readonly scope: CrawlScope,
+    private readonly scheduler: Scheduler,
+    private readonly output: CrawlOutput,
+    private readonly options: SiteFilesOptions,
+  ) {}
+
+  /** Checks the start origin's files; the sitemaps go on being read once this returns. */
+  async check(policy: RobotsPolicy): Promise<void> {
+    const origin = originOf(this.scope.startUrl);
+    if (policy.state === 'missing') await this.output.issue('robots_txt_missing', null, `robots.txt answers ${policy.status}`, policy.url);
+
+    const listed = policy.sitemaps.map((s) => normaliseUrl(s, policy.url)).filter((s): s is string => s !== null);
+    this.sitemapsRead = this.readSitemaps(listed, `${origin}/sitemap.xml`).catch((error) => this.scheduler.fail(error));
+
+    if (this.options.checkAiReachability) {
+      if (policy.state === 'ok') await this.aiAgents(policy, `${origin}/`);
+      await this.llmsTxt(origin);
+    }
+  }
+
+  private async aiAgents(policy: RobotsPolicy, home: string): Promise<void> {
+    for (const agent of AI_SEARCH_AGENTS) {
+      if (!policy.isAllowed(home, agent.toLowerCase())) await this.output.issue('ai_search_agent_blocked', null, `${agent} is disallowed`, policy.url);
+    }
+    for (const agent of AI_TRAINING_CRAWLERS) {
+      if (!policy.isAllowed(home, agent.toLowerCase())) await this.output.issue('ai_training_crawler_blocked', null, `${agent} is disallowed`, policy.url);
+    }
+  }
+
+  /** Registers in-scope sitemap URLs (up to the budget), flagged InSitemap; a URL already known is only flagged. */
+  private sitemapUrl(): (loc: string) => boolean {
+    const cap = Math.max(1, this.options.maxUrls);
+    let added = 0;
+    return (loc) => {
+      const url = normaliseUrl(loc);
+      if (!url || !this.scope.inScope(url)) return true;
+      let id = this.reg.get(url);
+      if (id === undefined) {
+        if (added >= cap || this.reg.size >= this.scheduler.registryCap) return false;
+        id = this.reg.add(url, 1, 'sitemap').id;
+        this.reg.set(id, Flag.Internal);
+        added++;
+      }
+      this.reg.set(id, Flag.InSitemap);
+      return true;
+    };
+  }
+
+  private async readSitemaps(listed: string[], fallback: string): Promise<void> {
+    const onUrl = this.sitemapUrl();
+    const robotsUrl = `${originOf(this.scope.startUrl)}/robots.txt`;
+    if (listed.length > 0) {
+      const report = await readSitemaps(this.client, listed, onUrl);
+      if (report.found.length === 0) {
+        const failed = report.failed.map((f) => `${f.url} (${f.status ?? 'no response'})`).join(', ');
+        await this.output.issue('sitemap_missing', null, `robots.txt lists sitemaps that cannot be read: ${failed}`, robotsUrl);
+      }
+      return;
+    }
+    const report = await readSitemaps(this.client, [fallback], onUrl);
+    if (report.found.length > 0) await this.output.issue('sitemap_not_in_robots', null, `${fallback} exists but robots.txt has no Sitemap line`, robotsUrl);
+    else await this.output.issue('sitemap_missing', null, `no Sitemap line in robots.txt and ${fallback} answers ${report.failed[0]?.status ?? 'nothing'}`, fallback);
+  }
+
+  private async llmsTxt(origin: string): Promise<void> {
+    const url = `${origin}/llms.txt`;
+    const res = await this.client.getResource(url, { maxHops: 5, maxBytes: 64 * 1024, accept: 'text/plain,text/markdown,*/*;q=0.5' });
+    if (res.error?.type === 'aborted') throw res.error;
+    if (res.status === null) return;
+    const text = res.body?.toString('utf8') ?? '';
+    // A site answering its HTML shell for every path has no llms.txt either.
+    const isHtml = isHtmlContentType(headerValue(res.headers, 'content-type')) || /^\s*</.test(text);
+    if (res.status < 200 || res.status >= 300 || isHtml) {
+      await this.output.issue('llms_txt_missing', null, isHtml && res.status < 300 ? 'llms.txt answers an HTML page' : `llms.txt answers ${res.status}`, url);
+      return;
+    }
+    const firstLine = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+    if (!/^#\s+\S/.test(firstLine)) await this.output.issue('llms_txt_no_h1', null, 'the file does not start with a "# Title" line', url);
+  }
+}

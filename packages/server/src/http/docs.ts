@@ -1,0 +1,112 @@
+/**
+ * The API's own documentation, outside the contract (no token, no rate limit): the OpenAPI
+ * document at GET /openapi.json, the interactive reference at GET /docs (Scalar, every asset
+ * served from here: nothing from a CDN, no fonts from the internet), the error catalogue at
+ * GET /docs/errors (what every problem `type` points at) and a small index at GET /v1.
+ * docs/decisions/api-reference.md.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { apiReference } from '@scalar/express-api-reference';
+import { ERRORS, ERROR_DESCRIPTIONS, type ErrorCode } from '@siteaudit/schema';
+import { buildOpenApiDocument } from '@siteaudit/schema/openapi';
+import express, { type Request, type Response } from 'express';
+
+export interface DocsOptions {
+  /** The public URL of the API (no `/v1`), when known: the document's `servers`. */
+  publicUrl: () => string | null;
+  /** The documentation base problem types point at (`<docsUrl>/errors#<code>`). */
+  docsUrl: string;
+}
+
+/** The file the build copies beside the bundle (tsup.config.ts), else the installed package's (a clone). */
+export const SCALAR_ASSET = 'scalar-standalone.js';
+
+function scalarScript(): string {
+  const built = fileURLToPath(new URL(`./${SCALAR_ASSET}`, import.meta.url));
+  if (existsSync(built)) return built;
+  return createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js');
+}
+
+function serverVersion(): string {
+  return (createRequire(import.meta.url)('@siteaudit/server/package.json') as { version: string }).version;
+}
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The error catalogue as one page, each code anchored by its name. */
+export function errorsPage(): string {
+  const rows = (Object.keys(ERRORS) as ErrorCode[]).map((code) => {
+    const entry = ERRORS[code];
+    return `<tr id="${escape(code)}"><td><a href="#${escape(code)}"><code>${escape(code)}</code></a></td><td>${entry.status}</td>` +
+      `<td>${escape(entry.title.en)}<br><span lang="fr">${escape(entry.title.fr)}</span></td><td>${escape(ERROR_DESCRIPTIONS[code])}</td></tr>`;
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Site Audit API errors</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}
+td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}tr:target{background:#fff6c8}span[lang=fr]{color:#555}</style>
+</head><body>
+<h1>Errors</h1>
+<p>Every error is an RFC 9457 problem (<code>application/problem+json</code>) whose <code>type</code> is this page with the code as anchor.
+Switch on <code>code</code>, never on <code>title</code> (it follows Accept-Language: French by default, English on request).
+<a href="./">API reference</a> · <a href="../openapi.json">OpenAPI document</a></p>
+<table><thead><tr><th>Code</th><th>Status</th><th>Title (en, fr)</th><th>Meaning</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>
+</body></html>
+`;
+}
+
+/** The documentation routes, for the app's first layer to hand GET and HEAD requests to. */
+export function docsRouter(options: DocsOptions): express.Router {
+  const router = express.Router({ strict: true });
+  const version = serverVersion();
+  let document: { base: string | null; json: string } | null = null;
+  const openapi = () => {
+    const base = options.publicUrl();
+    if (document?.base !== base) {
+      const built = buildOpenApiDocument({ version, docsUrl: options.docsUrl, ...(base ? { serverUrl: base } : {}) });
+      document = { base, json: JSON.stringify(built) };
+    }
+    return document.json;
+  };
+  const scalar = scalarScript();
+  const errors = errorsPage();
+
+  router.get('/openapi.json', (_req: Request, res: Response) => {
+    res.type('application/json').send(openapi());
+  });
+  router.get('/docs/assets/scalar.js', (_req: Request, res: Response) => {
+    res.sendFile(scalar, { maxAge: '1d', headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
+  });
+  router.get('/docs/errors', (_req: Request, res: Response) => {
+    res.type('text/html').send(errors);
+  });
+  router.get('/docs', (req: Request, res: Response) => {
+    // Paths from this app's mount point, so an application may serve it under a prefix.
+    apiReference({
+      url: `${req.baseUrl}/openapi.json`,
+      cdn: `${req.baseUrl}/docs/assets/scalar.js`,
+      pageTitle: 'Site Audit API reference',
+      withDefaultFonts: false,
+      telemetry: false,
+      hideClientButton: false,
+      documentDownloadType: 'json',
+      defaultOpenAllTags: true,
+      // The assistant would query api.scalar.com from a local page: nothing leaves the machine.
+      agent: { disabled: true },
+    })(req as never, res as never, () => undefined);
+  });
+  router.get('/v1', (req: Request, res: Response) => {
+    const base = options.publicUrl() ?? req.baseUrl;
+    res.json({
+      name: 'Site Audit API',
+      version,
+      links: { docs: `${base}/docs`, openapi: `${base}/openapi.json`, errors: `${options.docsUrl}/errors` },
+    });
+  });
+  return router;
+}

@@ -1,0 +1,104 @@
+/**
+ * Where the crawler's findings go: pages and issues written in batches, progress now and then.
+ * Every write is fenced by the run's lease, so a run that lost the crawl writes nothing more.
+ */
+import { createHash } from 'node:crypto';
+import { normaliseUrl, type IssueRecord, type PageRecord } from '../../crawler/index.js';
+import { LeaseLostError, type JobLease } from '../../jobs/job-runner.js';
+import type { Services } from '../../services.js';
+import { bool } from '../../store/database.js';
+import { SEVERITY_RANK } from './crawl-row.js';
+import type { Logger } from '../../observability/logger.js';
+
+/** The key under which pages and issues are looked up by URL. */
+export function urlHash(url: string): string {
+  return createHash('sha256').update(normaliseUrl(url) ?? url).digest('hex');
+}
+
+const PROGRESS_EVERY_MS = 1000;
+
+/** Rows per INSERT: under SQLite's 999-variable cap for the widest table. */
+const PAGE_CHUNK = 40;
+const ISSUE_CHUNK = 120;
+
+export interface CrawlSink {
+  pages(batch: PageRecord[]): Promise<void>;
+  issues(batch: IssueRecord[]): Promise<void>;
+  progress(p: { crawled: number; discovered: number }): void;
+  /** The last progress write and stop check, settled. */
+  flushed(): Promise<void>;
+}
+
+/** `onStop` is called when a progress write finds that another process asked for a stop. */
+export function crawlSink(services: Services, crawlId: string, lease: JobLease, log: Logger, onStop: () => void): CrawlSink {
+  const { knex } = services;
+  let pageSeq = 0;
+  let issueSeq = 0;
+  let lastProgress = 0;
+  let stopCheck: Promise<void> = Promise.resolve();
+  return {
+    async pages(batch: PageRecord[]) {
+      const rows = batch.map((p) => ({
+        crawl_id: crawlId,
+        seq: pageSeq++,
+        url: p.url,
+        url_hash: urlHash(p.url),
+        status_code: p.status_code,
+        error_type: p.error_type,
+        content_type: p.content_type,
+        is_internal: p.is_internal,
+        depth: p.depth,
+        title: p.title,
+        meta_description: p.meta_description,
+        h1: p.h1,
+        word_count: p.word_count,
+        canonical_url: p.canonical_url,
+        response_time_ms: p.response_time_ms,
+        size_bytes: p.size_bytes,
+        internal_links: p.internal_links,
+        external_links: p.external_links,
+        images: p.images,
+        images_without_alt: p.images_without_alt,
+      }));
+      // One URL is stored once: a row already there (the unique index) is kept, never doubled.
+      await lease.write(async (trx) => {
+        for (let i = 0; i < rows.length; i += PAGE_CHUNK) await trx('crawl_pages').insert(rows.slice(i, i + PAGE_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
+      });
+      services.metrics?.pagesFetched(rows.length);
+    },
+    async issues(batch: IssueRecord[]) {
+      const rows = batch.map((issue) => ({
+        crawl_id: crawlId,
+        seq: issueSeq++,
+        name: issue.name,
+        severity: issue.severity,
+        severity_rank: SEVERITY_RANK[issue.severity],
+        category: issue.category,
+        url: issue.url,
+        url_hash: urlHash(issue.url),
+        details: issue.details,
+      }));
+      await lease.write(async (trx) => {
+        for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await trx('crawl_issues').insert(rows.slice(i, i + ISSUE_CHUNK));
+      });
+    },
+    progress(p: { crawled: number; discovered: number }) {
+      const now = Date.now();
+      if (now - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = now;
+      // Progress is advisory: a failed write must not fail the crawl. The same write tells
+      // whether another process asked for a stop.
+      stopCheck = lease
+        .write((trx) => trx('crawls').where({ id: crawlId }).update({ pages_crawled: p.crawled, pages_discovered: p.discovered }))
+        .then(() => knex('crawls').where({ id: crawlId }).first('stop_requested'))
+        .then((r) => {
+          if (r && bool(r.stop_requested)) onStop();
+        })
+        .catch((err) => {
+          // A run that lost its job stops at its next fenced write; nothing to report twice.
+          if (!(err instanceof LeaseLostError)) log.warn({ err, crawl: crawlId }, 'crawl progress not written');
+        });
+    },
+    flushed: () => stopCheck,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The fetch stage of a crawl: the crawler walks the site (with a headless Chromium when the
+ * campaign asks for JavaScript rendering or accessibility checks) and its findings are written
+ * through the sink; then the crawl is marked completed. A resumed run starts the fetch over.
+ */
+import { bool, json } from '../../store/database.js';
+import { crawlSite, resolveCrawlConfig } from '../../crawler/index.js';
+import type { JobLease } from '../../jobs/job-runner.js';
+import type { PageSpeedProvider } from '../../providers/pagespeed.js';
+import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
+import type { Services } from '../../services.js';
+import type { CampaignRow } from '../campaigns/campaign-row.js';
+import type { CrawlRow } from './crawl-row.js';
+import { crawlLog } from './crawl-log.js';
+import { crawlSink } from './crawl-sink.js';
+import { setStep } from './stage-plan.js';
+
+/** What the crawl job uses beyond the services: the PageSpeed provider and the browser. */
+export interface CrawlRuntime {
+  /** `providers.pagespeed` of the server; null skips the PageSpeed step with `no_provider`. */
+  pagespeed?: PageSpeedProvider | null;
+  /** Builds the crawl's browser; default createRenderer (src/rendering). */
+  renderer?: (options: RendererOptions) => Renderer;
+}
+
+/** The crawl was stopped on request while it fetched. */
+export class StoppedError extends Error {}
+
+export async function fetchStage(services: Services, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: JobLease): Promise<void> {
+  const { knex } = services;
+  const crawlId = row.id;
+  const startedAt = row.started_at ?? services.clock().toISOString();
+  await lease.write(async (trx) => {
+    // A resumed run starts over: what an interrupted run wrote is discarded.
+    await trx('crawl_pages').where({ crawl_id: crawlId }).delete();
+    await trx('crawl_issues').where({ crawl_id: crawlId }).delete();
+    await trx('crawls')
+      .where({ id: crawlId })
+      .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });
+  });
+  const log = crawlLog(services);
+  log.info({ crawl: crawlId, campaign: row.campaign_id, team: row.team_id, trigger: row.trigger }, row.started_at ? 'crawl resumed' : 'crawl started');
+
+  const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
+  const secret = (value: string | null, field: string) => (value ? services.secrets.decrypt(value, `${row.campaign_id}:${field}`) : null);
+  const config = resolveCrawlConfig(
+    {
+      ...campaign,
+      check_external_links: bool(campaign.check_external_links),
+      check_ai_reachability: bool(campaign.check_ai_reachability),
+      javascript_rendering: bool(campaign.javascript_rendering),
+      check_accessibility: bool(campaign.check_accessibility),
+      check_accessibility_rendered: bool(campaign.check_accessibility_rendered),
+      http_user: secret(campaign.http_user_enc, 'http_user'),
+      http_password: secret(campaign.http_password_enc, 'http_password'),
+    },
+    { allowPrivateAddresses: services.network.allowPrivateAddresses },
+  );
+
+  const stopper = new AbortController();
+  const sink = crawlSink(services, crawlId, lease, log, () => stopper.abort());
+  const needsBrowser = config.javascriptRendering || config.checkAccessibility || config.checkAccessibilityRendered;
+  const renderer = needsBrowser
+    ? (runtime.renderer ?? createRenderer)({
+        allowPrivateAddresses: config.allowPrivateAddresses,
+        userAgent: config.userAgent,
+        timeoutMs: config.timeoutMs,
+        httpAuth: config.httpAuth ? { origin: new URL(config.startUrl).origin, ...config.httpAuth } : null,
+      })
+    : undefined;
+  let outcome;
+  try {
+    outcome = await crawlSite(config, sink, { signal: AbortSignal.any([signal, stopper.signal]), renderer });
+  } finally {
+    await renderer?.close();
+  }
+  await sink.flushed();
+  if (outcome.aborted) {
+    const current = await knex('crawls').where({ id: crawlId }).first('stop_requested');
+    if (current && bool(current.stop_requested)) throw new StoppedError();
+    throw new Error('interrupted');
+  }
+
+  await lease.write(async (trx) => {
+    const fresh = (await trx('crawls').where({ id: crawlId }).first()) as CrawlRow;
+    await trx('crawls')
+    .where({ id: crawlId })
+    .update({
+      // The spec: completed is set before post-processing ends; reports wait for `settled`.
+      status: 'completed',
+      stage: 'analysing',
+      active: false,
+      pages_crawled: outcome.crawled,
+      pages_discovered: outcome.discovered,
+      truncated: outcome.truncated,
+      blocked: outcome.blocked,
+      blocked_reason: outcome.blockedReason,
+      protection_occurrences: outcome.protectionOccurrences,
+      // Unrounded: the scoring step may adjust it (PageSpeed); readers round.
+      health_score: outcome.healthScoreExact,
+      finished_at: services.clock().toISOString(),
+      stage_plan: setStep(fresh.stage_plan, 'fetching', 'done'),
+    });
+  });
+}
+

@@ -1,0 +1,145 @@
+/**
+ * After the fetch: aggregation, PageSpeed, scoring and comparison, then the crawl is settled and
+ * `crawl.completed` published, once. Each step done is recorded in the stage plan, so a resumed
+ * run skips it.
+ */
+import { unmeasuredPageSpeed } from '@siteaudit/schema';
+import { CHECKS, THRESHOLDS } from '../../crawler/index.js';
+import type { JobLease } from '../../jobs/job-runner.js';
+import type { Services } from '../../services.js';
+import { bool, json } from '../../store/database.js';
+import type { CampaignRow } from '../campaigns/campaign-row.js';
+import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
+import { crawlLog, crawlOutcome } from './crawl-log.js';
+import { urlHash } from './crawl-sink.js';
+import type { CrawlRuntime } from './fetch-stage.js';
+import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed-step.js';
+import { setStep, settledStep } from './stage-plan.js';
+
+/** Issue counts from the stored occurrences, so they always match the reports. */
+async function countIssues(knex: Services['knex'], crawlId: string) {
+  const counts = (await knex('crawl_issues').where({ crawl_id: crawlId }).select('severity').count({ count: '*' }).groupBy('severity')) as { severity: string; count: string | number }[];
+  const by = (s: string) => Number(counts.find((c) => c.severity === s)?.count ?? 0);
+  return { issues_error: by('error'), issues_warning: by('warning'), issues_info: by('info') };
+}
+
+/**
+ * Aggregation, PageSpeed, scoring and comparison; then settled, and crawl.completed published.
+ * A step already done (a run resumed after a restart) is not done again.
+ */
+export async function postProcess(services: Services, runtime: CrawlRuntime, crawlId: string, signal: AbortSignal, lease: JobLease): Promise<void> {
+  const { knex } = services;
+  let row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+  let plan = row.stage_plan;
+
+  plan = setStep(plan, 'analysing', 'running');
+  const counts = await countIssues(knex, crawlId);
+  plan = setStep(plan, 'analysing', 'done');
+  await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ ...counts, stage: 'pagespeed', stage_plan: plan }));
+
+  if (!settledStep(plan, 'pagespeed')) plan = await pagespeedStep(services, runtime, row, plan, signal, lease);
+  if (signal.aborted) return;
+
+  if (!settledStep(plan, 'scoring')) {
+    row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+    // The crawler scored the findings it made; PageSpeed joins afterwards (docs/decisions/scorecard.md).
+    const pagespeed = json<StoredPageSpeed | null>(row.pagespeed, null);
+    let health = row.health_score === null ? null : Number(row.health_score);
+    if (health !== null && pagespeed?.status === 'measured') {
+      const [{ slow }] = await knex('crawl_issues').where({ crawl_id: crawlId, name: 'lighthouse_mobile_slow' }).countDistinct({ slow: 'url_hash' });
+      const [{ pages }] = await knex('crawl_pages')
+        .where({ crawl_id: crawlId, is_internal: true })
+        .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
+        .count({ pages: '*' });
+      health = healthWithPageSpeed(health, Number(pages), Number(slow), pagespeed.combined);
+    }
+    plan = setStep(plan, 'scoring', 'done');
+    // One write for the score and the step: a resumed run never applies the adjustment twice.
+    const scored = plan;
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ health_score: health, stage: 'comparing', stage_plan: scored }));
+  } else {
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ stage: 'comparing' }));
+  }
+
+  const previous = await knex('crawls')
+    .where({ campaign_id: row.campaign_id, status: 'completed', settled: true })
+    .whereNot({ id: crawlId })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .first('config_hash');
+  plan = setStep(plan, 'comparing', 'done');
+  row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+
+  await lease.write(async (trx) => {
+    // The update that settles the crawl publishes its event: only one run can find it unsettled.
+    const settled = await trx('crawls')
+      .where({ id: crawlId, settled: false })
+      .update({ comparable: previous ? previous.config_hash === row.config_hash : false, settled: true, stage: 'done', stage_plan: plan });
+    if (settled !== 1) return;
+    row = (await trx('crawls').where({ id: crawlId }).first()) as CrawlRow;
+    crawlLog(services).info(crawlOutcome(row), 'crawl finished');
+    await trx('projects')
+      .where({ id: row.project_id })
+      .andWhere((q) => q.whereNull('latest_crawl_finished_at').orWhere('latest_crawl_finished_at', '<=', row.finished_at))
+      .update({ latest_crawl_id: row.id, latest_crawl_finished_at: row.finished_at });
+    await services.events.publish({ type: 'crawl.completed', teamId: row.team_id, data: { crawl: toCrawl(row) } }, trx);
+  });
+}
+
+/**
+ * The PageSpeed step: skipped when the campaign did not ask (`not_requested`) or no provider is
+ * configured (`no_provider`); otherwise the sample is measured on mobile and desktop, the result
+ * stored, and `lighthouse_mobile_slow` raised on each page measured under 50 on mobile.
+ */
+async function pagespeedStep(services: Services, runtime: CrawlRuntime, row: CrawlRow, plan: string, signal: AbortSignal, lease: JobLease): Promise<string> {
+  const { knex } = services;
+  const crawlId = row.id;
+  const campaign = json<CampaignRow>(row.config, {} as CampaignRow);
+  const requested = bool(campaign.pagespeed);
+  const provider = runtime.pagespeed ?? null;
+  if (!requested || !provider) {
+    const result = unmeasuredPageSpeed(requested);
+    plan = setStep(plan, 'pagespeed', 'skipped', result.skip_reason);
+    const skipped = plan;
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: skipped }));
+    return plan;
+  }
+
+  const sample = await selectSample(knex, crawlId);
+  const pending: StoredPageSpeed = { ...unmeasuredPageSpeed(true), status: 'pending', provider: provider.name, skip_reason: null, sample: sample.map((s) => ({ ...s, mobile: null, desktop: null, error: null })) };
+  plan = setStep(plan, 'pagespeed', 'running');
+  const measuring = plan;
+  await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(pending), stage_plan: measuring }));
+
+  const measurements = await measureSample(provider, sample, signal);
+  if (signal.aborted) return plan;
+  const result = summarise(provider.name, sample, measurements, services.clock().toISOString());
+  const slow = slowPages(measurements, campaign.issue_exclusion_patterns ?? null);
+  plan = sample.length === 0 ? setStep(plan, 'pagespeed', 'skipped', 'no_page_to_measure') : setStep(plan, 'pagespeed', 'done');
+
+  const measured = plan;
+  await lease.write(async (trx) => {
+    // A resumed step measured again: its earlier findings go first.
+    await trx('crawl_issues').where({ crawl_id: crawlId, name: 'lighthouse_mobile_slow' }).delete();
+    if (slow.length) {
+      const [{ max }] = await trx('crawl_issues').where({ crawl_id: crawlId }).max({ max: 'seq' });
+      let seq = max === null || max === undefined ? 0 : Number(max) + 1;
+      const def = CHECKS.lighthouse_mobile_slow;
+      await trx('crawl_issues').insert(
+        slow.map((p) => ({
+          crawl_id: crawlId,
+          seq: seq++,
+          name: 'lighthouse_mobile_slow',
+          severity: def.severity,
+          severity_rank: SEVERITY_RANK[def.severity],
+          category: def.category,
+          url: p.url,
+          url_hash: urlHash(p.url),
+          details: `mobile performance score ${p.score} (under ${THRESHOLDS.lighthouseMobileMin}), measured with ${provider.name}`,
+        })),
+      );
+    }
+    const counts = await countIssues(trx as unknown as Services['knex'], crawlId);
+    await trx('crawls').where({ id: crawlId }).update({ ...counts, pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: measured });
+  });
+  return plan;
+}

@@ -1,0 +1,320 @@
+import { SEVERITY_RANK as CATALOGUE_SEVERITY_RANK } from '@siteaudit/schema';
+import type { ExportLanguage } from './types.js';
+
+type Severity = 'error' | 'warning' | 'info';
+
+export interface ExportStrings {
+  locale: string;
+  reportTitle: string;
+  generatedBy: string;
+  project: string;
+  url: string;
+  domain: string;
+  crawlId: string;
+  crawlStatus: string;
+  started: string;
+  finished: string;
+  notAvailable: string;
+  healthSummary: string;
+  healthScore: string;
+  notMeasured: string;
+  pagesCrawled: string;
+  pagesDiscovered: string;
+  pageBudget: string;
+  severities: Record<Severity, string>;
+  severity: string;
+  strategy: string;
+  pagespeedCombined: string;
+  protectionOccurrences: string;
+  protectionNote: string;
+  byCategory: string;
+  category: string;
+  issue: string;
+  label: string;
+  occurrences: string;
+  total: string;
+  topIssues: string;
+  noIssues: string;
+  moreOccurrences: (n: string) => string;
+  pages: string;
+  noPages: string;
+  pagesShown: (shown: string, total: string) => string;
+  status: string;
+  title: string;
+  words: string;
+  responseTime: string;
+  responseTimeShort: string;
+  pageNumber: (n: number) => string;
+  pagespeed: string;
+  pagespeedNotMeasured: string;
+  mobile: string;
+  desktop: string;
+  combined: string;
+  score: string;
+  pagesMeasured: string;
+  pagesFailed: string;
+  allRefused: string;
+  provider: string;
+  measuredAt: string;
+  failed: string;
+  sample: string;
+  role: string;
+  error: string;
+  note: string;
+  field: string;
+  value: string;
+  details: string;
+  errorType: string;
+  contentType: string;
+  internal: string;
+  depth: string;
+  metaDescription: string;
+  h1: string;
+  canonical: string;
+  sizeBytes: string;
+  internalLinks: string;
+  externalLinks: string;
+  images: string;
+  imagesWithoutAlt: string;
+  pagespeedStatus: string;
+  truncatedAtExcelLimit: string;
+  site: string;
+  auditDate: string;
+  preparedWith: string;
+  scorecard: string;
+  scorecardIntro: string;
+  scorecardMissing: string;
+  asOf: (date: string) => string;
+  whatToFix: string;
+  noFailingCheck: string;
+  moreChecks: (n: string) => string;
+  occurrenceCount: (count: number, formatted: string) => string;
+  chartByCategory: string;
+  chartHistory: string;
+  historyFirst: string;
+  historyNote: string;
+}
+
+const en: ExportStrings = {
+  locale: 'en-GB',
+  reportTitle: 'Site audit report',
+  generatedBy: 'Site Audit API',
+  project: 'Project',
+  url: 'URL',
+  domain: 'Domain',
+  crawlId: 'Crawl',
+  crawlStatus: 'Crawl status',
+  started: 'Started (UTC)',
+  finished: 'Finished (UTC)',
+  notAvailable: '—',
+  healthSummary: 'Health summary',
+  healthScore: 'Health score',
+  notMeasured: 'Not measured',
+  pagesCrawled: 'Pages crawled',
+  pagesDiscovered: 'Pages discovered',
+  pageBudget: 'Page budget',
+  severities: { error: 'Errors', warning: 'Warnings', info: 'Notices' },
+  severity: 'Severity',
+  strategy: 'Strategy',
+  pagespeedCombined: 'PageSpeed (combined)',
+  protectionOccurrences: 'Firewall or interstitial findings',
+  protectionNote: 'Findings on firewall or interstitial pages are not counted as issues.',
+  byCategory: 'Issues by severity and category',
+  category: 'Category',
+  issue: 'Issue',
+  label: 'Label',
+  occurrences: 'Occurrences',
+  total: 'Total',
+  topIssues: 'Top issues',
+  noIssues: 'No issues found.',
+  moreOccurrences: (n) => `… and ${n} more`,
+  pages: 'Pages',
+  noPages: 'No pages crawled.',
+  pagesShown: (shown, total) => `First ${shown} pages of ${total}. The Excel export lists every page.`,
+  status: 'Status',
+  title: 'Title',
+  words: 'Words',
+  responseTime: 'Response time (ms)',
+  responseTimeShort: 'Time (ms)',
+  pageNumber: (n) => `Page ${n}`,
+  pagespeed: 'PageSpeed',
+  pagespeedNotMeasured: 'PageSpeed was not measured for this crawl.',
+  mobile: 'Mobile',
+  desktop: 'Desktop',
+  combined: 'Combined',
+  score: 'Score',
+  pagesMeasured: 'Pages measured',
+  pagesFailed: 'Pages failed',
+  allRefused: 'Every measurement was refused.',
+  provider: 'Provider',
+  measuredAt: 'Measured at (UTC)',
+  failed: 'Failed',
+  sample: 'Sample',
+  role: 'Role',
+  error: 'Error',
+  note: 'Note',
+  field: 'Field',
+  value: 'Value',
+  details: 'Details',
+  errorType: 'Error type',
+  contentType: 'Content type',
+  internal: 'Internal',
+  depth: 'Depth',
+  metaDescription: 'Meta description',
+  h1: 'H1',
+  canonical: 'Canonical URL',
+  sizeBytes: 'Size (bytes)',
+  internalLinks: 'Internal links',
+  externalLinks: 'External links',
+  images: 'Images',
+  imagesWithoutAlt: 'Images without alt',
+  pagespeedStatus: 'PageSpeed status',
+  truncatedAtExcelLimit: 'Truncated: Excel sheets hold at most 1,048,576 rows.',
+  site: 'Site',
+  auditDate: 'Audit date',
+  preparedWith: 'Prepared with Site Audit API',
+  scorecard: 'Scorecard',
+  scorecardIntro: 'Five pillars, each scored out of 100 on its own; there is no overall average. For each pillar, the checks that cost points and what to fix.',
+  scorecardMissing: 'The scorecard was not available for this report.',
+  asOf: (date) => `as of ${date}`,
+  whatToFix: 'What to fix',
+  occurrenceCount: (count, n) => `${n} ${count === 1 ? 'occurrence' : 'occurrences'}`,
+  noFailingCheck: 'No failing check.',
+  moreChecks: (n) => `… and ${n} more checks, listed under Issues by severity and category.`,
+  chartByCategory: 'Issues by category and severity',
+  chartHistory: 'Health score over recent comparable crawls',
+  historyFirst: 'First comparable crawl: the chart fills in with the next crawls run with the same settings.',
+  historyNote: 'Comparable crawls ran with the same settings.',
+};
+
+const fr: ExportStrings = {
+  locale: 'fr-FR',
+  reportTitle: "Rapport d'audit de site",
+  generatedBy: 'Site Audit API',
+  project: 'Projet',
+  url: 'URL',
+  domain: 'Domaine',
+  crawlId: 'Crawl',
+  crawlStatus: 'Statut du crawl',
+  started: 'Début (UTC)',
+  finished: 'Fin (UTC)',
+  notAvailable: '—',
+  healthSummary: 'Synthèse de santé',
+  healthScore: 'Score de santé',
+  notMeasured: 'Non mesuré',
+  pagesCrawled: 'Pages explorées',
+  pagesDiscovered: 'Pages découvertes',
+  pageBudget: 'Budget de pages',
+  severities: { error: 'Erreurs', warning: 'Avertissements', info: 'Informations' },
+  severity: 'Gravité',
+  strategy: 'Stratégie',
+  pagespeedCombined: 'PageSpeed (combiné)',
+  protectionOccurrences: 'Constats sur pare-feu ou page intermédiaire',
+  protectionNote: 'Les constats sur des pages de pare-feu ou intermédiaires ne sont pas comptés comme problèmes.',
+  byCategory: 'Problèmes par gravité et catégorie',
+  category: 'Catégorie',
+  issue: 'Problème',
+  label: 'Libellé',
+  occurrences: 'Occurrences',
+  total: 'Total',
+  topIssues: 'Principaux problèmes',
+  noIssues: 'Aucun problème détecté.',
+  moreOccurrences: (n) => `… et ${n} de plus`,
+  pages: 'Pages',
+  noPages: 'Aucune page explorée.',
+  pagesShown: (shown, total) => `Les ${shown} premières pages sur ${total}. L'export Excel contient toutes les pages.`,
+  status: 'Statut',
+  title: 'Titre',
+  words: 'Mots',
+  responseTime: 'Temps de réponse (ms)',
+  responseTimeShort: 'Temps (ms)',
+  pageNumber: (n) => `Page ${n}`,
+  pagespeed: 'PageSpeed',
+  pagespeedNotMeasured: "PageSpeed n'a pas été mesuré pour ce crawl.",
+  mobile: 'Mobile',
+  desktop: 'Ordinateur',
+  combined: 'Combiné',
+  score: 'Score',
+  pagesMeasured: 'Pages mesurées',
+  pagesFailed: 'Pages en échec',
+  allRefused: 'Toutes les mesures ont été refusées.',
+  provider: 'Fournisseur',
+  measuredAt: 'Mesuré le (UTC)',
+  failed: 'Échec',
+  sample: 'Échantillon',
+  role: 'Rôle',
+  error: 'Erreur',
+  note: 'Remarque',
+  field: 'Champ',
+  value: 'Valeur',
+  details: 'Détails',
+  errorType: "Type d'erreur",
+  contentType: 'Type de contenu',
+  internal: 'Interne',
+  depth: 'Profondeur',
+  metaDescription: 'Méta-description',
+  h1: 'H1',
+  canonical: 'URL canonique',
+  sizeBytes: 'Taille (octets)',
+  internalLinks: 'Liens internes',
+  externalLinks: 'Liens externes',
+  images: 'Images',
+  imagesWithoutAlt: 'Images sans alt',
+  pagespeedStatus: 'Statut PageSpeed',
+  truncatedAtExcelLimit: 'Tronqué : une feuille Excel contient au plus 1 048 576 lignes.',
+  site: 'Site',
+  auditDate: "Date de l'audit",
+  preparedWith: 'Réalisé avec Site Audit API',
+  scorecard: 'Bilan par pilier',
+  scorecardIntro: "Cinq piliers, chacun noté sur 100 séparément ; il n'y a pas de moyenne globale. Pour chaque pilier, les vérifications qui font perdre des points et ce qu'il faut corriger.",
+  scorecardMissing: "Le bilan par pilier n'était pas disponible pour ce rapport.",
+  asOf: (date) => `au ${date}`,
+  whatToFix: 'À corriger',
+  occurrenceCount: (count, n) => `${n} ${count < 2 ? 'occurrence' : 'occurrences'}`,
+  noFailingCheck: 'Aucune vérification en échec.',
+  moreChecks: (n) => `… et ${n} autres vérifications, listées dans Problèmes par gravité et catégorie.`,
+  chartByCategory: 'Problèmes par catégorie et gravité',
+  chartHistory: 'Score de santé des derniers crawls comparables',
+  historyFirst: 'Premier crawl comparable : le graphique se complète avec les prochains crawls lancés avec les mêmes réglages.',
+  historyNote: 'Les crawls comparables ont été lancés avec les mêmes réglages.',
+};
+
+export function exportStrings(language: ExportLanguage): ExportStrings {
+  return language === 'en' ? en : fr;
+}
+
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+/** The catalogue's severity order, read with any string (a severity the catalogue lacks is undefined). */
+export const SEVERITY_RANK: Readonly<Record<string, number | undefined>> = CATALOGUE_SEVERITY_RANK;
+
+/** Locale-aware number and UTC date formatting shared by both renderers. */
+export function formatters(t: ExportStrings) {
+  const integer = new Intl.NumberFormat(t.locale, { maximumFractionDigits: 0 });
+  const decimal = new Intl.NumberFormat(t.locale, { maximumFractionDigits: 1 });
+  const dateTime = new Intl.DateTimeFormat(t.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+  const day = new Intl.DateTimeFormat(t.locale, { dateStyle: 'long', timeZone: 'UTC' });
+  const shortDay = new Intl.DateTimeFormat(t.locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return {
+    int: (n: number) => integer.format(n),
+    num: (n: number) => decimal.format(n),
+    dateTime(iso: string | null): string {
+      const d = parseDate(iso);
+      return d ? `${dateTime.format(d)} UTC` : t.notAvailable;
+    },
+    date(iso: string | null): string {
+      const d = parseDate(iso);
+      return d ? day.format(d) : t.notAvailable;
+    },
+    /** Day and month, for chart axes. */
+    shortDate(iso: string | null): string {
+      const d = parseDate(iso);
+      return d ? shortDay.format(d) : '';
+    },
+  };
+}
+
+export function parseDate(iso: string | null | undefined): Date | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d;
+}

@@ -1,0 +1,188 @@
+/**
+ * Human labels of the machine values a report shows (check names, categories, statuses, pillars,
+ * reasons), in the report's language. One table for both renderers: the PDF and the XLSX say the
+ * same thing. A value this table does not know is made readable (`some_code` → "Some code")
+ * rather than printed raw.
+ */
+import { ACCESSIBILITY_PREFIX, catalogueLabel } from './catalogue.js';
+import type { ExportLanguage } from './types.js';
+
+type Bilingual = Record<ExportLanguage, string>;
+type Table = Record<string, Bilingual>;
+
+const CATEGORIES: Table = {
+  http: { en: 'HTTP and redirects', fr: 'HTTP et redirections' },
+  indexability: { en: 'Indexability', fr: 'Indexabilité' },
+  canonicals: { en: 'Canonical URLs', fr: 'URL canoniques' },
+  robots_sitemaps: { en: 'robots.txt and sitemaps', fr: 'robots.txt et sitemaps' },
+  titles: { en: 'Titles and descriptions', fr: 'Titres et descriptions' },
+  content: { en: 'Content', fr: 'Contenu' },
+  links_images: { en: 'Links and images', fr: 'Liens et images' },
+  international: { en: 'International (hreflang)', fr: 'International (hreflang)' },
+  performance_security: { en: 'Performance and security', fr: 'Performance et sécurité' },
+  structured_data: { en: 'Structured data and social', fr: 'Données structurées et réseaux sociaux' },
+  ai_reachability: { en: 'Reachability by AI agents', fr: 'Accessibilité aux agents IA' },
+  accessibility: { en: 'Accessibility', fr: 'Accessibilité' },
+};
+
+const SEVERITIES: Table = {
+  error: { en: 'Error', fr: 'Erreur' },
+  warning: { en: 'Warning', fr: 'Avertissement' },
+  info: { en: 'Notice', fr: 'Information' },
+};
+
+const CRAWL_STATUSES: Table = {
+  queued: { en: 'Queued', fr: 'En attente' },
+  running: { en: 'Running', fr: 'En cours' },
+  completed: { en: 'Completed', fr: 'Terminé' },
+  failed: { en: 'Failed', fr: 'Échoué' },
+  stopped: { en: 'Stopped', fr: 'Arrêté' },
+};
+
+const PAGESPEED_STATUSES: Table = {
+  not_requested: { en: 'Not requested', fr: 'Non demandé' },
+  unconfigured: { en: 'Not configured', fr: 'Non configuré' },
+  pending: { en: 'Pending', fr: 'En attente' },
+  measured: { en: 'Measured', fr: 'Mesuré' },
+  failed: { en: 'Failed', fr: 'Échec' },
+};
+
+/** Why PageSpeed measured nothing (the step's skip reason). */
+const PAGESPEED_SKIPS: Table = {
+  not_requested: { en: 'The campaign does not ask for PageSpeed.', fr: 'La campagne ne demande pas PageSpeed.' },
+  no_provider: { en: 'No PageSpeed provider is configured.', fr: 'Aucun fournisseur PageSpeed n’est configuré.' },
+  no_page_to_measure: { en: 'No page could be measured.', fr: 'Aucune page ne pouvait être mesurée.' },
+};
+
+const PROVIDERS: Table = {
+  lighthouse: { en: 'Lighthouse', fr: 'Lighthouse' },
+  pagespeed_insights: { en: 'PageSpeed Insights', fr: 'PageSpeed Insights' },
+};
+
+/** A page that gave no HTTP answer, by cause. */
+const PAGE_ERRORS: Table = {
+  timeout: { en: 'Timeout', fr: 'Délai dépassé' },
+  dns: { en: 'DNS failure', fr: 'Échec DNS' },
+  connection: { en: 'Connection failed', fr: 'Connexion impossible' },
+  tls: { en: 'TLS error', fr: 'Erreur TLS' },
+  address_refused: { en: 'Address refused', fr: 'Adresse refusée' },
+  aborted: { en: 'Interrupted', fr: 'Interrompu' },
+  protocol: { en: 'Protocol error', fr: 'Erreur de protocole' },
+  blocked_by_robots: { en: 'Blocked by robots.txt', fr: 'Bloquée par robots.txt' },
+  redirect_loop: { en: 'Redirect loop', fr: 'Boucle de redirections' },
+  too_many_redirects: { en: 'Too many redirects', fr: 'Trop de redirections' },
+  invalid_redirect: { en: 'Invalid redirect', fr: 'Redirection invalide' },
+  protection: { en: 'Firewall or interstitial', fr: 'Pare-feu ou page intermédiaire' },
+};
+
+const PILLARS: Table = {
+  technique: { en: 'Technical', fr: 'Technique' },
+  contenu: { en: 'Content and GEO', fr: 'Contenu et GEO' },
+  accessibilite: { en: 'Accessibility', fr: 'Accessibilité' },
+  acquisition: { en: 'Search Console acquisition', fr: 'Acquisition Search Console' },
+  logs: { en: 'Log exploration', fr: 'Exploration des logs' },
+};
+
+const PILLAR_STATUSES: Table = {
+  measured: { en: 'Measured', fr: 'Mesuré' },
+  not_measured: { en: 'Not measured', fr: 'Non mesuré' },
+  unavailable: { en: 'Unavailable', fr: 'Indisponible' },
+};
+
+/** Scorecard axes that are not categories. */
+const AXES: Table = {
+  pagespeed: { en: 'PageSpeed', fr: 'PageSpeed' },
+  axe_fetched_html: { en: 'Rules on the fetched HTML', fr: 'Règles sur le HTML reçu' },
+  axe_rendered: { en: 'Rules on the rendered page', fr: 'Règles sur la page rendue' },
+  ctr: { en: 'Clicks for the positions held', fr: 'Clics au regard des positions' },
+  trend: { en: 'Impressions trend', fr: 'Tendance des impressions' },
+};
+
+/** Why a pillar has no score (`blocked_reason`); `crawl_blocked:<reason>` is handled apart. */
+const BLOCKED_REASONS: Table = {
+  no_completed_crawl: { en: 'No completed crawl yet.', fr: 'Aucun crawl terminé pour l’instant.' },
+  no_internal_page: { en: 'The crawl found no internal page to score.', fr: 'Le crawl n’a trouvé aucune page interne à noter.' },
+  crawl_blocked: { en: 'The crawl was blocked.', fr: 'Le crawl a été bloqué.' },
+  ai_reachability_not_checked: {
+    en: 'Reachability by AI agents was not checked (campaign option).',
+    fr: 'L’accessibilité aux agents IA n’a pas été vérifiée (option de campagne).',
+  },
+  accessibility_not_checked: {
+    en: 'No crawl ran the accessibility rules: enable them in the campaign.',
+    fr: 'Aucun crawl n’a appliqué les règles d’accessibilité : activez-les dans la campagne.',
+  },
+  search_console_not_in_plan: { en: 'Search Console is not included in the plan.', fr: 'Search Console n’est pas inclus dans l’offre.' },
+  search_console_not_linked: { en: 'No Search Console property is linked.', fr: 'Aucune propriété Search Console n’est liée.' },
+  search_console_no_data: { en: 'Search Console has not been synchronised yet.', fr: 'Search Console n’a pas encore été synchronisé.' },
+  search_console_no_impressions: { en: 'Search Console reports no impression.', fr: 'Search Console ne rapporte aucune impression.' },
+  log_exploration_unavailable: { en: 'Log exploration is not available.', fr: 'L’exploration des logs n’est pas disponible.' },
+};
+
+const SAMPLE_ROLES: Table = {
+  home: { en: 'Home page', fr: 'Page d’accueil' },
+  category: { en: 'Category page', fr: 'Page catégorie' },
+};
+
+/** `some_code` → "Some code": the last resort, so no report prints a bare identifier. */
+export function humanize(code: string): string {
+  const words = code.replace(/[_-]+/g, ' ').trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : code;
+}
+
+export interface ReportLabels {
+  check(name: string): string;
+  category(key: string): string;
+  severity(key: string): string;
+  crawlStatus(key: string): string;
+  pagespeedStatus(key: string): string;
+  pagespeedSkip(key: string): string;
+  provider(key: string): string;
+  pageError(key: string): string;
+  pillar(key: string): string;
+  pillarStatus(key: string): string;
+  axis(key: string): string;
+  blockedReason(key: string): string;
+  sampleRole(key: string): string;
+}
+
+/**
+ * The labels of one language. `override` (an embedder's own catalogue) is asked first for check
+ * names; then the issue catalogue; accessibility findings read "Accessibility: <axe rule>".
+ */
+export function reportLabels(language: ExportLanguage, override?: (name: string) => string): ReportLabels {
+  const from = (table: Table) => (key: string) => table[key]?.[language] ?? humanize(key);
+  const checks = new Map<string, string>();
+  const accessibility = CATEGORIES.accessibility[language];
+  const sep = language === 'fr' ? ' : ' : ': ';
+  return {
+    check(name) {
+      let label = checks.get(name);
+      if (label === undefined) {
+        const given = override?.(name);
+        label =
+          (given && given !== name ? given : undefined) ??
+          catalogueLabel(name, language) ??
+          (name.startsWith(ACCESSIBILITY_PREFIX) ? `${accessibility}${sep}${name.slice(ACCESSIBILITY_PREFIX.length)}` : humanize(name));
+        // Names come from a small catalogue; the cap only guards against a runaway source.
+        if (checks.size < 10_000) checks.set(name, label);
+      }
+      return label;
+    },
+    category: from(CATEGORIES),
+    severity: from(SEVERITIES),
+    crawlStatus: from(CRAWL_STATUSES),
+    pagespeedStatus: from(PAGESPEED_STATUSES),
+    pagespeedSkip: from(PAGESPEED_SKIPS),
+    provider: from(PROVIDERS),
+    pageError: from(PAGE_ERRORS),
+    pillar: from(PILLARS),
+    pillarStatus: from(PILLAR_STATUSES),
+    axis: (key) => AXES[key]?.[language] ?? CATEGORIES[key]?.[language] ?? humanize(key),
+    blockedReason(key) {
+      const [head, detail] = key.split(/:(.*)/s);
+      if (head === 'crawl_blocked' && detail) return `${BLOCKED_REASONS.crawl_blocked[language]} (${humanize(detail)})`;
+      return BLOCKED_REASONS[key]?.[language] ?? humanize(key);
+    },
+    sampleRole: from(SAMPLE_ROLES),
+  };
+}

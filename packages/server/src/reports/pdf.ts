@@ -1,0 +1,96 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { exportStrings, formatters } from './i18n.js';
+import { reportLabels } from './labels.js';
+import { drawCategoryChart, drawHistoryChart } from './pdf/charts.js';
+import type { PdfContext } from './pdf/context.js';
+import { drawCover } from './pdf/cover.js';
+import { AbortedError, Layout } from './pdf/layout.js';
+import { drawScorecard } from './pdf/scorecard.js';
+import { drawHealthSummary, drawIssuesByCategory, drawPages, drawPageSpeed, drawTopIssues } from './pdf/sections.js';
+import { collectTopIssues } from './top-issues.js';
+import type { ExportSource } from './types.js';
+
+export { PDF_PAGE_ROW_LIMIT } from './pdf/sections.js';
+export { PDF_FIXES_PER_PILLAR } from './pdf/scorecard.js';
+/** How many issue groups get a detailed block (most severe first, then largest). */
+export const PDF_TOP_ISSUES = 10;
+/** Example URLs per top issue. */
+export const PDF_EXAMPLES_PER_ISSUE = 5;
+
+/**
+ * Renders the PDF report: cover (project, site, date, health score, pillars), health summary with
+ * the charts, scorecard with what to fix, issues by severity and category, top issues with example
+ * URLs, PageSpeed, then the first PDF_PAGE_ROW_LIMIT pages. The issue and page streams are read
+ * once each and never held; the document is emitted page by page.
+ */
+export function renderPdf(source: ExportSource): Readable {
+  const out = new PassThrough();
+  writePdf(source, out).catch((err: unknown) => {
+    if (!(err instanceof AbortedError)) out.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
+  return out;
+}
+
+async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
+  // Loaded on first use, which also lets the caller attach its listeners before anything can
+  // fail: pdfkit and its fonts weigh about 20 MB of memory that a server which never exports
+  // (or has not yet) should not carry.
+  const { default: PDFDocument } = await import('pdfkit');
+  const t = exportStrings(source.language);
+  const aborted = () => out.destroyed;
+
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: 50, bottom: 60, left: 50, right: 50 },
+    autoFirstPage: false,
+    bufferPages: false,
+    lang: source.language,
+    displayTitle: true,
+    info: {
+      // Metadata strings are stored as UTF-16, so they need no narrowing to WinAnsi.
+      Title: `${t.reportTitle} – ${source.project.name}`,
+      Subject: source.project.url,
+      Creator: t.generatedBy,
+      Producer: t.generatedBy,
+    },
+  });
+  doc.pipe(out);
+  const ctx: PdfContext = {
+    layout: new Layout(doc, `${source.project.name} — ${t.reportTitle}`, t),
+    source,
+    language: source.language,
+    t,
+    f: formatters(t),
+    labels: reportLabels(source.language, source.labels),
+  };
+  const { layout } = ctx;
+
+  drawCover(ctx);
+
+  layout.newPage();
+  drawHealthSummary(ctx);
+  drawCategoryChart(ctx);
+  drawHistoryChart(ctx);
+
+  layout.newPage();
+  drawScorecard(ctx);
+
+  layout.newPage();
+  drawIssuesByCategory(ctx);
+
+  const top = await collectTopIssues(source.summary, () => source.issues(), {
+    count: PDF_TOP_ISSUES,
+    examplesPerIssue: PDF_EXAMPLES_PER_ISSUE,
+    shouldStop: aborted,
+  });
+  if (aborted()) throw new AbortedError();
+  layout.newPage();
+  drawTopIssues(ctx, top);
+  drawPageSpeed(ctx, source.pagespeed);
+
+  layout.newPage();
+  await drawPages(ctx, aborted);
+  if (aborted()) throw new AbortedError();
+
+  doc.end();
+}

@@ -1,0 +1,388 @@
+import type { PageSpeedResult } from '@siteaudit/schema';
+import type ExcelJS from 'exceljs';
+import { type EventEmitter, once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import { setImmediate as tick } from 'node:timers/promises';
+import { type ExportStrings, exportStrings, parseDate } from './i18n.js';
+import { type ReportLabels, reportLabels } from './labels.js';
+import { rankGroups } from './top-issues.js';
+import type { ExportSource } from './types.js';
+
+/**
+ * Page URLs become real hyperlinks up to this many rows. exceljs keeps every hyperlink of a sheet (and
+ * its relationship XML, which the zip only takes after the sheet) in memory until the sheet ends, about
+ * 0.3 KB each; past the limit URLs stay plain text. Issue URLs are never links (500k rows would cost
+ * ~150 MB).
+ */
+export const XLSX_HYPERLINK_LIMIT = 50_000;
+/** Rows per sheet, header included (Excel's hard limit). */
+export const EXCEL_MAX_ROWS = 1_048_576;
+
+const MAX_CELL_TEXT = 32_767;
+/** Excel refuses hyperlink targets longer than this. */
+const MAX_HYPERLINK_LENGTH = 2_079;
+/** Bytes a sheet may have written ahead of the zip before rendering waits. */
+const BACKLOG_LIMIT = 1 << 20;
+/** Rows between two backlog checks. */
+const CHECK_EVERY = 200;
+const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+const HEADER_STYLE: Partial<ExcelJS.Style> = {
+  font: { bold: true, name: 'Calibri', size: 11 },
+  fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFEFF1F3' } },
+};
+
+type Workbook = ExcelJS.stream.xlsx.WorkbookWriter;
+type Value = ExcelJS.CellValue | undefined;
+
+class AbortedError extends Error {}
+
+interface ColumnSpec {
+  header: string;
+  width: number;
+  numFmt?: string;
+}
+
+function text(value: string | null | undefined): Value {
+  if (value === null || value === undefined || value === '') return undefined;
+  return value.length > MAX_CELL_TEXT ? value.slice(0, MAX_CELL_TEXT) : value;
+}
+
+function num(value: number | null | undefined): Value {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function date(iso: string | null | undefined): Value {
+  return parseDate(iso) ?? undefined;
+}
+
+function canLink(url: string): boolean {
+  return url.length <= MAX_HYPERLINK_LENGTH && /^https?:\/\//i.test(url);
+}
+
+/**
+ * One worksheet written row by row. Rows are committed as soon as they are added, so exceljs keeps
+ * none of them. exceljs does not honour backpressure between a sheet and the zip: every CHECK_EVERY
+ * rows this waits until the zip (and so the consumer of the output) has caught up.
+ */
+class SheetWriter {
+  private rowNumber = 0;
+  private sinceCheck = 0;
+  readonly ws: ExcelJS.Worksheet;
+
+  constructor(
+    wb: Workbook,
+    name: string,
+    readonly columns: ColumnSpec[],
+    private readonly out: PassThrough,
+  ) {
+    this.ws = wb.addWorksheet(name, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
+    this.ws.columns = columns.map((c) => (c.numFmt ? { width: c.width, style: { numFmt: c.numFmt } } : { width: c.width }));
+    this.header(columns.map((c) => c.header));
+  }
+
+  get rows(): number {
+    return this.rowNumber;
+  }
+
+  /** Room left before Excel's row limit, keeping one row for the truncation note. */
+  get full(): boolean {
+    return this.rowNumber >= EXCEL_MAX_ROWS - 1;
+  }
+
+  header(values: string[]): void {
+    const row = this.ws.addRow(values);
+    values.forEach((_, i) => {
+      row.getCell(i + 1).style = HEADER_STYLE;
+    });
+    row.commit();
+    this.rowNumber += 1;
+  }
+
+  async add(values: Value[], dateColumns: number[] = []): Promise<void> {
+    const row = this.ws.addRow(values);
+    for (const c of dateColumns) if (values[c] instanceof Date) row.getCell(c + 1).numFmt = DATE_FORMAT;
+    row.commit();
+    this.rowNumber += 1;
+    if (++this.sinceCheck >= CHECK_EVERY) {
+      this.sinceCheck = 0;
+      await this.relieve();
+    }
+  }
+
+  /** An empty row, used to separate blocks on the report-like sheets. */
+  skip(): void {
+    this.ws.addRow([]).commit();
+    this.rowNumber += 1;
+  }
+
+  finish(filter: { lastRow: number; columns: number }): void {
+    if (filter.lastRow >= 1) {
+      this.ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: filter.lastRow, column: filter.columns } };
+    }
+    this.ws.commit();
+  }
+
+  private async relieve(): Promise<void> {
+    for (;;) {
+      if (this.out.destroyed) throw new AbortedError();
+      const zip = zipSinkOf(this.ws);
+      if (!zip) {
+        // Internals not as expected (another exceljs version): at least let the zip work.
+        await tick();
+        return;
+      }
+      if (zip.backlog() <= BACKLOG_LIMIT) return;
+      await drainOrTimeout(zip.sink, 100);
+    }
+  }
+}
+
+/**
+ * exceljs writes a sheet into a StreamBuf piped (without backpressure) into the zip entry's input, a
+ * readable-stream v2 PassThrough (no `writableLength` getter, hence the fallback to its state). Its
+ * buffered length is the sheet's backlog.
+ */
+function zipSinkOf(ws: ExcelJS.Worksheet): { sink: EventEmitter; backlog: () => number } | null {
+  const stream = (ws as unknown as { stream?: { pipes?: unknown[] } }).stream;
+  const sink = stream?.pipes?.[0] as (EventEmitter & { writableLength?: number; _writableState?: { length?: number } }) | undefined;
+  if (!sink || typeof sink.on !== 'function') return null;
+  const backlog = () => sink.writableLength ?? sink._writableState?.length;
+  return typeof backlog() === 'number' ? { sink, backlog: () => backlog() ?? 0 } : null;
+}
+
+async function drainOrTimeout(sink: EventEmitter, ms: number): Promise<void> {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), ms);
+  try {
+    await once(sink, 'drain', { signal: ac.signal });
+  } catch {
+    // Timed out or errored: the caller re-checks the backlog and the output.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Renders the Excel workbook with exceljs' streaming writer. Sheets, in order: Summary (key figures and
+ * issue groups), Issues (every occurrence), Pages (every page), PageSpeed. Each sheet is committed before
+ * the next one opens, because the zip takes entries one at a time and a second open sheet would buffer
+ * whole in memory. Sheet names stay English in both languages so scripts can rely on them; headings
+ * follow `language`.
+ */
+export function renderXlsx(source: ExportSource): Readable {
+  const out = new PassThrough();
+  writeXlsx(source, out).catch((err: unknown) => {
+    if (!(err instanceof AbortedError)) out.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
+  return out;
+}
+
+async function writeXlsx(source: ExportSource, out: PassThrough): Promise<void> {
+  // Loaded on first use (which also lets the caller attach its listeners first): exceljs and its
+  // dependency tree weigh about 30 MB of memory that a server which never exports should not carry.
+  const { default: Excel } = await import('exceljs');
+  const t = exportStrings(source.language);
+  const labels = reportLabels(source.language, source.labels);
+  const wb = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  wb.creator = t.generatedBy;
+  wb.title = `${t.reportTitle} – ${source.project.name}`;
+  const finished = parseDate(source.crawl.finished_at);
+  if (finished) wb.created = finished;
+
+  await writeSummary(wb, source, t, labels, out);
+  await writeIssues(wb, source, t, labels, out);
+  await writePages(wb, source, t, labels, out);
+  await writePageSpeed(wb, source.pagespeed, t, labels, out);
+
+  if (out.destroyed) throw new AbortedError();
+  // commit() resolves when the output finishes; a consumer that goes away would leave it pending.
+  await new Promise<void>((resolve, reject) => {
+    const onClose = () => reject(new AbortedError());
+    out.once('close', onClose);
+    wb.commit().then(
+      () => {
+        out.off('close', onClose);
+        resolve();
+      },
+      (err: unknown) => {
+        out.off('close', onClose);
+        reject(err);
+      },
+    );
+  });
+}
+
+async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const sheet = new SheetWriter(wb, 'Summary', [
+    { header: t.field, width: 36 },
+    { header: t.value, width: 44 },
+    { header: t.severity, width: 16 },
+    { header: t.category, width: 24 },
+    { header: t.occurrences, width: 14 },
+  ], out);
+  const { project, crawl, summary } = source;
+  const ps = source.pagespeed;
+  const pairs: [string, Value][] = [
+    [t.project, text(project.name)],
+    [t.url, canLink(project.url) ? { text: project.url, hyperlink: project.url } : text(project.url)],
+    [t.domain, text(project.domain)],
+    [t.crawlId, text(crawl.id)],
+    [t.crawlStatus, text(labels.crawlStatus(crawl.status))],
+    [t.started, date(crawl.started_at)],
+    [t.finished, date(crawl.finished_at)],
+    [t.healthScore, num(source.healthScore) ?? t.notMeasured],
+    [t.pagesCrawled, crawl.pages.crawled],
+    [t.pagesDiscovered, crawl.pages.discovered],
+    [t.pageBudget, crawl.pages.budget],
+    [t.severities.error, crawl.issue_counts.error],
+    [t.severities.warning, crawl.issue_counts.warning],
+    [t.severities.info, crawl.issue_counts.info],
+    [t.protectionOccurrences, summary.protection_occurrences],
+    [t.pagespeedCombined, num(ps?.combined) ?? t.notMeasured],
+  ];
+  for (const [key, value] of pairs) await sheet.add([key, value], [1]);
+  const keyFiguresEnd = sheet.rows;
+
+  // Issue groups below the key figures, most severe first, then largest.
+  const groups = rankGroups(summary.groups);
+  if (groups.length > 0) {
+    sheet.skip();
+    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences]);
+    for (const g of groups) {
+      await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences]);
+    }
+  }
+  sheet.finish({ lastRow: keyFiguresEnd, columns: 2 });
+}
+
+async function writeIssues(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const columns: ColumnSpec[] = [
+    { header: t.severity, width: 14 },
+    { header: t.category, width: 20 },
+    { header: t.issue, width: 30 },
+    { header: t.label, width: 40 },
+    { header: t.url, width: 60 },
+    { header: t.details, width: 60 },
+  ];
+  const sheet = new SheetWriter(wb, 'Issues', columns, out);
+  // Labels repeat for every occurrence: the check labels are cached by the table, the
+  // categories and severities are few.
+  const categories = new Map<string, string>();
+  const categoryOf = (key: string) => {
+    let label = categories.get(key);
+    if (label === undefined) {
+      label = labels.category(key);
+      if (categories.size < 1_000) categories.set(key, label);
+    }
+    return label;
+  };
+
+  let truncated = false;
+  for await (const issue of source.issues()) {
+    if (sheet.full) {
+      truncated = true;
+      break;
+    }
+    await sheet.add([labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(issue.details)]);
+  }
+  const lastRow = sheet.rows;
+  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
+  sheet.finish({ lastRow, columns: columns.length });
+}
+
+async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const columns: ColumnSpec[] = [
+    { header: t.url, width: 60 },
+    { header: t.status, width: 10 },
+    { header: t.errorType, width: 16 },
+    { header: t.contentType, width: 24 },
+    { header: t.internal, width: 10 },
+    { header: t.depth, width: 10 },
+    { header: t.title, width: 50 },
+    { header: t.metaDescription, width: 60 },
+    { header: t.h1, width: 40 },
+    { header: t.words, width: 10 },
+    { header: t.canonical, width: 50 },
+    { header: t.responseTime, width: 14 },
+    { header: t.sizeBytes, width: 14 },
+    { header: t.internalLinks, width: 12 },
+    { header: t.externalLinks, width: 12 },
+    { header: t.images, width: 10 },
+    { header: t.imagesWithoutAlt, width: 12 },
+  ];
+  const sheet = new SheetWriter(wb, 'Pages', columns, out);
+  let links = 0;
+  let truncated = false;
+  for await (const page of source.pages()) {
+    if (sheet.full) {
+      truncated = true;
+      break;
+    }
+    const link = links < XLSX_HYPERLINK_LIMIT && canLink(page.url);
+    if (link) links += 1;
+    await sheet.add([
+      link ? { text: page.url, hyperlink: page.url } : text(page.url),
+      num(page.status_code),
+      page.error_type ? labels.pageError(page.error_type) : undefined,
+      text(page.content_type),
+      page.is_internal,
+      num(page.depth),
+      text(page.title),
+      text(page.meta_description),
+      text(page.h1),
+      num(page.word_count),
+      text(page.canonical_url),
+      num(page.response_time_ms),
+      num(page.size_bytes),
+      num(page.internal_links),
+      num(page.external_links),
+      num(page.images),
+      num(page.images_without_alt),
+    ]);
+  }
+  const lastRow = sheet.rows;
+  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
+  sheet.finish({ lastRow, columns: columns.length });
+}
+
+async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const sheet = new SheetWriter(wb, 'PageSpeed', [
+    { header: t.strategy, width: 40 },
+    { header: t.score, width: 16 },
+    { header: t.pagesMeasured, width: 16 },
+    { header: t.pagesFailed, width: 16 },
+    { header: t.note, width: 40 },
+  ], out);
+  // A strategy that succeeded nowhere is null, never 0: leave the score empty and say so.
+  const strategy = (name: string, avg: PageSpeedResult['mobile'] | undefined) =>
+    sheet.add(avg ? [name, avg.score, avg.pages_measured, avg.pages_failed] : [name, undefined, undefined, undefined, t.notMeasured]);
+  await strategy(t.mobile, ps?.mobile);
+  await strategy(t.desktop, ps?.desktop);
+  await sheet.add(ps && ps.combined !== null ? [t.combined, ps.combined] : [t.combined, undefined, undefined, undefined, t.notMeasured]);
+  const strategiesEnd = sheet.rows;
+
+  sheet.skip();
+  if (!ps) {
+    await sheet.add([t.pagespeedStatus, t.notMeasured]);
+  } else {
+    await sheet.add([t.pagespeedStatus, labels.pagespeedStatus(ps.status)]);
+    await sheet.add([t.provider, ps.provider ? labels.provider(ps.provider) : undefined]);
+    await sheet.add([t.measuredAt, date(ps.measured_at)], [1]);
+    await sheet.add([t.failed, ps.failed]);
+    if (ps.skip_reason) await sheet.add([t.note, labels.pagespeedSkip(ps.skip_reason)]);
+    if (ps.sample.length > 0) {
+      sheet.skip();
+      sheet.header([t.url, t.role, t.mobile, t.desktop, t.error]);
+      for (const s of ps.sample) {
+        await sheet.add([
+          canLink(s.url) ? { text: s.url, hyperlink: s.url } : text(s.url),
+          labels.sampleRole(s.role),
+          num(s.mobile),
+          num(s.desktop),
+          text(s.error),
+        ]);
+      }
+    }
+  }
+  sheet.finish({ lastRow: strategiesEnd, columns: 5 });
+}

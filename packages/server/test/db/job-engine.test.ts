@@ -1,0 +1,119 @@
+/**
+ * The JobRunner interface as the modules see it, on the engine of each store: the table runner on
+ * SQLite, pg-boss on PostgreSQL. Enqueue joins the caller's transaction, singleton keys hold,
+ * run-at follows the server clock, cancel and counts answer, stop hands a running job back.
+ */
+import type { Knex } from 'knex';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createJobRunner } from '../../src/jobs/index.js';
+import { defineJob, type JobRunner } from '../../src/jobs/job-runner.js';
+import { CAMPAIGN_SCHEDULE, POSITIONS_CHECK } from '../../src/jobs/kinds.js';
+import { migrate, openDatabase } from '../../src/store/database.js';
+import { onPostgres, sharedDatabase } from './harness.js';
+
+// Kinds of the catalogue, so pg-boss has their queues; the payloads are the test's.
+type Work = ReturnType<typeof defineJob<{ n: number }>>;
+const WORK = POSITIONS_CHECK as unknown as Work;
+/** A singleton kind (a stately queue on pg-boss). */
+const CHAIN = CAMPAIGN_SCHEDULE as unknown as Work;
+
+let knex: Knex;
+let drop: () => Promise<void>;
+const runners: JobRunner[] = [];
+let now: Date;
+
+beforeEach(async () => {
+  ({ knex, drop } = await sharedDatabase());
+  await migrate(openDatabase(knex));
+  now = new Date('2026-05-04T10:00:00Z');
+});
+
+afterEach(async () => {
+  for (const runner of runners.splice(0)) await runner.stop();
+  await drop();
+});
+
+function engine(): JobRunner {
+  const r = createJobRunner({ knex, dialect: onPostgres ? 'postgres' : 'sqlite', clock: () => now, injectedClock: true, engine: onPostgres ? 'pg-boss' : 'table' });
+  runners.push(r);
+  return r;
+}
+
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition never met');
+}
+
+describe('the job engine', () => {
+  it('queues a job with the caller’s transaction only, and runs it once', async () => {
+    const r = engine();
+    const ran: number[] = [];
+    r.register(WORK, { run: async ({ n }) => void ran.push(n) });
+    await knex.transaction(async (trx) => {
+      await r.enqueue(WORK, { n: 1 }, { trx });
+    });
+    await knex
+      .transaction(async (trx) => {
+        await r.enqueue(WORK, { n: 2 }, { trx });
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect(r.ready()).toBe(false);
+    await r.start();
+    expect(r.ready()).toBe(true);
+    await until(() => ran.length === 1);
+    await r.idle();
+    expect(ran).toEqual([1]);
+    await r.stop();
+    expect(r.ready()).toBe(false);
+  });
+
+  it('keeps one queued job per singleton key and counts it', async () => {
+    const r = engine();
+    r.register(CHAIN, { run: async () => undefined });
+    const ids = await Promise.all(Array.from({ length: 5 }, () => r.enqueue(CHAIN, { n: 0 }, { singletonKey: 'one', runAt: new Date(now.getTime() + 60_000) })));
+    expect(ids.filter((id) => id !== null)).toHaveLength(1);
+    expect(await r.counts()).toEqual([{ kind: CHAIN.name, state: 'queued', count: 1 }]);
+  });
+
+  it('runs a job at its run-at by the server clock, and cancels one not yet run', async () => {
+    const r = engine();
+    const ran: number[] = [];
+    r.register(WORK, { run: async ({ n }) => void ran.push(n) });
+    await r.enqueue(WORK, { n: 1 }, { runAt: new Date(now.getTime() + 3_600_000) });
+    const cancelled = await r.enqueue(WORK, { n: 2 }, { runAt: new Date(now.getTime() + 3_600_000) });
+    expect(await r.cancel(WORK, cancelled!)).toBe(true);
+    await r.start();
+    await r.idle();
+    expect(ran).toEqual([]);
+    now = new Date(now.getTime() + 3_600_000);
+    await until(() => ran.length === 1);
+    await r.idle();
+    expect(ran).toEqual([1]);
+  });
+
+  it('hands a running job back at stop, for another runner at once', async () => {
+    const first = engine();
+    let started = false;
+    first.register(WORK, {
+      async run(_payload, ctx) {
+        started = true;
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+        throw new Error('interrupted');
+      },
+    });
+    await first.enqueue(WORK, { n: 7 });
+    await first.start();
+    await until(() => started);
+    await first.stop();
+    const next = engine();
+    const ran: number[] = [];
+    next.register(WORK, { run: async ({ n }) => void ran.push(n) });
+    await next.start();
+    await until(() => ran.length === 1);
+    expect(ran).toEqual([7]);
+  });
+});

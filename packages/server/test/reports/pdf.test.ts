@@ -1,0 +1,196 @@
+/**
+ * The PDF report, read back with pdfjs: what it says, in which language, and how much of the issue and
+ * page streams it pulls.
+ */
+import { describe, expect, it } from 'vitest';
+import { PDF_PAGE_ROW_LIMIT, renderPdf } from '../../src/reports/index.js';
+import { pdfSafe } from '../../src/reports/pdf-text.js';
+import { CATALOGUE, CATALOGUE_LABELS_EN, readAll, syntheticSource } from './fixtures.js';
+import { pdfPages } from './pdf-read.js';
+
+/** Machine values a client must never read in the report. */
+const RAW_CODES = [
+  ...CATALOGUE.map((c) => c.name),
+  ...new Set(CATALOGUE.map((c) => c.category).filter((c) => c.includes('_'))),
+  'not_requested',
+  'not_measured',
+  'search_console_not_linked',
+  'log_exploration_unavailable',
+  'ai_reachability_not_checked',
+  'axe_fetched_html',
+];
+
+describe('renderPdf', () => {
+  it('holds the project, the crawl and every issue label, with English headings and page numbers', async () => {
+    const { source } = syntheticSource({ pages: 40, language: 'en' });
+    const buffer = await readAll(renderPdf(source));
+    expect(buffer.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const pages = await pdfPages(buffer);
+    const text = pages.join('\n');
+    expect(text).toContain('Acme Boutique');
+    expect(text).toContain('https://www.acme.example/');
+    expect(text).toContain(source.crawl.id);
+    expect(text).toContain('12 March 2025');
+    for (const issue of CATALOGUE) expect(text).toContain(CATALOGUE_LABELS_EN[issue.name]);
+    for (const heading of ['Site audit report', 'Health summary', 'Scorecard', 'Issues by severity and category', 'Top issues', 'PageSpeed', 'Pages']) {
+      expect(text).toContain(heading);
+    }
+    expect(text).toContain('73'); // health score 72.6, rounded
+    pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1}`));
+  });
+
+  it('prints human labels, never machine codes', async () => {
+    for (const language of ['en', 'fr'] as const) {
+      const { source } = syntheticSource({ pages: 30, language });
+      const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+      for (const code of RAW_CODES) expect(text, `${language}: ${code}`).not.toContain(code);
+    }
+    const { source } = syntheticSource({ pages: 10, language: 'en' });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    for (const label of ['HTTP and redirects', 'Performance and security', 'Links and images', 'Accessibility: color-contrast', 'Completed', 'Home page']) {
+      expect(text).toContain(label);
+    }
+  });
+
+  it('writes French headings and labels when asked', async () => {
+    const { source } = syntheticSource({ pages: 10, language: 'fr' });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    for (const heading of ["Rapport d'audit de site", 'Synthèse de santé', 'Bilan par pilier', 'Problèmes par gravité et catégorie', 'Principaux problèmes', 'Statut']) {
+      expect(text).toContain(heading);
+    }
+    for (const label of ['Titre absent ou vide', 'Lien interne cassé', 'HTTP et redirections', 'Performance et sécurité', 'Terminé', 'À corriger', 'Technique', 'Contenu et GEO']) {
+      expect(text).toContain(label);
+    }
+    expect(text).toContain('12 mars 2025');
+    expect(text).not.toContain('Health summary');
+    expect(text).not.toContain('Top issues');
+  });
+
+  it('asks the label function first when one is given', async () => {
+    const { source } = syntheticSource({ pages: 10, labels: true });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    expect(text).toContain('Missing <title> tag');
+    expect(text).toContain(CATALOGUE_LABELS_EN.h1_missing);
+  });
+
+  it('orders top issues by severity, then by count', async () => {
+    const { source } = syntheticSource({ pages: 10 });
+    // Notices far more frequent than the errors still come after them.
+    source.summary = {
+      ...source.summary,
+      groups: [
+        { name: 'canonical_relative', severity: 'info', category: 'canonicals', occurrences: 900 },
+        { name: 'h1_missing', severity: 'warning', category: 'content', occurrences: 40 },
+        { name: 'http_5xx', severity: 'error', category: 'http', occurrences: 2 },
+        { name: 'title_missing', severity: 'error', category: 'titles', occurrences: 7 },
+        { name: 'slow_response', severity: 'warning', category: 'performance_security', occurrences: 300 },
+      ],
+    };
+    const pages = await pdfPages(await readAll(renderPdf(source)));
+    const topPage = pages.find((p) => p.includes('Top issues'))!;
+    const section = topPage.slice(topPage.indexOf('Top issues'));
+    const order = ['title_missing', 'http_5xx', 'slow_response', 'h1_missing', 'canonical_relative'].map((n) => section.indexOf(CATALOGUE_LABELS_EN[n]));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('shows the five pillars with their scores and what to fix for each failing check', async () => {
+    const { source } = syntheticSource({ pages: 20 });
+    const pages = await pdfPages(await readAll(renderPdf(source)));
+    const scorecard = pages.slice(pages.findIndex((p) => p.includes('Five pillars'))).join('\n');
+    for (const pillar of ['Technical', 'Content and GEO', 'Accessibility', 'Search Console acquisition', 'Log exploration']) {
+      expect(scorecard).toContain(pillar);
+    }
+    expect(scorecard).toMatch(/Technical\s+73 \/ 100/);
+    expect(scorecard).toMatch(/Content and GEO\s+68 \/ 100/);
+    expect(scorecard).toContain('No Search Console property is linked.');
+    expect(scorecard).toContain('Reachability by AI agents was not checked');
+    // Failing checks of a pillar, each with its advice.
+    expect(scorecard).toContain('What to fix');
+    expect(scorecard).toContain('Point these links at a live URL or remove them.');
+    expect(scorecard).toContain('Give every page a unique, descriptive <title>.');
+    // A low PageSpeed axis gets its own advice.
+    expect(scorecard).toContain('Improve Lighthouse performance');
+  });
+
+  it('draws the charts: issues by category and the health score history', async () => {
+    const { source } = syntheticSource({ pages: 20, history: 6 });
+    const pages = await pdfPages(await readAll(renderPdf(source)));
+    const summary = pages.find((p) => p.includes('Issues by category and severity'))!;
+    expect(summary).toContain('Health score over recent comparable crawls');
+    // Axis values and the date of every crawl of the history.
+    for (const day of ['5 Feb', '12 Feb', '19 Feb', '26 Feb', '5 Mar', '12 Mar']) expect(summary).toContain(day);
+    const one = await pdfPages(await readAll(renderPdf(syntheticSource({ pages: 5, history: 1 }).source)));
+    expect(one.join('\n')).toContain('First comparable crawl');
+  });
+
+  it('lists only the first pages and stops reading the page stream there', async () => {
+    const { source, stats } = syntheticSource({ pages: PDF_PAGE_ROW_LIMIT + 300, issuesPerPage: 2 });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    // One row past the limit is read to know the list was cut, then the stream is closed.
+    expect(stats.pagesYielded).toBe(PDF_PAGE_ROW_LIMIT + 1);
+    expect(stats.pagesClosedEarly).toBe(true);
+    expect(text).toContain(`product-${PDF_PAGE_ROW_LIMIT - 1}?`);
+    expect(text).not.toContain(`product-${PDF_PAGE_ROW_LIMIT}?`);
+    expect(text).toContain(`First ${PDF_PAGE_ROW_LIMIT} pages of 800`);
+  });
+
+  it('gathers top-issue examples without reading the whole issue stream', async () => {
+    const { source, stats } = syntheticSource({ pages: 2_000, issuesPerPage: 5 });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    expect(stats.issuesClosedEarly).toBe(true);
+    expect(stats.issuesYielded).toBeLessThan(10_000);
+    expect(text).toContain('… and 995 more');
+  });
+
+  it('renders an empty crawl: no issues, no pages, no PageSpeed, no health score', async () => {
+    const { source, stats } = syntheticSource({ pages: 0, pagespeed: null, healthScore: null, scorecard: false, history: 1 });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    expect(text).toContain('Acme Boutique');
+    expect(text).toContain('No issues found.');
+    expect(text).toContain('No pages crawled.');
+    expect(text).toContain('PageSpeed was not measured for this crawl.');
+    expect(text).toContain('The scorecard was not available for this report.');
+    expect(text).toContain('Not measured');
+    // No summary group means nothing to look up: the issue stream is not even opened.
+    expect(stats.issuesYielded).toBe(0);
+  });
+
+  it('reports strategies PageSpeed could not measure as not measured, never 0', async () => {
+    const { source } = syntheticSource({ pages: 3 });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    expect(text).toMatch(/Desktop\s+Not measured/);
+    expect(text).toMatch(/Mobile\s+61/);
+  });
+
+  it('says why PageSpeed was skipped in words', async () => {
+    const { source } = syntheticSource({
+      pages: 3,
+      language: 'fr',
+      pagespeed: { crawl_id: 'x', status: 'not_requested', provider: null, skip_reason: 'not_requested', mobile: null, desktop: null, combined: null, failed: false, sample: [], measured_at: null },
+    });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    expect(text).toContain('Non demandé');
+    expect(text).toContain('La campagne ne demande pas PageSpeed.');
+    expect(text).not.toContain('not_requested');
+  });
+
+  it('fails the stream when the source fails', async () => {
+    const { source } = syntheticSource({ pages: 5 });
+    source.pages = async function* () {
+      yield* [];
+      throw new Error('cursor lost');
+    };
+    await expect(readAll(renderPdf(source))).rejects.toThrow('cursor lost');
+  });
+});
+
+describe('pdfSafe', () => {
+  it('keeps what the standard fonts can draw and marks the rest', () => {
+    expect(pdfSafe('Café « déco » – 50 € … œuvre')).toBe('Café « déco » – 50 € … œuvre');
+    expect(pdfSafe('日本 ☕ ok')).toBe('?? ? ok');
+    expect(pdfSafe('a\u0000b\tc\u202fd')).toBe('ab c d');
+    expect(pdfSafe(null)).toBe('');
+  });
+});
