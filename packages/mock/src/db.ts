@@ -4,7 +4,7 @@
  * out. `seq` is a global insertion counter: lists sort on it, because the mock's clock stands
  * still between calls and `created_at` alone would not order them.
  */
-import type { AuthFailureCount, Campaign, CrawledPage, Crawl, IssueOccurrence, Role, Scope, StoredSchedule } from '@siteaudit/schema';
+import type { AuthFailureCount, Campaign, CampaignWriteOnly, CrawledPage, Crawl, IssueOccurrence, Project, Role, Scope, StoredSchedule, WebhookDelivery } from '@siteaudit/schema';
 
 export type ExportFormat = 'pdf' | 'xlsx';
 
@@ -38,32 +38,9 @@ export interface TokenRecord {
   created_at: string;
 }
 
-export interface ProjectRecord {
+export interface ProjectRecord extends Project {
   seq: number;
-  id: string;
   team_id: string;
-  name: string;
-  slug: string;
-  url: string;
-  domain: string;
-  locked: boolean;
-  created_at: string;
-  latest_completed_crawl: { id: string; finished_at: string } | null;
-}
-
-/** Fields accepted on writes and never echoed (spec: Campaign). */
-export interface CampaignWriteOnly {
-  check_accessibility_rendered: boolean;
-  include_patterns: string | null;
-  exclude_patterns: string | null;
-  issue_exclusion_patterns: string | null;
-  timeout: number | null;
-  retries: number | null;
-  duplication_threshold: number | null;
-  regression_threshold: 'off' | 'warning' | 'error';
-  http_user: string | null;
-  http_password: string | null;
-  notify: boolean;
 }
 
 export interface CampaignRecord extends Omit<Campaign, 'schedule'> {
@@ -154,21 +131,10 @@ export interface WebhookRecord {
   created_at: string;
 }
 
-export interface DeliveryRecord {
+export interface DeliveryRecord extends WebhookDelivery {
   seq: number;
-  id: string;
   team_id: string;
   webhook_id: string;
-  event_id: string;
-  event_type: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  response_status: number | null;
-  error_reason: string | null;
-  duration_ms: number | null;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  created_at: string;
 }
 
 /**

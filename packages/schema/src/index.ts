@@ -27,6 +27,7 @@ export * from './rules/urls.js';
 export * from './rules/url-patterns.js';
 export * from './rules/local-names.js';
 export * from './rules/project-setup.js';
+export * from './rules/campaign-settings.js';
 export * from './rules/webhooks.js';
 export * from './rules/exports.js';
 export * from './rules/crawls.js';

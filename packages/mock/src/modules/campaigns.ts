@@ -2,9 +2,9 @@
  * Campaigns: reusable crawl configurations with a schedule. Write-only fields (patterns,
  * timeouts, HTTP credentials…) are kept on the record and never echoed (spec: Campaign).
  */
-import { assertIncluded, assertWithinPlan, frequencyUpgrade, nextRunAt, normaliseSchedule, type Campaign, type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
+import { assertIncluded, assertWithinPlan, CAMPAIGN_WRITE_ONLY_FIELDS, campaignSettings, frequencyUpgrade, nextRunAt, normaliseSchedule, type Campaign, type CampaignWriteOnly, type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
 import { data, empty, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
-import type { CampaignRecord, CampaignWriteOnly, MockDb, ProjectRecord } from '../db.js';
+import type { CampaignRecord, MockDb, ProjectRecord } from '../db.js';
 import { isObviouslyPrivateHost } from '../hosts.js';
 import { assertUnlocked, iso, newestFirst, nextSeq, ownedCampaign, ownedProject } from '../store.js';
 import { stopCrawl } from './crawls.js';
@@ -31,20 +31,6 @@ export function serializeCampaign(record: CampaignRecord, now: Date): Campaign {
   };
 }
 
-const WRITE_ONLY_DEFAULTS: CampaignWriteOnly = {
-  check_accessibility_rendered: false,
-  include_patterns: null,
-  exclude_patterns: null,
-  issue_exclusion_patterns: null,
-  timeout: null,
-  retries: null,
-  duplication_threshold: null,
-  regression_threshold: 'off',
-  http_user: null,
-  http_password: null,
-  notify: false,
-};
-
 /** Plan bounds on the campaign as it would be saved (spec: URL budget, JavaScript rendering, frequencies). */
 function assertPlanBounds(env: MockEnv, caller: Caller, campaign: Pick<CampaignRecord, 'max_urls' | 'javascript_rendering' | 'schedule'>) {
   const { plan } = caller;
@@ -68,10 +54,8 @@ export function assertPublicSite(env: MockEnv, url: string, field: string): void
 
 /** A new campaign record, not stored yet (also the default campaign of a new project). */
 export function buildCampaign(env: MockEnv, db: MockDb, project: ProjectRecord, body: CreateCampaignBody, now: Date): CampaignRecord {
-  const writeOnly = { ...WRITE_ONLY_DEFAULTS };
-  for (const key of Object.keys(WRITE_ONLY_DEFAULTS) as (keyof CampaignWriteOnly)[]) {
-    if (body[key] !== undefined) (writeOnly as Record<string, unknown>)[key] = body[key];
-  }
+  const settings = campaignSettings(body);
+  const writeOnly = Object.fromEntries(CAMPAIGN_WRITE_ONLY_FIELDS.map((key) => [key, settings[key]])) as CampaignWriteOnly;
   const record: CampaignRecord = {
     seq: nextSeq(db),
     id: env.random.uuid(),
@@ -81,12 +65,12 @@ export function buildCampaign(env: MockEnv, db: MockDb, project: ProjectRecord, 
     start_url: body.start_url,
     max_depth: body.max_depth,
     max_urls: body.max_urls,
-    javascript_rendering: body.javascript_rendering ?? false,
-    pagespeed: body.pagespeed ?? false,
-    check_external_links: body.check_external_links ?? false,
-    check_ai_reachability: body.check_ai_reachability ?? false,
-    check_accessibility: body.check_accessibility ?? false,
-    protected_site: body.protected_site ?? false,
+    javascript_rendering: settings.javascript_rendering,
+    pagespeed: settings.pagespeed,
+    check_external_links: settings.check_external_links,
+    check_ai_reachability: settings.check_ai_reachability,
+    check_accessibility: settings.check_accessibility,
+    protected_site: settings.protected_site,
     schedule: normaliseSchedule(body.schedule ?? { frequency: 'manual' }),
     created_at: iso(now),
     write_only: writeOnly,
@@ -152,7 +136,7 @@ export const campaignOperations: Pick<BusinessMap, 'listCampaigns' | 'createCamp
     for (const key of ['name', 'start_url', 'max_depth', 'max_urls', 'javascript_rendering', 'pagespeed', 'check_external_links', 'check_ai_reachability', 'check_accessibility', 'protected_site'] as const) {
       if (patch[key] !== undefined) (campaign as unknown as Record<string, unknown>)[key] = patch[key];
     }
-    for (const key of Object.keys(WRITE_ONLY_DEFAULTS) as (keyof CampaignWriteOnly)[]) {
+    for (const key of CAMPAIGN_WRITE_ONLY_FIELDS) {
       if (patch[key] !== undefined) (campaign.write_only as unknown as Record<string, unknown>)[key] = patch[key];
     }
     campaign.schedule = schedule;

@@ -3,7 +3,7 @@
  * to `completed` with `settled: false` (post-processing), then `settled: true`, when reports
  * may be read (spec: States, Crawl). Reports before that answer 409 `crawl.not_settled`.
  */
-import { assertWithinPlan, CRAWL_STEPS, SEVERITY_RANK, crawlSettingsText, crawlProgressPercent, normaliseUrl, pagespeedSkipReason, unmeasuredPageSpeed, type Crawl, type IssueSummary, type PageSpeedResult } from '@siteaudit/schema';
+import { assertWithinPlan, CRAWL_STEPS, QUEUED_CRAWL, SEVERITY_RANK, crawlSettingsText, crawlProgressPercent, normaliseUrl, pagespeedSkipReason, unmeasuredPageSpeed, type Crawl, type IssueSummary, type PageSpeedResult } from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, CrawlRecord, Job, MockDb } from '../db.js';
 import { hashHex } from '../random.js';
@@ -78,10 +78,7 @@ export function insertCrawl(env: MockEnv, db: MockDb, campaignId: string, now: D
     team_id: campaign.team_id,
     project_id: campaign.project_id,
     campaign_id: campaign.id,
-    status: 'queued',
-    stage: 'queued',
-    active: true,
-    settled: false,
+    ...QUEUED_CRAWL,
     steps,
     config_hash: configHash(campaign),
     pages: { crawled: 0, discovered: 0, budget: campaign.max_urls },

@@ -27,3 +27,6 @@ export function unmeasuredPageSpeed(requested: boolean): Omit<PageSpeedResult, '
     measured_at: null,
   };
 }
+
+/** The lifecycle fields of a crawl just launched: queued, running no stage, nothing settled. */
+export const QUEUED_CRAWL = Object.freeze({ status: 'queued', stage: 'queued', active: true, settled: false } as const);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defaultCampaignBounds, nextRunAt, normaliseSchedule, type Campaign, type Plan } from '@siteaudit/schema';
+import { CAMPAIGN_SETTING_DEFAULTS, defaultCampaignBounds, nextRunAt, normaliseSchedule, type Campaign, type Plan } from '@siteaudit/schema';
 import { bool } from '../../store/database.js';
 import type { ProjectRow } from '../projects/project-row.js';
 
@@ -65,6 +65,8 @@ export function toCampaign(row: CampaignRow): Campaign {
 /** The campaign every project starts with: the whole site, on demand, within the plan's budget. */
 export function defaultCampaignRow(project: ProjectRow, plan: Plan, now: Date): CampaignRow {
   const schedule = normaliseSchedule({ frequency: 'manual' });
+  // Credentials are stored encrypted, under their own columns.
+  const { http_user: _user, http_password: _password, ...storedDefaults } = CAMPAIGN_SETTING_DEFAULTS;
   return {
     id: randomUUID(),
     team_id: project.team_id,
@@ -72,23 +74,9 @@ export function defaultCampaignRow(project: ProjectRow, plan: Plan, now: Date): 
     name: project.name,
     start_url: project.url,
     ...defaultCampaignBounds(plan),
-    javascript_rendering: false,
-    pagespeed: false,
-    check_external_links: false,
-    check_ai_reachability: false,
-    check_accessibility: false,
-    check_accessibility_rendered: false,
-    protected_site: false,
-    include_patterns: null,
-    exclude_patterns: null,
-    issue_exclusion_patterns: null,
-    timeout: null,
-    retries: null,
-    duplication_threshold: null,
-    regression_threshold: 'off',
+    ...storedDefaults,
     http_user_enc: null,
     http_password_enc: null,
-    notify: false,
     schedule_frequency: schedule.frequency,
     schedule_day: schedule.day,
     schedule_time: schedule.time,

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { assertWithinPlan, crawlSettingsText, type Plan } from '@siteaudit/schema';
+import { assertWithinPlan, crawlSettingsText, QUEUED_CRAWL, type Plan } from '@siteaudit/schema';
 import { ApiError } from '../../http/errors.js';
 import { CRAWL_RUN } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
@@ -47,10 +47,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
         team_id: campaign.team_id,
         project_id: campaign.project_id,
         campaign_id: campaign.id,
-        status: 'queued',
-        stage: 'queued',
-        active: true,
-        settled: false,
+        ...QUEUED_CRAWL,
         stage_plan: JSON.stringify(initialStagePlan()),
         pages_crawled: 0,
         pages_discovered: 0,
