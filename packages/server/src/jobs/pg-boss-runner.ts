@@ -40,6 +40,8 @@ interface Envelope {
 }
 
 const RECHECK_MS = 500;
+/** How often an idle loop looks for work queued by another process. */
+const POLL_MS = 500;
 const REAL_CLOCK_RECHECK_MS = 5 * 60_000;
 const DEFAULT_LEASE_MS = 60_000;
 /** A crawl runs for hours at most; until crawls hold a lease of their own, its expiry is that long. */
@@ -105,11 +107,12 @@ export function createPgBossRunner(options: PgBossRunnerOptions): JobRunner {
   let opening: Promise<PgBoss> | null = null;
   let started = false;
   let stopped = false;
-  /** This process's pg-boss workers by kind: woken when a job of theirs is queued here. */
-  const workerIds = new Map<string, string[]>();
+  /** Idle work loops of this process by kind: woken when a job of theirs is queued here, or at stop. */
+  const idleLoops = new Map<string, Set<() => void>>();
   const wake = (name: string) => {
-    for (const id of workerIds.get(name) ?? []) boss?.notifyWorker(id);
+    for (const done of [...(idleLoops.get(name) ?? [])]) done();
   };
+  const loops: Promise<void>[] = [];
 
   /** Starts pg-boss (its schema and queues) on first use: an API-only node enqueues without working. */
   function open(): Promise<PgBoss> {
@@ -150,6 +153,51 @@ export function createPgBossRunner(options: PgBossRunnerOptions): JobRunner {
   async function send(name: string, envelope: Envelope, opts: { db?: Db; singletonKey?: string }): Promise<string | null> {
     const instance = await open();
     return instance.send(name, envelope as unknown as object, { startAfter: startAfter(new Date(envelope.runAt)), singletonKey: opts.singletonKey, db: opts.db });
+  }
+
+  /** Resolves after `ms`, or sooner when a job of `name` is queued here or the runner stops. */
+  function pause(name: string, ms: number): Promise<void> {
+    let set = idleLoops.get(name);
+    if (!set) idleLoops.set(name, (set = new Set()));
+    const waiting = set;
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        waiting.delete(done);
+        resolve();
+      }
+      waiting.add(done);
+    });
+  }
+
+  /**
+   * Fetches and runs jobs of `name` one at a time until the runner stops. The loop is ours rather
+   * than pg-boss's `work()`, whose worker completes a job without awaiting the query: a failed
+   * completion (the database gone for a moment) was an unhandled rejection, and `stop()` could
+   * return while it was still in flight. Here every completion is awaited, and one that fails
+   * is logged: pg-boss retries that job once it expires.
+   */
+  async function workLoop(instance: PgBoss, name: string): Promise<void> {
+    while (!stopped) {
+      const [job] = await instance.fetch<Envelope>(name, { batchSize: 1, includeMetadata: true });
+      if (!job) {
+        await pause(name, POLL_MS);
+        continue;
+      }
+      const run = runOne(name, job).then(
+        () => instance.complete(name, job.id),
+        (err: unknown) => instance.fail(name, job.id, { message: err instanceof Error ? err.message : String(err) }),
+      );
+      running.add(run);
+      try {
+        await run;
+      } catch (err) {
+        log.error({ err, job: job.id, kind: name }, 'job outcome not recorded; the job runs again once it expires');
+      } finally {
+        running.delete(run);
+      }
+    }
   }
 
   async function runOne(name: string, job: PgBoss.JobWithMetadata<Envelope>): Promise<void> {
@@ -257,31 +305,15 @@ export function createPgBossRunner(options: PgBossRunnerOptions): JobRunner {
       started = true;
       stopped = false;
       for (const [name, handler] of handlers) {
-        const concurrency = handler.concurrency ?? 2;
-        // One worker per slot: each fetches one job at a time, so a slow job never holds a batch.
-        const ids: string[] = [];
-        workerIds.set(name, ids);
-        for (let i = 0; i < concurrency; i++) {
-          let self = '';
-          self = await instance.work<Envelope>(name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-            const run = runOne(name, job);
-            running.add(run);
-            try {
-              await run;
-            } finally {
-              running.delete(run);
-              // A worker that just finished looks for the next job at once, not after its poll interval.
-              if (self) instance.notifyWorker(self);
-            }
-          });
-          ids.push(self);
-        }
+        // One loop per slot, each holding one job at a time, so a slow job never holds a batch.
+        for (let i = 0; i < (handler.concurrency ?? 2); i++) loops.push(workLoop(instance, name));
       }
     },
     async stop() {
       stopped = true;
       controller.abort();
-      await Promise.allSettled([...running]);
+      for (const name of idleLoops.keys()) wake(name);
+      await Promise.allSettled([...running, ...loops]);
       const instance = boss ?? (opening ? await opening.catch(() => null) : null);
       await instance?.stop({ graceful: true, wait: true, close: false, timeout: 5_000 });
     },

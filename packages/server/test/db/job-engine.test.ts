@@ -4,11 +4,13 @@
  * run-at follows the server clock, cancel and counts answer, stop hands a running job back.
  */
 import type { Knex } from 'knex';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../src/jobs/index.js';
 import { defineJob, type JobRunner } from '../../src/jobs/job-runner.js';
 import { CAMPAIGN_SCHEDULE, POSITIONS_CHECK } from '../../src/jobs/kinds.js';
 import { migrate, openDatabase } from '../../src/store/database.js';
+import { bossSchemaFor } from '../../src/jobs/pg-boss-runner.js';
 import { onPostgres, sharedDatabase } from './harness.js';
 
 // Kinds of the catalogue, so pg-boss has their queues; the payloads are the test's.
@@ -33,8 +35,8 @@ afterEach(async () => {
   await drop();
 });
 
-function engine(): JobRunner {
-  const r = createJobRunner({ knex, dialect: onPostgres ? 'postgres' : 'sqlite', clock: () => now, injectedClock: true, engine: onPostgres ? 'pg-boss' : 'table' });
+function engine(logger?: pino.Logger): JobRunner {
+  const r = createJobRunner({ knex, dialect: onPostgres ? 'postgres' : 'sqlite', clock: () => now, injectedClock: true, engine: onPostgres ? 'pg-boss' : 'table', logger });
   runners.push(r);
   return r;
 }
@@ -115,5 +117,34 @@ describe('the job engine', () => {
     await next.start();
     await until(() => ran.length === 1);
     expect(ran).toEqual([7]);
+  });
+
+  // pg-boss's own worker completed a job without awaiting the query: with the database failing at
+  // that moment the process got an unhandled rejection (fatal in Node), and stop() returned first.
+  it.skipIf(!onPostgres)('records a job’s outcome before stop returns, and logs an outcome it cannot record', async () => {
+    const lines: string[] = [];
+    const r = engine(pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }));
+    const schema = await bossSchemaFor(knex);
+    let ran = 0;
+    r.register(WORK, {
+      async run({ n }) {
+        ran++;
+        // The job table goes away under the running job: its completion fails.
+        if (n === 1) await knex.raw(`alter table ${schema}.job rename to job_away`);
+      },
+    });
+    await r.enqueue(WORK, { n: 1 });
+    await r.start();
+    await until(() => lines.some((line) => line.includes('job outcome not recorded')));
+    await knex.raw(`alter table ${schema}.job_away rename to job`);
+    await r.enqueue(WORK, { n: 2 });
+    await until(() => ran === 2);
+    await r.stop();
+    const { rows } = (await knex.raw(`select state, data->'payload'->>'n' as n from ${schema}.job where name = ? order by 2`, [WORK.name])) as { rows: { state: string; n: string }[] };
+    // The first stays active (pg-boss retries it once it expires); the second was completed before stop returned.
+    expect(rows).toEqual([
+      { state: 'active', n: '1' },
+      { state: 'completed', n: '2' },
+    ]);
   });
 });
