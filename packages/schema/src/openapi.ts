@@ -7,7 +7,7 @@ import { COMMON_HEADERS, CONDITIONAL_HEADERS, OPTIONAL_RATE_HEADERS, RATE_HEADER
 import { templatePath } from './operations.js';
 import { WEBHOOK_EVENT_PAYLOADS } from './resources/events.js';
 
-/** One tag per SDK group (`op.sdk[0]`). */
+/** One tag per SDK group (`op.sdk[0]`), and one for the webhook events. */
 const TAGS: Record<string, string> = {
   account: 'The current token, usage and running operations.',
   projects: 'Sites followed over time, and their scorecard.',
@@ -17,6 +17,7 @@ const TAGS: Record<string, string> = {
   positions: 'Rank tracking: tracked keywords and their positions.',
   searchConsole: 'Search Console performance and indexation.',
   webhooks: 'Signed outbound events (owners and admins only).',
+  events: 'The events the server POSTs to webhook receivers, one per event type.',
 };
 
 /** The operation's error codes (operation-errors.ts) grouped by status. */
@@ -161,6 +162,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       method: 'post',
       path: type,
       operationId: `event_${type.replace('.', '_')}`,
+      // Tagged so references list them under a named group (untagged, Scalar's group is `webhook/undefined/`).
+      tags: ['events'],
       summary: `The ${type} event`,
       description:
         'Sent as a POST with JSON body, signed per Standard Webhooks: headers webhook-id (the event id, stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (one `v1,<base64 HMAC-SHA256>` per valid secret).',

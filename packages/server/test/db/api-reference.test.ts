@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, OPERATION_IDS } from '@siteaudit/schema';
+import { ERROR_CODES, OPERATION_IDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
 import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../rendering/support.js';
 import { createSiteAuditServer, type SiteAuditServer } from '../../src/index.js';
 import { sharedDatabase, startHarness, type Harness } from './harness.js';
@@ -125,6 +125,11 @@ describe.skipIf(!HAS_CHROMIUM)(`the API reference in a browser${SKIP_NOTE}`, () 
       const operations = new Set(ids.filter((id) => operation.test(id)).map((id) => id.replace(/^.*\/tag\/[^/]+\//, '')));
       expect(operations.size).toBe(40);
       expect(operations).toContain('GET/v1/projects/{project}');
+      // The webhook events have entries of their own, named, and no entry is half-named.
+      const events = ids.filter((id) => /\/tag\/events\/webhook\/POST\/./.test(id));
+      expect(events).toContain(ids.find((id) => id.endsWith('/webhook/POST/crawlcompleted')));
+      expect(new Set(events).size).toBe(Object.keys(WEBHOOK_EVENT_PAYLOADS).length);
+      expect(ids.filter((id) => id.includes('undefined'))).toEqual([]);
 
       // The error codes of each answer link to their entry of this server's errors page.
       const codeLink = `a[href^="${base}/docs/errors#"]`;
