@@ -37,7 +37,7 @@ import type { Providers } from './providers/index.js';
 import { projectHandlers } from './modules/projects/handlers.js';
 import { handlersOf, type ServerModule } from './modules/module.js';
 import { createHealthProbe, workerApp } from './http/health.js';
-import { webhooksModule } from './modules/webhooks/index.js';
+import { webhooksModule, type WebhooksOptions } from './modules/webhooks/index.js';
 import { resolvePlans, setProblemDocsUrl, type PlanOverrides } from '@siteaudit/schema';
 import { DEFAULT_DOCS_URL } from '@siteaudit/schema/openapi';
 import type { Services } from './services.js';
@@ -76,6 +76,8 @@ export interface SiteAuditServerOptions {
   providers?: Providers;
   /** Where export files are kept and for how long (default 7 days). */
   exports?: ExportsOptions;
+  /** Webhook deliveries: how long a receiver has to answer an attempt (default 10 s). */
+  webhooks?: WebhooksOptions;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
   secretKey?: string;
   /** Check every response against the contract. Default: on under NODE_ENV=test. */
@@ -188,7 +190,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     { handlers: scorecardHandlers(services) },
     positionsModule(services, options.providers ?? {}),
     searchConsoleModule(services, options.providers ?? {}),
-    webhooksModule(services),
+    webhooksModule(services, options.webhooks),
   ] as const satisfies readonly ServerModule<object>[];
   // A module missing for an operation is a compile error here.
   const handlers: Handlers = handlersOf(modules);

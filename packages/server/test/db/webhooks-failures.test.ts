@@ -122,3 +122,34 @@ describe('the reason of a failed delivery, in the delivery log and the server lo
     expect(failureLine(hook.id)).toMatchObject({ reason: 'http_status', response_status: 500 });
   });
 });
+
+describe('a receiver that does not answer in time (webhooks.timeoutMs)', () => {
+  let slow: Harness;
+  beforeAll(async () => {
+    slow = await startHarness({ network: { allowPrivateAddresses: true }, logger: pino(loggerOptions('info'), capture), webhooks: { timeoutMs: 300 } });
+  });
+  afterAll(() => slow.close());
+
+  it('fails the attempt with the reason timeout, in the delivery log and the server log', async () => {
+    // Takes the request and never answers it.
+    const held: import('node:http').ServerResponse[] = [];
+    const server = createHttpServer((_req, res) => void held.push(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const created = await slow.call('POST', '/v1/webhooks', { body: { url, events: ['crawl.completed'] } });
+    const hook = (await created.json()).data;
+    expect((await slow.call('POST', `/v1/webhooks/${hook.id}/test`)).status).toBe(202);
+    await slow.server.jobs.idle();
+    const [delivery] = (await (await slow.call('GET', `/v1/webhooks/${hook.id}/deliveries`)).json()).data;
+    expect(held).toHaveLength(1);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, response_status: null, error_reason: 'timeout' });
+    expect(failureLine(hook.id)).toMatchObject({ module: 'webhooks', reason: 'timeout' });
+  });
+
+  it('refuses a timeout that is not a positive whole number of milliseconds', async () => {
+    for (const timeoutMs of [0, -1, 1.5, Number.NaN]) {
+      await expect(startHarness({ webhooks: { timeoutMs } })).rejects.toThrow(/webhooks.timeoutMs/);
+    }
+  });
+});

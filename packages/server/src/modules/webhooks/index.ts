@@ -7,12 +7,21 @@ import type { ServerModule } from '../module.js';
 import { webhookHandlers } from './handlers.js';
 import { createDeliveryWorker } from './worker.js';
 
-export function webhooksModule(services: Services): ServerModule<ReturnType<typeof webhookHandlers>> {
+export interface WebhooksOptions {
+  /** How long a receiver has to connect, answer and send its body, per attempt; past it the attempt fails with `timeout`. Default 10,000 ms. */
+  timeoutMs?: number;
+}
+
+export function webhooksModule(services: Services, options: WebhooksOptions = {}): ServerModule<ReturnType<typeof webhookHandlers>> {
+  const { timeoutMs } = options;
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+    throw new TypeError(`webhooks.timeoutMs must be a positive whole number of milliseconds, not ${timeoutMs}`);
+  }
   services.quotas.register('api.webhooks.max', async (caller) => {
     const [{ count }] = await services.knex('webhooks').where({ team_id: caller.teamId }).count({ count: '*' });
     return Number(count);
   });
-  const worker = createDeliveryWorker(services);
+  const worker = createDeliveryWorker(services, options);
   return {
     handlers: webhookHandlers(services),
     /** Before the job runner starts: queues the retention sweep. */

@@ -82,14 +82,14 @@ export interface DeliveryWorker {
   close(): Promise<void>;
 }
 
-export function createDeliveryWorker(services: Services): DeliveryWorker {
+export function createDeliveryWorker(services: Services, options: { timeoutMs?: number } = {}): DeliveryWorker {
   const { knex, clock } = services;
   const allowPrivateAddresses = services.network.allowPrivateAddresses;
   const log = services.logger.child({ module: 'webhooks' });
   // One guarded agent for all attempts: connections to a receiver are reused, and every new
   // connection is still vetted and pinned.
   let agent: (Dispatcher & { destroy(): Promise<void> }) | null = null;
-  const dispatcher = () => (agent ??= createGuardedAgent({ allowPrivate: allowPrivateAddresses }));
+  const dispatcher = () => (agent ??= createGuardedAgent({ allowPrivate: allowPrivateAddresses, connectTimeoutMs: options.timeoutMs }));
 
   services.events.subscribe(async (event: DomainEvent, db: Db) => {
     if (!isRetriedEvent(event.type)) return; // webhook.test comes only from the test call
@@ -167,7 +167,7 @@ export function createDeliveryWorker(services: Services): DeliveryWorker {
     const now = clock();
     // Signed afresh at each attempt (receivers refuse old timestamps), same id and body each time.
     const headers = webhookHeaders({ id: delivery.event_id, body: delivery.body, secrets: signingSecrets(hook, now), timestamp: now });
-    const result = await deliverWebhook({ url: hook.url, body: delivery.body, headers, allowPrivateAddresses }, dispatcher());
+    const result = await deliverWebhook({ url: hook.url, body: delivery.body, headers, allowPrivateAddresses, timeoutMs: options.timeoutMs }, dispatcher());
     return record(delivery, hook, result);
   }
 
