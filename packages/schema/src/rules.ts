@@ -26,20 +26,18 @@ export function pickLanguage(header: string | null | undefined): Language {
 
 export type ProblemExtras = Omit<Partial<Problem>, 'type' | 'title' | 'status' | 'code'>;
 
-let problemTypeBase = ERROR_TYPE_BASE;
-
 /**
- * Points every problem `type` at `<docsUrl>/errors#<code>` (the server's `docsUrl` option,
- * docs/decisions/api-reference.md); null restores the default. One base per process.
+ * The base of problem `type` URLs for a documentation base: `<docsUrl>/errors#` (a server's
+ * `docsUrl` option, docs/decisions/api-reference.md), else the public documentation's.
  */
-export function setProblemDocsUrl(docsUrl: string | null): void {
-  problemTypeBase = docsUrl ? `${docsUrl.replace(/\/+$/, '')}/errors#` : ERROR_TYPE_BASE;
+export function problemTypeBase(docsUrl?: string | null): string {
+  return docsUrl ? `${docsUrl.replace(/\/+$/, '')}/errors#` : ERROR_TYPE_BASE;
 }
 
-/** An RFC 9457 body for a catalogue code, titled in the caller's language. */
-export function buildProblem(code: ErrorCode, language: Language, extras: ProblemExtras = {}): Problem {
+/** An RFC 9457 body for a catalogue code, titled in the caller's language, its `type` under `typeBase`. */
+export function buildProblem(code: ErrorCode, language: Language, extras: ProblemExtras = {}, typeBase = ERROR_TYPE_BASE): Problem {
   const entry = ERRORS[code];
-  return { type: `${problemTypeBase}${code}`, title: entry.title[language], status: entry.status, code, ...extras };
+  return { type: `${typeBase}${code}`, title: entry.title[language], status: entry.status, code, ...extras };
 }
 
 const FR_MESSAGES: Record<string, string> = {

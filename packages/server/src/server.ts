@@ -38,7 +38,7 @@ import { projectHandlers } from './modules/projects/handlers.js';
 import { handlersOf, type ServerModule } from './modules/module.js';
 import { createHealthProbe, workerApp } from './http/health.js';
 import { webhooksModule, type WebhooksOptions } from './modules/webhooks/index.js';
-import { resolvePlans, setProblemDocsUrl, type PlanOverrides } from '@siteaudit/schema';
+import { problemTypeBase, resolvePlans, type PlanOverrides } from '@siteaudit/schema';
 import { DEFAULT_DOCS_URL } from '@siteaudit/schema/openapi';
 import type { Services } from './services.js';
 import { migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
@@ -141,8 +141,10 @@ export interface SiteAuditServer {
 export async function createSiteAuditServer(options: SiteAuditServerOptions = {}): Promise<SiteAuditServer> {
   const publicUrl = options.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL;
   const links = new PublicLinks(publicUrl ? parsePublicUrl(publicUrl) : null);
-  const docsUrl = options.docsUrl ?? process.env.SITEAUDIT_DOCS_URL;
-  if (docsUrl) setProblemDocsUrl(parsePublicUrl(docsUrl));
+  const envDocsUrl = options.docsUrl ?? process.env.SITEAUDIT_DOCS_URL;
+  // Each server its own: two embedded in one process may point at different documentation.
+  const docsUrl = envDocsUrl ? parsePublicUrl(envDocsUrl) : DEFAULT_DOCS_URL;
+  const typeBase = problemTypeBase(docsUrl);
   const db = openDatabase(options.database ?? 'sqlite:./siteaudit.db');
   await migrate(db);
   const secret = await serverSecret(db.knex, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
@@ -195,7 +197,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   // A module missing for an operation is a compile error here.
   const handlers: Handlers = handlersOf(modules);
 
-  const drain = new RequestDrain();
+  const drain = new RequestDrain(typeBase);
   const idempotency = new IdempotencyStore(db.knex, httpLog);
   const health = createHealthProbe({ knex: db.knex, jobs: runJobs ? services.jobs : null, closing: () => closing !== null });
   const servedMetrics = metrics && !metricsPort ? metrics.registry : null;
@@ -209,6 +211,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           cursors: new CursorCodec(createHmac('sha256', secret).update('cursor-signing').digest()),
           plans: services.plans,
           clock: services.clock,
+          problemTypeBase: typeBase,
           validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
           onError: (error, req, warning) => {
             const fields = { err: error, req_id: req.res?.getHeader('X-Request-Id'), method: req.method, path: req.originalUrl.split('?')[0] };
@@ -216,7 +219,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
             else httpLog.error(fields, 'request failed');
           },
         }, { drain, observe: requestObserver(httpLog, metrics), metrics: servedMetrics, health,
-          docs: { publicUrl: () => links.absolute('') || null, docsUrl: docsUrl ? parsePublicUrl(docsUrl) : DEFAULT_DOCS_URL },
+          docs: { publicUrl: () => links.absolute('') || null, docsUrl },
         });
 
   if (runJobs) {
@@ -252,8 +255,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     async listen(port = 0, host = '127.0.0.1') {
       const metricsUrl = metrics && metricsPort ? await listenMetrics(metrics.registry, metricsPort.port, metricsPort.host ?? host) : undefined;
       return new Promise((resolve, reject) => {
-        http = createServer(standaloneApp(app));
-        http.on('clientError', answerClientError);
+        http = createServer(standaloneApp(app, typeBase));
+        http.on('clientError', (error: Error, socket) => answerClientError(error, socket, typeBase));
         http.once('error', reject);
         http.listen(port, host, () => {
           const address = http!.address() as AddressInfo;

@@ -106,7 +106,7 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
         answer = toAnswer(op, output, ctx, query, params, ports);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        answer = problemAnswer(error, language, requestId);
+        answer = problemAnswer(error, language, requestId, ports.problemTypeBase);
       }
 
       if (claimed) {
@@ -149,7 +149,7 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
         }
       }
       const refusal = error instanceof ApiError ? error : new ApiError('internal_error', ports.unexpected(error, request) ?? {});
-      const answer = problemAnswer(refusal, language, requestId);
+      const answer = problemAnswer(refusal, language, requestId, ports.problemTypeBase);
       answer.headers = { ...rateHeaders, ...answer.headers };
       return answer;
     }

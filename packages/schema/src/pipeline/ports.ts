@@ -97,6 +97,8 @@ type MaybePromise<T> = T | Promise<T>;
  */
 export interface PipelinePorts<C extends CallerFacts, S = unknown, R extends PipelineRequest = PipelineRequest> {
   clock(): Date;
+  /** Where problem `type` URLs point, `problemTypeBase(docsUrl)`: each server its own. Default the public documentation. */
+  problemTypeBase?: string;
   plans(): PlanCatalogue;
   /** The caller of the request's bearer token; throws `ApiError` (401, or 429 past the auth throttle). */
   authenticate(request: R, now: Date): MaybePromise<C>;

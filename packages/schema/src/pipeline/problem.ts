@@ -18,9 +18,9 @@ export class ApiError extends Error {
   }
 }
 
-/** The answer of a refusal: problem details titled in `language`, with the request id. */
-export function problemAnswer(error: ApiError, language: Language, requestId: string): Answer<never> {
-  const problem = buildProblem(error.code, language, { ...error.extras, request_id: requestId });
+/** The answer of a refusal: problem details titled in `language`, with the request id, `type` under `typeBase`. */
+export function problemAnswer(error: ApiError, language: Language, requestId: string, typeBase?: string): Answer<never> {
+  const problem = buildProblem(error.code, language, { ...error.extras, request_id: requestId }, typeBase);
   return {
     status: problem.status,
     body: JSON.stringify(problem),

@@ -52,7 +52,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
     const allowed = allowedMethods(`/v1${req.path}`);
     facts(res).operation = 'unrouted';
     const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: allowed.join(', ') }) : new ApiError('not_found');
-    const reply = problemReply(error, requestLanguage(req), res.getHeader('X-Request-Id') as string);
+    const reply = problemReply(error, requestLanguage(req), res.getHeader('X-Request-Id') as string, deps.problemTypeBase);
     res.status(reply.status).set(reply.headers).end(reply.body);
   });
 
@@ -65,7 +65,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
           ? new ApiError('request.malformed_json')
           : null;
     if (!error) deps.onError(err, req);
-    const reply = problemReply(error ?? new ApiError('internal_error'), requestLanguage(req), res.getHeader('X-Request-Id') as string);
+    const reply = problemReply(error ?? new ApiError('internal_error'), requestLanguage(req), res.getHeader('X-Request-Id') as string, deps.problemTypeBase);
     res.status(reply.status).set(reply.headers).end(reply.body);
   });
   return app;
@@ -84,12 +84,12 @@ export function serveMetrics(metrics: NonNullable<AppExtras['metrics']>, res: Se
  * fallback is express's final handler rather than a wrapping app, which would add a router hop
  * to every request.
  */
-export function standaloneApp(app: express.Express): (req: IncomingMessage, res: ServerResponse) => void {
+export function standaloneApp(app: express.Express, problemTypeBase: string): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) =>
     app(req as Request, res as Response, () => {
       const request = req as Request;
       facts(res as Response).operation ??= 'unrouted';
-      const reply = problemReply(new ApiError('not_found'), requestLanguage(request), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId());
+      const reply = problemReply(new ApiError('not_found'), requestLanguage(request), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), problemTypeBase);
       res.writeHead(reply.status, reply.headers).end(reply.body);
     });
 }

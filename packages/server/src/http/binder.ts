@@ -62,6 +62,8 @@ export interface BinderDeps {
   cursors: CursorCodec;
   plans: () => PlanCatalogue;
   clock: () => Date;
+  /** Where problem `type` URLs point (`problemTypeBase(docsUrl)`). */
+  problemTypeBase: string;
   /** Check every response body against the contract (tests, development). */
   validateResponses: boolean;
   /** An unexpected error (answered 500), or with `warning` one that did not fail the request. */
@@ -80,8 +82,8 @@ export function requestLanguage(req: Request): Language {
 }
 
 /** Serialises a problem for the caller's language; used for every refusal outside the pipeline. */
-export function problemReply(error: ApiError, language: Language, requestId: string): { status: number; body: string; headers: Record<string, string> } {
-  return problemAnswer(error, language, requestId) as { status: number; body: string; headers: Record<string, string> };
+export function problemReply(error: ApiError, language: Language, requestId: string, typeBase: string): { status: number; body: string; headers: Record<string, string> } {
+  return problemAnswer(error, language, requestId, typeBase) as { status: number; body: string; headers: Record<string, string> };
 }
 
 function send(res: Response, reply: Reply): void {
@@ -135,6 +137,7 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Requ
   const byId = handlers as unknown as Record<OperationId, (ctx: RequestContext, input: unknown) => Promise<unknown>>;
   const run = createPipeline<Caller, Readable, ExpressRequest>({
     clock: deps.clock,
+    problemTypeBase: deps.problemTypeBase,
     plans: deps.plans,
     // The client's address: express's req.ip honours the embedding app's `trust proxy`.
     authenticate: async ({ req }, now) => {

@@ -7,13 +7,13 @@ import type { Duplex } from 'node:stream';
 import { buildProblem } from '@siteaudit/schema';
 import { newRequestId } from './binder.js';
 
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, problemTypeBase: string): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const requestId = newRequestId();
-  const problem = buildProblem(error.code === 'HPE_HEADER_OVERFLOW' ? 'request.headers_too_large' : 'request.malformed', 'fr', { request_id: requestId });
+  const problem = buildProblem(error.code === 'HPE_HEADER_OVERFLOW' ? 'request.headers_too_large' : 'request.malformed', 'fr', { request_id: requestId }, problemTypeBase);
   const body = JSON.stringify(problem);
   socket.end(
     `HTTP/1.1 ${problem.status} ${problem.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +

@@ -12,11 +12,14 @@ export class RequestDrain {
   private readonly open = new Set<ServerResponse>();
   private emptied: (() => void) | null = null;
 
+  /** `problemTypeBase`: where the 503 problem's `type` points. */
+  constructor(private readonly problemTypeBase: string) {}
+
   /** In the app's first layer: false when the request was refused because shutdown began. */
   admit(req: IncomingMessage, res: ServerResponse): boolean {
     if (this.closing) {
       const error = new ApiError('service_unavailable', { detail: 'The server is shutting down: send the request again in a moment.' }, { 'Retry-After': '5' });
-      const reply = problemReply(error, requestLanguage(req as Parameters<typeof requestLanguage>[0]), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId());
+      const reply = problemReply(error, requestLanguage(req as Parameters<typeof requestLanguage>[0]), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), this.problemTypeBase);
       res.writeHead(reply.status, { ...reply.headers, Connection: 'close' }).end(reply.body);
       return false;
     }

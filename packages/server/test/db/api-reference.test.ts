@@ -58,11 +58,17 @@ describe('the served documentation', () => {
     expect(html).toContain('Projet en lecture seule'); // fr title
   });
 
-  it('points problem types at the documentation base given as docsUrl', async () => {
+  it('points problem types at the documentation base given as docsUrl, each server its own', async () => {
     const other = await startHarness({ docsUrl: 'https://docs.example.com/siteaudit/' });
     try {
-      const problem = (await (await fetch(`${other.url}/v1/me`)).json()) as { type: string };
-      expect(problem.type).toBe('https://docs.example.com/siteaudit/errors#unauthenticated');
+      const typeOf = async (url: string, init?: RequestInit) => ((await (await fetch(url, init)).json()) as { type: string }).type;
+      // Two servers in one process: each answers with its own base, in and outside the pipeline.
+      expect(await typeOf(`${other.url}/v1/me`)).toBe('https://docs.example.com/siteaudit/errors#unauthenticated');
+      expect(await typeOf(`${h.url}/v1/me`)).toBe('https://siteaudit.dev/docs/errors#unauthenticated');
+      expect(await typeOf(`${other.url}/v1/nowhere`)).toBe('https://docs.example.com/siteaudit/errors#not_found');
+      expect(await typeOf(`${other.url}/v1/me`, { method: 'PUT' })).toBe('https://docs.example.com/siteaudit/errors#method_not_allowed');
+      expect(await typeOf(`${other.url}/elsewhere`)).toBe('https://docs.example.com/siteaudit/errors#not_found');
+      expect(await typeOf(`${h.url}/elsewhere`)).toBe('https://siteaudit.dev/docs/errors#not_found');
       const doc = await (await fetch(`${other.url}/openapi.json`)).text();
       expect(doc).toContain('https://docs.example.com/siteaudit/errors#unauthenticated');
       expect(doc).not.toContain('https://siteaudit.dev/docs/errors');
