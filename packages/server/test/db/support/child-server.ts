@@ -149,6 +149,12 @@ export interface SlowSite {
   pages: number;
   /** Page answers served. */
   served(): number;
+  /**
+   * The most page requests open at once since the last call (then reset): a request counts from
+   * its arrival until its connection answers or closes, so a crawler that dies or drops a request
+   * stops counting at once.
+   */
+  takeMaxInFlight(): number;
   /** Holds every answer once `after` pages were served, until released. */
   holdAfter(after: number): { reached: Promise<void>; release(): void };
   close(): Promise<void>;
@@ -157,6 +163,8 @@ export interface SlowSite {
 /** A site of `pages` pages (a tree: page i links to 3i+1…3i+3), each answered after `delayMs`. */
 export async function startSlowSite(pages: number, delayMs: number): Promise<SlowSite> {
   let served = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   let hold: { after: number; gate: Promise<void>; reached: () => void } | null = null;
   const html = (i: number) => {
     const links = [1, 2, 3].map((k) => 3 * i + k).filter((j) => j < pages).map((j) => `<a href="/p/${j}">Page ${j}</a>`).join(' ');
@@ -168,6 +176,9 @@ export async function startSlowSite(pages: number, delayMs: number): Promise<Slo
     const match = path === '/' ? ['', '0'] : /^\/p\/(\d+)$/.exec(path);
     const i = match ? Number(match[1]) : -1;
     if (i < 0 || i >= pages || (path !== '/' && i === 0)) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>no</body></html>');
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once('close', () => inFlight--);
     await new Promise((r) => setTimeout(r, delayMs));
     if (hold && served >= hold.after) {
       hold.reached();
@@ -182,6 +193,11 @@ export async function startSlowSite(pages: number, delayMs: number): Promise<Slo
     url: `http://127.0.0.1:${port}`,
     pages,
     served: () => served,
+    takeMaxInFlight() {
+      const max = maxInFlight;
+      maxInFlight = inFlight;
+      return max;
+    },
     holdAfter(after) {
       let release!: () => void;
       let reached!: () => void;
