@@ -229,6 +229,40 @@ describe.skipIf(!onPostgres)('three processes on one PostgreSQL database', () =>
     for (const server of apiNodes()) expect(await me(server)).toBe(401);
   }, 60_000);
 
+  it('keeps idempotency keys and plan limits exact across processes', async () => {
+    const servers = apiNodes();
+    const post = (server: ChildServer, token: string, body: unknown, key: string) =>
+      fetch(`${server.url}/v1/projects`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      }).then(async (res) => ({ status: res.status, replayed: res.headers.get('idempotent-replayed'), body: await res.json() }));
+
+    // One key sent to both processes at once: one project, every other answer its replay or "in use".
+    const key = randomUUID();
+    const url = `${site.url}/same-key/`;
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post(servers[i % servers.length], db.token, { url }, key)));
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);
+    expect(created.filter((a) => a.replayed !== 'true')).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 201).map((a) => a.body.code)).toEqual(answers.filter((a) => a.status !== 201).map(() => 'idempotency.key_in_use'));
+    expect(await db.knex('projects').where({ url })).toHaveLength(1);
+
+    // A new team on the pro plan (ten projects; the API writes from pro on) asking for fourteen through both processes at once.
+    const cli = async (args: string[]) => {
+      const res = await runCli(db, ['admin', '--database', db.url, '--json', ...args]);
+      expect(res.code, res.stderr).toBe(0);
+      return JSON.parse(res.stdout);
+    };
+    await cli(['create-team', '--slug', 'tiny', '--name', 'Tiny', '--plan', 'pro']);
+    await cli(['add-member', '--team', 'tiny', '--email', 'owner@tiny.test', '--name', 'Owner', '--role', 'owner']);
+    const { token } = await cli(['create-token', '--team', 'tiny', '--member', 'owner@tiny.test', '--name', 'tiny', '--scopes', 'all']);
+    const tries = await Promise.all(Array.from({ length: 14 }, (_, i) => post(servers[i % servers.length], token, { url: `${site.url}/tiny-${i}/` }, randomUUID())));
+    expect(tries.filter((t) => t.status === 201)).toHaveLength(10);
+    expect(tries.filter((t) => t.status !== 201).map((t) => t.body.code)).toEqual(Array(4).fill('plan_limit.projects'));
+  }, 60_000);
+
   it('holds a team’s rate limit exactly across processes', async () => {
     const servers = apiNodes();
     const first = await fetch(`${servers[0].url}/v1/projects`, { headers: { authorization: `Bearer ${db.token}` } });
