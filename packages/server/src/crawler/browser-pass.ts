@@ -5,7 +5,7 @@
  * falls back to the fetched HTML and is reported as render_failed.
  */
 import { HtmlAnalyser, type HtmlFacts } from './html.js';
-import { FetchError } from './http.js';
+import { throwIfAborted } from '../abort.js';
 import type { AccessibilityFinding, AccessibilityRules, FetchedPage, PageRenderer } from './types.js';
 
 export interface BrowserOutcome {
@@ -46,7 +46,7 @@ export async function browserPass(options: BrowserPassOptions, page: FetchedPage
     if (rules === 'static') return { html: fetched, accessibility: await renderer.auditHtml(page, { signal }), failure: null };
     return { html: fetched, accessibility: null, failure: null };
   } catch (error) {
-    if (signal.aborted) throw new FetchError('aborted', 'crawl stopped', page.url);
+    throwIfAborted(signal);
     const code = (error as { code?: unknown }).code;
     // No browser at all is the operator's problem, not the page's: the crawl fails and says so.
     if (code === 'launch_failed') throw error;

@@ -67,7 +67,7 @@ export class ExternalChecks {
       try {
         response = await this.client.exchange(image, 'HEAD', 'image/*,*/*;q=0.5');
       } catch (error) {
-        if (error instanceof FetchError && error.type !== 'aborted') return;
+        if (error instanceof FetchError) return;
         throw error;
       }
       this.client.discard(response);
@@ -103,7 +103,7 @@ export class ExternalChecks {
         response = await this.client.exchange(current, 'GET', '*/*');
       }
     } catch (error) {
-      if (error instanceof FetchError && error.type !== 'aborted') {
+      if (error instanceof FetchError) {
         entry.broken = `${error.type}`;
         if (hops.length === 0) record.error_type = error.type;
         return null;

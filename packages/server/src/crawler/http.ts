@@ -9,10 +9,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
+import { abortError, throwIfAborted } from '../abort.js';
 import { AddressRefusedError, createGuardedAgent, resolveVetted } from '../net/address-guard.js';
 import { detectProtection, type ProtectionKind } from './protection.js';
 
-export type FetchErrorType = 'timeout' | 'dns' | 'connection' | 'tls' | 'address_refused' | 'aborted' | 'protocol';
+/** Why a request failed. A crawl that stops is not a failure: it throws an AbortError (src/abort.ts). */
+export type FetchErrorType = 'timeout' | 'dns' | 'connection' | 'tls' | 'address_refused' | 'protocol';
 
 export class FetchError extends Error {
   constructor(readonly type: FetchErrorType, message: string, readonly url: string) {
@@ -103,9 +105,13 @@ export class HostPacer {
   }
 }
 
-function classify(error: unknown, url: string, signal?: AbortSignal): FetchError {
+/** What a failed request throws: an AbortError once the crawl stopped, else a FetchError saying why. */
+function failure(error: unknown, url: string, signal?: AbortSignal): Error {
+  return signal?.aborted ? abortError(signal, 'crawl stopped') : classify(error, url);
+}
+
+function classify(error: unknown, url: string): FetchError {
   if (error instanceof FetchError) return error;
-  if (signal?.aborted) return new FetchError('aborted', 'crawl stopped', url);
   if (error instanceof AddressRefusedError) {
     return new FetchError(error.address ? 'address_refused' : 'dns', error.message, url);
   }
@@ -123,7 +129,7 @@ function classify(error: unknown, url: string, signal?: AbortSignal): FetchError
     return new FetchError('protocol', message, url);
   }
   if (e.cause && e.cause !== error) {
-    const inner = classify(e.cause, url, signal);
+    const inner = classify(e.cause, url);
     if (inner.type !== 'connection') return inner;
   }
   return new FetchError('connection', message, url);
@@ -212,15 +218,16 @@ export class HttpClient {
     const host = new URL(url).host;
     for (let attempt = 0; ; attempt++) {
       await this.pacer.turn(host, signal).catch(() => {
-        throw new FetchError('aborted', 'crawl stopped', url);
+        throw abortError(signal, 'crawl stopped');
       });
       let response: HttpResponse;
       try {
         response = await this.send(url, method, accept);
       } catch (error) {
-        const failure = classify(error, url, signal);
-        const retryable = failure.type === 'timeout' || failure.type === 'connection';
-        if (!retryable || attempt >= retries) throw failure;
+        throwIfAborted(signal);
+        const failed = classify(error, url);
+        const retryable = failed.type === 'timeout' || failed.type === 'connection';
+        if (!retryable || attempt >= retries) throw failed;
         await this.wait(this.backoff(attempt), url);
         continue;
       }
@@ -259,6 +266,7 @@ export class HttpClient {
       try {
         response = await this.exchange(current, 'GET', opts.accept ?? '*/*');
       } catch (error) {
+        throwIfAborted(this.options.signal);
         return { status: null, finalUrl: current, body: null, headers: {}, error: classify(error, current), truncated: false };
       }
       const location = headerValue(response.headers, 'location');
@@ -289,6 +297,7 @@ export class HttpClient {
         });
         return { status: response.status, finalUrl: current, body: Buffer.concat(chunks), headers: response.headers, error: null, truncated };
       } catch (error) {
+        throwIfAborted(this.options.signal);
         return { status: response.status, finalUrl: current, body: null, headers: response.headers, error: classify(error, current), truncated: false };
       }
     }
@@ -303,7 +312,7 @@ export class HttpClient {
     try {
       await sleep(ms, undefined, { signal: this.options.signal });
     } catch {
-      throw new FetchError('aborted', 'crawl stopped', url);
+      throw abortError(this.options.signal, 'crawl stopped');
     }
   }
 
@@ -379,7 +388,7 @@ export class HttpClient {
         inflated = inflateWhole(encoding, data, maxBytes + 1);
       } catch (error) {
         body.destroy();
-        throw classify(error, response.url, this.options.signal);
+        throw failure(error, response.url, this.options.signal);
       }
       // Larger than the cap once inflated: streamed, to deliver the first maxBytes.
       if (inflated === null) return this.pump(Readable.from([data]), decompressor(encoding), maxBytes, onChunk, response.url);
@@ -420,7 +429,7 @@ export class HttpClient {
     } catch (error) {
       body.destroy();
       inflate?.destroy();
-      throw classify(error, url, this.options.signal);
+      throw failure(error, url, this.options.signal);
     }
     return { bytes, truncated: false };
   }

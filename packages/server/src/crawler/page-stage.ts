@@ -103,7 +103,7 @@ export class PageStage {
     try {
       read = await this.client.stream(response, this.options.maxHtmlBytes, (chunk) => decoder.write(chunk));
     } catch (error) {
-      if (!(error instanceof FetchError && error.type !== 'aborted')) throw error;
+      if (!(error instanceof FetchError)) throw error;
       this.reg.set(id, Flag.Failed);
       this.reg.finalStatus[id] = CHAIN_FAILED;
       record.error_type = error.type;

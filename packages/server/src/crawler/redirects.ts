@@ -97,7 +97,7 @@ export class UrlFetcher {
     try {
       response = await this.client.exchange(url, 'GET');
     } catch (error) {
-      if (!(error instanceof FetchError) || error.type === 'aborted') {
+      if (!(error instanceof FetchError)) {
         this.scheduler.release(chain.claimed.filter((c) => this.reg.state[c] === State.Active));
         throw error;
       }

@@ -76,7 +76,6 @@ function isRobotsFile(url: string): boolean {
 export async function fetchRobots(client: HttpClient, origin: string, ownToken: string): Promise<RobotsPolicy> {
   const robotsUrl = `${origin}/robots.txt`;
   const res = await client.getResource(robotsUrl, { maxHops: 5, maxBytes: ROBOTS_MAX_BYTES, accept: 'text/plain,*/*;q=0.5' });
-  if (res.error?.type === 'aborted') throw res.error;
   if (res.status === null || res.error) return fixedPolicy(robotsUrl, 'unreachable', res.status, res.error?.type ?? 'connection');
   if (res.status >= 200 && res.status < 300) {
     return parseRobots(robotsUrl, res.body?.toString('utf8') ?? '', ownToken, res.status);

@@ -8,7 +8,7 @@
  * the crawl is truncated.
  */
 import { DepthFrontier, Flag, NO_DEPTH, State, type UrlRegistry } from './frontier.js';
-import { FetchError } from './http.js';
+import { isAbortError } from '../abort.js';
 import type { DiscoveredVia } from './types.js';
 
 export interface SchedulerOptions {
@@ -127,7 +127,7 @@ export class Scheduler {
 
   /** A failure that must end the crawl (an abort is not one); thrown by `run` once work drains. */
   fail(error: unknown): void {
-    if (!(error instanceof FetchError && error.type === 'aborted')) this.fatal ??= error;
+    if (!isAbortError(error)) this.fatal ??= error;
   }
 
   /**

@@ -94,7 +94,6 @@ export class SiteFiles {
   private async llmsTxt(origin: string): Promise<void> {
     const url = `${origin}/llms.txt`;
     const res = await this.client.getResource(url, { maxHops: 5, maxBytes: 64 * 1024, accept: 'text/plain,text/markdown,*/*;q=0.5' });
-    if (res.error?.type === 'aborted') throw res.error;
     if (res.status === null) return;
     const text = res.body?.toString('utf8') ?? '';
     // A site answering its HTML shell for every path has no llms.txt either.

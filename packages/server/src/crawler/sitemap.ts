@@ -118,7 +118,6 @@ export async function readSitemaps(client: HttpClient, roots: string[], onUrl: (
     }
     parser.write(decoder.end());
     parser.end();
-    if (res.error?.type === 'aborted') throw res.error;
     if (res.status !== null && res.status >= 200 && res.status < 300 && parser.isSitemapDocument) report.found.push(url);
     else report.failed.push({ url, status: res.status });
   }

@@ -13,6 +13,7 @@
  *   own timers, hence the CSP.)
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { abortError, throwIfAborted } from '../abort.js';
 import { RenderError, type AccessibilityFinding, type AccessibilityRules, type FetchedPage, type PageRenderer, type RenderedPage } from '../crawler/types.js';
 import { runAxe } from './axe.js';
 import { CHROMIUM_FLAGS, chromiumAvailable, proxyFlags, resolveChromePath } from './chromium.js';
@@ -97,7 +98,7 @@ class Slots {
         const onAbort = () => {
           const i = this.waiting.indexOf(grant);
           if (i >= 0) this.waiting.splice(i, 1);
-          reject(new RenderError('aborted', 'crawl stopped'));
+          reject(abortError(signal, 'crawl stopped'));
         };
         if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
@@ -188,7 +189,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       return await work(context, page);
     } catch (error) {
       stats.failed++;
-      if (signal?.aborted) throw new RenderError('aborted', 'crawl stopped');
+      throwIfAborted(signal);
       throw classify(error, expired);
     } finally {
       clearTimeout(deadline);

@@ -4,7 +4,8 @@ import { reportLabels } from './labels.js';
 import { drawCategoryChart, drawHistoryChart } from './pdf/charts.js';
 import type { PdfContext } from './pdf/context.js';
 import { drawCover } from './pdf/cover.js';
-import { AbortedError, Layout } from './pdf/layout.js';
+import { abortError, isAbortError } from '../abort.js';
+import { Layout } from './pdf/layout.js';
 import { drawScorecard } from './pdf/scorecard.js';
 import { drawHealthSummary, drawIssuesByCategory, drawPages, drawPageSpeed, drawTopIssues } from './pdf/sections.js';
 import { collectTopIssues } from './top-issues.js';
@@ -26,7 +27,8 @@ export const PDF_EXAMPLES_PER_ISSUE = 5;
 export function renderPdf(source: ExportSource): Readable {
   const out = new PassThrough();
   writePdf(source, out).catch((err: unknown) => {
-    if (!(err instanceof AbortedError)) out.destroy(err instanceof Error ? err : new Error(String(err)));
+    // The reader went away (abortError below): nothing to report to it.
+    if (!isAbortError(err)) out.destroy(err instanceof Error ? err : new Error(String(err)));
   });
   return out;
 }
@@ -83,14 +85,14 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
     examplesPerIssue: PDF_EXAMPLES_PER_ISSUE,
     shouldStop: aborted,
   });
-  if (aborted()) throw new AbortedError();
+  if (aborted()) throw abortError(undefined, 'report reader gone');
   layout.newPage();
   drawTopIssues(ctx, top);
   drawPageSpeed(ctx, source.pagespeed);
 
   layout.newPage();
   await drawPages(ctx, aborted);
-  if (aborted()) throw new AbortedError();
+  if (aborted()) throw abortError(undefined, 'report reader gone');
 
   doc.end();
 }

@@ -3,6 +3,7 @@ import type ExcelJS from 'exceljs';
 import { type EventEmitter, once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
+import { abortError, isAbortError } from '../abort.js';
 import { type ExportStrings, exportStrings, parseDate } from './i18n.js';
 import { type ReportLabels, reportLabels } from './labels.js';
 import { rankGroups } from './top-issues.js';
@@ -34,7 +35,6 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = {
 type Workbook = ExcelJS.stream.xlsx.WorkbookWriter;
 type Value = ExcelJS.CellValue | undefined;
 
-class AbortedError extends Error {}
 
 interface ColumnSpec {
   header: string;
@@ -124,7 +124,7 @@ class SheetWriter {
 
   private async relieve(): Promise<void> {
     for (;;) {
-      if (this.out.destroyed) throw new AbortedError();
+      if (this.out.destroyed) throw abortError(undefined, 'report reader gone');
       const zip = zipSinkOf(this.ws);
       if (!zip) {
         // Internals not as expected (another exceljs version): at least let the zip work.
@@ -172,7 +172,8 @@ async function drainOrTimeout(sink: EventEmitter, ms: number): Promise<void> {
 export function renderXlsx(source: ExportSource): Readable {
   const out = new PassThrough();
   writeXlsx(source, out).catch((err: unknown) => {
-    if (!(err instanceof AbortedError)) out.destroy(err instanceof Error ? err : new Error(String(err)));
+    // The reader went away (abortError): nothing to report to it.
+    if (!isAbortError(err)) out.destroy(err instanceof Error ? err : new Error(String(err)));
   });
   return out;
 }
@@ -194,10 +195,10 @@ async function writeXlsx(source: ExportSource, out: PassThrough): Promise<void> 
   await writePages(wb, source, t, labels, out);
   await writePageSpeed(wb, source.pagespeed, t, labels, out);
 
-  if (out.destroyed) throw new AbortedError();
+  if (out.destroyed) throw abortError(undefined, 'report reader gone');
   // commit() resolves when the output finishes; a consumer that goes away would leave it pending.
   await new Promise<void>((resolve, reject) => {
-    const onClose = () => reject(new AbortedError());
+    const onClose = () => reject(abortError(undefined, 'report reader gone'));
     out.once('close', onClose);
     wb.commit().then(
       () => {

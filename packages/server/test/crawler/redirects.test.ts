@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { abortError } from '../../src/abort.js';
 import { MAX_REDIRECTS } from '../../src/crawler/config.js';
 import { CHAIN_FAILED, CHAIN_UNKNOWN, Flag, State } from '../../src/crawler/frontier.js';
 import { FetchError, type HttpResponse } from '../../src/crawler/http.js';
@@ -125,7 +126,7 @@ describe('fetching and redirects', () => {
   });
 
   it('gives the URLs of a chain cut by a stop back to the queue', async () => {
-    const t = fetcher({ [START]: moved(301, '/a'), [`${START}a`]: new FetchError('aborted', 'crawl stopped', `${START}a`) });
+    const t = fetcher({ [START]: moved(301, '/a'), [`${START}a`]: abortError(undefined, 'crawl stopped') });
     await expect(t.fetch()).rejects.toThrow('crawl stopped');
     const a = t.reg.get(`${START}a`)!;
     expect(t.reg.state[a]).toBe(State.Queued);

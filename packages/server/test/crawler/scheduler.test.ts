@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { abortError } from '../../src/abort.js';
 import { Flag, State } from '../../src/crawler/frontier.js';
-import { FetchError } from '../../src/crawler/http.js';
 import { parts, START } from './parts.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
@@ -149,7 +149,7 @@ describe('scheduler: running the crawl', () => {
     const other = parts();
     other.scheduler.discover(`${START}x`, 1, 'link');
     await other.scheduler.run(async () => {
-      throw new FetchError('aborted', 'crawl stopped', START);
+      throw abortError(undefined, 'crawl stopped');
     }, async () => true);
   });
 

@@ -3,6 +3,7 @@
  * campaign asks for JavaScript rendering or accessibility checks) and its findings are written
  * through the sink; then the crawl is marked completed. A resumed run starts the fetch over.
  */
+import { abortError } from '../../abort.js';
 import { bool, json } from '../../store/database.js';
 import { crawlSite, resolveCrawlConfig } from '../../crawler/index.js';
 import type { JobLease } from '../../jobs/job-runner.js';
@@ -23,10 +24,11 @@ export interface CrawlRuntime {
   renderer?: (options: RendererOptions) => Renderer;
 }
 
-/** The crawl was stopped on request while it fetched. */
-export class StoppedError extends Error {}
-
-export async function fetchStage(services: Services, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: JobLease): Promise<void> {
+/**
+ * Fetches the site and stores the outcome; `stopped` when the crawl was stopped on request while
+ * it fetched. Interrupted otherwise (shutdown, a lost lease), it throws an AbortError.
+ */
+export async function fetchStage(services: Services, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: JobLease): Promise<'fetched' | 'stopped'> {
   const { knex } = services;
   const crawlId = row.id;
   const startedAt = row.started_at ?? services.clock().toISOString();
@@ -77,8 +79,8 @@ export async function fetchStage(services: Services, runtime: CrawlRuntime, row:
   await sink.flushed();
   if (outcome.aborted) {
     const current = await knex('crawls').where({ id: crawlId }).first('stop_requested');
-    if (current && bool(current.stop_requested)) throw new StoppedError();
-    throw new Error('interrupted');
+    if (current && bool(current.stop_requested)) return 'stopped';
+    throw abortError(signal, 'crawl interrupted');
   }
 
   await lease.write(async (trx) => {
@@ -102,5 +104,6 @@ export async function fetchStage(services: Services, runtime: CrawlRuntime, row:
       stage_plan: setStep(fresh.stage_plan, 'fetching', 'done'),
     });
   });
+  return 'fetched';
 }
 

@@ -4,6 +4,7 @@
  * fetch again from scratch; one that keeps failing ends `failed` with an `error`. Every write goes
  * through the crawl's lease (lease.ts): a run that lost its crawl to another worker writes nothing more.
  */
+import { throwIfAborted } from '../../abort.js';
 import { PatternError } from '@siteaudit/schema';
 import { CRAWL_RUN } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
@@ -11,7 +12,7 @@ import { bool } from '../../store/database.js';
 import type { CrawlControl } from './control.js';
 import { crawlError, crawlErrorFor } from './crawl-errors.js';
 import type { CrawlRow } from './crawl-row.js';
-import { fetchStage, StoppedError, type CrawlRuntime } from './fetch-stage.js';
+import { fetchStage, type CrawlRuntime } from './fetch-stage.js';
 import { finishFailed, finishStopped } from './finish.js';
 import { claimCrawl, type CrawlLease } from './lease.js';
 import { postProcess } from './post-process.js';
@@ -41,7 +42,7 @@ export function registerCrawlJob(services: Services, control: CrawlControl, runt
         await lease.release();
       }
       if (lease.lost.aborted) return;
-      if (ctx.signal.aborted) throw new Error('interrupted by shutdown');
+      throwIfAborted(ctx.signal);
     },
     async onFailed({ crawlId }, _message, cause) {
       await finishFailed(services, crawlId, crawlErrorFor(cause));
@@ -60,9 +61,8 @@ async function runCrawl(services: Services, control: CrawlControl, runtime: Craw
     const done = fetchStage(services, runtime, row, controller.signal, lease);
     control.track(crawlId, done.then(() => undefined, () => undefined), controller);
     try {
-      await done;
+      if ((await done) === 'stopped') return finishStopped(services, crawlId, lease);
     } catch (error) {
-      if (error instanceof StoppedError) return finishStopped(services, crawlId, lease);
       // A stored pattern the campaign rules now refuse: another attempt would fail alike.
       if (error instanceof PatternError) return finishFailed(services, crawlId, crawlError('crawl.invalid_pattern', error.message), lease);
       throw error;

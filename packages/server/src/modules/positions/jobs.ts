@@ -10,6 +10,7 @@ import { POSITIONS_CHECK, POSITIONS_DAILY, POSITIONS_KEYWORD_DATA, type CheckPay
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import type { TrackedKeywordRow, TrackerRow } from './store.js';
+import { throwIfAborted } from '../../abort.js';
 import { transaction } from '../../store/retry.js';
 
 export const CHECK_JOB = POSITIONS_CHECK;
@@ -118,7 +119,7 @@ export function registerPositionJobs(services: Services, providers: Providers): 
       let failed = 0;
       let firstFailure: string | null = null;
       for (const row of active) {
-        if (ctx.signal.aborted) throw new Error('stopped');
+        throwIfAborted(ctx.signal);
         // A live check already measured it today: the daily run does not pay twice.
         if (measuredToday.has(row.keyword)) continue;
         const outcome = await measure(project, tracker, row.keyword, today, ctx.signal);

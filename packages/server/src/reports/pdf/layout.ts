@@ -41,8 +41,6 @@ export interface Cell {
   bold?: boolean;
 }
 
-export class AbortedError extends Error {}
-
 /** Only web links become PDF link annotations; anything else stays plain text. */
 export function webLink(url: string): string | undefined {
   return /^https?:\/\//i.test(url) ? url : undefined;
