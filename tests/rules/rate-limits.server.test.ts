@@ -1,0 +1,4 @@
+import { rateLimitRules } from './rate-limits.js';
+import { serverTarget } from './server-target.js';
+
+rateLimitRules(serverTarget());

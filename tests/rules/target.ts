@@ -1,0 +1,75 @@
+/**
+ * The API rules every answer follows — rate limits, idempotency, pagination — written once and
+ * run over HTTP against the server (`*.server.test.ts`, on SQLite and PostgreSQL) and against the
+ * mock through msw (`*.mock.test.ts`). Each test opens a target of its own (plans and clock of
+ * its choosing), so any one runs alone with `-t`.
+ */
+import { setupServer } from 'msw/node';
+import { createMockApi } from '@siteaudit/mock';
+import { SCOPES, type PlanOverrides, type Scope } from '@siteaudit/schema';
+
+export interface TokenInput {
+  /** Default `acme`; a new team is created on `plan` (default agency). */
+  team?: string;
+  scopes?: readonly Scope[];
+  role?: 'owner' | 'admin' | 'member';
+  plan?: string;
+}
+
+/** One running server or mock, as a client reaches it. */
+export interface RulesHarness {
+  /** A token of the `acme` team owner with every scope, on the agency plan. */
+  token: string;
+  call(method: string, path: string, init?: { token?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Response>;
+  tokenFor(input?: TokenInput): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface RulesTarget {
+  name: 'server' | 'mock';
+  open(options?: { plans?: PlanOverrides; clock?: () => Date }): Promise<RulesHarness>;
+  /** A site a crawl may be launched on: a local one for the server, any public name for the mock. */
+  siteUrl(): Promise<string>;
+}
+
+/** Sends a request the way the server harness does: bearer token, JSON body. */
+export function caller(base: string, token: string): RulesHarness['call'] {
+  return (method, path, init = {}) => {
+    const headers: Record<string, string> = { ...init.headers };
+    const bearer = init.token === undefined ? token : init.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    let body: string | undefined = init.raw;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    return fetch(`${base}${path}`, { method, headers, body });
+  };
+}
+
+/** The mock behind msw, one per test; its clock is the test's. */
+export const mockTarget: RulesTarget = {
+  name: 'mock',
+  siteUrl: async () => 'https://www.example.com/',
+  async open(options = {}) {
+    const mock = createMockApi({ plans: options.plans, ...(options.clock ? { now: options.clock } : {}) });
+    const server = setupServer(...mock.handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    const base = 'https://api.siteaudit.dev';
+    // The mock starts with team acme (agency) and a few others; any other is created on demand.
+    const teams = new Set(['acme', 'startup', 'hobby', 'globex']);
+    let members = 0;
+    const tokenFor: RulesHarness['tokenFor'] = async (input = {}) => {
+      const team = input.team ?? 'acme';
+      if (!teams.has(team)) {
+        mock.admin.createTeam({ slug: team, name: team.toUpperCase(), plan: input.plan ?? 'agency' });
+        teams.add(team);
+      }
+      const email = `${input.role ?? 'owner'}-${++members}@${team}.test`;
+      mock.admin.addMember({ team, email, name: 'Member', role: input.role ?? 'owner' });
+      return mock.admin.createToken({ team, member: email, name: 'rules', scopes: input.scopes ?? SCOPES }).token;
+    };
+    const token = mock.tokens.owner;
+    return { token, tokenFor, call: caller(base, token), close: async () => server.close() };
+  },
+};
