@@ -1,4 +1,4 @@
 import { rateLimitRules } from './rate-limits.js';
 import { mockTarget } from './target.js';
 
-rateLimitRules(mockTarget);
+rateLimitRules(mockTarget());

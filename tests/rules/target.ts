@@ -4,7 +4,9 @@
  * mock through msw (`*.mock.test.ts`). Each test opens a target of its own (plans and clock of
  * its choosing), so any one runs alone with `-t`.
  */
+import type { RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
+import { afterAll, beforeAll } from 'vitest';
 import { createMockApi } from '@siteaudit/mock';
 import { SCOPES, type PlanOverrides, type Scope } from '@siteaudit/schema';
 
@@ -47,29 +49,43 @@ export function caller(base: string, token: string): RulesHarness['call'] {
   };
 }
 
-/** The mock behind msw, one per test; its clock is the test's. */
-export const mockTarget: RulesTarget = {
-  name: 'mock',
-  siteUrl: async () => 'https://www.example.com/',
-  async open(options = {}) {
-    const mock = createMockApi({ plans: options.plans, ...(options.clock ? { now: options.clock } : {}) });
-    const server = setupServer(...mock.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
-    const base = 'https://api.siteaudit.dev';
-    // The mock starts with team acme (agency) and a few others; any other is created on demand.
-    const teams = new Set(['acme', 'startup', 'hobby', 'globex']);
-    let members = 0;
-    const tokenFor: RulesHarness['tokenFor'] = async (input = {}) => {
-      const team = input.team ?? 'acme';
-      if (!teams.has(team)) {
-        mock.admin.createTeam({ slug: team, name: team.toUpperCase(), plan: input.plan ?? 'agency' });
-        teams.add(team);
-      }
-      const email = `${input.role ?? 'owner'}-${++members}@${team}.test`;
-      mock.admin.addMember({ team, email, name: 'Member', role: input.role ?? 'owner' });
-      return mock.admin.createToken({ team, member: email, name: 'rules', scopes: input.scopes ?? SCOPES }).token;
-    };
-    const token = mock.tokens.owner;
-    return { token, tokenFor, call: caller(base, token), close: async () => server.close() };
-  },
-};
+/**
+ * The mock behind msw, a fresh one per `open` with the test's plans and clock. One msw server
+ * serves the file: a target opened inside another (a test's second target) takes over the
+ * handlers until it is closed.
+ */
+export function mockTarget(): RulesTarget {
+  const server = setupServer();
+  const open: RequestHandler[][] = [];
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+  return {
+    name: 'mock',
+    siteUrl: async () => 'https://www.example.com/',
+    async open(options = {}) {
+      const mock = createMockApi({ plans: options.plans, ...(options.clock ? { now: options.clock } : {}) });
+      open.push(mock.handlers);
+      server.resetHandlers(...mock.handlers);
+      const base = 'https://api.siteaudit.dev';
+      // The mock starts with team acme (agency) and a few others; any other is created on demand.
+      const teams = new Set(['acme', 'startup', 'hobby', 'globex']);
+      let members = 0;
+      const tokenFor: RulesHarness['tokenFor'] = async (input = {}) => {
+        const team = input.team ?? 'acme';
+        if (!teams.has(team)) {
+          mock.admin.createTeam({ slug: team, name: team.toUpperCase(), plan: input.plan ?? 'agency' });
+          teams.add(team);
+        }
+        const email = `${input.role ?? 'owner'}-${++members}@${team}.test`;
+        mock.admin.addMember({ team, email, name: 'Member', role: input.role ?? 'owner' });
+        return mock.admin.createToken({ team, member: email, name: 'rules', scopes: input.scopes ?? SCOPES }).token;
+      };
+      const token = mock.tokens.owner;
+      const close = async () => {
+        open.splice(open.indexOf(mock.handlers), 1);
+        server.resetHandlers(...(open.at(-1) ?? []));
+      };
+      return { token, tokenFor, call: caller(base, token), close };
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { idempotencyRules } from './idempotency.js';
+import { mockTarget } from './target.js';
+
+idempotencyRules(mockTarget());

@@ -1,0 +1,4 @@
+import { idempotencyRules } from './idempotency.js';
+import { serverTarget } from './server-target.js';
+
+idempotencyRules(serverTarget());
