@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, readAll, useMock } from './helpers.js';
+import { call, useMock } from './helpers.js';
 
 const mock = useMock();
 
@@ -12,24 +12,8 @@ async function createProjects(count: number): Promise<string[]> {
   return ids;
 }
 
-describe('envelopes and pagination', () => {
-  it('wraps a resource in { data } and a list in { data, meta }', async () => {
-    const [id] = await createProjects(1);
-    const one = await call('GET', `/v1/projects/${id}`, { token: mock.tokens.owner });
-    expect(Object.keys(one.body)).toEqual(['data']);
-    const list = await call('GET', '/v1/projects', { token: mock.tokens.owner });
-    expect(list.body.meta).toEqual({ limit: 25, has_more: false, next_cursor: null });
-  });
-
-  it('pages newest first with opaque cursors until has_more is false', async () => {
-    const ids = await createProjects(5);
-    const first = await call('GET', '/v1/projects', { token: mock.tokens.owner, query: { limit: 2 } });
-    expect(first.body.meta).toMatchObject({ limit: 2, has_more: true });
-    expect(first.body.data.map((p: { id: string }) => p.id)).toEqual([ids[4], ids[3]]);
-    const all = await readAll('/v1/projects', mock.tokens.owner, { limit: 2 });
-    expect(all.map((p) => p.id)).toEqual([...ids].reverse());
-  });
-
+/** Cursors bound to a list's filters (crawl issues), on the mock's seeded crawl; the paging rules themselves are in tests/rules. */
+describe('cursors and filters', () => {
   it('refuses a cursor reused on another list, with other filters, from another team, or edited', async () => {
     const { crawlId } = mock.seed.completedCrawl();
     await createProjects(3);

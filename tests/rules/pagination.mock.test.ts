@@ -1,0 +1,4 @@
+import { paginationRules } from './pagination.js';
+import { mockTarget } from './target.js';
+
+paginationRules(mockTarget());

@@ -1,0 +1,4 @@
+import { paginationRules } from './pagination.js';
+import { serverTarget } from './server-target.js';
+
+paginationRules(serverTarget());
