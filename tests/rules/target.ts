@@ -9,6 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll } from 'vitest';
 import { createMockApi } from '@siteaudit/mock';
 import { SCOPES, type PlanOverrides, type Scope } from '@siteaudit/schema';
+import { caller, type CallInit } from '../../packages/server/test/db/support/http.js';
 
 export interface TokenInput {
   /** Default `acme`; a new team is created on `plan` (default agency). */
@@ -22,7 +23,7 @@ export interface TokenInput {
 export interface RulesHarness {
   /** A token of the `acme` team owner with every scope, on the agency plan. */
   token: string;
-  call(method: string, path: string, init?: { token?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Response>;
+  call(method: string, path: string, init?: CallInit): Promise<Response>;
   tokenFor(input?: TokenInput): Promise<string>;
   close(): Promise<void>;
 }
@@ -32,21 +33,6 @@ export interface RulesTarget {
   open(options?: { plans?: PlanOverrides; clock?: () => Date }): Promise<RulesHarness>;
   /** A site a crawl may be launched on: a local one for the server, any public name for the mock. */
   siteUrl(): Promise<string>;
-}
-
-/** Sends a request the way the server harness does: bearer token, JSON body. */
-export function caller(base: string, token: string): RulesHarness['call'] {
-  return (method, path, init = {}) => {
-    const headers: Record<string, string> = { ...init.headers };
-    const bearer = init.token === undefined ? token : init.token;
-    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
-    let body: string | undefined = init.raw;
-    if (init.body !== undefined) {
-      body = JSON.stringify(init.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    return fetch(`${base}${path}`, { method, headers, body });
-  };
 }
 
 /**

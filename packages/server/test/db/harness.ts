@@ -7,6 +7,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { Scope } from '@siteaudit/schema';
 import { SCOPES } from '@siteaudit/schema';
 import { createSiteAuditServer, type SiteAuditServer, type SiteAuditServerOptions } from '../../src/index.js';
+import { caller } from './support/http.js';
 
 export const DATABASE = process.env.SITEAUDIT_TEST_DB ?? 'sqlite';
 export const onPostgres = DATABASE.startsWith('postgres');
@@ -17,7 +18,7 @@ export interface Harness {
   /** A token of the `acme` team owner with every scope, on the agency plan. */
   token: string;
   knex: Knex;
-  call(method: string, path: string, init?: { token?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Response & { json(): Promise<any> }>;
+  call: ReturnType<typeof caller>;
   tokenFor(input?: { team?: string; scopes?: readonly Scope[]; role?: 'owner' | 'admin' | 'member'; plan?: string; email?: string }): Promise<string>;
   close(): Promise<void>;
 }
@@ -76,17 +77,7 @@ export async function startHarness(options: Omit<SiteAuditServerOptions, 'databa
     token,
     knex: server.knex,
     tokenFor,
-    async call(method, path, init = {}) {
-      const headers: Record<string, string> = { ...init.headers };
-      const bearer = init.token === undefined ? token : init.token;
-      if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
-      let body: string | undefined = init.raw;
-      if (init.body !== undefined) {
-        body = JSON.stringify(init.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      return fetch(`${url}${path}`, { method, headers, body });
-    },
+    call: caller(url, token),
     async close() {
       await server.close();
       await db.drop();

@@ -1,6 +1,6 @@
 /**
- * Small helpers shared by the HTTP-boundary tests: a clock the test moves by hand, and the
- * checks every problem answer must pass (status, media type, stable code).
+ * Small helpers shared by the HTTP-boundary tests: a clock the test moves by hand, a request
+ * sender, and the checks every problem answer must pass (status, media type, stable code).
  */
 import { expect } from 'vitest';
 
@@ -45,3 +45,27 @@ export function stable(problem: Record<string, unknown>): Record<string, unknown
 }
 
 export const DAY_MS = 86_400_000;
+
+export interface CallInit {
+  /** Default: the caller's token; null sends none. */
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A body sent as is. */
+  raw?: string;
+}
+
+/** Sends requests to `base` as a client would: a bearer token, a JSON body. */
+export function caller(base: string, token: string): (method: string, path: string, init?: CallInit) => Promise<Response & { json(): Promise<any> }> {
+  return (method, path, init = {}) => {
+    const headers: Record<string, string> = { ...init.headers };
+    const bearer = init.token === undefined ? token : init.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    let body: string | undefined = init.raw;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    return fetch(`${base}${path}`, { method, headers, body });
+  };
+}
