@@ -214,8 +214,8 @@ export function idempotencyRules(target: RulesTarget): void {
   });
 
   describe('a crawl launch', () => {
-    async function campaignOf(): Promise<{ project: string; campaign: string }> {
-      const project = (await (await h.call('POST', '/v1/projects', { body: { url: await target.siteUrl() } })).json()).data;
+    async function campaignOf(url?: string): Promise<{ project: string; campaign: string }> {
+      const project = (await (await h.call('POST', '/v1/projects', { body: { url: url ?? (await target.siteUrl()) } })).json()).data;
       const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];
       return { project: project.id, campaign: campaign.id };
     }
@@ -237,7 +237,8 @@ export function idempotencyRules(target: RulesTarget): void {
     });
 
     it('replays a business refusal, and never stores a validation failure', async () => {
-      const { campaign } = await campaignOf();
+      // The first crawl stays running for the whole test: the second launch is refused.
+      const { campaign } = await campaignOf(await target.busySiteUrl());
       expect((await launch(campaign, 'launch-first')).status).toBe(202);
       await expectProblem(await launch(campaign, 'launch-busy'), 409, 'crawl.already_running');
       const replayed = await launch(campaign, 'launch-busy');

@@ -33,6 +33,8 @@ export interface RulesTarget {
   open(options?: { plans?: PlanOverrides; clock?: () => Date }): Promise<RulesHarness>;
   /** A site a crawl may be launched on: a local one for the server, any public name for the mock. */
   siteUrl(): Promise<string>;
+  /** A site whose crawl stays running while the test runs (the mock's crawls wait for its clock). */
+  busySiteUrl(): Promise<string>;
 }
 
 /**
@@ -48,6 +50,7 @@ export function mockTarget(): RulesTarget {
   return {
     name: 'mock',
     siteUrl: async () => 'https://www.example.com/',
+    busySiteUrl: async () => 'https://www.example.com/',
     async open(options = {}) {
       const mock = createMockApi({ plans: options.plans, ...(options.clock ? { now: options.clock } : {}) });
       open.push(mock.handlers);
