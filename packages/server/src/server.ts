@@ -37,7 +37,7 @@ import type { Providers } from './providers/index.js';
 import { projectHandlers } from './modules/projects/handlers.js';
 import { handlersOf, type ServerModule } from './modules/module.js';
 import { createHealthProbe, workerApp } from './http/health.js';
-import { webhooksModule, type WebhooksOptions } from './modules/webhooks/index.js';
+import { webhooksModule, webhooksOptions, type WebhooksOptions } from './modules/webhooks/index.js';
 import { problemTypeBase, resolvePlans, type PlanOverrides } from '@siteaudit/schema';
 import { DEFAULT_DOCS_URL } from '@siteaudit/schema/openapi';
 import type { Services } from './services.js';
@@ -145,6 +145,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   // Each server its own: two embedded in one process may point at different documentation.
   const docsUrl = envDocsUrl ? parsePublicUrl(envDocsUrl) : DEFAULT_DOCS_URL;
   const typeBase = problemTypeBase(docsUrl);
+  // Options refused before the database is opened: a refusal leaves nothing open behind it.
+  const role = serverRole(options);
+  const webhooks = webhooksOptions(options.webhooks);
   const db = openDatabase(options.database ?? 'sqlite:./siteaudit.db');
   await migrate(db);
   const secret = await serverSecret(db.knex, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
@@ -154,7 +157,6 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const metricsPort = typeof options.metrics === 'object' ? options.metrics : null;
 
   const clock = options.clock ?? (() => new Date());
-  const role = serverRole(options);
   const runJobs = role !== 'api';
   const services: Services = {
     knex: db.knex,
@@ -192,7 +194,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     { handlers: scorecardHandlers(services) },
     positionsModule(services, options.providers ?? {}),
     searchConsoleModule(services, options.providers ?? {}),
-    webhooksModule(services, options.webhooks),
+    webhooksModule(services, webhooks),
   ] as const satisfies readonly ServerModule<object>[];
   // A module missing for an operation is a compile error here.
   const handlers: Handlers = handlersOf(modules);

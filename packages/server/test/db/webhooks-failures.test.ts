@@ -4,12 +4,17 @@
  * precise `error_reason` in the delivery log and in the server log (module `webhooks`). The
  * `webhook.test` event is sent once, so one call gives one settled attempt.
  */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSiteAuditServer } from '../../src/index.js';
 import { loggerOptions } from '../../src/observability/logger.js';
 import { closedPort } from '../delivery/receiver.js';
 import { startHarness, type Harness } from './harness.js';
@@ -147,9 +152,17 @@ describe('a receiver that does not answer in time (webhooks.timeoutMs)', () => {
     expect(failureLine(hook.id)).toMatchObject({ module: 'webhooks', reason: 'timeout' });
   });
 
-  it('refuses a timeout that is not a positive whole number of milliseconds', async () => {
-    for (const timeoutMs of [0, -1, 1.5, Number.NaN]) {
-      await expect(startHarness({ webhooks: { timeoutMs } })).rejects.toThrow(/webhooks.timeoutMs/);
+  it('refuses a timeout that is not a positive whole number of milliseconds, before it opens the database', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'siteaudit-timeout-'));
+    try {
+      for (const timeoutMs of [0, -1, 1.5, Number.NaN]) {
+        const database = join(folder, 'refused.db');
+        await expect(createSiteAuditServer({ database, logger: false, webhooks: { timeoutMs } })).rejects.toThrow(/webhooks.timeoutMs/);
+        // Nothing was opened, so nothing is left open behind the refusal.
+        expect(existsSync(database)).toBe(false);
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 });

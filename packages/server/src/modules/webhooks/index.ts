@@ -12,11 +12,16 @@ export interface WebhooksOptions {
   timeoutMs?: number;
 }
 
-export function webhooksModule(services: Services, options: WebhooksOptions = {}): ServerModule<ReturnType<typeof webhookHandlers>> {
+/** The options checked, for the server to refuse them before it opens the database. */
+export function webhooksOptions(options: WebhooksOptions = {}): WebhooksOptions {
   const { timeoutMs } = options;
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new TypeError(`webhooks.timeoutMs must be a positive whole number of milliseconds, not ${timeoutMs}`);
   }
+  return options;
+}
+
+export function webhooksModule(services: Services, options: WebhooksOptions = {}): ServerModule<ReturnType<typeof webhookHandlers>> {
   services.quotas.register('api.webhooks.max', async (caller) => {
     const [{ count }] = await services.knex('webhooks').where({ team_id: caller.teamId }).count({ count: '*' });
     return Number(count);
