@@ -89,10 +89,9 @@ const VARIANTS: Variant[] = ['silent', 'log', 'log+metrics'];
 
 async function benchLogger(variant: Variant, dir: string) {
   if (variant === 'silent') return { logger: false as const };
-  const { pino } = await import('pino');
-  const { createLogger } = await import('../../packages/server/src/observability/logger.js');
+  const { createLogger, logDestination } = await import('../../packages/server/src/observability/logger.js');
   // What `siteaudit-server start > file` does: the CLI's logger, its stdout being the file.
-  const file = pino.destination({ dest: path.join(dir, `${variant}.log`), sync: false });
+  const file = logDestination(path.join(dir, `${variant}.log`));
   return { logger: await createLogger({ level: 'info', destination: file }), metrics: variant === 'log+metrics' };
 }
 

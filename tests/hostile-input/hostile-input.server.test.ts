@@ -38,3 +38,30 @@ it('answers a request line it cannot parse with 400 request.malformed as problem
   expect(head.toLowerCase()).toContain('content-type: application/problem+json');
   expect(JSON.parse(body)).toMatchObject({ status: 400, code: 'request.malformed' });
 });
+
+/** A raw HTTP/1.1 exchange, for request targets fetch() never sends. */
+function rawExchange(request: string): Promise<{ head: string; body: string }> {
+  const { port, hostname } = new URL(seeded.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('end', () => {
+      const at = text.indexOf('\r\n\r\n');
+      resolve({ head: text.slice(0, at), body: text.slice(at + 4) });
+    });
+    socket.on('error', reject);
+  });
+}
+
+it('routes an absolute-form request target like its path, query included', async () => {
+  const { host } = new URL(seeded.baseUrl);
+  const answer = await rawExchange(
+    `GET http://${host}/v1/projects?limit=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${seeded.token}\r\nConnection: close\r\n\r\n`,
+  );
+  expect(answer.head).toMatch(/^HTTP\/1\.1 200 /);
+  const body = JSON.parse(answer.body);
+  expect(body.data).toHaveLength(1);
+  const unknown = await rawExchange(`GET http://${host}/v1/projects?limit=1&bogus=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${seeded.token}\r\nConnection: close\r\n\r\n`);
+  expect(unknown.head).toMatch(/^HTTP\/1\.1 422 /);
+});

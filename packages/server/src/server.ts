@@ -11,7 +11,7 @@ import { createAdmin, type Admin } from './admin.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import { serverSecret } from './crypto/server-secret.js';
 import { EventBus } from './events/bus.js';
-import { createApp, serveMetrics, standaloneApp } from './http/app.js';
+import { createApp, serveMetrics, type ServedApp } from './http/app.js';
 import { requestObserver } from './http/request-log.js';
 import { resolveLogger, type LoggerOption } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
@@ -118,7 +118,7 @@ function serverRole(options: SiteAuditServerOptions): ServerRole {
 }
 
 export interface SiteAuditServer {
-  app: ReturnType<typeof createApp>;
+  app: ServedApp['app'];
   /** What this process does: serve the API, run the jobs, or both. */
   role: ServerRole;
   admin: Admin;
@@ -203,9 +203,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const idempotency = new IdempotencyStore(db.knex, httpLog);
   const health = createHealthProbe({ knex: db.knex, jobs: runJobs ? services.jobs : null, closing: () => closing !== null });
   const servedMetrics = metrics && !metricsPort ? metrics.registry : null;
-  const app =
+  const served: ServedApp =
     role === 'worker'
-      ? workerApp(health, servedMetrics)
+      ? workerApp(health, servedMetrics, typeBase)
       : createApp(handlers, {
           authenticator,
           rateLimiter,
@@ -215,8 +215,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           clock: services.clock,
           problemTypeBase: typeBase,
           validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
-          onError: (error, req, warning) => {
-            const fields = { err: error, req_id: req.res?.getHeader('X-Request-Id'), method: req.method, path: req.originalUrl.split('?')[0] };
+          onError: (error, req, res, warning) => {
+            const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+            const fields = { err: error, req_id: res.getHeader('X-Request-Id'), method: req.method, path: url.split('?')[0] };
             if (warning) httpLog.warn(fields, warning);
             else httpLog.error(fields, 'request failed');
           },
@@ -247,7 +248,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
 
   let http: HttpServer | null = null;
   return {
-    app,
+    app: served.app,
     admin: createAdmin(services),
     knex: db.knex,
     role,
@@ -257,7 +258,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     async listen(port = 0, host = '127.0.0.1') {
       const metricsUrl = metrics && metricsPort ? await listenMetrics(metrics.registry, metricsPort.port, metricsPort.host ?? host) : undefined;
       return new Promise((resolve, reject) => {
-        http = createServer(standaloneApp(app, typeBase));
+        http = createServer(served.listener);
         http.on('clientError', (error: Error, socket) => answerClientError(error, socket, typeBase));
         http.once('error', reject);
         http.listen(port, host, () => {

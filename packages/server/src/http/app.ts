@@ -1,8 +1,8 @@
 /** The Express application: request ids and language headers, the contract's routes, 404 and 405. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { VARY, allowedMethods } from '@siteaudit/schema';
-import { contractRouter, newRequestId, problemReply, requestLanguage, type BinderDeps, type Handlers } from './binder.js';
+import { bodyRefusal, contractRouter, newRequestId, problemReply, requestLanguage, sendProblem, splitTarget, type BinderDeps, type Handlers, type NodeLayer } from './binder.js';
 import { docsRouter, type DocsOptions } from './docs.js';
 import type { RequestDrain } from './drain.js';
 import { answerHealth, type HealthProbe } from './health.js';
@@ -13,7 +13,7 @@ export interface AppExtras {
   /** Refuses requests once shutdown began and tracks those in flight (http/drain.ts). */
   drain?: RequestDrain;
   /** Called first for every request: the request line and metrics (http/request-log.ts). */
-  observe?: ((req: Request, res: Response) => void) | null;
+  observe?: ((req: IncomingMessage, res: ServerResponse) => void) | null;
   /** Prometheus text at GET /metrics (outside /v1, no token, no rate limit). */
   metrics?: { contentType: string; metrics(): Promise<string> } | null;
   /** GET /healthz and /readyz (http/health.ts): before the log and the drain, so probes are answered while draining. */
@@ -22,26 +22,41 @@ export interface AppExtras {
   docs?: DocsOptions | null;
 }
 
-export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe, metrics, health, docs }: AppExtras = {}): express.Express {
+/** The app an application embeds (`server.app`), and the listener `listen()` serves it with. */
+export interface ServedApp {
+  app: express.Express;
+  listener: RequestListener;
+}
+
+export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe, metrics, health, docs }: AppExtras = {}): ServedApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // our ETags are computed by the binder, after authorisation
   app.set('query parser', 'simple');
 
-  // One layer for every answer's headers and the contract's routes: each express layer a
-  // request walks through costs it (docs/benchmarks.md, "API reads").
+  // One layer for every answer's headers and the contract's routes, on node's own request and
+  // response: `listen()` runs it before express, which it enters only for what the contract does
+  // not route (docs/benchmarks.md, "API reads").
   const routeContract = contractRouter(handlers, deps);
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  const first: NodeLayer = (req, res, next) => {
     // In this layer rather than a route of its own, which every API request would walk past.
     if (health && answerHealth(health, req, res)) return;
-    if (metrics && req.method === 'GET' && req.url.split('?')[0] === '/metrics') return serveMetrics(metrics, res, next);
+    if (metrics && req.method === 'GET' && splitTarget(req.url ?? '/').path === '/metrics') {
+      return serveMetrics(metrics, res, (error) => {
+        deps.onError(error, req, res);
+        sendProblem(res, new ApiError('internal_error'), req, deps.problemTypeBase);
+      });
+    }
     observe?.(req, res);
     res.setHeader('X-Request-Id', newRequestId());
     res.setHeader('Content-Language', requestLanguage(req));
     res.setHeader('Vary', VARY);
     if (drain && !drain.admit(req, res)) return;
     routeContract(req, res, next);
-  });
+  };
+  /** Requests the listener took through `first` before handing them to express. */
+  const passed = new WeakSet<IncomingMessage>();
+  app.use((req: Request, res: Response, next: NextFunction) => (passed.has(req) ? next() : first(req, res, next)));
 
   if (docs) app.use(docsRouter(docs));
 
@@ -56,19 +71,26 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
     res.status(reply.status).set(reply.headers).end(reply.body);
   });
 
-  // Errors raised before a route handler runs: the body parser's limits, mostly.
+  // Errors raised in express's layers: the docs' own, mostly.
   app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
-    const error =
-      err.type === 'entity.too.large'
-        ? new ApiError('request.too_large')
-        : err.status && err.status < 500
-          ? new ApiError('request.malformed_json')
-          : null;
-    if (!error) deps.onError(err, req);
-    const reply = problemReply(error ?? new ApiError('internal_error'), requestLanguage(req), res.getHeader('X-Request-Id') as string, deps.problemTypeBase);
-    res.status(reply.status).set(reply.headers).end(reply.body);
+    const error = bodyRefusal(err);
+    if (!error) deps.onError(err, req, res);
+    sendProblem(res, error ?? new ApiError('internal_error'), req, deps.problemTypeBase);
   });
-  return app;
+
+  const viaExpress = standaloneApp(app, deps.problemTypeBase);
+  return {
+    app,
+    listener: (req, res) => {
+      // An operator's `trust proxy` on `server.app` is express's to apply (`req.ip`): then every
+      // request takes the express path.
+      if (app.enabled('trust proxy')) return viaExpress(req, res);
+      first(req, res, () => {
+        passed.add(req);
+        viaExpress(req, res);
+      });
+    },
+  };
 }
 
 /** Prometheus text: outside /v1, without a token or the rate limit, not in the contract. */
@@ -79,17 +101,16 @@ export function serveMetrics(metrics: NonNullable<AppExtras['metrics']>, res: Se
 }
 
 /**
- * The app as `listen()` serves it on its own: every path the API does not know answers a 404
- * problem. `server.app` itself leaves paths outside /v1 to the application embedding it. The
+ * An express app as `listen()` serves it on its own: every path the app does not know answers a
+ * 404 problem. `server.app` itself leaves paths outside /v1 to the application embedding it. The
  * fallback is express's final handler rather than a wrapping app, which would add a router hop
  * to every request.
  */
-export function standaloneApp(app: express.Express, problemTypeBase: string): (req: IncomingMessage, res: ServerResponse) => void {
+export function standaloneApp(app: express.Express, problemTypeBase: string): RequestListener {
   return (req, res) =>
     app(req as Request, res as Response, () => {
-      const request = req as Request;
-      facts(res as Response).operation ??= 'unrouted';
-      const reply = problemReply(new ApiError('not_found'), requestLanguage(request), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), problemTypeBase);
+      facts(res).operation ??= 'unrouted';
+      const reply = problemReply(new ApiError('not_found'), requestLanguage(req), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), problemTypeBase);
       res.writeHead(reply.status, reply.headers).end(reply.body);
     });
 }

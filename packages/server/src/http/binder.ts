@@ -1,12 +1,16 @@
 /**
- * The express binding of the request pipeline (`createPipeline` of `@siteaudit/schema`, shared
+ * The node:http binding of the request pipeline (`createPipeline` of `@siteaudit/schema`, shared
  * with the mock): routes every contract operation, reads the request, hands the pipeline the
  * server's ports (token lookup, rate-limit counters and idempotency records in memory or
- * PostgreSQL, HMAC cursors, the handlers) and writes its answer, streaming a download.
+ * PostgreSQL, HMAC cursors, the handlers) and writes its answer, streaming a download. It works on
+ * node's own request and response, so `listen()` serves the API without entering express
+ * (app.ts); inside an express app it is one middleware.
  */
 import { hash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import type { Readable } from 'node:stream';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express from 'express';
 import {
   contract,
   createPipeline,
@@ -30,7 +34,7 @@ import {
 import type { Authenticator } from './auth.js';
 import type { Caller, RequestContext } from './context.js';
 import type { CursorCodec } from './cursor.js';
-import type { ApiError } from './errors.js';
+import { ApiError } from './errors.js';
 import { fingerprint, type IdempotencyStore } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import { facts } from './request-log.js';
@@ -67,18 +71,57 @@ export interface BinderDeps {
   /** Check every response body against the contract (tests, development). */
   validateResponses: boolean;
   /** An unexpected error (answered 500), or with `warning` one that did not fail the request. */
-  onError: (error: unknown, req: Request, warning?: string) => void;
+  onError: (error: unknown, req: IncomingMessage, res: ServerResponse, warning?: string) => void;
 }
 
 type Reply = Answer<Readable>;
 
-/** The pipeline's request, with the express one for the authenticator's address and the error log. */
-interface ExpressRequest extends PipelineRequest {
-  req: Request;
+/** The pipeline's request, with node's request and response for the address, the facts and the log. */
+interface NodeRequest extends PipelineRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
 }
 
-export function requestLanguage(req: Request): Language {
+/** A layer on node's request and response: it answers, or calls `next` to leave the request to express. */
+export type NodeLayer = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+export function requestLanguage(req: IncomingMessage): Language {
   return pickLanguage(req.headers['accept-language']);
+}
+
+/** Path and query string of a request target; an absolute-form target (`GET http://host/v1/…`) too. */
+export function splitTarget(url: string): { path: string; search: string } {
+  if (url[0] !== '/') {
+    try {
+      const parsed = new URL(url);
+      return { path: parsed.pathname, search: parsed.search.slice(1) };
+    } catch {
+      return { path: url, search: '' };
+    }
+  }
+  const q = url.indexOf('?');
+  return q === -1 ? { path: url, search: '' } : { path: url.slice(0, q), search: url.slice(q + 1) };
+}
+
+/** The client's address: express's `req.ip` honours the embedding app's `trust proxy`. */
+function clientAddress(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress;
+}
+
+/** The refusal for a body the parser gave up on (too large, unreadable), else null (an unexpected error). */
+export function bodyRefusal(err: Error & { type?: string; status?: number }): ApiError | null {
+  if (err.type === 'entity.too.large') return new ApiError('request.too_large');
+  return err.status && err.status < 500 ? new ApiError('request.malformed_json') : null;
+}
+
+/** Writes a problem outside the pipeline (body parser, unexpected failure), unless an answer began. */
+export function sendProblem(res: ServerResponse, error: ApiError, req: IncomingMessage, typeBase: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const reply = problemReply(error, requestLanguage(req), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), typeBase);
+  res.writeHead(reply.status, reply.headers).end(reply.body);
 }
 
 /** Serialises a problem for the caller's language; used for every refusal outside the pipeline. */
@@ -86,7 +129,7 @@ export function problemReply(error: ApiError, language: Language, requestId: str
   return problemAnswer(error, language, requestId, typeBase) as { status: number; body: string; headers: Record<string, string> };
 }
 
-function send(res: Response, reply: Reply): void {
+function send(res: ServerResponse, reply: Reply): void {
   res.statusCode = reply.status;
   for (const name in reply.headers) res.setHeader(name, reply.headers[name]);
   if (reply.stream) {
@@ -106,19 +149,21 @@ function etagOf(body: string): string {
   return `W/"${hash('sha1', body, 'base64url')}"`;
 }
 
-/** An express request as the pipeline reads it; the request id and language were set by the app's first layer. */
-function pipelineRequest(req: Request, res: Response): ExpressRequest {
+/** A request as the pipeline reads it; the request id and language were set by the app's first layer. */
+function pipelineRequest(req: IncomingMessage, res: ServerResponse, params: Record<string, string>, search: string): NodeRequest {
   return {
     req,
-    params: req.params as Record<string, string>,
-    // Null prototype: a parameter named `__proto__` or `constructor` is a field like any other.
-    query: Object.assign(Object.create(null) as Record<string, unknown>, req.query),
+    res,
+    params,
+    // Node's query parser (express's `simple`) gives a null-prototype object: a parameter named
+    // `__proto__` or `constructor` is a field like any other.
+    query: search === '' ? (Object.create(null) as Record<string, unknown>) : parseQuery(search),
     header: (name) => {
       const value = req.headers[name];
       return value === undefined ? undefined : String(value);
     },
     body: () => {
-      const raw = req.body as Buffer | undefined;
+      const raw = (req as IncomingMessage & { body?: unknown }).body;
       return raw && Buffer.isBuffer(raw) && raw.length > 0 ? raw.toString('utf8') : undefined;
     },
     requestId: res.getHeader('X-Request-Id') as string,
@@ -127,22 +172,23 @@ function pipelineRequest(req: Request, res: Response): ExpressRequest {
 }
 
 /**
- * The middleware that routes every operation: the contract's own matcher (`matchOperation`)
- * finds it in a few pattern tests, where one express route per operation would walk up to forty
- * router layers per request. A path the contract does not route goes on to `next` (405, 404, or
- * the application embedding this one).
+ * The layer that routes every operation: the contract's own matcher (`matchOperation`) finds it
+ * in a few pattern tests, where one express route per operation would walk up to forty router
+ * layers per request. A path the contract does not route goes on to `next` (405, 404, or the
+ * application embedding this one); every other outcome, a body refused by the parser or a
+ * failure while writing included, is answered here.
  */
-export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Request, res: Response, next: NextFunction) => void {
-  const rawBody = express.raw({ type: () => true, limit: '1mb' });
+export function contractRouter(handlers: Handlers, deps: BinderDeps): NodeLayer {
+  const rawBody = express.raw({ type: () => true, limit: '1mb' }) as unknown as (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   const byId = handlers as unknown as Record<OperationId, (ctx: RequestContext, input: unknown) => Promise<unknown>>;
-  const run = createPipeline<Caller, Readable, ExpressRequest>({
+  const run = createPipeline<Caller, Readable, NodeRequest>({
     clock: deps.clock,
     problemTypeBase: deps.problemTypeBase,
     plans: deps.plans,
     // The client's address: express's req.ip honours the embedding app's `trust proxy`.
-    authenticate: async ({ req }, now) => {
-      const caller = await deps.authenticator.authenticate(req.headers.authorization, now, req.ip);
-      facts(req.res!).team = caller.teamId;
+    authenticate: async ({ req, res }, now) => {
+      const caller = await deps.authenticator.authenticate(req.headers.authorization, now, clientAddress(req));
+      facts(res).team = caller.teamId;
       return caller;
     },
     rateLimits: {
@@ -160,29 +206,38 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): (req: Requ
     discard: (stream) => stream.destroy(),
     handle: (op, ctx, input) => byId[op](ctx, input),
     validateResponses: deps.validateResponses,
-    unexpected: (error, { req }, warning) => {
-      deps.onError(error, req, warning);
+    unexpected: (error, { req, res }, warning) => {
+      deps.onError(error, req, res, warning);
     },
   });
 
-  const serve = async (op: ContractEntry, req: Request, res: Response) => {
-    send(res, await run(op, pipelineRequest(req, res)));
+  // The pipeline answers every error itself; whatever escapes (a socket gone mid-write) is
+  // logged and answered 500 if nothing was sent yet, never an unhandled rejection.
+  const failed = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    deps.onError(error, req, res);
+    sendProblem(res, new ApiError('internal_error'), req, deps.problemTypeBase);
   };
 
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req, res, next) => {
+    const { path, search } = splitTarget(req.url ?? '/');
     // HEAD is answered as GET, without the body (node:http drops it).
-    const found = matchOperation(req.method === 'HEAD' ? 'GET' : req.method, req.path);
+    const found = matchOperation(req.method === 'HEAD' ? 'GET' : (req.method ?? ''), path);
     if (!found) return next();
     const op = contract[found.id] as ContractEntry;
     facts(res).operation = found.id;
     const go = () => {
-      req.params = decodePathParams(found.params);
-      // The pipeline answers every error itself; whatever escapes (a socket gone mid-write)
-      // goes to express's error handling, never an unhandled rejection.
-      serve(op, req, res).catch(next);
+      run(op, pipelineRequest(req, res, decodePathParams(found.params), search)).then(
+        (reply) => send(res, reply),
+        (error: unknown) => failed(req, res, error),
+      );
     };
-    if (op.body) rawBody(req, res, (error?: unknown) => (error ? next(error) : go()));
-    else go();
+    if (!op.body) return go();
+    rawBody(req, res, (error?: unknown) => {
+      if (!error) return go();
+      const refusal = bodyRefusal(error as Error);
+      if (refusal) sendProblem(res, refusal, req, deps.problemTypeBase);
+      else failed(req, res, error);
+    });
   };
 }
 

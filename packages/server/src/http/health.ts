@@ -10,7 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Knex } from 'knex';
-import { serveMetrics, type AppExtras } from './app.js';
+import { serveMetrics, standaloneApp, type AppExtras, type ServedApp } from './app.js';
 import { migrationSource } from '../store/migrations/index.js';
 
 export const HEALTH_PATHS = ['/healthz', '/readyz'] as const;
@@ -88,7 +88,7 @@ export function answerHealth(probe: HealthProbe, req: IncomingMessage, res: Serv
  * What a worker serves (`--role worker`): the health endpoints and, when asked, the metrics;
  * no /v1, so a worker behind a balancer by mistake answers 404 rather than the API.
  */
-export function workerApp(probe: HealthProbe, metrics: AppExtras['metrics']): express.Express {
+export function workerApp(probe: HealthProbe, metrics: AppExtras['metrics'], problemTypeBase: string): ServedApp {
   const app = express();
   app.disable('x-powered-by');
   app.use((req, res, next) => {
@@ -96,5 +96,5 @@ export function workerApp(probe: HealthProbe, metrics: AppExtras['metrics']): ex
     if (metrics && req.method === 'GET' && req.url.split('?')[0] === '/metrics') return serveMetrics(metrics, res, next);
     next();
   });
-  return app;
+  return { app, listener: standaloneApp(app, problemTypeBase) };
 }

@@ -1,9 +1,10 @@
 /**
  * The request line and the request metrics, written when an answer is done (docs/operations.md):
  * request id, operation, team, status, duration and cost. The binder leaves the operation and
- * the team in `res.locals`; the cost is the `X-Request-Cost` the caller was told.
+ * the team in `res.locals` (express's, or made here when express is not entered); the cost is the
+ * `X-Request-Cost` the caller was told.
  */
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 
@@ -14,14 +15,15 @@ export interface RequestFacts {
   team?: string;
 }
 
-export const facts = (res: Response): RequestFacts => res.locals as RequestFacts;
+/** express keeps a `res.locals` it finds, so facts noted before it runs stay there. */
+export const facts = (res: ServerResponse): RequestFacts => ((res as ServerResponse & { locals?: RequestFacts }).locals ??= {});
 
 /**
  * Returns the function the app's first layer calls for every request, or null when neither a
  * request line nor metrics would be written (a silent logger without metrics costs nothing).
  * One plain `info` call per request on the server's logger, no child logger: pino's fast path.
  */
-export function requestObserver(logger: Logger, metrics: Metrics | null): ((req: Request, res: Response) => void) | null {
+export function requestObserver(logger: Logger, metrics: Metrics | null): ((req: IncomingMessage, res: ServerResponse) => void) | null {
   if (!metrics && logger.level === 'silent') return null;
   return (req, res) => {
     const started = performance.now();
@@ -33,7 +35,8 @@ export function requestObserver(logger: Logger, metrics: Metrics | null): ((req:
       metrics?.request(operation, res.statusCode, ms / 1000);
       if (!logger.isLevelEnabled('info')) return;
       const cost = res.getHeader('X-Request-Cost');
-      const url = req.originalUrl;
+      // The path as the client sent it, also when an embedding app mounted this one under a prefix.
+      const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
       const query = url.indexOf('?');
       logger.info(
         {

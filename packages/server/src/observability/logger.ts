@@ -49,9 +49,17 @@ export async function createLogger(options: { level?: string; pretty?: boolean; 
     const { default: pretty } = await import('pino-pretty');
     return pino(loggerOptions(level), pretty({ colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
   }
-  // Buffered writes (4 kB at a time, flushed at exit by pino): a write per line costs the read
-  // path a system call each (docs/benchmarks.md, "Request log and metrics").
-  return pino(loggerOptions(level), options.destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(loggerOptions(level), options.destination ?? logDestination(1));
+}
+
+/**
+ * Where the command line writes its lines (a file descriptor or a path): buffered up to 4 kB, so
+ * a line does not cost the read path a write of its own (docs/benchmarks.md, "Request log and
+ * metrics"), flushed every 250 ms so a quiet server's lines still show at once, and at exit by
+ * pino. A process killed outright loses at most those 250 ms of lines.
+ */
+export function logDestination(dest: number | string): DestinationStream {
+  return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 250 });
 }
 
 /**

@@ -128,6 +128,21 @@ describe('embedded behind a trusted proxy', () => {
   });
 });
 
+describe('served by listen() with trust proxy set on server.app', () => {
+  it('counts each forwarded client on its own', async () => {
+    const proxied = await startHarness({ clock: time.clock });
+    try {
+      proxied.server.app.set('trust proxy', 'loopback');
+      nextMinute();
+      for (let i = 0; i < LIMIT; i++) expect((await me(proxied.url, unknownToken(), '127.0.0.5', { 'x-forwarded-for': '198.51.100.9' })).status).toBe(401);
+      expect((await me(proxied.url, unknownToken(), '127.0.0.5', { 'x-forwarded-for': '198.51.100.9' })).status).toBe(429);
+      expect((await me(proxied.url, unknownToken(), '127.0.0.5', { 'x-forwarded-for': '198.51.100.10' })).status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
 describe('the option', () => {
   it('sets the limit, and null removes it', async () => {
     const strict = await startHarness({ authFailuresPerMinute: 2, clock: time.clock });

@@ -92,6 +92,18 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
 
     const refused = await fetch(`${base}/v1/projects`, { headers: { authorization: 'Bearer sa_nottherightone_00000000000' } });
     expect(refused.status).toBe(401);
+
+    // The request lines are buffered, yet reach stdout while the server runs, not only at exit.
+    const requestId = refused.headers.get('x-request-id');
+    await expect.poll(() => output.includes(`"req_id":"${requestId}"`), { timeout: 5_000 }).toBe(true);
+    expect(server.exitCode).toBeNull();
+
+    // …and the last lines are written out when SIGTERM stops it.
+    const last = (await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${token}` } })).headers.get('x-request-id');
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+    expect(output).toContain(`"req_id":"${last}"`);
   }, 90_000);
 
   it('says in words what each admin command did, the token on a line of its own', async () => {
