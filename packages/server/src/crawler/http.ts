@@ -228,7 +228,7 @@ export class HttpClient {
         const failed = classify(error, url);
         const retryable = failed.type === 'timeout' || failed.type === 'connection';
         if (!retryable || attempt >= retries) throw failed;
-        await this.wait(this.backoff(attempt), url);
+        await this.wait(this.backoff(attempt));
         continue;
       }
       const { status } = response;
@@ -247,7 +247,7 @@ export class HttpClient {
       if (asked !== null && asked > this.options.maxWaitMs) return response;
       const wait = asked ?? this.backoff(attempt);
       if (asked !== null) this.pacer.pause(host, asked);
-      await this.wait(wait, url);
+      await this.wait(wait);
     }
   }
 
@@ -308,7 +308,7 @@ export class HttpClient {
     return Math.min(this.options.maxWaitMs, base / 2 + Math.random() * (base / 2));
   }
 
-  private async wait(ms: number, url: string): Promise<void> {
+  private async wait(ms: number): Promise<void> {
     try {
       await sleep(ms, undefined, { signal: this.options.signal });
     } catch {
