@@ -1,7 +1,8 @@
 /**
  * Recognises firewall, bot-challenge and captcha pages answered instead of the real page. Their
- * findings are not the page's own (checks.md, "Protection pages"): a challenge page has no h1,
- * no description and thin content, and a 403 there is the firewall, not a broken page.
+ * findings are not the page's own (docs/health-score.md: counted apart, never scored): a
+ * challenge page has no h1, no description and thin content, and a 403 there is the firewall,
+ * not a broken page.
  *
  * A 2xx answer needs a strong sign (a challenge title or Cloudflare's cf-mitigated header), since
  * ordinary pages embed captchas in their forms. A 403/429/503 answer also counts when its body

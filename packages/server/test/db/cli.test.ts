@@ -1,5 +1,5 @@
 /**
- * The operator's path (../shared/architecture.md, "The operator interface"): create a team, a
+ * The operator's path (docs/operations.md and the README, "Start the server"): create a team, a
  * member and a token with the CLI on an SQLite file, start the server on it, and call the API
  * with the printed token. SQLite only: the CLI's database handling is the same on PostgreSQL.
  * The CLI runs as `npx siteaudit-server` does in a clone: through the package's bin launcher,

@@ -1,5 +1,5 @@
 /**
- * Conditional requests (spec: Caching; ../shared/api-rules.md): every 200 GET carries an ETag;
+ * Conditional requests (the spec's "Caching"): every 200 GET carries an ETag;
  * If-None-Match with a matching tag (weak comparison, lists, `*`) answers 304 with the ETag and
  * no body; a 304 costs nothing; a change of the resource changes the ETag.
  */
