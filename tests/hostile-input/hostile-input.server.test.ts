@@ -65,3 +65,14 @@ it('routes an absolute-form request target like its path, query included', async
   const unknown = await rawExchange(`GET http://${host}/v1/projects?limit=1&bogus=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${seeded.token}\r\nConnection: close\r\n\r\n`);
   expect(unknown.head).toMatch(/^HTTP\/1\.1 422 /);
 });
+
+it('ignores a fragment sent in the request target, as a browser would have dropped it', async () => {
+  const { host } = new URL(seeded.baseUrl);
+  for (const target of ['/v1/projects?limit=1#top', `http://${host}/v1/projects?limit=1#top`]) {
+    const answer = await rawExchange(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${seeded.token}\r\nConnection: close\r\n\r\n`);
+    expect(answer.head, target).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(answer.body).data, target).toHaveLength(1);
+  }
+  const me = await rawExchange(`GET /v1/me#x HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${seeded.token}\r\nConnection: close\r\n\r\n`);
+  expect(me.head).toMatch(/^HTTP\/1\.1 200 /);
+});

@@ -12,7 +12,7 @@ import { createSecretBox } from './crypto/secret-box.js';
 import { serverSecret } from './crypto/server-secret.js';
 import { EventBus } from './events/bus.js';
 import { createApp, serveMetrics, type ServedApp } from './http/app.js';
-import { requestObserver } from './http/request-log.js';
+import { requestObserver, requestPath } from './http/request-log.js';
 import { resolveLogger, type LoggerOption } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Registry } from 'prom-client';
@@ -216,8 +216,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           problemTypeBase: typeBase,
           validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
           onError: (error, req, res, warning) => {
-            const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
-            const fields = { err: error, req_id: res.getHeader('X-Request-Id'), method: req.method, path: url.split('?')[0] };
+            const fields = { err: error, req_id: res.getHeader('X-Request-Id'), method: req.method, path: requestPath(req) };
             if (warning) httpLog.warn(fields, warning);
             else httpLog.error(fields, 'request failed');
           },

@@ -1,8 +1,11 @@
-/** The Express application: request ids and language headers, the contract's routes, 404 and 405. */
+/**
+ * The API application: request ids and language headers, the contract's routes, 404 and 405; as
+ * node's listener for `listen()` and as the express app an application embeds.
+ */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { VARY, allowedMethods } from '@siteaudit/schema';
-import { bodyRefusal, contractRouter, newRequestId, problemReply, requestLanguage, sendProblem, splitTarget, type BinderDeps, type Handlers, type NodeLayer } from './binder.js';
+import { answerBodyError, answerFailure, contractRouter, newRequestId, problemReply, requestLanguage, splitTarget, type BinderDeps, type Handlers, type NodeLayer } from './binder.js';
 import { docsRouter, type DocsOptions } from './docs.js';
 import type { RequestDrain } from './drain.js';
 import { answerHealth, type HealthProbe } from './health.js';
@@ -42,10 +45,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
     // In this layer rather than a route of its own, which every API request would walk past.
     if (health && answerHealth(health, req, res)) return;
     if (metrics && req.method === 'GET' && splitTarget(req.url ?? '/').path === '/metrics') {
-      return serveMetrics(metrics, res, (error) => {
-        deps.onError(error, req, res);
-        sendProblem(res, new ApiError('internal_error'), req, deps.problemTypeBase);
-      });
+      return serveMetrics(metrics, res, (error) => answerFailure(deps, req, res, error));
     }
     observe?.(req, res);
     res.setHeader('X-Request-Id', newRequestId());
@@ -72,11 +72,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
   });
 
   // Errors raised in express's layers: the docs' own, mostly.
-  app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
-    const error = bodyRefusal(err);
-    if (!error) deps.onError(err, req, res);
-    sendProblem(res, error ?? new ApiError('internal_error'), req, deps.problemTypeBase);
-  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => answerBodyError(deps, req, res, err));
 
   const viaExpress = standaloneApp(app, deps.problemTypeBase);
   return {

@@ -89,8 +89,13 @@ export function requestLanguage(req: IncomingMessage): Language {
   return pickLanguage(req.headers['accept-language']);
 }
 
-/** Path and query string of a request target; an absolute-form target (`GET http://host/v1/…`) too. */
+/**
+ * Path and query string of a request target, without a fragment a client sent by mistake (as
+ * express's own parser drops it); an absolute-form target (`GET http://host/v1/…`) too.
+ */
 export function splitTarget(url: string): { path: string; search: string } {
+  const fragment = url.indexOf('#');
+  if (fragment !== -1) url = url.slice(0, fragment);
   if (url[0] !== '/') {
     try {
       const parsed = new URL(url);
@@ -108,14 +113,24 @@ function clientAddress(req: IncomingMessage): string | undefined {
   return (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress;
 }
 
-/** The refusal for a body the parser gave up on (too large, unreadable), else null (an unexpected error). */
-export function bodyRefusal(err: Error & { type?: string; status?: number }): ApiError | null {
-  if (err.type === 'entity.too.large') return new ApiError('request.too_large');
-  return err.status && err.status < 500 ? new ApiError('request.malformed_json') : null;
+type ErrorDeps = Pick<BinderDeps, 'onError' | 'problemTypeBase'>;
+
+/** An unexpected failure outside the pipeline: logged, and answered 500 if nothing was sent yet. */
+export function answerFailure(deps: ErrorDeps, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  deps.onError(error, req, res);
+  sendProblem(res, new ApiError('internal_error'), req, deps.problemTypeBase);
+}
+
+/** An error of the body parser: 413 or 400 for a body it gave up on (too large, unreadable), else a failure. */
+export function answerBodyError(deps: ErrorDeps, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  const { type, status } = (error ?? {}) as { type?: string; status?: number };
+  if (type === 'entity.too.large') return sendProblem(res, new ApiError('request.too_large'), req, deps.problemTypeBase);
+  if (status && status < 500) return sendProblem(res, new ApiError('request.malformed_json'), req, deps.problemTypeBase);
+  answerFailure(deps, req, res, error);
 }
 
 /** Writes a problem outside the pipeline (body parser, unexpected failure), unless an answer began. */
-export function sendProblem(res: ServerResponse, error: ApiError, req: IncomingMessage, typeBase: string): void {
+function sendProblem(res: ServerResponse, error: ApiError, req: IncomingMessage, typeBase: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -211,13 +226,6 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): NodeLayer 
     },
   });
 
-  // The pipeline answers every error itself; whatever escapes (a socket gone mid-write) is
-  // logged and answered 500 if nothing was sent yet, never an unhandled rejection.
-  const failed = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
-    deps.onError(error, req, res);
-    sendProblem(res, new ApiError('internal_error'), req, deps.problemTypeBase);
-  };
-
   return (req, res, next) => {
     const { path, search } = splitTarget(req.url ?? '/');
     // HEAD is answered as GET, without the body (node:http drops it).
@@ -226,18 +234,14 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): NodeLayer 
     const op = contract[found.id] as ContractEntry;
     facts(res).operation = found.id;
     const go = () => {
-      run(op, pipelineRequest(req, res, decodePathParams(found.params), search)).then(
-        (reply) => send(res, reply),
-        (error: unknown) => failed(req, res, error),
-      );
+      // The pipeline answers every error itself; whatever escapes it or the write (a socket gone
+      // mid-write) is answered here, never an unhandled rejection.
+      run(op, pipelineRequest(req, res, decodePathParams(found.params), search))
+        .then((reply) => send(res, reply))
+        .catch((error: unknown) => answerFailure(deps, req, res, error));
     };
     if (!op.body) return go();
-    rawBody(req, res, (error?: unknown) => {
-      if (!error) return go();
-      const refusal = bodyRefusal(error as Error);
-      if (refusal) sendProblem(res, refusal, req, deps.problemTypeBase);
-      else failed(req, res, error);
-    });
+    rawBody(req, res, (error?: unknown) => (error ? answerBodyError(deps, req, res, error) : go()));
   };
 }
 

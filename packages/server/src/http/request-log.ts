@@ -18,6 +18,13 @@ export interface RequestFacts {
 /** express keeps a `res.locals` it finds, so facts noted before it runs stay there. */
 export const facts = (res: ServerResponse): RequestFacts => ((res as ServerResponse & { locals?: RequestFacts }).locals ??= {});
 
+/** The path as the client sent it, without the query: also when an embedding app mounted this one under a prefix. */
+export function requestPath(req: IncomingMessage): string {
+  const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
 /**
  * Returns the function the app's first layer calls for every request, or null when neither a
  * request line nor metrics would be written (a silent logger without metrics costs nothing).
@@ -35,16 +42,13 @@ export function requestObserver(logger: Logger, metrics: Metrics | null): ((req:
       metrics?.request(operation, res.statusCode, ms / 1000);
       if (!logger.isLevelEnabled('info')) return;
       const cost = res.getHeader('X-Request-Cost');
-      // The path as the client sent it, also when an embedding app mounted this one under a prefix.
-      const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
-      const query = url.indexOf('?');
       logger.info(
         {
           req_id: res.getHeader('X-Request-Id'),
           op: operation,
           team,
           method: req.method,
-          path: query === -1 ? url : url.slice(0, query),
+          path: requestPath(req),
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
           cost: cost === undefined ? 0 : Number(cost),
