@@ -1,19 +1,20 @@
 /**
- * robots.txt per RFC 9309, with robots-parser doing the matching: the group whose user-agent
- * equals our product token (case-insensitive; groups of the same name merge) else `*`; within
- * it the longest matching path rule wins and Allow wins a tie; `*` and `$` wildcards.
+ * robots.txt per RFC 9309, matched by our own parser (robots-txt.ts; decisions in
+ * docs/decisions/robots-txt.md): groups end only at a user-agent line that follows a rule, so
+ * Crawl-delay, Sitemap or unknown lines never split one (§2.2.4); groups naming our product token
+ * (case-insensitive) merge, else the `*` groups apply, and a group without rules allows everything;
+ * the longest matching pattern wins and Allow wins a tie; `*`, `$`, and percent-encoding compared in
+ * one canonical form on both sides. Google's leniencies are kept: a user-agent read up to its
+ * first space, misspelled record names, a missing colon, a partial byte order mark, over-long lines.
  *
- * Fetch outcome (§2.3.1): 2xx → parse; 4xx → no rules, everything allowed; 5xx, 429 (as
- * Google does: a throttling server is not a missing file) or a network failure → unreachable,
- * everything disallowed; more than 5 redirects → treated as 4xx. /robots.txt itself is always
- * allowed (§2.2.2). The rules apply to the origin they were fetched for, even when the file
- * came from a redirect elsewhere (§2.3.1.2).
+ * Fetch outcome (§2.3.1): 2xx → parse the first 500 KiB (§2.5); 4xx → no rules, everything
+ * allowed; 5xx, 429 (as Google does: a throttling server is not a missing file) or a network
+ * failure → unreachable, everything disallowed; more than 5 redirects → treated as 4xx.
+ * /robots.txt itself is always allowed (§2.2.2). The rules apply to the origin they were fetched
+ * for, even when the file came from a redirect elsewhere (§2.3.1.2).
  */
-import robotsParser from 'robots-parser';
 import type { FetchErrorType, HttpClient } from './http.js';
-
-/** RFC 9309 §2.5: parse at least 500 KiB. */
-const ROBOTS_MAX_BYTES = 500 * 1024;
+import { parseRobotsTxt, robotsPathOf, ROBOTS_MAX_BYTES } from './robots-txt.js';
 
 export type RobotsState = 'ok' | 'missing' | 'unreachable';
 
@@ -31,23 +32,28 @@ export interface RobotsPolicy {
   isAllowed(url: string, token?: string): boolean;
 }
 
-type Robot = ReturnType<typeof robotsParser>;
-
-/** Builds a policy from robots.txt text, for the origin of `robotsUrl`. */
-export function parseRobots(robotsUrl: string, text: string, ownToken: string, status: number | null = 200): RobotsPolicy {
-  const robot: Robot = robotsParser(robotsUrl, text);
-  const delay = robot.getCrawlDelay(ownToken);
+/** Builds a policy from robots.txt (text, or the bytes as served), for the origin of `robotsUrl`. */
+export function parseRobots(robotsUrl: string, text: string | Uint8Array, ownToken: string, status: number | null = 200): RobotsPolicy {
+  const robots = parseRobotsTxt(text);
+  const origin = new URL(robotsUrl).origin;
+  const delay = robots.rulesFor(ownToken).crawlDelay;
   return {
     url: robotsUrl,
     state: 'ok',
     status,
     error: null,
-    sitemaps: robot.getSitemaps(),
-    crawlDelayMs: typeof delay === 'number' && delay > 0 ? delay * 1000 : null,
+    sitemaps: robots.sitemaps,
+    crawlDelayMs: delay !== null && delay > 0 ? delay * 1000 : null,
     isAllowed(url: string, token = ownToken): boolean {
-      if (isRobotsFile(url)) return true;
-      // undefined means another origin: this file says nothing about it.
-      return robot.isAllowed(url, token) !== false;
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return true;
+      }
+      // Another origin: this file says nothing about it.
+      if (parsed.origin !== origin || parsed.pathname === '/robots.txt') return true;
+      return robots.rulesFor(token).allows(robotsPathOf(parsed));
     },
   };
 }
@@ -78,7 +84,7 @@ export async function fetchRobots(client: HttpClient, origin: string, ownToken: 
   const res = await client.getResource(robotsUrl, { maxHops: 5, maxBytes: ROBOTS_MAX_BYTES, accept: 'text/plain,*/*;q=0.5' });
   if (res.status === null || res.error) return fixedPolicy(robotsUrl, 'unreachable', res.status, res.error?.type ?? 'connection');
   if (res.status >= 200 && res.status < 300) {
-    return parseRobots(robotsUrl, res.body?.toString('utf8') ?? '', ownToken, res.status);
+    return parseRobots(robotsUrl, res.body ?? new Uint8Array(0), ownToken, res.status);
   }
   if (res.status === 429 || res.status >= 500) return fixedPolicy(robotsUrl, 'unreachable', res.status);
   // 4xx, and 3xx beyond the hop limit: "unavailable", no restriction.
