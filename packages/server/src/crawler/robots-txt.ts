@@ -331,13 +331,15 @@ function rulesOf(groups: Group[]): RobotsRules {
 // ---------------------------------------------------------------- groups
 
 /**
- * The product token a user-agent line names. Google reads it up to the first character outside
- * [a-zA-Z_-] (robots.cc ExtractUserAgent: "Googlebot/2.1" and "Foo Bar" name googlebot and foo),
- * and a `*` followed by a space is still the global group.
+ * The product token a user-agent line names: the value up to its first character outside
+ * [a-zA-Z0-9_-] (Google, robots.cc ExtractUserAgent: "Googlebot/2.1" and "Foo Bar" name googlebot
+ * and foo). Google also stops at a digit, which makes "MJ12bot" name "MJ"; we keep digits, since
+ * real crawler names have them and no token without digits is affected. A `*` followed by a space
+ * is still the global group (robots.cc HandleUserAgent).
  */
 function agentOf(value: string): string {
   if (value === '*' || /^\*\s/.test(value)) return '*';
-  const m = /^[A-Za-z_-]*/.exec(value);
+  const m = /^[A-Za-z0-9_-]*/.exec(value);
   return (m ? m[0] : '').toLowerCase();
 }
 
