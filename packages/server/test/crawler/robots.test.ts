@@ -1,6 +1,8 @@
 /**
  * robots.txt per RFC 9309: rule matching (unit), and what the crawl does with 4xx, 5xx, a full
- * disallow and Crawl-delay (against the fixture server).
+ * disallow, Crawl-delay and the grouping cases robots-parser got wrong (against the fixture
+ * server, asserting on the paths it was asked for). The parser's own tests are in
+ * robots-rfc.test.ts, robots-google.test.ts and robots-fixtures.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { robotsToken } from '../../src/crawler/index.js';
@@ -119,5 +121,51 @@ describe('robots.txt in a crawl', () => {
     const r = await crawl(`${site.origin}/`, { concurrency: 8, perHostConcurrency: 4 });
     expect(r.pages.filter((p) => p.status_code === 200)).toHaveLength(pages.length);
     expect(site.load.peak).toBe(1);
+  });
+
+  /** Pages the crawler asked for, other than robots.txt, sitemaps and llms.txt. */
+  const pagesRequested = (f: FixtureSite) =>
+    f.requests.map((q) => q.replace(/^\S+ /, '')).filter((p) => !/^\/(robots\.txt|sitemap\.xml|news\.xml|llms\.txt)$/.test(p));
+  const SITE = ['/', '/about', '/private/page', '/blog/', '/blog/post-1'];
+  const links = { '/': { html: () => '<html><body><a href="/about">a</a> <a href="/private/page">p</a> <a href="/blog/">b</a></body></html>' } };
+
+  it('a Crawl-delay line does not end our group: User-agent: * with Disallow: / below it applies to us', async () => {
+    site = await startFixtureSite({ robots: 'User-agent: SiteAuditBot\nCrawl-delay: 0.01\nUser-agent: *\nDisallow: /\n', only: SITE, routes: links });
+    const r = await crawl(`${site.origin}/`);
+    expect(r.outcome).toMatchObject({ blocked: true, blockedReason: 'robots_disallow' });
+    expect(pagesRequested(site)).toEqual([]);
+  });
+
+  it('Sitemap lines do not end our group: the rules after them, under another agent of the group, apply to us', async () => {
+    site = await startFixtureSite({
+      robots: 'User-agent: SiteAuditBot\nSitemap: /sitemap.xml\nUser-agent: OtherBot\nDisallow: /private/\nSitemap: /news.xml\nDisallow: /about\n',
+      sitemap: false,
+      only: SITE,
+      routes: links,
+    });
+    const r = await crawl(`${site.origin}/`);
+    expect(r.outcome.blocked).toBe(false);
+    const asked = pagesRequested(site);
+    expect(asked).toContain('/');
+    expect(asked).toContain('/blog/');
+    expect(asked).not.toContain('/about');
+    expect(asked).not.toContain('/private/page');
+  });
+
+  it('our group without rules, last in the file, allows everything rather than falling back to *', async () => {
+    site = await startFixtureSite({ robots: 'User-agent: *\nDisallow: /\n\nUser-agent: SiteAuditBot\n', sitemap: false, only: SITE, routes: links });
+    const r = await crawl(`${site.origin}/`);
+    expect(r.outcome.blocked).toBe(false);
+    expect(pagesRequested(site)).toEqual(expect.arrayContaining(['/', '/about', '/private/page', '/blog/']));
+  });
+
+  it('a percent-encoded pattern blocks the page it spells: /%70rivate/ is /private/', async () => {
+    site = await startFixtureSite({ robots: 'User-agent: *\nDisallow: /%70rivate/\nDisallow: /%61bout$\n', sitemap: false, only: SITE, routes: links });
+    const r = await crawl(`${site.origin}/`);
+    expect(r.outcome.blocked).toBe(false);
+    const asked = pagesRequested(site);
+    expect(asked).toContain('/blog/');
+    expect(asked).not.toContain('/private/page');
+    expect(asked).not.toContain('/about');
   });
 });
