@@ -68,6 +68,8 @@ export const CHECKS = {
   canonical_chain: check(W, 'canonicals', 'Canonical chain or loop', 'Chaîne ou boucle de canoniques'),
   canonical_conflict: check(W, 'canonicals', 'Several canonicals, or HTML and header canonicals disagree', 'Plusieurs canoniques, ou canoniques HTML et en-tête en désaccord'),
   canonical_relative: check(I, 'canonicals', 'Relative canonical URL', 'URL canonique relative'),
+  canonical_invalid: check(E, 'canonicals', 'Canonical that is not a crawlable http(s) URL', 'Canonique qui n’est pas une URL http(s) explorable'),
+  canonical_in_body: check(W, 'canonicals', 'Canonical in <body> (ignored by search engines)', 'Canonique dans le <body> (ignorée par les moteurs)'),
 
   // robots.txt and sitemaps
   robots_txt_5xx: check(E, 'robots_sitemaps', 'robots.txt answers 5xx (disallow all)', 'robots.txt en erreur 5xx (tout est interdit)', 'site'),

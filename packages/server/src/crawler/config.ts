@@ -16,7 +16,8 @@ export const MAX_REDIRECTS = 10;
 export const DEFAULT_TUNING: CrawlTuning = {
   retryBaseDelayMs: 500,
   maxWaitMs: 30_000,
-  maxHtmlBytes: 5 * 1024 * 1024,
+  /** HTML read per page, decompressed (docs/decisions/page-content.md): pages beyond it are read up to it. */
+  maxHtmlBytes: 10 * 1024 * 1024,
   batchSize: 200,
   maxConsecutiveProtection: 20,
   maxExternalChecks: 10_000,

@@ -1,7 +1,14 @@
 /**
  * Streaming HTML analysis with htmlparser2: the page is fed chunk by chunk as it arrives and
- * never held whole, so memory per page is bounded by what we extract (capped lists), not by the
- * document size.
+ * never held whole, so memory per page is bounded by what we extract, not by the document size.
+ * Links are read whole (no cap: a large index page is often the only path to the pages behind
+ * it), kept once per distinct href.
+ *
+ * Content facts (word count, heading outline, fingerprint words) read the main content, as
+ * Sitebulb and Screaming Frog's content area do (docs/decisions/page-content.md): the text inside
+ * `<main>`, `<article>` or `role=main` when the page has one, minus the navigation nested in it;
+ * else the body minus `<nav>`, `<header>`, `<footer>`, `<aside>` and their ARIA roles. Titles,
+ * h1, meta tags and links are read from the whole page, as search engines read them.
  */
 import { Parser } from 'htmlparser2';
 import { appendFingerprintWords, WORD } from './text-hash.js';
@@ -22,13 +29,18 @@ export interface HtmlFacts {
   titles: string[];
   metaDescriptions: string[];
   h1: string[];
+  /** Heading outline of the main content. */
   headings: { level: number; text: string }[];
-  /** First skipped heading level found, e.g. h2 followed by h4. */
+  /** First skipped heading level in the main content, e.g. h2 followed by h4. */
   headingSkip: { from: number; to: number } | null;
+  /** Words of the main content. */
   wordCount: number;
-  /** Normalised words of the main text (<main>/<article> if any, else the body without nav, header, footer, aside). */
+  /** Normalised words of the main content, for fingerprints. */
   mainWords: string[];
+  /** `<link rel=canonical>` hrefs of the head. */
   canonicals: string[];
+  /** `<link rel=canonical>` hrefs found in the body, which search engines ignore. */
+  bodyCanonicals: string[];
   baseHref: string | null;
   links: HtmlLink[];
   images: HtmlImage[];
@@ -50,6 +62,8 @@ export interface HtmlFacts {
 }
 
 const LIST_CAP = 5_000;
+/** Distinct hrefs kept per page: far above any real page (a 10 MB page holds about 200,000 links). */
+const LINK_CAP = 1_000_000;
 const HEADING_CAP = 200;
 const WORD_CAP = 200_000;
 const JSONLD_CAP = 256 * 1024;
@@ -57,7 +71,38 @@ const SAMPLE_CAP = 2_000;
 
 /** Elements whose text is not page text. */
 const IGNORED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'select', 'textarea']);
-const BOILERPLATE = new Set(['nav', 'header', 'footer', 'aside']);
+/** Navigation: left out of the main content even inside it (breadcrumbs, tables of contents). */
+const NAVIGATION = new Set(['nav', 'aside']);
+const NAVIGATION_ROLES = new Set(['navigation', 'complementary', 'search']);
+/** Page chrome: left out when the page has no main element (inside an article, its own header). */
+const CHROME = new Set(['header', 'footer']);
+const CHROME_ROLES = new Set(['banner', 'contentinfo']);
+const MAIN = new Set(['main', 'article']);
+
+/** What an open element contributes to the scope of the text inside it (bits of `Scope`). */
+const enum Scope {
+  Ignored = 1,
+  Svg = 2,
+  Navigation = 4,
+  Chrome = 8,
+  Main = 16,
+}
+
+/** Headings and word counts of one candidate content area. */
+class ContentArea {
+  readonly headings: { level: number; text: string }[] = [];
+  skip: { from: number; to: number } | null = null;
+  words = 0;
+  private last = 0;
+
+  heading(h: { level: number; text: string }): void {
+    if (this.headings.length < HEADING_CAP) this.headings.push(h);
+    // Going deeper by more than one level (h2 → h4) skips one; going back up never does. The
+    // first heading is not compared: a page starting at h2 lacks an h1 (h1_missing).
+    if (!this.skip && this.last > 0 && h.level > this.last + 1) this.skip = { from: this.last, to: h.level };
+    this.last = h.level;
+  }
+}
 /** Inline elements do not split words: `<b>co</b>de` is one word. */
 const INLINE = new Set([
   'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 's', 'samp', 'small',
@@ -85,6 +130,7 @@ export class HtmlAnalyser {
     wordCount: 0,
     mainWords: [],
     canonicals: [],
+    bodyCanonicals: [],
     baseHref: null,
     links: [],
     images: [],
@@ -104,17 +150,25 @@ export class HtmlAnalyser {
   };
   private readonly parser: Parser;
   private readonly ids = new Set<string>();
+  /** Distinct hrefs → nofollow (true when any link with that href is nofollow). */
+  private readonly links = new Map<string, boolean>();
   private readonly bodyWords: string[] = [];
   private readonly articleWords: string[] = [];
+  /** The main element's area, and the fallback: the body without navigation and chrome. */
+  private readonly mainArea = new ContentArea();
+  private readonly bodyArea = new ContentArea();
+  private hasMain = false;
   private text = '';
   private inBody = false;
+  /** Scope bits of each open element; htmlparser2 closes every element it opens, implied ones too. */
+  private readonly stack: number[] = [];
   private ignored = 0;
   private svg = 0;
-  private boilerplate = 0;
+  private navigation = 0;
+  private chrome = 0;
   private main = 0;
   private titleText: string | null = null;
   private heading: { level: number; text: string } | null = null;
-  private lastHeadingLevel = 0;
   private jsonLd: string | null = null;
   private jsonLdBytes = 0;
   private htmlSeen = false;
@@ -138,13 +192,54 @@ export class HtmlAnalyser {
     this.parser.end();
     this.flush();
     const f = this.facts;
-    f.mainWords = this.articleWords.length > 0 ? this.articleWords : this.bodyWords;
+    for (const [href, nofollow] of this.links) f.links.push({ href, nofollow });
+    const area = this.hasMain ? this.mainArea : this.bodyArea;
+    f.mainWords = this.hasMain ? this.articleWords : this.bodyWords;
+    f.wordCount = area.words;
+    f.headings = area.headings;
+    f.headingSkip = area.skip;
     return f;
+  }
+
+  /** The scope bits element `name` opens, counted until it closes. */
+  private enter(name: string, role: string | undefined): number {
+    const roles = role ? role.toLowerCase().split(/\s+/) : null;
+    const hasRole = (set: Set<string>) => roles !== null && roles.some((r) => set.has(r));
+    let bits = 0;
+    if (IGNORED.has(name)) bits |= Scope.Ignored;
+    if (name === 'svg') bits |= Scope.Svg;
+    if (NAVIGATION.has(name) || hasRole(NAVIGATION_ROLES)) bits |= Scope.Navigation;
+    if (CHROME.has(name) || hasRole(CHROME_ROLES)) bits |= Scope.Chrome;
+    if (MAIN.has(name) || (roles !== null && roles.includes('main'))) bits |= Scope.Main;
+    this.count(bits, 1);
+    if (bits & Scope.Main) this.hasMain = true;
+    return bits;
+  }
+
+  private count(bits: number, by: 1 | -1): void {
+    if (bits === 0) return;
+    if (bits & Scope.Ignored) this.ignored += by;
+    if (bits & Scope.Svg) this.svg += by;
+    if (bits & Scope.Navigation) this.navigation += by;
+    if (bits & Scope.Chrome) this.chrome += by;
+    if (bits & Scope.Main) this.main += by;
+  }
+
+  /** True when text here belongs to the main element's area, and to the fallback area. */
+  private get inMainArea(): boolean {
+    return this.main > 0 && this.navigation === 0;
+  }
+
+  private get inBodyArea(): boolean {
+    return this.navigation === 0 && this.chrome === 0;
   }
 
   private open(name: string, a: Record<string, string>): void {
     if (!INLINE.has(name)) this.flush();
     if (!this.inBody && (name === 'body' || !HEAD_ELEMENTS.has(name))) this.inBody = true;
+    // Scope bits apply to the element's content: its own attributes (links, headings) are read
+    // below with the scope of its parent, except a heading's text, which is collected until it closes.
+    const bits = this.enter(name, a.role);
     if (a.id !== undefined && a.id !== '') {
       if (this.ids.has(a.id)) {
         if (!this.facts.duplicateIds.includes(a.id)) push(this.facts.duplicateIds, a.id, 20);
@@ -171,10 +266,7 @@ export class HtmlAnalyser {
         break;
       case 'a':
       case 'area':
-        if (a.href !== undefined) {
-          const rel = (a.rel ?? '').toLowerCase().split(/\s+/);
-          push(this.facts.links, { href: a.href.trim(), nofollow: rel.includes('nofollow') });
-        }
+        if (a.href !== undefined) this.anchor(a.href.trim(), a.rel);
         break;
       case 'img':
         this.image(a);
@@ -206,14 +298,18 @@ export class HtmlAnalyser {
       case 'h6':
         if (this.svg === 0) this.heading = { level: Number(name[1]), text: '' };
         break;
-      case 'main':
-      case 'article':
-        this.main++;
-        break;
     }
-    if (name === 'svg') this.svg++;
-    if (IGNORED.has(name)) this.ignored++;
-    if (BOILERPLATE.has(name)) this.boilerplate++;
+    this.stack.push(bits);
+  }
+
+  /** One `<a href>`: kept once per distinct href; in-page anchors are not links to follow. */
+  private anchor(href: string, rel: string | undefined): void {
+    if (href.startsWith('#')) return;
+    const nofollow = rel !== undefined && rel.toLowerCase().split(/\s+/).includes('nofollow');
+    const known = this.links.get(href);
+    if (known === undefined) {
+      if (this.links.size < LINK_CAP) this.links.set(href, nofollow);
+    } else if (nofollow && !known) this.links.set(href, true);
   }
 
   private image(a: Record<string, string>): void {
@@ -243,13 +339,9 @@ export class HtmlAnalyser {
       const h = { level: this.heading.level, text: squash(this.heading.text) };
       this.heading = null;
       if (h.level === 1) push(this.facts.h1, h.text, 50);
-      push(this.facts.headings, h, HEADING_CAP);
-      // Going deeper by more than one level (h2 → h4) skips one; going back up never does. The
-      // first heading is not compared: a page starting at h2 lacks an h1 (h1_missing).
-      if (!this.facts.headingSkip && this.lastHeadingLevel > 0 && h.level > this.lastHeadingLevel + 1) {
-        this.facts.headingSkip = { from: this.lastHeadingLevel, to: h.level };
-      }
-      this.lastHeadingLevel = h.level;
+      // The heading element itself is still open here: its scope is its parent's.
+      if (this.inMainArea) this.mainArea.heading(h);
+      if (this.inBodyArea) this.bodyArea.heading(h);
     } else if (name === 'script' && this.jsonLd !== null) {
       if (this.jsonLdBytes + this.jsonLd.length <= JSONLD_CAP) {
         this.jsonLdBytes += this.jsonLd.length;
@@ -257,10 +349,7 @@ export class HtmlAnalyser {
       }
       this.jsonLd = null;
     }
-    if (name === 'svg' && this.svg > 0) this.svg--;
-    if (IGNORED.has(name) && this.ignored > 0) this.ignored--;
-    if (BOILERPLATE.has(name) && this.boilerplate > 0) this.boilerplate--;
-    if ((name === 'main' || name === 'article') && this.main > 0) this.main--;
+    this.count(this.stack.pop() ?? 0, -1);
   }
 
   private onText(data: string): void {
@@ -290,15 +379,19 @@ export class HtmlAnalyser {
       const added = squash(text);
       if (added) f.textSample = (f.textSample ? `${f.textSample} ${added}` : added).slice(0, SAMPLE_CAP);
     }
+    const inMain = this.inMainArea;
+    const inBody = this.inBodyArea;
+    if (!inMain && !inBody) return;
     const words = text.match(WORD);
     if (!words) return;
-    f.wordCount += words.length;
-    const target = this.main > 0 ? this.articleWords : this.boilerplate === 0 ? this.bodyWords : null;
-    if (!target || target.length >= WORD_CAP) return;
+    if (inMain) this.mainArea.words += words.length;
+    if (inBody) this.bodyArea.words += words.length;
+    const target = inMain ? this.articleWords : this.bodyWords;
+    if (target.length >= WORD_CAP) return;
     const from = target.length;
     appendFingerprintWords(words, target, WORD_CAP);
-    // A <main> inside the body also belongs to the body text used when no <main> exists.
-    if (target === this.articleWords && this.boilerplate === 0) {
+    // Text of the main element outside navigation and chrome also belongs to the fallback area.
+    if (inMain && inBody) {
       for (let i = from; i < target.length && this.bodyWords.length < WORD_CAP; i++) this.bodyWords.push(target[i]);
     }
   }
@@ -324,7 +417,7 @@ export class HtmlAnalyser {
   private link(a: Record<string, string>): void {
     const rel = (a.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const href = (a.href ?? '').trim();
-    if (rel.includes('canonical')) push(this.facts.canonicals, href, 20);
+    if (rel.includes('canonical')) push(this.inBody ? this.facts.bodyCanonicals : this.facts.canonicals, href, 20);
     if (rel.includes('alternate') && a.hreflang !== undefined && href) {
       push(this.facts.hreflang, { lang: a.hreflang.trim(), href }, 300);
     }

@@ -27,6 +27,8 @@ export interface PageInput {
   html: HtmlFacts;
   /** Decompressed HTML size in bytes. */
   sizeBytes: number;
+  /** The body was longer than the crawl reads (maxHtmlBytes). */
+  truncated?: boolean;
   isInternal: (url: string) => boolean;
   /** Our robots.txt product token, to read `X-Robots-Tag: token: noindex`. */
   robotsToken: string;
@@ -38,7 +40,10 @@ export interface PageSummary {
   metaDescription: string | null;
   h1: string | null;
   wordCount: number;
+  /** The canonical the crawl follows: the first valid one (HTML, else the Link header). */
   canonical: string | null;
+  /** The canonical as declared, resolved against the page when it is a URL at all, valid or not. */
+  declaredCanonical: string | null;
   noindex: boolean;
   nofollow: boolean;
   indexable: boolean;
@@ -83,6 +88,38 @@ export function robotsDirectives(metaRobots: readonly string[], xRobotsTag: stri
   return out;
 }
 
+/** A declared canonical: as the page shows it, the crawlable URL it names, or why it names none. */
+export interface CanonicalReading {
+  raw: string;
+  /** Resolved against the page when it parses as a URL (any scheme); null otherwise. */
+  shown: string | null;
+  /** The normalised http(s) URL, or null when the canonical is invalid. */
+  url: string | null;
+  /** Why it is invalid; null when valid. */
+  problem: string | null;
+}
+
+/**
+ * Reads a canonical href as Google does: it must name a crawlable http(s) URL, else it is ignored
+ * (and reported: canonical_invalid). An empty href resolves to the page itself under URL rules,
+ * but says nothing, so it is invalid too.
+ */
+export function readCanonical(raw: string, base: string): CanonicalReading {
+  const href = raw.trim();
+  if (!href) return { raw, shown: null, url: null, problem: 'empty href' };
+  let parsed: URL;
+  try {
+    parsed = new URL(href, base);
+  } catch {
+    return { raw, shown: null, url: null, problem: `"${href.slice(0, 200)}" is not a URL` };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { raw, shown: parsed.href, url: null, problem: `${parsed.protocol.slice(0, -1)} URL ${parsed.href.slice(0, 200)}` };
+  }
+  const url = normaliseUrl(href, base);
+  return url ? { raw, shown: url, url, problem: null } : { raw, shown: parsed.href, url: null, problem: `${parsed.href.slice(0, 200)} cannot be crawled` };
+}
+
 export function resolveAll(raw: readonly string[], base: string): string[] {
   const out: string[] = [];
   for (const r of raw) {
@@ -112,12 +149,10 @@ export function pageFacts(input: PageInput): PageFacts {
   const { url, html, headers } = input;
   const base = (html.baseHref && normaliseUrl(html.baseHref, url)) || url;
   const directives = robotsDirectives(html.metaRobots, headers['x-robots-tag'], input.robotsToken);
-  // Canonicals: HTML link elements and the Link header.
-  const htmlCanonicals = [...new Set(resolveAll(html.canonicals.filter(Boolean), base))];
-  const headerCanonicals = resolveAll(
-    [...(headerValue(headers, 'link') ?? '').matchAll(/<([^>]*)>\s*;[^,]*rel="?canonical"?/gi)].map((m) => m[1]),
-    url,
-  );
+  // Canonicals: HTML link elements of the head and the Link header.
+  const htmlReadings = html.canonicals.map((c) => readCanonical(c, base));
+  const headerReadings = [...(headerValue(headers, 'link') ?? '').matchAll(/<([^>]*)>\s*;[^,]*rel="?canonical"?/gi)].map((m) => readCanonical(m[1], url));
+  const valid = (readings: CanonicalReading[]) => readings.flatMap((r) => (r.url === null ? [] : [r.url]));
   const target = html.metaRefresh === null ? null : metaRefreshTarget(html.metaRefresh);
   const hreflang: { lang: string; url: string }[] = [];
   for (const h of html.hreflang) {
@@ -131,8 +166,9 @@ export function pageFacts(input: PageInput): PageFacts {
     xRobotsTag: headerValue(headers, 'x-robots-tag'),
     noindex: directives.has('noindex') || directives.has('none'),
     nofollow: directives.has('nofollow') || directives.has('none'),
-    htmlCanonicals,
-    headerCanonicals,
+    htmlCanonicals: [...new Set(valid(htmlReadings))],
+    headerCanonicals: valid(headerReadings),
+    canonicalReadings: [...htmlReadings, ...headerReadings],
     metaRefreshUrl: target ? normaliseUrl(target, base) : null,
     hreflang,
   };
@@ -143,6 +179,7 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
   const { url, html } = input;
   const facts = pageFacts(input);
   const canonical = facts.htmlCanonicals[0] ?? facts.headerCanonicals[0] ?? null;
+  const declared = facts.canonicalReadings[0];
   const imageUrls = resolveAll(html.images.map((i) => i.src).filter(Boolean), facts.base);
   return {
     findings: pageChecks(facts),
@@ -152,6 +189,7 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
       h1: html.h1[0] ?? null,
       wordCount: html.wordCount,
       canonical,
+      declaredCanonical: declared ? (declared.url ?? declared.shown) : null,
       noindex: facts.noindex,
       nofollow: facts.nofollow,
       indexable: !facts.noindex && (canonical === null || canonical === url),

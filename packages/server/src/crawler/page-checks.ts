@@ -4,7 +4,7 @@
  */
 import { THRESHOLDS, type CheckName } from './checks.js';
 import { headerValue } from './http.js';
-import { resolveAll, robotsDirectives, type Finding, type PageInput } from './page-audit.js';
+import { resolveAll, robotsDirectives, type CanonicalReading, type Finding, type PageInput } from './page-audit.js';
 import { isAbsoluteUrl, normaliseUrl } from './url.js';
 
 /** What the checks share about one page, resolved once. */
@@ -18,8 +18,11 @@ export interface PageFacts {
   xRobotsTag: string | null;
   noindex: boolean;
   nofollow: boolean;
+  /** Valid canonicals of the head, resolved and deduplicated, and of the Link header. */
   htmlCanonicals: string[];
   headerCanonicals: string[];
+  /** Every declared canonical (head, then header), valid or not. */
+  canonicalReadings: CanonicalReading[];
   metaRefreshUrl: string | null;
   hreflang: { lang: string; url: string }[];
 }
@@ -79,7 +82,11 @@ function indexability({ input, noindex, xRobotsTag, internal, external, metaRefr
   if (internal.size + external.size === 0 && metaRefreshUrl === null) add('dead_end_page', 'no outgoing links');
 }
 
-function canonicals({ input, htmlCanonicals, headerCanonicals }: PageFacts, add: Add): void {
+function canonicals({ input, htmlCanonicals, headerCanonicals, canonicalReadings }: PageFacts, add: Add): void {
+  const invalid = canonicalReadings.find((r) => r.problem !== null);
+  if (invalid) add('canonical_invalid', `canonical ignored: ${invalid.problem}`);
+  const inBody = input.html.bodyCanonicals;
+  if (inBody.length) add('canonical_in_body', `<link rel="canonical" href="${inBody[0].slice(0, 200)}"> in <body>, where search engines ignore it`);
   if (htmlCanonicals.length > 1) add('canonical_conflict', `several canonicals: ${sample(htmlCanonicals)}`);
   else if (htmlCanonicals.length === 1 && headerCanonicals.length > 0 && !headerCanonicals.includes(htmlCanonicals[0])) {
     add('canonical_conflict', `HTML canonical ${htmlCanonicals[0]} but Link header ${headerCanonicals[0]}`);
@@ -115,7 +122,9 @@ function content({ input }: PageFacts, add: Add): void {
   if (html.lang === null || html.lang === '') add('lang_missing', 'no lang on <html>');
   else if (!isValidLang(html.lang)) add('lang_invalid', `lang="${html.lang}"`);
   if (html.viewport === null) add('viewport_missing', 'no <meta name="viewport">');
-  if (input.sizeBytes > THRESHOLDS.htmlBytes) add('html_too_large', `${Math.round(input.sizeBytes / 1024)} KB of HTML`);
+  if (input.sizeBytes > THRESHOLDS.htmlBytes) {
+    add('html_too_large', `${Math.round(input.sizeBytes / 1024)} KB of HTML${input.truncated ? ', read up to the crawl\'s HTML limit' : ''}`);
+  }
   if (html.duplicateIds.length) add('duplicate_id', `duplicate id: ${sample(html.duplicateIds)}`);
 }
 

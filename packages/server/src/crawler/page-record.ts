@@ -51,7 +51,7 @@ export function fillFromAnalysis(record: PageRecord, summary: PageSummary, html:
     meta_description: summary.metaDescription,
     h1: summary.h1,
     word_count: summary.wordCount,
-    canonical_url: summary.canonical,
+    canonical_url: summary.declaredCanonical,
     internal_links: summary.internalLinks.length,
     external_links: summary.externalLinks.length,
     images: html.images.length,

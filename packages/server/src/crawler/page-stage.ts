@@ -141,6 +141,7 @@ export class PageStage {
       discoveredVia: this.reg.discoveredVia(id),
       html,
       sizeBytes,
+      truncated: record.body_truncated,
       isInternal: (u) => this.scope.isInternal(u),
       robotsToken: this.options.token,
     });

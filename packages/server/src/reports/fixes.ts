@@ -33,6 +33,8 @@ const CHECK_FIXES: Record<string, Advice> = {
   canonical_chain: ['Make every canonical point directly at the final, self-canonical page.', 'Faites pointer chaque canonique directement vers la page finale, elle-même canonique.'],
   canonical_conflict: ['Keep a single canonical, identical in the HTML and the HTTP header.', 'Gardez une seule canonique, identique dans le HTML et l’en-tête HTTP.'],
   canonical_relative: ['Write canonical URLs in absolute form (https://…).', 'Écrivez les URL canoniques en absolu (https://…).'],
+  canonical_invalid: ['Point the canonical at the page’s own public http(s) URL, written in full.', 'Faites pointer la canonique vers l’URL http(s) publique de la page, écrite en entier.'],
+  canonical_in_body: ['Move <link rel="canonical"> into <head>: search engines ignore it in <body>.', 'Déplacez <link rel="canonical"> dans le <head> : les moteurs l’ignorent dans le <body>.'],
   robots_txt_5xx: ['Make robots.txt answer 200 (or 404): while it fails, search engines crawl nothing.', 'Faites répondre le robots.txt en 200 (ou 404) : tant qu’il échoue, les moteurs n’explorent rien.'],
   robots_txt_missing: ['Publish a robots.txt at the root of the site.', 'Publiez un robots.txt à la racine du site.'],
   sitemap_missing: ['Publish an XML sitemap listing the indexable pages.', 'Publiez un sitemap XML listant les pages indexables.'],

@@ -124,6 +124,8 @@ export interface Route {
   raw?: boolean;
   /** Never answers (for timeouts). */
   hang?: boolean;
+  /** Answers after this delay (overrides the site's `delayMs`). */
+  delayMs?: number;
   labels?: string[];
 }
 
@@ -401,7 +403,8 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
       load.inFlight--;
       send(req, res, route.status ?? 200, headers, body, route.raw);
     };
-    if (options.delayMs) setTimeout(answer, options.delayMs);
+    const delay = route.delayMs ?? options.delayMs;
+    if (delay) setTimeout(answer, delay);
     else answer();
   });
   origin = await listen(server);

@@ -52,9 +52,10 @@ describe('streaming HTML analysis', () => {
       { src: '/y.png', alt: null, hasWidth: false, hasHeight: false },
     ]);
     expect(f.forms).toEqual([{ action: '/send', method: 'post' }]);
-    // Visible body words only: no script, style or title text; inline tags do not split words.
-    expect(f.wordCount).toBe(13);
-    // The main text comes from <main>, without nav, header and footer.
+    // Words of <main> only (docs/decisions/page-content.md): no menu or footer, no script, style
+    // or title text; inline tags do not split words.
+    expect(f.wordCount).toBe(7);
+    // The fingerprint words come from <main> too.
     expect(f.mainWords).toEqual(['main', 'heading', 'alpha', 'beta', 'gamma', 'delta', 'sub']);
   });
 
@@ -71,7 +72,7 @@ describe('streaming HTML analysis', () => {
   it('falls back to the body without boilerplate when there is no <main>', () => {
     const f = analyse('<html><body><nav>menu</nav><p>one two</p><footer>foot</footer></body></html>');
     expect(f.mainWords).toEqual(['one', 'two']);
-    expect(f.wordCount).toBe(4);
+    expect(f.wordCount).toBe(2);
   });
 
   it('notes meta robots met in the body, and svg titles are not page titles', () => {

@@ -11,6 +11,7 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
     h1: null,
     wordCount: 0,
     canonical: null,
+    declaredCanonical: null,
     noindex: false,
     nofollow: false,
     indexable: true,
