@@ -8,6 +8,7 @@ import * as usage from './006-usage.js';
 import * as rateCounters from './007-rate-counters.js';
 import * as leases from './008-leases.js';
 import * as crawlLease from './009-jobs-crawl-lease.js';
+import * as crawlResources from './010-crawl-resources.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '007-rate-counters': rateCounters,
   '008-leases': leases,
   '009-jobs-crawl-lease': crawlLease,
+  '010-crawl-resources': crawlResources,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
