@@ -4,7 +4,7 @@
  * out. `seq` is a global insertion counter: lists sort on it, because the mock's clock stands
  * still between calls and `created_at` alone would not order them.
  */
-import type { AuthFailureCount, Campaign, CampaignWriteOnly, CrawledPage, Crawl, IssueOccurrence, Project, Role, Scope, StoredSchedule, WebhookDelivery } from '@siteaudit/schema';
+import type { AuthFailureCount, Campaign, CampaignWriteOnly, CrawledPage, Crawl, IssueOccurrence, PageResource, Project, Role, Scope, StoredSchedule, WebhookDelivery } from '@siteaudit/schema';
 
 export type ExportFormat = 'pdf' | 'xlsx';
 
@@ -54,6 +54,8 @@ export interface PageRecord extends CrawledPage {
   /** Issue occurrences found on this page (protection pages have none). */
   issues: IssueOccurrence[];
   protection: boolean;
+  /** What the page loads, as the by-URL read shows it (docs/decisions/resources.md). */
+  resources: PageResource[];
 }
 
 export interface CrawlRecord extends Omit<Crawl, 'stage_plan'> {

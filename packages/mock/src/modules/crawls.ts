@@ -172,8 +172,8 @@ function pageStatusClass(status: number | null): string {
   return status === null ? 'unreachable' : `${Math.floor(status / 100)}xx`;
 }
 
-function withoutInternals<T extends { issues: unknown; protection: unknown }>(page: T) {
-  const { issues: _issues, protection: _protection, ...rest } = page;
+function withoutInternals<T extends { issues: unknown; protection: unknown; resources: unknown }>(page: T) {
+  const { issues: _issues, protection: _protection, resources: _resources, ...rest } = page;
   return rest;
 }
 
@@ -240,7 +240,7 @@ export const crawlOperations: Pick<
     const wanted = pageKey(query.url);
     const page = crawl.page_records.find((p) => pageKey(p.url) === wanted);
     if (!page) fail('not_found');
-    return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues) });
+    return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues), resources: page.resources });
   },
 
   getCrawlPagespeed({ db, caller, params }) {

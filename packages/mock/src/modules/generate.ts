@@ -3,7 +3,7 @@
  * generator seeded by the crawl id, so one crawl always yields the same report whatever else the
  * test did. Severities and categories come from the shared check catalogue.
  */
-import { CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence } from '@siteaudit/schema';
+import { CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence, type PageResource } from '@siteaudit/schema';
 import type { CampaignRecord, PageRecord } from '../db.js';
 import { createRandom } from '../random.js';
 
@@ -117,6 +117,15 @@ const SITE: PageShape[] = [
 ];
 
 /** An occurrence of a catalogue check, with the catalogue's severity and category. */
+/** The sound stylesheet and script every HTML page of the mock site loads. */
+function siteResources(origin: string): PageResource[] {
+  const sound = { final_status_code: 200, redirect_url: null, error_type: null };
+  return [
+    { url: `${origin}/assets/site.css`, type: 'stylesheet', status_code: 200, ...sound, content_type: 'text/css', size_bytes: 18_400 },
+    { url: `${origin}/assets/app.js`, type: 'script', status_code: 200, ...sound, content_type: 'text/javascript', size_bytes: 52_300 },
+  ];
+}
+
 function issue(name: CheckName, details: string): Omit<IssueOccurrence, 'url'> {
   return { name, severity: CHECKS[name].severity, category: CHECKS[name].category, details };
 }
@@ -165,6 +174,7 @@ export function generateFindings(crawlId: string, campaign: CampaignRecord): Cra
       images_without_alt: Math.min(images, shape.imagesWithoutAlt ?? 0),
       issues,
       protection: shape.protection ?? false,
+      resources: html && !shape.external ? siteResources(origin) : [],
     };
   });
   return {

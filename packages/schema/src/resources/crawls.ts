@@ -95,8 +95,32 @@ export const CrawledPage = z
   .meta({ id: 'CrawledPage' });
 export type CrawledPage = z.infer<typeof CrawledPage>;
 
+/** What a page loads besides itself (docs/decisions/resources.md). */
+export const RESOURCE_TYPES = ['stylesheet', 'script', 'image', 'icon', 'manifest', 'preload', 'media', 'frame', 'object'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export const PageResource = z
+  .object({
+    url: z.string(),
+    type: z.enum(RESOURCE_TYPES),
+    status_code: z.int().nullable().describe('the answer to the URL itself (3xx when it redirects); null when no HTTP response was received or it was not requested'),
+    final_status_code: z.int().nullable().describe('the answer at the end of its redirects; equals status_code when it does not redirect'),
+    redirect_url: z.string().nullable().describe('where the URL redirects; null when it does not'),
+    error_type: z
+      .string()
+      .nullable()
+      .describe('why no usable answer came: a network failure (timeout, dns, connection, tls, address_refused, protocol), redirect_loop, too_many_redirects, protection, or blocked_by_robots (not requested)'),
+    content_type: z.string().nullable(),
+    size_bytes: z.int().nullable().describe('Content-Length of the final answer, when given'),
+  })
+  .meta({ id: 'PageResource', description: 'One URL a page loads (stylesheet, script, image…), as the crawl found it.' });
+export type PageResource = z.infer<typeof PageResource>;
+
 export const CrawledPageWithIssues = CrawledPage.extend({
   issues: z.array(IssueOccurrence).describe('errors first'),
+  resources: z
+    .array(PageResource)
+    .describe('extension (docs/decisions/resources.md): the resources the page loads, each checked once per crawl; empty for a page that is not HTML or was not analysed'),
 }).meta({ id: 'CrawledPageWithIssues' });
 
 const StrategyAverage = z

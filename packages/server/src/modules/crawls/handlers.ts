@@ -10,6 +10,7 @@ import { byCreation, newestFirst } from '../paging.js';
 import { assertUnlocked, findProject } from '../projects/handlers.js';
 import { toCrawl, type CrawlRow } from './crawl-row.js';
 import { launchCrawl } from './launch.js';
+import { pageResources } from './page-resources.js';
 import { issueSummary } from './summary.js';
 import { urlHash } from './run.js';
 
@@ -122,7 +123,8 @@ export function crawlHandlers(services: Services): Pick<
       const page = (await knex('crawl_pages').where({ crawl_id: crawl.id, url_hash: urlHash(query.url) }).orderBy('seq').first()) as PageRow | undefined;
       if (!page) throw notFound();
       const issues = await knex('crawl_issues').where({ crawl_id: crawl.id, url_hash: page.url_hash }).orderBy([{ column: 'severity_rank' }, { column: 'seq' }]);
-      return { body: { data: { ...toPage(page), issues: issues.map(toIssue) } } };
+      const resources = await pageResources(knex, crawl.id, page.url_hash);
+      return { body: { data: { ...toPage(page), issues: issues.map(toIssue), resources } } };
     },
 
     async getCrawlPagespeed(ctx, { params }) {
