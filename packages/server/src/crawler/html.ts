@@ -115,8 +115,9 @@ function push<T>(list: T[], item: T, cap = LIST_CAP): void {
   if (list.length < cap) list.push(item);
 }
 
+/** Collapses ASCII whitespace only, as document.title does: a no-break space is part of the text. */
 function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(/[\t\n\f\r ]+/g, ' ').replace(/^ | $/g, '');
 }
 
 /** Feeds HTML text chunks in with `write`, then `end()` returns the facts. */
