@@ -53,6 +53,14 @@ export const CHECKS = {
   http_page: check(E, 'http', 'Page served over HTTP', 'Page servie en HTTP'),
   mixed_content: check(W, 'http', 'Mixed content on an HTTPS page', 'Contenu mixte sur une page HTTPS'),
 
+  // Resources pages load (docs/decisions/resources.md), reported on each page that uses them
+  broken_stylesheet: check(E, 'http', 'Broken stylesheet (CSS)', 'Feuille de style (CSS) cassée'),
+  broken_script: check(E, 'http', 'Broken script (JavaScript)', 'Script (JavaScript) cassé'),
+  broken_resource: check(W, 'http', 'Broken icon, manifest, preload, media, frame or object', 'Icône, manifeste, préchargement, média, cadre ou objet cassé'),
+  resource_redirect: check(I, 'http', 'Resource loaded through a redirect', 'Ressource chargée via une redirection'),
+  resource_blocked_by_robots: check(I, 'http', 'Resource blocked by robots.txt (search engines render without it)', 'Ressource bloquée par le robots.txt (les moteurs affichent la page sans elle)'),
+  resource_budget_reached: check(I, 'http', 'Resource checks stopped at the crawl’s budget', 'Vérification des ressources arrêtée au budget du crawl', 'site'),
+
   // Indexability and robots
   noindex: check(W, 'indexability', 'Noindex (meta tag or X-Robots-Tag)', 'Noindex (balise meta ou X-Robots-Tag)'),
   blocked_by_robots: check(W, 'indexability', 'Blocked by robots.txt', 'Bloquée par le robots.txt'),
@@ -108,6 +116,7 @@ export const CHECKS = {
   image_missing_alt: check(W, 'links_images', 'Image without alt', 'Image sans attribut alt'),
   image_alt_too_long: check(I, 'links_images', 'Image alt over 100 characters', 'Texte alternatif de plus de 100 caractères'),
   image_too_large: check(I, 'links_images', 'Image over 500 KB', 'Image de plus de 500 Ko'),
+  broken_image: check(E, 'links_images', 'Broken image', 'Image cassée'),
   image_missing_dimensions: check(I, 'links_images', 'Image without width and height', 'Image sans largeur ni hauteur'),
 
   // International

@@ -21,7 +21,7 @@ export const DEFAULT_TUNING: CrawlTuning = {
   batchSize: 200,
   maxConsecutiveProtection: 20,
   maxExternalChecks: 10_000,
-  maxImageChecks: 5_000,
+  maxResourceChecks: 20_000,
 };
 
 /** Campaign-shaped input: the schema's write fields, nullable where the campaign allows it. */

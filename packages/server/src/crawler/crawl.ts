@@ -7,15 +7,16 @@
  *
  * This file assembles the parts, each with its own state: the scope (scope.ts), the scheduler
  * and its frontier (scheduler.ts), fetching and redirects (redirects.ts), page analysis
- * (page-stage.ts), the link graph (link-graph.ts), checks on external links and images
- * (external-checks.ts), the site's own files (site-files.ts), the cross-page checks
+ * (page-stage.ts), the link graph (link-graph.ts), checks on external links (external-checks.ts)
+ * and on the resources pages load (resources.ts), the site's own files (site-files.ts), the cross-page checks
  * (site-audit.ts), and what the crawl reports (output.ts).
  */
 import { needsBrowser, type BrowserPassOptions } from './browser-pass.js';
-import { DEFAULT_TUNING, robotsToken } from './config.js';
+import { DEFAULT_TUNING, MAX_REDIRECTS, robotsToken } from './config.js';
 import { CrawlControl } from './control.js';
 import { Emitter } from './emitter.js';
 import { ExternalChecks } from './external-checks.js';
+import { ResourceChecks } from './resources.js';
 import { Flag, State, UrlRegistry } from './frontier.js';
 import { HttpClient } from './http.js';
 import { LinkGraph } from './link-graph.js';
@@ -76,7 +77,7 @@ class Crawler {
       signal,
     });
     this.output = new CrawlOutput(this.reg, this.emitter, sink, (id) => this.links.resolveLinksTo(id));
-    this.robots = new RobotsCache(this.client, token, tuning.maxWaitMs, this.output);
+    this.robots = new RobotsCache(this.client, token, tuning.maxWaitMs, this.output, (url) => this.scope.isInternal(url));
     this.scheduler = new Scheduler(this.reg, {
       concurrency: cfg.concurrency,
       perHostConcurrency: cfg.perHostConcurrency,
@@ -88,10 +89,15 @@ class Crawler {
     });
     this.links = new LinkGraph(this.reg, this.scope, this.scheduler, (name, id, details) => this.output.issue(name, id, details));
     this.siteFiles = new SiteFiles(this.reg, this.client, this.scope, this.scheduler, this.output, cfg);
-    const externals = new ExternalChecks(this.client, this.scheduler, this.robots, this.output, this.control, tuning);
+    const externals = new ExternalChecks(this.client, this.scheduler, this.output, this.control, tuning);
+    const resources = new ResourceChecks(this.client, this.scheduler, this.robots, this.output, (url) => this.scope.isInternal(url), {
+      maxResourceChecks: tuning.maxResourceChecks,
+      maxRedirects: MAX_REDIRECTS,
+      token,
+    });
     this.startId = this.reg.add(start, 0, 'start').id;
     this.reg.set(this.startId, Flag.Internal | Flag.Start);
-    const pages = new PageStage(this.reg, this.client, this.scope, this.links, externals, this.output, this.control, this.startId, {
+    const pages = new PageStage(this.reg, this.client, this.scope, this.links, externals, resources, this.output, this.control, this.startId, {
       maxHtmlBytes: tuning.maxHtmlBytes,
       checkExternalLinks: cfg.checkExternalLinks,
       token,

@@ -6,7 +6,7 @@
 import { CHECKS, type CheckName } from './checks.js';
 import type { UrlMatcher } from '@siteaudit/schema';
 import type { ScoreInput } from './score.js';
-import type { CrawlSink, IssueRecord, PageRecord } from './types.js';
+import type { CrawlSink, IssueRecord, PageRecord, ResourceRecord } from './types.js';
 
 class Bitset {
   private bits = new Uint8Array(128);
@@ -30,6 +30,7 @@ class Bitset {
 export class Emitter {
   private pageBatch: PageRecord[] = [];
   private issueBatch: IssueRecord[] = [];
+  private resourceBatch: ResourceRecord[] = [];
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   readonly counts = { error: 0, warning: 0, info: 0 };
@@ -46,6 +47,12 @@ export class Emitter {
   page(record: PageRecord): Promise<void> {
     this.pageBatch.push(record);
     return this.pageBatch.length >= this.batchSize ? this.flushPages() : Promise.resolve();
+  }
+
+  /** Queues a checked resource; stored in batches like pages. */
+  resource(record: ResourceRecord): Promise<void> {
+    this.resourceBatch.push(record);
+    return this.resourceBatch.length >= this.batchSize ? this.flushResources() : Promise.resolve();
   }
 
   /**
@@ -97,18 +104,26 @@ export class Emitter {
     return batch.length ? this.enqueue(() => this.sink.pages(batch)) : this.enqueue(async () => {});
   }
 
+  private flushResources(): Promise<void> {
+    const batch = this.resourceBatch;
+    this.resourceBatch = [];
+    return batch.length ? this.enqueue(async () => this.sink.resources?.(batch)) : this.enqueue(async () => {});
+  }
+
   private flushIssues(): Promise<void> {
-    // Pages go first, so an issue never reaches the sink before the page it is about.
+    // Pages and resources go first, so an issue never reaches the sink before what it is about.
     // The same failure rejects the issue write queued behind it, which the caller awaits.
     if (this.pageBatch.length) void this.flushPages().catch(() => undefined);
+    if (this.resourceBatch.length) void this.flushResources().catch(() => undefined);
     const batch = this.issueBatch;
     this.issueBatch = [];
     return batch.length ? this.enqueue(() => this.sink.issues(batch)) : this.enqueue(async () => {});
   }
 
-  /** Stores everything still batched: pages first, so issues never precede their page. */
+  /** Stores everything still batched: pages and resources first, so issues never precede them. */
   async flush(): Promise<void> {
     await this.flushPages();
+    await this.flushResources();
     await this.flushIssues();
   }
 

@@ -1,15 +1,13 @@
 /**
- * Checks on URLs the crawl does not analyse, run as auxiliary jobs between page fetches: external
- * links (HEAD, GET when HEAD is refused; one record per external URL, its redirects followed) and
- * the size of internal images (HEAD). Each distinct URL is checked once, up to a cap.
+ * External links, checked as auxiliary jobs between page fetches (HEAD, GET when HEAD is
+ * refused; one record per external URL, its redirects followed). Each distinct URL is checked
+ * once, up to a cap. What pages load (images, scripts, styles…) is checked by resources.ts.
  */
-import { THRESHOLDS } from './checks.js';
 import { MAX_REDIRECTS } from './config.js';
 import type { CrawlControl } from './control.js';
 import { FetchError, headerValue, type HttpClient, type HttpResponse } from './http.js';
 import type { CrawlOutput } from './output.js';
 import { emptyRecord } from './page-record.js';
-import type { RobotsCache } from './robots-cache.js';
 import type { Scheduler } from './scheduler.js';
 import { MAX_PENDING_SOURCES } from './link-graph.js';
 import type { PageRecord, RedirectHop } from './types.js';
@@ -25,17 +23,14 @@ interface ExternalEntry {
 
 export interface ExternalChecksOptions {
   maxExternalChecks: number;
-  maxImageChecks: number;
 }
 
 export class ExternalChecks {
   private readonly externals = new Map<string, ExternalEntry>();
-  private readonly images = new Set<string>();
 
   constructor(
     private readonly client: HttpClient,
     private readonly scheduler: Scheduler,
-    private readonly robots: RobotsCache,
     private readonly output: CrawlOutput,
     private readonly control: CrawlControl,
     private readonly options: ExternalChecksOptions,
@@ -54,28 +49,6 @@ export class ExternalChecks {
     if (entry.done) {
       if (entry.broken) await this.output.issue('broken_external_link', source, `link to ${url}: ${entry.broken}`);
     } else if (entry.sources.length < MAX_PENDING_SOURCES) entry.sources.push(source);
-  }
-
-  /** HEAD of an internal image, for its size; reported on the image URL. */
-  image(image: string, pageUrl: string): void {
-    if (this.images.has(image) || this.images.size >= this.options.maxImageChecks) return;
-    this.images.add(image);
-    this.scheduler.queueAux(image, async () => {
-      const policy = await this.robots.for(image);
-      if (!policy.isAllowed(image)) return;
-      let response: HttpResponse;
-      try {
-        response = await this.client.exchange(image, 'HEAD', 'image/*,*/*;q=0.5');
-      } catch (error) {
-        if (error instanceof FetchError) return;
-        throw error;
-      }
-      this.client.discard(response);
-      const length = Number(headerValue(response.headers, 'content-length') ?? NaN);
-      if (response.status >= 200 && response.status < 300 && length > THRESHOLDS.imageBytes) {
-        await this.output.issue('image_too_large', null, `${Math.round(length / 1024)} KB, used on ${pageUrl}`, image);
-      }
-    });
   }
 
   /** HEAD (GET when HEAD is refused with 405/501), redirects followed; one record per external URL. */

@@ -11,6 +11,7 @@
  * h1, meta tags and links are read from the whole page, as search engines read them.
  */
 import { Parser } from 'htmlparser2';
+import { collectResources, type HtmlResource } from './html-resources.js';
 import { appendFingerprintWords, WORD } from './text-hash.js';
 
 export interface HtmlLink {
@@ -54,8 +55,9 @@ export interface HtmlFacts {
   metaRefresh: string | null;
   duplicateIds: string[];
   forms: { action: string; method: string }[];
-  /** URLs the browser loads with the page (images, scripts, styles, frames, media). */
-  subresources: string[];
+  /** URLs the browser loads with the page, typed (html-resources.ts). */
+  resources: HtmlResource[];
+  /** Script URLs, for recognising challenge pages. */
   scriptSrcs: string[];
   /** Start of the visible text, for recognising challenge pages. */
   textSample: string;
@@ -145,7 +147,7 @@ export class HtmlAnalyser {
     metaRefresh: null,
     duplicateIds: [],
     forms: [],
-    subresources: [],
+    resources: [],
     scriptSrcs: [],
     textSample: '',
   };
@@ -246,6 +248,7 @@ export class HtmlAnalyser {
         if (!this.facts.duplicateIds.includes(a.id)) push(this.facts.duplicateIds, a.id, 20);
       } else if (this.ids.size < 50_000) this.ids.add(a.id);
     }
+    collectResources(name, a, this.facts.resources);
     switch (name) {
       case 'html':
         if (!this.htmlSeen) {
@@ -275,19 +278,6 @@ export class HtmlAnalyser {
       case 'script':
         this.script(a);
         break;
-      case 'iframe':
-      case 'frame':
-      case 'embed':
-      case 'audio':
-      case 'video':
-      case 'source':
-      case 'track':
-        if (a.src) push(this.facts.subresources, a.src.trim());
-        if (a.poster) push(this.facts.subresources, a.poster.trim());
-        break;
-      case 'object':
-        if (a.data) push(this.facts.subresources, a.data.trim());
-        break;
       case 'form':
         push(this.facts.forms, { action: (a.action ?? '').trim(), method: (a.method ?? 'get').trim().toLowerCase() });
         break;
@@ -314,7 +304,6 @@ export class HtmlAnalyser {
   }
 
   private image(a: Record<string, string>): void {
-    if (a.src !== undefined) push(this.facts.subresources, a.src.trim());
     push(this.facts.images, {
       src: (a.src ?? '').trim(),
       alt: a.alt === undefined ? null : a.alt,
@@ -324,10 +313,7 @@ export class HtmlAnalyser {
   }
 
   private script(a: Record<string, string>): void {
-    if (a.src) {
-      push(this.facts.subresources, a.src.trim());
-      push(this.facts.scriptSrcs, a.src.trim(), 50);
-    }
+    if (a.src) push(this.facts.scriptSrcs, a.src.trim(), 50);
     if ((a.type ?? '').trim().toLowerCase() === 'application/ld+json') this.jsonLd = '';
   }
 
@@ -421,9 +407,6 @@ export class HtmlAnalyser {
     if (rel.includes('canonical')) push(this.inBody ? this.facts.bodyCanonicals : this.facts.canonicals, href, 20);
     if (rel.includes('alternate') && a.hreflang !== undefined && href) {
       push(this.facts.hreflang, { lang: a.hreflang.trim(), href }, 300);
-    }
-    if (href && (rel.includes('stylesheet') || rel.includes('icon') || rel.includes('preload') || rel.includes('modulepreload'))) {
-      push(this.facts.subresources, href);
     }
   }
 }

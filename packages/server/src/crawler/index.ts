@@ -38,6 +38,7 @@ export type {
   DiscoveredVia,
   IssueRecord,
   PageRecord,
+  ResourceRecord,
   RedirectHop,
   Severity,
 } from './types.js';

@@ -5,7 +5,7 @@
 import type { CheckName } from './checks.js';
 import type { Emitter } from './emitter.js';
 import { State, type UrlRegistry } from './frontier.js';
-import type { CrawlSink, IssueRecord, PageRecord } from './types.js';
+import type { CrawlSink, IssueRecord, PageRecord, ResourceRecord } from './types.js';
 
 export class CrawlOutput {
   /** Internal URLs recorded so far. */
@@ -36,6 +36,11 @@ export class CrawlOutput {
     await this.emitter.page(record);
     this.sink.progress({ crawled: this.recorded, discovered: this.reg.size });
     await this.afterRecord(id);
+  }
+
+  /** Records a checked resource (resources.ts): not a page, not counted as crawled. */
+  resource(record: ResourceRecord): Promise<void> {
+    return this.emitter.resource(record);
   }
 
   /** Records an external URL (checked links): not counted as crawled. */

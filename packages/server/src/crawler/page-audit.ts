@@ -6,6 +6,7 @@
  */
 import type { CheckName } from './checks.js';
 import { metaRefreshTarget, type HtmlFacts } from './html.js';
+import type { HtmlResource } from './html-resources.js';
 import { headerValue, type Headers } from './http.js';
 import { pageChecks, type PageFacts } from './page-checks.js';
 import { normaliseUrl } from './url.js';
@@ -49,7 +50,8 @@ export interface PageSummary {
   indexable: boolean;
   internalLinks: { url: string; nofollow: boolean }[];
   externalLinks: string[];
-  imageUrls: string[];
+  /** What the page loads (stylesheets, scripts, images…), resolved, once per URL. */
+  resources: HtmlResource[];
   imagesWithoutAlt: number;
   hreflang: { lang: string; url: string }[];
   metaRefreshUrl: string | null;
@@ -144,6 +146,21 @@ function collectLinks(html: HtmlFacts, base: string, isInternal: (url: string) =
   return { internal, external };
 }
 
+/**
+ * The page's resources resolved against <base> and normalised, once per URL: a URL both
+ * preloaded and used keeps the type of its use (a preloaded stylesheet is a stylesheet).
+ */
+function resolveResources(html: HtmlFacts, base: string): HtmlResource[] {
+  const types = new Map<string, HtmlResource['type']>();
+  for (const r of html.resources) {
+    const url = normaliseUrl(r.url, base);
+    if (url === null) continue;
+    const known = types.get(url);
+    if (known === undefined || known === 'preload') types.set(url, r.type);
+  }
+  return Array.from(types, ([url, type]) => ({ url, type }));
+}
+
 /** Resolves what the checks share: links, robots directives, canonicals, meta refresh, hreflang. */
 export function pageFacts(input: PageInput): PageFacts {
   const { url, html, headers } = input;
@@ -171,6 +188,7 @@ export function pageFacts(input: PageInput): PageFacts {
     canonicalReadings: [...htmlReadings, ...headerReadings],
     metaRefreshUrl: target ? normaliseUrl(target, base) : null,
     hreflang,
+    resources: resolveResources(html, base),
   };
 }
 
@@ -180,7 +198,6 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
   const facts = pageFacts(input);
   const canonical = facts.htmlCanonicals[0] ?? facts.headerCanonicals[0] ?? null;
   const declared = facts.canonicalReadings[0];
-  const imageUrls = resolveAll(html.images.map((i) => i.src).filter(Boolean), facts.base);
   return {
     findings: pageChecks(facts),
     summary: {
@@ -195,7 +212,7 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
       indexable: !facts.noindex && (canonical === null || canonical === url),
       internalLinks: [...facts.internal].map(([u, nf]) => ({ url: u, nofollow: nf })),
       externalLinks: [...facts.external],
-      imageUrls: [...new Set(imageUrls)],
+      resources: facts.resources,
       imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
       hreflang: facts.hreflang,
       metaRefreshUrl: facts.metaRefreshUrl,

@@ -4,7 +4,8 @@
  */
 import { THRESHOLDS, type CheckName } from './checks.js';
 import { headerValue } from './http.js';
-import { resolveAll, robotsDirectives, type CanonicalReading, type Finding, type PageInput } from './page-audit.js';
+import type { HtmlResource } from './html-resources.js';
+import { robotsDirectives, type CanonicalReading, type Finding, type PageInput } from './page-audit.js';
 import { isAbsoluteUrl, normaliseUrl } from './url.js';
 
 /** What the checks share about one page, resolved once. */
@@ -25,6 +26,8 @@ export interface PageFacts {
   canonicalReadings: CanonicalReading[];
   metaRefreshUrl: string | null;
   hreflang: { lang: string; url: string }[];
+  /** What the page loads, resolved against <base>, once per URL. */
+  resources: HtmlResource[];
 }
 
 type Add = (name: CheckName, details: string) => void;
@@ -57,16 +60,27 @@ export function pageChecks(facts: PageFacts): Finding[] {
 }
 
 /** HTTP and redirects. */
-function transport({ input, base, metaRefreshUrl }: PageFacts, add: Add): void {
-  const { url, html, headers } = input;
+function transport({ input, metaRefreshUrl, resources }: PageFacts, add: Add): void {
+  const { url, headers } = input;
   const protocol = new URL(url).protocol;
   if (protocol === 'http:') add('http_page', 'served over plain HTTP');
   if (protocol === 'https:') {
-    const insecure = resolveAll(html.subresources, base).filter((u) => u.startsWith('http:'));
-    if (insecure.length) add('mixed_content', `${insecure.length} HTTP resource(s): ${sample(insecure)}`);
+    const insecure = resources.filter((r) => r.url.startsWith('http:'));
+    if (insecure.length) add('mixed_content', mixedContent(insecure));
     if (!headerValue(headers, 'strict-transport-security')) add('hsts_missing', 'no Strict-Transport-Security header');
   }
   if (metaRefreshUrl && metaRefreshUrl !== url) add('meta_refresh', `meta refresh to ${metaRefreshUrl}`);
+}
+
+/**
+ * Which kinds of resource load over HTTP: browsers block scripts, stylesheets, frames and objects
+ * outright (the page breaks) and upgrade or warn on images and media, so the details say which.
+ */
+function mixedContent(insecure: HtmlResource[]): string {
+  const counts = new Map<string, number>();
+  for (const r of insecure) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
+  const kinds = Array.from(counts, ([type, n]) => `${n} ${type}`).join(', ');
+  return `${insecure.length} HTTP resource(s) (${kinds}): ${sample(insecure.map((r) => `${r.type} ${r.url}`))}`;
 }
 
 function indexability({ input, noindex, xRobotsTag, internal, external, metaRefreshUrl }: PageFacts, add: Add): void {

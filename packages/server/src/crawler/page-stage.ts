@@ -9,6 +9,7 @@ import { browserPass, type BrowserOutcome, type BrowserPassOptions } from './bro
 import type { CrawlControl } from './control.js';
 import { StreamingHtmlDecoder, charsetFromContentType, isHtmlContentType } from './decode.js';
 import type { ExternalChecks } from './external-checks.js';
+import type { ResourceChecks } from './resources.js';
 import { CHAIN_FAILED, Flag, isId, type UrlRegistry } from './frontier.js';
 import { HtmlAnalyser, type HtmlFacts } from './html.js';
 import { FetchError, headerValue, type HttpClient, type HttpResponse } from './http.js';
@@ -46,6 +47,7 @@ export class PageStage {
     private readonly scope: CrawlScope,
     private readonly links: LinkGraph,
     private readonly externals: ExternalChecks,
+    private readonly resources: ResourceChecks,
     private readonly output: CrawlOutput,
     private readonly control: CrawlControl,
     private readonly startId: number,
@@ -148,6 +150,8 @@ export class PageStage {
     const digest = keepDigest(this.reg, id, summary, html.mainWords);
     const linkTargets = this.links.register(id, url, depth, summary);
     fillFromAnalysis(record, summary, html, digest);
+    const resources = this.resources.register(id, url, summary.resources);
+    if (resources.length) record.resource_ids = resources.map((r) => r.record.id);
     await this.output.record(id, record);
     for (const f of findings) await this.output.issue(f.name, id, f.details);
     if (browser?.failure) await this.output.issue('render_failed', id, browser.failure);
@@ -162,7 +166,7 @@ export class PageStage {
     }
     await this.links.countInlinks(id, linkTargets);
     if (this.options.checkExternalLinks) for (const ext of summary.externalLinks) await this.externals.link(ext, id, depth + 1);
-    for (const image of summary.imageUrls) if (this.scope.isInternal(image)) this.externals.image(image, url);
+    await this.resources.report(id, resources);
   }
 
   /** A firewall or challenge page instead of the page: recorded as such, never audited. */

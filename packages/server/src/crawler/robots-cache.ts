@@ -18,6 +18,11 @@ export class RobotsCache {
     /** Longest Crawl-delay honoured. */
     private readonly maxWaitMs: number,
     private readonly output: CrawlOutput,
+    /**
+     * Origins whose unreachable robots.txt is reported (robots_txt_5xx is about the site); a
+     * third-party origin's (a CDN serving a resource) only disallows what it serves.
+     */
+    private readonly reportsFor: (url: string) => boolean = () => true,
   ) {}
 
   /** The policy that applies to `url` (same origin). */
@@ -28,7 +33,7 @@ export class RobotsCache {
       policy = fetchRobots(this.client, origin, this.token).then(async (p) => {
         const host = new URL(origin).host;
         if (p.crawlDelayMs) this.client.pacer.setDelay(host, Math.min(p.crawlDelayMs, this.maxWaitMs));
-        if (p.state === 'unreachable' && p.status !== null && (p.status >= 500 || p.status === 429)) {
+        if (p.state === 'unreachable' && p.status !== null && (p.status >= 500 || p.status === 429) && this.reportsFor(origin)) {
           await this.output.issue('robots_txt_5xx', null, `status ${p.status}: robots.txt unreachable, so everything is disallowed`, p.url);
         }
         return p;

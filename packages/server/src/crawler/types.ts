@@ -1,4 +1,4 @@
-import type { CrawledPage, IssueOccurrence } from '@siteaudit/schema';
+import type { CrawledPage, IssueOccurrence, PageResource } from '@siteaudit/schema';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -88,6 +88,15 @@ export interface PageRecord extends CrawledPage {
   /** The HTML was longer than the read cap (5 MB) and was analysed up to the cap. */
   body_truncated: boolean;
   content_encoding: string | null;
+  /** Ids of the resources the page loads (ResourceRecord.id), for the by-URL read; absent when none. */
+  resource_ids?: number[];
+}
+
+/** One resource pages load, checked once per crawl (resources.ts): not a page, never counted as one. */
+export interface ResourceRecord extends PageResource {
+  /** Per crawl, from 0 in the order resources were found. */
+  id: number;
+  is_internal: boolean;
 }
 
 /** One issue on one URL, as the schema's IssueOccurrence. */
@@ -97,6 +106,11 @@ export type IssueRecord = IssueOccurrence & { severity: Severity };
 export interface CrawlSink {
   pages(batch: PageRecord[]): Promise<void>;
   issues(batch: IssueRecord[]): Promise<void>;
+  /**
+   * Resources once checked, before any issue about them reaches `issues`. Optional: a sink
+   * without it (written before resources were checked) still gets their issues.
+   */
+  resources?(batch: ResourceRecord[]): Promise<void>;
   progress(p: { crawled: number; discovered: number }): void;
 }
 
@@ -158,8 +172,11 @@ export interface CrawlTuning {
   maxConsecutiveProtection: number;
   /** Distinct external links checked at most (with checkExternalLinks). */
   maxExternalChecks: number;
-  /** Distinct internal images whose size is checked with HEAD. */
-  maxImageChecks: number;
+  /**
+   * Distinct resources (stylesheets, scripts, images…, internal and third-party) requested at
+   * most; past it, the crawl reports resource_budget_reached once (docs/decisions/resources.md).
+   */
+  maxResourceChecks: number;
 }
 
 /** A page as the crawler fetched it, handed to the renderer so the browser does not fetch it again. */

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { THRESHOLDS } from '../../src/crawler/checks.js';
 import { ExternalChecks } from '../../src/crawler/external-checks.js';
 import { State } from '../../src/crawler/frontier.js';
 import { FetchError } from '../../src/crawler/http.js';
-import { fakeClient, fixedRobots, parts, response, START } from './parts.js';
+import { fakeClient, parts, response, START } from './parts.js';
 
 const EXT = 'https://other.example/';
 
-function checks(answers: Parameters<typeof fakeClient>[0], limits = { maxExternalChecks: 10, maxImageChecks: 10 }) {
+function checks(answers: Parameters<typeof fakeClient>[0], limits = { maxExternalChecks: 10 }) {
   const p = parts();
   const client = fakeClient(answers);
-  const external = new ExternalChecks(client, p.scheduler, fixedRobots(), p.output, p.control, limits);
+  const external = new ExternalChecks(client, p.scheduler, p.output, p.control, limits);
   const page = (path: string) => {
     const id = p.reg.add(`${START}${path}`, 1, 'link').id;
     p.reg.state[id] = State.Done;
@@ -67,23 +66,10 @@ describe('external link checks', () => {
   });
 
   it('checks at most maxExternalChecks distinct URLs', async () => {
-    const t = checks({ [`${EXT}1`]: response(200) }, { maxExternalChecks: 1, maxImageChecks: 1 });
+    const t = checks({ [`${EXT}1`]: response(200) }, { maxExternalChecks: 1 });
     await t.external.link(`${EXT}1`, t.page('a'), 1);
     await t.external.link(`${EXT}2`, t.page('a'), 1);
     await t.drain();
     expect(t.client.requested).toEqual([`${EXT}1`]);
-  });
-});
-
-describe('image checks', () => {
-  it('reports an internal image over the size threshold on the image URL, once', async () => {
-    const big = String(THRESHOLDS.imageBytes + 1);
-    const t = checks({ [`${START}big.png`]: response(200, { 'content-length': big }), [`${START}small.png`]: response(200, { 'content-length': '100' }) });
-    t.external.image(`${START}big.png`, `${START}a`);
-    t.external.image(`${START}big.png`, `${START}b`);
-    t.external.image(`${START}small.png`, `${START}a`);
-    await t.drain();
-    expect(t.store.issues.map((i) => [i.name, i.url])).toEqual([['image_too_large', `${START}big.png`]]);
-    expect(t.store.issues[0].details).toMatch(new RegExp(`used on ${START}a$`));
   });
 });

@@ -1,15 +1,16 @@
-import { crawlSite, type CrawlConfig, type CrawlOutcome, type IssueRecord, type PageRecord } from '../../src/crawler/index.js';
+import { crawlSite, type CrawlConfig, type CrawlOutcome, type IssueRecord, type PageRecord, type ResourceRecord } from '../../src/crawler/index.js';
 import type { CrawlOptions } from '../../src/crawler/types.js';
 
 export interface MemorySink {
   pages: PageRecord[];
   issues: IssueRecord[];
+  resources: ResourceRecord[];
   progress: { crawled: number; discovered: number }[];
   batches: { pages: number[]; issues: number[] };
 }
 
 export function memorySink() {
-  const store: MemorySink = { pages: [], issues: [], progress: [], batches: { pages: [], issues: [] } };
+  const store: MemorySink = { pages: [], issues: [], resources: [], progress: [], batches: { pages: [], issues: [] } };
   return {
     store,
     sink: {
@@ -20,6 +21,9 @@ export function memorySink() {
       async issues(batch: IssueRecord[]) {
         store.batches.issues.push(batch.length);
         store.issues.push(...batch);
+      },
+      async resources(batch: ResourceRecord[]) {
+        store.resources.push(...batch);
       },
       progress(p: { crawled: number; discovered: number }) {
         store.progress.push(p);

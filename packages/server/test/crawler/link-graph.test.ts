@@ -17,7 +17,7 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
     indexable: true,
     internalLinks: [],
     externalLinks: [],
-    imageUrls: [],
+    resources: [],
     imagesWithoutAlt: 0,
     hreflang: [],
     metaRefreshUrl: null,

@@ -5,6 +5,7 @@ import { CHAIN_FAILED, Flag, State } from '../../src/crawler/frontier.js';
 import { HtmlAnalyser } from '../../src/crawler/html.js';
 import { FetchError } from '../../src/crawler/http.js';
 import { PageStage } from '../../src/crawler/page-stage.js';
+import { ResourceChecks } from '../../src/crawler/resources.js';
 import { accessibilityDetails, parseJsonLd } from '../../src/crawler/page-record.js';
 import { RenderError, type PageRenderer } from '../../src/crawler/types.js';
 import { fakeClient, fixedRobots, parts, response, START } from './parts.js';
@@ -19,11 +20,12 @@ function page(body: string, title = 'A product page of the shop') {
 function stage(options: { checkExternalLinks?: boolean; renderer?: PageRenderer; javascriptRendering?: boolean } = {}) {
   const p = parts();
   const client = fakeClient({});
-  const externals = new ExternalChecks(client, p.scheduler, fixedRobots(), p.output, p.control, { maxExternalChecks: 10, maxImageChecks: 10 });
+  const externals = new ExternalChecks(client, p.scheduler, p.output, p.control, { maxExternalChecks: 10 });
+  const resources = new ResourceChecks(client, p.scheduler, fixedRobots(), p.output, (u) => p.scope.isInternal(u), { maxResourceChecks: 10, maxRedirects: 10, token: 'siteauditbot' });
   const browser = options.renderer
     ? { renderer: options.renderer, javascriptRendering: options.javascriptRendering ?? false, rules: 'static' as const, token: 'siteauditbot', signal: p.control.signal }
     : null;
-  const s = new PageStage(p.reg, client, p.scope, p.links, externals, p.output, p.control, p.startId, {
+  const s = new PageStage(p.reg, client, p.scope, p.links, externals, resources, p.output, p.control, p.startId, {
     maxHtmlBytes: 1024 * 1024,
     checkExternalLinks: options.checkExternalLinks ?? false,
     token: 'siteauditbot',
@@ -73,12 +75,12 @@ describe('page stage', () => {
     expect(t.store.issues.map((i) => i.details)).toEqual(['connection while reading the body: reset']);
   });
 
-  it('checks external links and internal images as auxiliary jobs', async () => {
+  it('checks external links and the images it loads, internal and third-party, as auxiliary jobs', async () => {
     const t = stage({ checkExternalLinks: true });
     let jobs = 0;
     t.scheduler.queueAux = () => void jobs++;
     await t.handle(t.startId, response(200, HTML, page('<a href="https://other.example/">x</a><img src="/i.png" alt="i"><img src="https://cdn.example/i.png" alt="i">')));
-    expect(jobs).toBe(2);
+    expect(jobs).toBe(3);
   });
 
   it('hands the fetched HTML to the browser and reports its accessibility findings unscored', async () => {

@@ -3,7 +3,7 @@
  * Every write is fenced by the run's lease, so a run that lost the crawl writes nothing more.
  */
 import { createHash } from 'node:crypto';
-import { normaliseUrl, type IssueRecord, type PageRecord } from '../../crawler/index.js';
+import { normaliseUrl, type IssueRecord, type PageRecord, type ResourceRecord } from '../../crawler/index.js';
 import { LeaseLostError, type JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
 import { bool } from '../../store/database.js';
@@ -20,10 +20,13 @@ const PROGRESS_EVERY_MS = 1000;
 /** Rows per INSERT: under SQLite's 999-variable cap for the widest table. */
 const PAGE_CHUNK = 40;
 const ISSUE_CHUNK = 120;
+const RESOURCE_CHUNK = 80;
+const PAGE_RESOURCES_CHUNK = 300;
 
 export interface CrawlSink {
   pages(batch: PageRecord[]): Promise<void>;
   issues(batch: IssueRecord[]): Promise<void>;
+  resources(batch: ResourceRecord[]): Promise<void>;
   progress(p: { crawled: number; discovered: number }): void;
   /** The last progress write and stop check, settled. */
   flushed(): Promise<void>;
@@ -60,9 +63,14 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
         images: p.images,
         images_without_alt: p.images_without_alt,
       }));
+      // The ids of the resources each page uses, as one short text value per page (010-crawl-resources.ts).
+      const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [{ crawl_id: crawlId, url_hash: rows[i].url_hash, resource_ids: p.resource_ids.join(',') }] : []));
       // One URL is stored once: a row already there (the unique index) is kept, never doubled.
       await lease.write(async (trx) => {
         for (let i = 0; i < rows.length; i += PAGE_CHUNK) await trx('crawl_pages').insert(rows.slice(i, i + PAGE_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
+        for (let i = 0; i < uses.length; i += PAGE_RESOURCES_CHUNK) {
+          await trx('crawl_page_resources').insert(uses.slice(i, i + PAGE_RESOURCES_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
+        }
       });
       services.metrics?.pagesFetched(rows.length);
     },
@@ -80,6 +88,24 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
       }));
       await lease.write(async (trx) => {
         for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await trx('crawl_issues').insert(rows.slice(i, i + ISSUE_CHUNK));
+      });
+    },
+    async resources(batch: ResourceRecord[]) {
+      const rows = batch.map((r) => ({
+        crawl_id: crawlId,
+        id: r.id,
+        url: r.url,
+        type: r.type,
+        is_internal: r.is_internal,
+        status_code: r.status_code,
+        final_status_code: r.final_status_code,
+        redirect_url: r.redirect_url,
+        error_type: r.error_type,
+        content_type: r.content_type,
+        size_bytes: r.size_bytes,
+      }));
+      await lease.write(async (trx) => {
+        for (let i = 0; i < rows.length; i += RESOURCE_CHUNK) await trx('crawl_resources').insert(rows.slice(i, i + RESOURCE_CHUNK));
       });
     },
     progress(p: { crawled: number; discovered: number }) {

@@ -36,6 +36,8 @@ export async function fetchStage(services: Services, runtime: CrawlRuntime, row:
     // A resumed run starts over: what an interrupted run wrote is discarded.
     await trx('crawl_pages').where({ crawl_id: crawlId }).delete();
     await trx('crawl_issues').where({ crawl_id: crawlId }).delete();
+    await trx('crawl_resources').where({ crawl_id: crawlId }).delete();
+    await trx('crawl_page_resources').where({ crawl_id: crawlId }).delete();
     await trx('crawls')
       .where({ id: crawlId })
       .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });
