@@ -114,8 +114,9 @@ describe('resources pages load', () => {
     for (const path of ['/', '/a', '/b']) expect(issuesOn(path), path).toEqual(expected);
   });
 
-  it('reports nothing on a page whose resources are sound', () => {
+  it('reports nothing on a page whose resources are sound, nor a budget within its limit', () => {
     expect(issuesOn('/clean')).toEqual([]);
+    expect(result.issues.filter((i) => i.name === 'resource_budget_reached' || i.name === 'broken_resource')).toEqual([]);
   });
 
   it('requests each resource once however many pages use it, and never one robots.txt disallows', () => {
