@@ -147,6 +147,11 @@ export class ResourceChecks {
     let current = record.url;
     for (let hops = 0; ; hops++) {
       const policy = await this.robots.for(current);
+      if (policy.state === 'unreachable' && policy.status === null) {
+        // Not even robots.txt answered: the host cannot be reached, which breaks the resource.
+        record.error_type = policy.error ?? 'connection';
+        return current;
+      }
       if (!policy.isAllowed(current)) {
         record.error_type = 'blocked_by_robots';
         return current;

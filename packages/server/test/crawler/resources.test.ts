@@ -8,10 +8,10 @@ import { fakeClient, fixedRobots, parts, response, START } from './parts.js';
 
 const CDN = 'https://cdn.example/';
 
-function checks(answers: Parameters<typeof fakeClient>[0]) {
+function checks(answers: Parameters<typeof fakeClient>[0], robots = fixedRobots()) {
   const p = parts();
   const client = fakeClient(answers);
-  const resources = new ResourceChecks(client, p.scheduler, fixedRobots(), p.output, (u) => p.scope.isInternal(u), {
+  const resources = new ResourceChecks(client, p.scheduler, robots, p.output, (u) => p.scope.isInternal(u), {
     maxResourceChecks: 100,
     maxRedirects: 3,
     token: 'siteauditbot',
@@ -77,6 +77,15 @@ describe('resource checks', () => {
       `broken_stylesheet: stylesheet ${CDN}down.css: dns`,
     ]);
     expect(t.store.resources.find((r) => r.url === `${CDN}wall.js`)!.error_type).toBe('protection');
+  });
+
+  it('counts a host whose robots.txt cannot even be fetched as broken, not as blocked', async () => {
+    const unreachable = { url: `${CDN}robots.txt`, state: 'unreachable' as const, status: null, error: 'dns' as const, sitemaps: [], crawlDelayMs: null, isAllowed: () => false };
+    const t = checks({}, fixedRobots(unreachable));
+    await t.use('a', [{ url: `${CDN}lib.js`, type: 'script' }]);
+    await t.drain();
+    expect(t.client.requested).toEqual([]);
+    expect(t.store.issues.map((i) => `${i.name}: ${i.details}`)).toEqual([`broken_script: script ${CDN}lib.js: dns`]);
   });
 
   it('asks again with GET when HEAD answers a doubtful client error, not when it answers 404', async () => {
