@@ -300,6 +300,18 @@ function expectFails(schema: z.ZodType, value: unknown) {
   expect(schema.safeParse(value).success).toBe(false);
 }
 
+/** A resource a page loads (the by-URL read's extension, docs/decisions/resources.md). */
+const resource = {
+  url: 'https://example.com/js/old.js',
+  type: 'script',
+  status_code: 301,
+  final_status_code: 404,
+  redirect_url: 'https://example.com/js/new.js',
+  error_type: null,
+  content_type: 'text/html',
+  size_bytes: null,
+};
+
 describe('every resource of the spec parses', () => {
   it.each([
     ['Project', Project, project],
@@ -308,7 +320,7 @@ describe('every resource of the spec parses', () => {
     ['IssueOccurrence', IssueOccurrence, occurrence],
     ['IssueSummary', IssueSummary, summary],
     ['CrawledPage', CrawledPage, page],
-    ['CrawledPageWithIssues', CrawledPageWithIssues, { ...page, issues: [occurrence, { ...occurrence, severity: 'info' }] }],
+    ['CrawledPageWithIssues', CrawledPageWithIssues, { ...page, issues: [occurrence, { ...occurrence, severity: 'info' }], resources: [resource] }],
     ['PageSpeedResult', PageSpeedResult, pagespeed],
     ['Scorecard', Scorecard, scorecard],
     ['Positions', Positions, positions],
@@ -375,6 +387,10 @@ describe('values the spec rules out are refused', () => {
     expectFails(IssueOccurrence, { ...occurrence, severity: 'critical' });
     expectFails(IssueSummary, { ...summary, groups: [{ ...summary.groups[0], severity: 'notice' }] });
     expectFails(CrawledPageWithIssues, { ...page, issues: [{ ...occurrence, severity: 'ERROR' }] });
+  });
+
+  it('refuses a page resource of an unknown type', () => {
+    expectFails(CrawledPageWithIssues, { ...page, issues: [], resources: [{ ...resource, type: 'font' }] });
   });
 
   it('refuses an export format other than pdf and xlsx', () => {
