@@ -30,7 +30,8 @@ export default defineConfig([
   },
   {
     ...common,
-    entry: { cli: 'src/cli.ts' },
+    // The crawl thread's module is loaded by path (crawler/threads/pool.ts), beside the library and the bin.
+    entry: { cli: 'src/cli.ts', 'crawl-thread': 'src/crawler/threads/crawl-thread.ts' },
     format: ['esm'],
     clean: ['!index.*'],
     // tsup marks an output that starts with a shebang as executable.

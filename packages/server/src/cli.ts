@@ -8,7 +8,7 @@
  * The server, the crawler and the providers are imported when a command serves: an admin command
  * loads only the store (src/admin.ts), and starts in a fraction of the time (docs/benchmarks.md).
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
 import { readFileSync } from 'node:fs';
 import { AdminError, openAdmin, type Admin } from './admin.js';
@@ -121,6 +121,7 @@ program
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .option('--metrics', 'serve Prometheus metrics at /metrics on --metrics-port (not on the API port)', false)
   .option('--metrics-port <port>', 'port of the metrics endpoint', integer, 9464)
+  .addOption(new Option('--crawl-threads <n>', 'worker threads that run crawls, off the thread that answers HTTP; 0 runs them on it (default: one per core)').argParser(integer).env('SITEAUDIT_CRAWL_THREADS'))
   .addHelpText(
     'after',
     '\nEvery role answers GET /healthz (the process is alive) and GET /readyz (database reachable, migrations applied,\n' +
@@ -141,6 +142,7 @@ program
       network: { allowPrivateAddresses: opts.allowPrivateAddresses },
       publicUrl: opts.publicUrl,
       docsUrl: opts.docsUrl,
+      crawlThreads: opts.crawlThreads,
     });
     if (opts.role === 'worker') console.log(`Site Audit worker listening on ${url} for health checks only (/healthz, /readyz); it runs the jobs, not the API`);
     else console.log(`Site Audit API listening on ${url}/v1 (reference: ${url}/docs)${opts.role === 'api' ? ' (role api: jobs run on worker processes)' : ''}; health checks on ${url}/healthz and ${url}/readyz`);

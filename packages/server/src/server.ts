@@ -78,6 +78,12 @@ export interface SiteAuditServerOptions {
   exports?: ExportsOptions;
   /** Webhook deliveries: how long a receiver has to answer an attempt (default 10 s). */
   webhooks?: WebhooksOptions;
+  /**
+   * Worker threads that run this process's crawls (docs/architecture.md, "Where a crawl runs"):
+   * started with the first crawl, up to this many; several crawls share a thread. 0 runs crawls
+   * on the thread that answers HTTP. Default: one per core (os.availableParallelism()).
+   */
+  crawlThreads?: number;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
   secretKey?: string;
   /** Check every response against the contract. Default: on under NODE_ENV=test. */
@@ -147,6 +153,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const typeBase = problemTypeBase(docsUrl);
   // Options refused before the database is opened: a refusal leaves nothing open behind it.
   const role = serverRole(options);
+  if (options.crawlThreads !== undefined && !(Number.isInteger(options.crawlThreads) && options.crawlThreads >= 0)) {
+    throw new Error(`crawlThreads must be a whole number >= 0, not ${String(options.crawlThreads)}`);
+  }
   const webhooks = webhooksOptions(options.webhooks);
   const db = openDatabase(options.database ?? 'sqlite:./siteaudit.db');
   await migrate(db);
@@ -181,7 +190,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
 
   // Every module, in one list: built here (each registers its jobs and quota counters), started
   // in this order when this process runs jobs, closed in the reverse order.
-  const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null });
+  const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads });
   const modules = [
     { handlers: accountHandlers(services, { authenticator, rateLimiter }) },
     { handlers: projectHandlers(services, crawls.control) },

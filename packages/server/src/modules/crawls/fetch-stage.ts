@@ -1,11 +1,13 @@
 /**
- * The fetch stage of a crawl: the crawler walks the site (with a headless Chromium when the
- * campaign asks for JavaScript rendering or accessibility checks) and its findings are written
- * through the sink; then the crawl is marked completed. A resumed run starts the fetch over.
+ * The fetch stage of a crawl: the crawler walks the site in a crawl thread (with a headless
+ * Chromium when the campaign asks for JavaScript rendering or accessibility checks) and its
+ * findings are written here, on this thread, through the sink; then the crawl is marked
+ * completed. A resumed run starts the fetch over.
  */
 import { abortError } from '../../abort.js';
 import { bool, json } from '../../store/database.js';
 import { crawlSite, resolveCrawlConfig } from '../../crawler/index.js';
+import type { CrawlThreadPool } from '../../crawler/threads/pool.js';
 import type { JobLease } from '../../jobs/job-runner.js';
 import type { PageSpeedProvider } from '../../providers/pagespeed.js';
 import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
@@ -16,11 +18,16 @@ import { crawlLog } from './crawl-log.js';
 import { crawlSink } from './crawl-sink.js';
 import { setStep } from './stage-plan.js';
 
-/** What the crawl job uses beyond the services: the PageSpeed provider and the browser. */
+/** What the crawl job uses beyond the services: the PageSpeed provider, the crawl threads, the browser. */
 export interface CrawlRuntime {
   /** `providers.pagespeed` of the server; null skips the PageSpeed step with `no_provider`. */
   pagespeed?: PageSpeedProvider | null;
-  /** Builds the crawl's browser; default createRenderer (src/rendering). */
+  /** Where crawls run (crawler/threads); without it, in this thread. */
+  threads?: CrawlThreadPool;
+  /**
+   * Builds the crawl's browser in this thread (tests); by default each crawl thread creates its
+   * own (src/rendering createRenderer). Given, the crawl runs in this thread.
+   */
   renderer?: (options: RendererOptions) => Renderer;
 }
 
@@ -64,19 +71,25 @@ export async function fetchStage(services: Services, runtime: CrawlRuntime, row:
   const stopper = new AbortController();
   const sink = crawlSink(services, crawlId, lease, log, () => stopper.abort());
   const needsBrowser = config.javascriptRendering || config.checkAccessibility || config.checkAccessibilityRendered;
-  const renderer = needsBrowser
-    ? (runtime.renderer ?? createRenderer)({
+  const rendering: RendererOptions | null = needsBrowser
+    ? {
         allowPrivateAddresses: config.allowPrivateAddresses,
         userAgent: config.userAgent,
         timeoutMs: config.timeoutMs,
         httpAuth: config.httpAuth ? { origin: new URL(config.startUrl).origin, ...config.httpAuth } : null,
-      })
-    : undefined;
+      }
+    : null;
+  const crawlSignal = AbortSignal.any([signal, stopper.signal]);
   let outcome;
-  try {
-    outcome = await crawlSite(config, sink, { signal: AbortSignal.any([signal, stopper.signal]), renderer });
-  } finally {
-    await renderer?.close();
+  if (runtime.threads && !runtime.renderer) {
+    outcome = await runtime.threads.run({ config, sink, signal: crawlSignal, renderer: rendering });
+  } else {
+    const renderer = rendering ? (runtime.renderer ?? createRenderer)(rendering) : undefined;
+    try {
+      outcome = await crawlSite(config, sink, { signal: crawlSignal, renderer });
+    } finally {
+      await renderer?.close();
+    }
   }
   await sink.flushed();
   if (outcome.aborted) {

@@ -1,0 +1,199 @@
+/**
+ * The crawl threads of a process (docs/architecture.md, "Where a crawl runs"): crawls run in
+ * worker threads so that nothing a crawl does (parsing, checks, the site-level passes over
+ * every page) ever holds the thread that answers HTTP. The pool starts threads as crawls need
+ * them, up to its size, and gives each new crawl the thread running the fewest; an idle thread
+ * does not keep the process alive. Size 0 runs crawls in this thread (the crawler library as is).
+ *
+ * The main thread keeps only the sink: it stores each batch the thread sends and answers it, so
+ * the store's pace (and its lease fencing) governs the crawl as before. An error the sink raises
+ * (a lost lease) is the error the crawl ends with, as the same object.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { abortError } from '../../abort.js';
+import { createRenderer, type RendererOptions } from '../../rendering/renderer.js';
+import { crawlSite } from '../crawl.js';
+import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning } from '../types.js';
+import { fromThreadError, toThreadError, type FromThread, type ToThread } from './protocol.js';
+
+export interface CrawlRun {
+  config: CrawlConfig;
+  sink: CrawlSink;
+  signal: AbortSignal;
+  /** The browser the crawl needs (created in the crawl's thread), or null. */
+  renderer: RendererOptions | null;
+  tuning?: Partial<CrawlTuning>;
+}
+
+/** Threads by default: one per core the process may use. */
+export function defaultCrawlThreads(): number {
+  return availableParallelism();
+}
+
+/**
+ * Starts the thread's module: the build beside this file, or in a clone (this file is the
+ * TypeScript source) the source through tsx's loader, registered in the thread first (a worker's
+ * `--import` does not apply to its own entry on Node 20).
+ */
+function spawnThread(): Worker {
+  const self = import.meta.url;
+  const options = { name: 'siteaudit-crawl' };
+  if (!self.endsWith('.ts')) return new Worker(new URL('./crawl-thread.js', self), options);
+  // tsx's ESM API by its exports map (require.resolve would give the CommonJS one).
+  const manifest = createRequire(self).resolve('tsx/package.json');
+  const api = new URL(JSON.parse(readFileSync(manifest, 'utf8')).exports['./esm/api'].import.default, pathToFileURL(manifest)).href;
+  const entry = new URL('./crawl-thread.ts', self).href;
+  const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+interface Pending {
+  sink: CrawlSink;
+  resolve(outcome: CrawlOutcome): void;
+  reject(error: unknown): void;
+  /** The first error the sink raised: the crawl ends with it. */
+  sinkError?: unknown;
+}
+
+class CrawlThread {
+  private readonly worker: Worker;
+  private readonly crawls = new Map<number, Pending>();
+  private dead: Error | null = null;
+
+  constructor() {
+    this.worker = spawnThread();
+    this.worker.unref();
+    this.worker.on('message', (message: FromThread) => void this.receive(message));
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) => this.fail(new Error(`crawl thread exited with code ${code}`)));
+  }
+
+  get load(): number {
+    return this.dead ? Infinity : this.crawls.size;
+  }
+
+  get alive(): boolean {
+    return this.dead === null;
+  }
+
+  run(id: number, run: CrawlRun): Promise<CrawlOutcome> {
+    if (this.dead) return Promise.reject(this.dead);
+    return new Promise<CrawlOutcome>((resolve, reject) => {
+      const onAbort = () => this.send({ type: 'abort', crawl: id });
+      const settle = () => {
+        run.signal.removeEventListener('abort', onAbort);
+        this.crawls.delete(id);
+        if (this.crawls.size === 0) this.worker.unref();
+      };
+      this.crawls.set(id, {
+        sink: run.sink,
+        resolve: (outcome) => {
+          settle();
+          resolve(outcome);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      this.worker.ref();
+      this.send({ type: 'start', crawl: id, config: run.config, tuning: run.tuning, renderer: run.renderer });
+      if (run.signal.aborted) onAbort();
+      else run.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  terminate(): Promise<number> {
+    this.fail(abortError(undefined, 'crawl threads closed'));
+    return this.worker.terminate();
+  }
+
+  private send(message: ToThread): void {
+    if (!this.dead) this.worker.postMessage(message);
+  }
+
+  private async receive(message: FromThread): Promise<void> {
+    const crawl = this.crawls.get(message.crawl);
+    if (!crawl) return;
+    switch (message.type) {
+      case 'write': {
+        try {
+          const write = crawl.sink[message.method] as ((batch: unknown[]) => Promise<void>) | undefined;
+          await write?.call(crawl.sink, message.batch);
+          this.send({ type: 'ack', crawl: message.crawl, call: message.call });
+        } catch (error) {
+          crawl.sinkError ??= error;
+          this.send({ type: 'ack', crawl: message.crawl, call: message.call, error: toThreadError(error) });
+        }
+        break;
+      }
+      case 'progress':
+        crawl.sink.progress(message.progress);
+        break;
+      case 'done':
+        crawl.resolve(message.outcome);
+        break;
+      case 'failed':
+        crawl.reject(crawl.sinkError ?? fromThreadError(message.error));
+        break;
+    }
+  }
+
+  /** The thread is gone (a crash, out of memory, closed): its crawls fail, to be run again elsewhere. */
+  private fail(error: Error): void {
+    if (this.dead) return;
+    this.dead = error;
+    for (const crawl of [...this.crawls.values()]) crawl.reject(error);
+  }
+}
+
+export class CrawlThreadPool {
+  private threads: CrawlThread[] = [];
+  private ids = 0;
+  private closed = false;
+
+  /** `size`: threads at most; 0 runs crawls in the calling thread. */
+  constructor(readonly size: number = defaultCrawlThreads()) {
+    if (!Number.isInteger(size) || size < 0) throw new TypeError(`crawl threads must be a whole number >= 0, got ${size}`);
+  }
+
+  /** Runs one crawl to its outcome; rejects as crawlSite does (an AbortError when stopped by shutdown). */
+  async run(run: CrawlRun): Promise<CrawlOutcome> {
+    if (this.closed) throw abortError(undefined, 'crawl threads closed');
+    if (this.size === 0) return this.inProcess(run);
+    return this.pick().run(this.ids++, run);
+  }
+
+  /** Stops every thread; crawls still running end with an AbortError. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const threads = this.threads;
+    this.threads = [];
+    await Promise.all(threads.map((t) => t.terminate()));
+  }
+
+  private pick(): CrawlThread {
+    this.threads = this.threads.filter((t) => t.alive);
+    const idle = this.threads.find((t) => t.load === 0);
+    if (idle) return idle;
+    if (this.threads.length < this.size) {
+      const thread = new CrawlThread();
+      this.threads.push(thread);
+      return thread;
+    }
+    return this.threads.reduce((a, b) => (b.load < a.load ? b : a));
+  }
+
+  private async inProcess(run: CrawlRun): Promise<CrawlOutcome> {
+    const renderer = run.renderer ? createRenderer(run.renderer) : undefined;
+    try {
+      return await crawlSite(run.config, run.sink, { signal: run.signal, renderer, tuning: run.tuning });
+    } finally {
+      await renderer?.close();
+    }
+  }
+}
