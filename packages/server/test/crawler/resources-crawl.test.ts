@@ -147,6 +147,25 @@ describe('resources pages load', () => {
     expect(home.resource_ids!.map((id) => ids.get(id))).toContain(`${o}/css/missing.css`);
   });
 
+  it('obeys a third-party host whose robots.txt answers 5xx without reporting it as the site\'s robots.txt', async () => {
+    const down = await serve((req, res, path) => answer(req, res, path === '/robots.txt' ? 503 : 200, 'text/plain', 'x'));
+    const own = await serve((req, res, path) => {
+      if (path === '/robots.txt') return answer(req, res, 200, 'text/plain', 'User-agent: *\nAllow: /\n');
+      answer(req, res, 200, 'text/html; charset=utf-8', html('Page loading a script from a host that refuses robots', `<script src="${down.origin}/lib.js"></script>`, ''));
+    });
+    try {
+      const r = await crawl(`${own.origin}/`, {}, { tuning: { retryBaseDelayMs: 5, maxWaitMs: 2000 } });
+      expect(r.issues.filter((i) => i.name === 'robots_txt_5xx')).toEqual([]);
+      expect(r.issues.filter((i) => i.name === 'resource_blocked_by_robots').map((i) => i.details)).toEqual([
+        `script ${down.origin}/lib.js is disallowed by robots.txt for siteauditbot`,
+      ]);
+      expect(down.log.filter((l) => !l.endsWith(' /robots.txt'))).toEqual([]);
+    } finally {
+      await down.close();
+      await own.close();
+    }
+  });
+
   it('checks at most the resource budget, and says so once', async () => {
     const limited = await crawl(`${site.origin}/`, {}, { tuning: { retryBaseDelayMs: 5, maxWaitMs: 2000, maxResourceChecks: 3 } });
     expect(limited.resources).toHaveLength(3);
