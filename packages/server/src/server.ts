@@ -16,6 +16,7 @@ import { requestObserver, requestPath } from './http/request-log.js';
 import { resolveLogger, type LoggerOption } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Registry } from 'prom-client';
+import { ServerConnections } from './http/connections.js';
 import { RequestDrain } from './http/drain.js';
 import { answerClientError } from './http/client-error.js';
 import { createJobRunner } from './jobs/index.js';
@@ -109,8 +110,17 @@ export interface SiteAuditServerOptions {
   role?: ServerRole;
   /** false: the same as `role: 'api'` (the former option). */
   jobs?: boolean;
-  /** At close (SIGTERM), how long requests in flight may take to be answered. Default 10 s. */
+  /**
+   * At close (SIGTERM), once the listener closed, how long requests in flight may take to be
+   * answered. Default 10 s.
+   */
   shutdownGraceMs?: number;
+  /**
+   * At close (SIGTERM), how long requests are still served after `/readyz` turned 503, before new
+   * ones are refused and the listener closes: the time a load balancer needs to stop sending
+   * (docs/deployment.md, "Graceful shutdown"). Default 0.
+   */
+  shutdownDelayMs?: number;
 }
 
 export const SERVER_ROLES = ['all', 'api', 'worker'] as const;
@@ -238,6 +248,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     await services.jobs.start();
   }
   const graceMs = options.shutdownGraceMs ?? 10_000;
+  const delayMs = options.shutdownDelayMs ?? 0;
+  if (!(delayMs >= 0) || !(graceMs >= 0)) throw new Error('shutdownDelayMs and shutdownGraceMs must be positive numbers of milliseconds');
   let closing: Promise<void> | null = null;
   let metricsHttp: HttpServer | null = null;
   const listenMetrics = (registry: Registry, port: number, host: string) =>
@@ -254,7 +266,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
       });
     });
 
-  let http: HttpServer | null = null;
+  let connections: ServerConnections | null = null;
   return {
     app: served.app,
     admin: createAdmin(services),
@@ -266,11 +278,19 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     async listen(port = 0, host = '127.0.0.1') {
       const metricsUrl = metrics && metricsPort ? await listenMetrics(metrics.registry, metricsPort.port, metricsPort.host ?? host) : undefined;
       return new Promise((resolve, reject) => {
-        http = createServer(served.listener);
+        // Every request is counted on its connection first: a stop closes each by what it does.
+        const tracked = new ServerConnections(
+          createServer((req, res) => {
+            tracked.track(req, res);
+            served.listener(req, res);
+          }),
+        );
+        const http = tracked.server;
+        connections = drain.connections = tracked;
         http.on('clientError', (error: Error, socket) => answerClientError(error, socket, typeBase));
         http.once('error', reject);
         http.listen(port, host, () => {
-          const address = http!.address() as AddressInfo;
+          const address = http.address() as AddressInfo;
           const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
           // A worker's address serves health checks only: never the base of the API's links.
           if (role !== 'worker') links.listening(url, host);
@@ -280,16 +300,18 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     },
     close() {
       closing ??= (async () => {
-        const server = http;
-        http = null;
-        const stopped = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
-        server?.closeIdleConnections();
-        // Requests and jobs wind down together; a job past the grace period is taken over
-        // elsewhere once its lease expires, and its writes are fenced.
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs + 5_000).unref());
-        await Promise.all([drain.drain(graceMs), Promise.race([services.jobs.stop(), grace])]);
-        server?.closeAllConnections();
-        await stopped;
+        // The stop sequence (docs/reliability.md): /readyz answers 503 from now (`closing` is
+        // set) and answers say `Connection: close`; requests are still served for `delayMs`,
+        // while the balancer notices; then new requests are refused (503), the listener closes
+        // once the connections already made are taken, and requests in flight have `graceMs`.
+        drain.leave();
+        connections?.leave();
+        // Jobs wind down meanwhile; a job past the grace period is taken over elsewhere once its
+        // lease expires, and its writes are fenced.
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, delayMs + graceMs + 5_000).unref());
+        const jobsStopped = Promise.race([services.jobs.stop(), grace]);
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        await Promise.all([drain.drain(graceMs), connections?.stop(graceMs), jobsStopped]);
         metricsHttp?.closeAllConnections();
         await new Promise((resolve) => (metricsHttp ? metricsHttp.close(resolve) : resolve(undefined)));
         await idempotency.releaseInFlight();

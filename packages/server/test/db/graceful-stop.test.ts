@@ -1,0 +1,224 @@
+/**
+ * A graceful stop answers every request that reached the process (docs/reliability.md, "Stop
+ * sequence"; issue 30): bursts of requests sent just before SIGTERM, over new connections and
+ * over keep-alive ones, get an answer each (201, or 503 with Retry-After), never a reset; no
+ * idempotency key stays claimed, and the retry of each 503 after the restart succeeds once.
+ *
+ * The server runs in child processes (support/stop-child.ts), several at once, each on a
+ * database of its own: each SIGTERM stops a server, and the child starts the next one at once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import knexFactory from 'knex';
+import { onPostgres } from './harness.js';
+import { childDatabase, type ChildDatabase } from './support/child-server.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const CHILD = path.join(ROOT, 'packages/server/test/db/support/stop-child.ts');
+
+const BURST = 20;
+const OFFSETS_MS = [0, 2, 5, 10, 20];
+const KINDS = ['new', 'keep-alive'] as const;
+const REPETITIONS = Number(process.env.STOP_REPETITIONS ?? 20);
+/** Child servers at once, each on its own database; the bursts are dealt out among them. */
+const LANES = Number(process.env.STOP_LANES ?? 4);
+
+type Kind = (typeof KINDS)[number];
+
+interface Outcome {
+  key: string;
+  status?: number;
+  headers?: IncomingHttpHeaders;
+  body?: string;
+  /** The client's error when no answer came: ECONNRESET, socket hang up… */
+  error?: string;
+}
+
+/** A child process serving on one database, restarted (in process) at each SIGTERM. */
+class Lane {
+  private out = '';
+  private readonly child: ChildProcess;
+  private waiters: (() => void)[] = [];
+  port = 0;
+
+  constructor(
+    readonly db: ChildDatabase,
+    readonly token: string,
+  ) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', CHILD, db.url], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'production' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.out += chunk;
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.out += chunk));
+    this.child.once('exit', () => {
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
+  /** Waits for the n-th line `listening <port>` (1-based). */
+  async listening(n: number): Promise<void> {
+    for (;;) {
+      const ports = [...this.out.matchAll(/^listening (\d+)$/gm)];
+      if (ports.length >= n) {
+        this.port = Number(ports[n - 1][1]);
+        return;
+      }
+      if (this.child.exitCode !== null) throw new Error(`stop child exited: ${this.out}`);
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  lastClose(): string {
+    return [...this.out.matchAll(/^closed in \d+ ms$/gm)].at(-1)?.[0] ?? '';
+  }
+
+  stop(): void {
+    this.child.kill('SIGTERM');
+  }
+
+  end(): void {
+    if (process.env.STOP_DEBUG) console.log(this.out);
+    this.child.stdin!.end();
+  }
+}
+
+function send(port: number, token: string, key: string, agent: Agent | false): { written: Promise<void>; answer: Promise<Outcome> } {
+  const body = JSON.stringify({ url: `https://${key}.example.com/` });
+  let written!: () => void;
+  const sent = new Promise<void>((resolve) => (written = resolve));
+  const answer = new Promise<Outcome>((resolve) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/v1/projects', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': key } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ key, status: res.statusCode, headers: res.headers, body: text }));
+        res.on('error', (error) => resolve({ key, error: `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}` }));
+      },
+    );
+    // Sent: connected, and its bytes handed to the kernel (a failure before then resolves too).
+    let connected!: () => void;
+    const connecting = new Promise<void>((resolve) => (connected = resolve));
+    req.once('socket', (socket) => (socket.connecting ? socket.once('connect', connected) : connected()));
+    req.once('finish', () => void connecting.then(() => setImmediate(written)));
+    req.on('error', (error) => {
+      written();
+      resolve({ key, error: `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}` });
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error('no answer in 30 s')));
+    req.end(body);
+  });
+  return { written: sent, answer };
+}
+
+function get(port: number, agent: Agent, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const lanes: Lane[] = [];
+const started = Date.now();
+
+beforeAll(async () => {
+  const dbs = await Promise.all(Array.from({ length: LANES }, () => childDatabase()));
+  // A connection of this process held open on an SQLite file stalls the child's writes at times
+  // (seconds): the checks open theirs once the bursts are over.
+  if (!onPostgres) for (const db of dbs) await db.knex.destroy();
+  for (const db of dbs) lanes.push(new Lane(db, db.token));
+  await Promise.all(lanes.map((lane) => lane.listening(1)));
+}, 120_000);
+
+afterAll(async () => {
+  for (const lane of lanes) lane.end();
+  await Promise.all(lanes.map((lane) => lane.db.drop()));
+  console.log(`graceful-stop: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+});
+
+describe('a graceful stop answers every request that reached the process', () => {
+  it(`bursts of ${BURST} requests sent ${OFFSETS_MS.join(', ')} ms before SIGTERM, over new and keep-alive connections, ${REPETITIONS} times each`, async () => {
+    const bursts = KINDS.flatMap((kind) => OFFSETS_MS.flatMap((offset) => Array.from({ length: REPETITIONS }, (_, rep) => ({ kind, offset, rep }))));
+    const outcomes: (Outcome & { kind: Kind; offset: number })[] = [];
+    const keysOf = lanes.map(() => [] as string[]);
+
+    await Promise.all(
+      lanes.map(async (lane, l) => {
+        let servers = 1;
+        let retries: string[] = [];
+        const mine = bursts.filter((_, i) => i % lanes.length === l);
+        for (const [b, burst] of [...mine, null].entries()) {
+          // The restarted server: the retry of each 503 of the last burst succeeds, once.
+          for (const outcome of await Promise.all(retries.map((key) => send(lane.port, lane.token, key, false).answer))) {
+            expect(outcome.status, `retry of ${outcome.key}: ${outcome.error ?? outcome.body}`).toBe(201);
+            expect(outcome.headers?.['idempotent-replayed']).toBeUndefined();
+          }
+          retries = [];
+          if (!burst) break;
+          const { kind, offset, rep } = burst;
+
+          const agent = kind === 'keep-alive' ? new Agent({ keepAlive: true, maxSockets: BURST }) : false;
+          if (agent) {
+            // Open the connections first: the burst goes over connections that served a request.
+            const warm = await Promise.all(Array.from({ length: BURST }, () => get(lane.port, agent, '/healthz')));
+            expect(warm).toEqual(Array(BURST).fill(200));
+          }
+          const keys = Array.from({ length: BURST }, (_, i) => `l${l}-b${b}-${kind}-${offset}-${rep}-${i}`);
+          keysOf[l].push(...keys);
+          const sent = keys.map((key) => send(lane.port, lane.token, key, agent));
+          await Promise.all(sent.map((s) => s.written));
+          if (offset > 0) await new Promise((resolve) => setTimeout(resolve, offset));
+          lane.stop();
+          const answers = await Promise.all(sent.map((s) => s.answer));
+          if (agent) agent.destroy();
+          outcomes.push(...answers.map((a) => ({ ...a, kind, offset })));
+          await lane.listening(++servers);
+          if (process.env.STOP_DEBUG) console.log(`lane ${l} burst ${b} ${kind} ${offset}: ${Date.now() - started} ms, ${lane.lastClose()}`);
+
+          retries = answers.filter((a) => a.status === 503).map((a) => a.key);
+        }
+      }),
+    );
+
+    const unanswered = outcomes.filter((o) => o.status === undefined);
+    const tally = (list: typeof outcomes) =>
+      list.reduce<Record<string, number>>((acc, o) => {
+        const name = o.status === undefined ? (o.error ?? 'none') : String(o.status);
+        acc[name] = (acc[name] ?? 0) + 1;
+        return acc;
+      }, {});
+    for (const kind of KINDS) for (const offset of OFFSETS_MS) console.log(`${kind} ${offset} ms:`, JSON.stringify(tally(outcomes.filter((o) => o.kind === kind && o.offset === offset))));
+    expect(outcomes.length).toBe(bursts.length * BURST);
+    expect(unanswered.map((o) => `${o.kind} ${o.offset} ms: ${o.error}`)).toEqual([]);
+    for (const o of outcomes) {
+      if (o.status === 201) continue;
+      expect(o.status, o.body).toBe(503);
+      expect(o.headers).toMatchObject({ 'retry-after': expect.any(String), connection: 'close', 'content-type': expect.stringMatching(/^application\/problem\+json/) });
+      expect(JSON.parse(o.body!).code).toBe('service_unavailable');
+    }
+    // One project per key, every key done: each request ran exactly once, first or on its retry.
+    for (const [l, lane] of lanes.entries()) {
+      const knex = onPostgres ? lane.db.knex : knexFactory({ client: 'sqlite3', connection: { filename: lane.db.url }, useNullAsDefault: true });
+      try {
+        expect(await knex('projects').count({ n: '*' }).then(([{ n }]) => Number(n))).toBe(keysOf[l].length);
+        // No key stays claimed (a retry of a claimed key would have answered 409 key_in_use).
+        expect(await knex('idempotency_keys').whereNot({ state: 'done' }).pluck('key')).toEqual([]);
+      } finally {
+        if (!onPostgres) await knex.destroy();
+      }
+    }
+  }, 600_000);
+});
