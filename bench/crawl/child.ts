@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { allPaths } from './site.js';
 import { CONCURRENCY, LABELS, SAMPLE_MS, type HeapPolicy, type Variant } from './variants.js';
@@ -181,8 +181,46 @@ async function cheerioCrawler(root: string, name: string, site: string, pages: n
   });
 }
 
+/**
+ * What another team sees of the API while the crawl runs: the event-loop delay of the thread that
+ * answers HTTP (max and p99, 10 ms resolution), and the latency of `GET /v1/me` sent every 100 ms
+ * with another team's token.
+ */
+function watchResponsiveness(api: string, token: string): () => Record<string, number | null> {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const latencies: number[] = [];
+  let stopped = false;
+  const poll = async () => {
+    while (!stopped) {
+      const started = performance.now();
+      const res = await fetch(`${api}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET /v1/me answered ${res.status}`);
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const polling = poll();
+  return () => {
+    stopped = true;
+    delay.disable();
+    void polling;
+    const sorted = [...latencies].sort((x, y) => x - y);
+    const at = (q: number) => (sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))], 1) : null);
+    return {
+      api_stall_max_ms: round(delay.max / 1e6, 1),
+      api_stall_p99_ms: round(delay.percentile(99) / 1e6, 1),
+      other_team_reads: sorted.length,
+      other_team_p50_ms: at(0.5),
+      other_team_p99_ms: at(0.99),
+      other_team_max_ms: sorted.length ? round(sorted[sorted.length - 1], 1) : null,
+    };
+  };
+}
+
 /** (c) Ours: the API on SQLite, a campaign with every HTML check on, launch → settled. */
-async function apiCrawl(site: string, pages: number, dir: string, memory: boolean, heap: HeapPolicy): Promise<void> {
+async function apiCrawl(site: string, pages: number, dir: string, memory: boolean, heap: HeapPolicy, threads: number | undefined): Promise<void> {
   // Loaded here, not at the top, so variants (a) and (b) do not carry the server in their RSS.
   const { createSiteAuditServer, limitHeapGrowth } = await import('../../packages/server/src/index.js');
   if (heap === 'cli') limitHeapGrowth();
@@ -194,11 +232,15 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
     plans: { agency: { rateLimits: { minute: null, day: null } } },
     exports: { directory: path.join(dir, 'exports') },
     secretKey: 'crawl-benchmark-secret-key-0123456789abcdef',
+    crawlThreads: threads,
   });
   const { url: api } = await server.listen(0);
   await server.admin.createTeam({ slug: 'bench', name: 'Bench', plan: 'agency' });
   await server.admin.addMember({ team: 'bench', email: 'owner@bench.test', name: 'Owner', role: 'owner' });
   const { token } = await server.admin.createToken({ team: 'bench', member: 'owner@bench.test', name: 'bench', scopes: [...SCOPES] });
+  await server.admin.createTeam({ slug: 'other', name: 'Other', plan: 'agency' });
+  await server.admin.addMember({ team: 'other', email: 'owner@other.test', name: 'Other', role: 'owner' });
+  const other = await server.admin.createToken({ team: 'other', member: 'owner@other.test', name: 'other', scopes: [...SCOPES] });
   const call = async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(api + route, {
       method,
@@ -221,6 +263,7 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
   const campaign = await call('POST', `/v1/projects/${project.id}/campaigns`, campaignBody);
 
   await measure('c', async () => {
+    const watched = watchResponsiveness(api, other.token);
     const started = performance.now();
     const queued = await call('POST', `/v1/campaigns/${campaign.id}/crawls`, undefined, { 'idempotency-key': crypto.randomUUID() });
     let crawl = queued;
@@ -233,6 +276,7 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
       if (fetchedMs === null && crawl.status !== 'queued' && crawl.status !== 'running') fetchedMs = performance.now() - started;
     }
     const ms = performance.now() - started;
+    const responsiveness = watched();
     if (crawl.status !== 'completed') throw new Error(`crawl ended ${crawl.status}: ${JSON.stringify(crawl.error)}`);
     const summary = await call('GET', `/v1/crawls/${queued.id}/issues/summary`);
     const groups = (summary.groups as { name: string; occurrences: number }[]).sort((x, y) => y.occurrences - x.occurrences);
@@ -248,6 +292,8 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
       polls,
       database: memory ? 'sqlite::memory:' : 'SQLite file (WAL)',
       options: Object.keys(campaignBody).filter((k) => k.startsWith('check_')),
+      crawl_threads: threads ?? 'default (one per core)',
+      ...responsiveness,
     };
   });
   await server.close();
@@ -263,6 +309,7 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'file' },
     crawlee: { type: 'string' },
     heap: { type: 'string', default: 'cli' },
+    threads: { type: 'string' },
   },
 });
 
@@ -272,5 +319,5 @@ if (values.variant) {
   if (values.variant === 'a') await bareLoop(root, values.site!, pages);
   else if (values.variant === 'p') await parseLoop(root, values.site!, pages);
   else if (values.variant === 'b') await cheerioCrawler(root, values.crawlee!, values.site!, pages);
-  else await apiCrawl(values.site!, pages, values.dir!, values.database === 'memory', values.heap as HeapPolicy);
+  else await apiCrawl(values.site!, pages, values.dir!, values.database === 'memory', values.heap as HeapPolicy, values.threads === undefined ? undefined : Number(values.threads));
 }

@@ -16,7 +16,11 @@
  *
  *   npx tsx bench/crawl/run.ts [--pages 5000] [--only a,p,b,c] [--big] [--big-pages 50000]
  *                              [--node-defaults true|false] [--database file|memory] [--cpu-prof]
- *                              [--no-write] [--tsx]
+ *                              [--no-write] [--tsx] [--threads 0,1,2]
+ *
+ * `--threads 0,1,2` runs only (c), once per crawl thread count (0: the crawl on the thread that
+ * answers HTTP, the baseline), and reports beside pages/s and RSS what another team sees of the
+ * API meanwhile: the API thread's event-loop delay and the latency of its `GET /v1/me`.
  *
  * (c) runs under the heap policy of `siteaudit-server` (`limitHeapGrowth()`, packages/server/src/
  * heap.ts). `--big` runs only (c), on a 50,000-page site, and reports its peak RSS against the
@@ -56,6 +60,7 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     tsx: { type: 'boolean', default: false },
     'node-defaults': { type: 'string', default: 'true' },
+    threads: { type: 'string' },
   },
 });
 
@@ -89,7 +94,8 @@ function crawleeModule(): string | null {
 async function bundleChild(dir: string): Promise<string> {
   const esbuild = createRequire(path.join(root, 'package.json'))('esbuild') as typeof import('esbuild');
   await esbuild.build({
-    entryPoints: { child: path.join(root, 'bench/crawl/child.ts') },
+    // The crawl thread's module too: the pool loads it by path, beside its own (see onLoad).
+    entryPoints: { child: path.join(root, 'bench/crawl/child.ts'), 'crawl-thread': path.join(root, 'packages/server/src/crawler/threads/crawl-thread.ts') },
     outdir: dir,
     // Chunks: the server (and the packages it imports) load only in the child that runs it.
     splitting: true,
@@ -114,20 +120,24 @@ async function bundleChild(dir: string): Promise<string> {
           build.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
             if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
             const source = await readFile(args.path, 'utf8');
-            const url = JSON.stringify(pathToFileURL(args.path).href);
+            // The pool finds its thread's module beside itself: here, the bundled one in `dir`.
+            const self = args.path.endsWith(path.join('crawler', 'threads', 'pool.ts')) ? path.join(dir, 'pool.js') : args.path;
+            const url = JSON.stringify(pathToFileURL(self).href);
             return { contents: source.replace(/\bimport\.meta\.url\b/g, url), loader: 'ts' };
           });
         },
       },
     ],
   });
+  await writeFile(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  await writeFile(path.join(dir, 'crawl-thread.js'), "import './crawl-thread.mjs';\n");
   return path.join(dir, 'child.mjs');
 }
 
-function runChild(child: string, variant: Variant, site: string, pages: number, dir: string, flags: string[], heap: HeapPolicy): Promise<ChildResult> {
+function runChild(child: string, variant: Variant, site: string, pages: number, dir: string, flags: string[], heap: HeapPolicy, childArgs: string[] = []): Promise<ChildResult> {
   // --tsx runs the sources through the parent's loader instead of the bundle.
   const loader = values.tsx ? process.execArgv : [];
-  const args = [...loader, ...flags, child, '--variant', variant, '--site', site, '--pages', String(pages), '--root', root, '--dir', dir, '--database', values.database!, '--heap', heap];
+  const args = [...loader, ...flags, child, '--variant', variant, '--site', site, '--pages', String(pages), '--root', root, '--dir', dir, '--database', values.database!, '--heap', heap, ...childArgs];
   const peer = crawleeModule();
   if (peer) args.push('--crawlee', peer);
   return new Promise((resolve, reject) => {
@@ -182,7 +192,7 @@ taken under load (another build or test suite running) move by ± 40 %.
 `;
 
 /** Replaces the block between this benchmark's markers; the other sections are untouched. */
-async function writeDocs(block: 'result' | 'big', markdown: string): Promise<string> {
+async function writeDocs(block: 'result' | 'big' | 'threads', markdown: string): Promise<string> {
   const file = path.join(root, 'docs/benchmarks.md');
   const start = `<!-- bench/crawl:${block} -->`;
   const end = `<!-- /bench/crawl:${block} -->`;
@@ -273,11 +283,33 @@ function bigMarkdown(pages: number, runs: { flags: string; result: ChildResult }
   return lines.join('\n');
 }
 
+function threadsMarkdown(pages: number, runs: { threads: number; result: ChildResult }[], when: string, loadStart: number[], loadEnd: number[]): string {
+  const base = runs.find((r) => r.threads === 0)?.result;
+  const lines = [
+    `### ${pages.toLocaleString('en')}-page crawl (variant c) by crawl threads: speed, memory, and the API meanwhile`,
+    '',
+    runLine(when, loadStart, loadEnd),
+    '',
+    '| crawl threads | pages | seconds | pages/s | × in process | peak RSS MB (VmHWM) | API thread stall max / p99 ms | other team `GET /v1/me` p50 / p99 / max ms (reads) |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const { threads, result: c } of runs) {
+    const ratio = base ? `${round(c.pages_per_s / base.pages_per_s, 2)}×` : '–';
+    lines.push(
+      `| ${threads === 0 ? '0 (in process)' : threads} | ${c.pages} | ${(c.ms / 1000).toFixed(1)} | ${c.pages_per_s} | ${ratio} | ${fmt(c.rss_hwm_mb)} | ${fmt(c.api_stall_max_ms)} / ${fmt(c.api_stall_p99_ms)} | ${fmt(c.other_team_p50_ms)} / ${fmt(c.other_team_p99_ms)} / ${fmt(c.other_team_max_ms)} (${fmt(c.other_team_reads)}) |`,
+    );
+  }
+  lines.push('', 'Targets (crawl engine issue): API thread stall max ≤ 100 ms; another team\'s read p99 ≤ 50 ms during the crawl.');
+  return lines.join('\n');
+}
+
 async function parent(): Promise<void> {
   const big = values.big;
   const pages = Number(big ? values['big-pages'] : values.pages);
   if (!Number.isInteger(pages) || pages < 2) throw new Error('--pages must be an integer ≥ 2');
-  const wanted = (big ? ['c'] : values.only!.split(',').map((s) => s.trim())) as Variant[];
+  const threadCounts = values.threads === undefined ? null : values.threads.split(',').map((s) => Number(s.trim()));
+  if (threadCounts?.some((n) => !Number.isInteger(n) || n < 0)) throw new Error('--threads takes whole numbers, e.g. 0,1,2');
+  const wanted = (big || threadCounts ? ['c'] : values.only!.split(',').map((s) => s.trim())) as Variant[];
   const peer = crawleeModule();
   const loadStart = load();
   if (loadStart[0] > os.cpus().length / 2) process.stderr.write(`warning: load average ${loadStart[0]} — other work is running, figures will be low\n`);
@@ -285,22 +317,26 @@ async function parent(): Promise<void> {
   const profileDir = values['cpu-prof'] ? await mkdtemp(path.join(os.tmpdir(), 'siteaudit-crawl-prof-')) : null;
   const results: ChildResult[] = [];
   const bigRuns: { flags: string; result: ChildResult }[] = [];
+  const threadRuns: { threads: number; result: ChildResult }[] = [];
   const notes: string[] = [];
   let site: BenchSite | null = null;
   try {
     const child = values.tsx ? path.join(root, 'bench/crawl/child.ts') : await bundleChild(dir);
     process.stderr.write(`generating and serving ${pages} pages…\n`);
     site = await startBenchSite(pages);
-    const run = async (variant: Variant, flags: string[], heap: HeapPolicy = 'cli') => {
+    const run = async (variant: Variant, flags: string[], heap: HeapPolicy = 'cli', childArgs: string[] = []) => {
       process.stderr.write(`(${variant}) ${LABELS[variant]}${flags.length ? ` with ${flags.join(' ')}` : ''}${heap === 'node' ? ", Node's heap defaults" : ''}…\n`);
       site!.reset();
       const profile = profileDir && variant === 'c' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-      const result = await runChild(child, variant, site!.url, pages, dir, [...flags, ...profile], heap);
+      const result = await runChild(child, variant, site!.url, pages, dir, [...flags, ...profile], heap, childArgs);
       result.served = site!.reset();
       process.stderr.write(`(${variant}) ${result.pages} pages in ${result.ms} ms: ${result.pages_per_s} pages/s, peak RSS ${result.rss_peak_mb} MB\n`);
       return result;
     };
-    if (big) {
+    if (threadCounts) {
+      for (const threads of threadCounts) threadRuns.push({ threads, result: await run('c', [], 'cli', ['--threads', String(threads)]) });
+      results.push(...threadRuns.map((r) => r.result));
+    } else if (big) {
       bigRuns.push({ flags: HEAP_LABELS.cli, result: await run('c', []) });
       // The same crawl in a process that keeps Node's defaults: its live heap is as small, but
       // V8 lets garbage pile up to 4× the live size when the heap limit is high.
@@ -326,7 +362,7 @@ async function parent(): Promise<void> {
   const a = by('a');
   const b = by('b');
   const c = by('c');
-  const ratios = big
+  const ratios = big || threadCounts
     ? undefined
     : {
         c_over_a: a && c ? round(c.pages_per_s / a.pages_per_s, 3) : null,
@@ -334,7 +370,9 @@ async function parent(): Promise<void> {
         c_over_p: c && by('p') ? round(c.pages_per_s / by('p')!.pages_per_s, 3) : null,
         c_over_b: b && c ? round(c.pages_per_s / b.pages_per_s, 3) : null,
       };
-  const targets = big
+  const targets = threadCounts
+    ? Object.fromEntries(threadRuns.filter((r) => r.threads > 0).flatMap(({ threads, result }) => [[`api_stall_max_at_most_100_ms (${threads} threads)`, Number(result.api_stall_max_ms) <= 100], [`other_team_p99_at_most_50_ms (${threads} threads)`, Number(result.other_team_p99_ms) <= 50]]))
+    : big
     ? Object.fromEntries(bigRuns.map(({ flags, result }) => [`rss_under_300_mb (${flags})`, Math.max(result.rss_peak_mb, result.rss_hwm_mb ?? 0) < RSS_TARGET_MB]))
     : {
         c_at_least_40_percent_of_a: ratios!.c_over_a === null ? null : ratios!.c_over_a >= 0.4,
@@ -345,7 +383,9 @@ async function parent(): Promise<void> {
   const when = now.slice(0, 16).replace('T', ' ');
   let docs: string | null = null;
   if (!values['no-write'] && c) {
-    docs = big
+    docs = threadCounts
+      ? await writeDocs('threads', threadsMarkdown(pages, threadRuns, when, loadStart, loadEnd))
+      : big
       ? await writeDocs('big', bigMarkdown(pages, bigRuns, when, loadStart, loadEnd))
       : await writeDocs('result', mainMarkdown(pages, results, when, loadStart, loadEnd));
   }

@@ -1,9 +1,11 @@
 /**
  * A crawl thread (worker_threads): runs crawls of the crawler library off the thread that
  * answers HTTP. Fetching, parsing, page checks, fingerprints and the site-level passes all run
- * here; the sink's batches go to the main thread, which stores them and answers each one, so a
- * slow store slows the crawl exactly as it does in process (the emitter awaits every write).
- * Several crawls may share one thread: a crawl is mostly waiting on the network.
+ * here; the sink's batches go to the main thread, which stores them in order and answers each
+ * one. Up to WRITES_AHEAD batches may wait there: the crawl goes on while the store writes, and a
+ * slow store still slows it (the next write waits), as in process. A write that failed fails the
+ * crawl at its next write or at its end. Several crawls may share one thread: a crawl is mostly
+ * waiting on the network.
  */
 import { parentPort } from 'node:worker_threads';
 import { createRenderer } from '../../rendering/renderer.js';
@@ -14,6 +16,9 @@ import { fromThreadError, SINK_WRITES, toThreadError, type FromThread, type ToTh
 const port = parentPort;
 if (!port) throw new Error('crawl-thread.ts runs as a worker thread (crawler/threads/pool.ts)');
 
+/** Batches sent and not yet stored, per crawl, before a write waits for the oldest. */
+const WRITES_AHEAD = 4;
+
 const running = new Map<number, AbortController>();
 const answers = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 let calls = 0;
@@ -22,19 +27,33 @@ function post(message: FromThread): void {
   port!.postMessage(message);
 }
 
-function threadSink(crawl: number): CrawlSink {
-  const write = (method: (typeof SINK_WRITES)[number]) => (batch: unknown[]) =>
-    new Promise<void>((resolve, reject) => {
+/** The crawl's sink here: each write sent to the main thread; `settled()` waits for every one. */
+function threadSink(crawl: number): CrawlSink & { settled(): Promise<void> } {
+  const pending: Promise<void>[] = [];
+  let failure: Error | null = null;
+  const write = (method: (typeof SINK_WRITES)[number]) => async (batch: unknown[]) => {
+    if (failure) throw failure;
+    const stored = new Promise<void>((resolve, reject) => {
       const call = calls++;
       answers.set(`${crawl}:${call}`, { resolve, reject });
       post({ type: 'write', crawl, call, method, batch });
+    }).catch((error: Error) => {
+      failure ??= error;
     });
+    pending.push(stored);
+    if (pending.length > WRITES_AHEAD) await pending.shift();
+    if (failure) throw failure;
+  };
   return {
     pages: write('pages'),
     issues: write('issues'),
     resources: write('resources'),
     progress: (progress) => post({ type: 'progress', crawl, progress }),
-  } as CrawlSink;
+    async settled() {
+      await Promise.all(pending.splice(0));
+      if (failure) throw failure;
+    },
+  } as CrawlSink & { settled(): Promise<void> };
 }
 
 async function start(message: Extract<ToThread, { type: 'start' }>): Promise<void> {
@@ -42,8 +61,10 @@ async function start(message: Extract<ToThread, { type: 'start' }>): Promise<voi
   const controller = new AbortController();
   running.set(crawl, controller);
   const renderer = message.renderer ? createRenderer(message.renderer) : undefined;
+  const sink = threadSink(crawl);
   try {
-    const outcome = await crawlSite(message.config, threadSink(crawl), { signal: controller.signal, renderer, tuning: message.tuning });
+    const outcome = await crawlSite(message.config, sink, { signal: controller.signal, renderer, tuning: message.tuning });
+    await sink.settled();
     post({ type: 'done', crawl, outcome });
   } catch (error) {
     post({ type: 'failed', crawl, error: toThreadError(error) });

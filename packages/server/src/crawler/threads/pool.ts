@@ -53,6 +53,8 @@ function spawnThread(): Worker {
 
 interface Pending {
   sink: CrawlSink;
+  /** The writes of this crawl, applied one after the other in the order the thread sent them. */
+  writes: Promise<void>;
   resolve(outcome: CrawlOutcome): void;
   reject(error: unknown): void;
   /** The first error the sink raised: the crawl ends with it. */
@@ -91,6 +93,7 @@ class CrawlThread {
       };
       this.crawls.set(id, {
         sink: run.sink,
+        writes: Promise.resolve(),
         resolve: (outcome) => {
           settle();
           resolve(outcome);
@@ -121,23 +124,29 @@ class CrawlThread {
     if (!crawl) return;
     switch (message.type) {
       case 'write': {
-        try {
-          const write = crawl.sink[message.method] as ((batch: unknown[]) => Promise<void>) | undefined;
-          await write?.call(crawl.sink, message.batch);
-          this.send({ type: 'ack', crawl: message.crawl, call: message.call });
-        } catch (error) {
-          crawl.sinkError ??= error;
-          this.send({ type: 'ack', crawl: message.crawl, call: message.call, error: toThreadError(error) });
-        }
+        // In order: resources before the issues about them, as the crawler emits them.
+        crawl.writes = crawl.writes.then(async () => {
+          try {
+            if (crawl.sinkError) throw crawl.sinkError;
+            const write = crawl.sink[message.method] as ((batch: unknown[]) => Promise<void>) | undefined;
+            await write?.call(crawl.sink, message.batch);
+            this.send({ type: 'ack', crawl: message.crawl, call: message.call });
+          } catch (error) {
+            crawl.sinkError ??= error;
+            this.send({ type: 'ack', crawl: message.crawl, call: message.call, error: toThreadError(error) });
+          }
+        });
         break;
       }
       case 'progress':
         crawl.sink.progress(message.progress);
         break;
       case 'done':
+        await crawl.writes;
         crawl.resolve(message.outcome);
         break;
       case 'failed':
+        await crawl.writes;
         crawl.reject(crawl.sinkError ?? fromThreadError(message.error));
         break;
     }
