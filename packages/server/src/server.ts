@@ -111,8 +111,8 @@ export interface SiteAuditServerOptions {
   /** false: the same as `role: 'api'` (the former option). */
   jobs?: boolean;
   /**
-   * At close (SIGTERM), once the listener closed, how long requests in flight may take to be
-   * answered. Default 10 s.
+   * At close (SIGTERM), once new requests are refused (after `shutdownDelayMs`), how long requests
+   * in flight may take to be answered; connections still open then are destroyed. Default 10 s.
    */
   shutdownGraceMs?: number;
   /**
