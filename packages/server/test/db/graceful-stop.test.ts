@@ -12,8 +12,6 @@ import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import knexFactory from 'knex';
-import { onPostgres } from './harness.js';
 import { childDatabase, type ChildDatabase } from './support/child-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -76,8 +74,14 @@ class Lane {
     }
   }
 
-  lastClose(): string {
-    return [...this.out.matchAll(/^closed in \d+ ms$/gm)].at(-1)?.[0] ?? '';
+  /** How long each stop took, in ms (`closed in <n> ms`). */
+  stops(): number[] {
+    return [...this.out.matchAll(/^closed in (\d+) ms$/gm)].map((m) => Number(m[1]));
+  }
+
+  /** What the child said that it should not have (a signal while no server ran, an error). */
+  unexpected(): string {
+    return this.out.replace(/^(listening \d+|closed in \d+ ms)\n/gm, '');
   }
 
   stop(): void {
@@ -85,7 +89,6 @@ class Lane {
   }
 
   end(): void {
-    if (process.env.STOP_DEBUG) console.log(this.out);
     this.child.stdin!.end();
   }
 }
@@ -136,9 +139,6 @@ const started = Date.now();
 
 beforeAll(async () => {
   const dbs = await Promise.all(Array.from({ length: LANES }, () => childDatabase()));
-  // A connection of this process held open on an SQLite file stalls the child's writes at times
-  // (seconds): the checks open theirs once the bursts are over.
-  if (!onPostgres) for (const db of dbs) await db.knex.destroy();
   for (const db of dbs) lanes.push(new Lane(db, db.token));
   await Promise.all(lanes.map((lane) => lane.listening(1)));
 }, 120_000);
@@ -186,7 +186,6 @@ describe('a graceful stop answers every request that reached the process', () =>
           if (agent) agent.destroy();
           outcomes.push(...answers.map((a) => ({ ...a, kind, offset })));
           await lane.listening(++servers);
-          if (process.env.STOP_DEBUG) console.log(`lane ${l} burst ${b} ${kind} ${offset}: ${Date.now() - started} ms, ${lane.lastClose()}`);
 
           retries = answers.filter((a) => a.status === 503).map((a) => a.key);
         }
@@ -201,6 +200,12 @@ describe('a graceful stop answers every request that reached the process', () =>
         return acc;
       }, {});
     for (const kind of KINDS) for (const offset of OFFSETS_MS) console.log(`${kind} ${offset} ms:`, JSON.stringify(tally(outcomes.filter((o) => o.kind === kind && o.offset === offset))));
+    const stops = lanes.flatMap((lane) => lane.stops()).sort((a, b) => a - b);
+    console.log(
+      `graceful-stop: ${outcomes.length} requests, ${outcomes.length - unanswered.length} answered, ${outcomes.filter((o) => o.status === 503).length} refused (503) and retried; ` +
+        `${stops.length} stops, median ${stops[stops.length >> 1]} ms, slowest ${stops.at(-1)} ms`,
+    );
+    for (const lane of lanes) expect(lane.unexpected()).toBe('');
     expect(outcomes.length).toBe(bursts.length * BURST);
     expect(unanswered.map((o) => `${o.kind} ${o.offset} ms: ${o.error}`)).toEqual([]);
     for (const o of outcomes) {
@@ -210,15 +215,10 @@ describe('a graceful stop answers every request that reached the process', () =>
       expect(JSON.parse(o.body!).code).toBe('service_unavailable');
     }
     // One project per key, every key done: each request ran exactly once, first or on its retry.
-    for (const [l, lane] of lanes.entries()) {
-      const knex = onPostgres ? lane.db.knex : knexFactory({ client: 'sqlite3', connection: { filename: lane.db.url }, useNullAsDefault: true });
-      try {
-        expect(await knex('projects').count({ n: '*' }).then(([{ n }]) => Number(n))).toBe(keysOf[l].length);
-        // No key stays claimed (a retry of a claimed key would have answered 409 key_in_use).
-        expect(await knex('idempotency_keys').whereNot({ state: 'done' }).pluck('key')).toEqual([]);
-      } finally {
-        if (!onPostgres) await knex.destroy();
-      }
+    for (const [l, { db }] of lanes.entries()) {
+      expect(await db.knex('projects').count({ n: '*' }).then(([{ n }]) => Number(n))).toBe(keysOf[l].length);
+      // No key stays claimed (a retry of a claimed key would have answered 409 key_in_use).
+      expect(await db.knex('idempotency_keys').whereNot({ state: 'done' }).pluck('key')).toEqual([]);
     }
   }, 600_000);
 });
