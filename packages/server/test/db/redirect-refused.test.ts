@@ -49,7 +49,8 @@ let origin: string;
 const pages: Parameters<typeof startSite>[0] = {};
 
 beforeAll(async () => {
-  h = await startHarness({ network: { allowPrivateAddresses: false } });
+  // In this thread: the module mocks above (the resolver, the guard) do not reach a crawl thread.
+  h = await startHarness({ network: { allowPrivateAddresses: false }, crawlThreads: 0 });
   site = await startSite(pages);
   origin = `http://site.test:${new URL(site.url).port}`;
   const html = (body: string) => ({ html: `<!doctype html><html lang="en"><head><title>Fixture page</title></head><body>${body}</body></html>` });

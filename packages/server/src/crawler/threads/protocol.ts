@@ -3,6 +3,7 @@
  * crossing is plain data (structured clone): the crawl's config and outcome, and the sink's
  * batches, which the main thread writes to the store and acknowledges.
  */
+import { PatternError, type PatternProblem } from '@siteaudit/schema';
 import type { RendererOptions } from '../../rendering/renderer.js';
 import type { CrawlConfig, CrawlOutcome, CrawlTuning, CrawlSink } from '../types.js';
 
@@ -15,6 +16,8 @@ export interface ThreadError {
   name: string;
   message: string;
   stack?: string;
+  /** A campaign pattern the rules refuse (PatternError): the crawl fails with its own code. */
+  pattern?: PatternProblem;
 }
 
 export type ToThread =
@@ -29,6 +32,7 @@ export type FromThread =
   | { type: 'failed'; crawl: number; error: ThreadError };
 
 export function toThreadError(error: unknown): ThreadError {
+  if (error instanceof PatternError) return { name: error.name, message: error.message, pattern: error.problem };
   if (error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error)) {
     const e = error as Error;
     return { name: String(e.name ?? 'Error'), message: String(e.message), stack: typeof e.stack === 'string' ? e.stack : undefined };
@@ -39,6 +43,7 @@ export function toThreadError(error: unknown): ThreadError {
 /** The error on this side of the thread boundary; an AbortError stays one (src/abort.ts). */
 export function fromThreadError(error: ThreadError): Error {
   if (error.name === 'AbortError') return new DOMException(error.message, 'AbortError');
+  if (error.pattern) return new PatternError(error.pattern);
   const out = new Error(error.message);
   out.name = error.name;
   if (error.stack) out.stack = error.stack;
