@@ -117,7 +117,8 @@ program
   .option('--allow-private-addresses', 'let crawls and webhooks reach private and loopback addresses', false)
   .option('--public-url <url>', 'URL clients reach the API at, base of absolute links (default: SITEAUDIT_PUBLIC_URL, else http://<host>:<port>)')
   .option('--docs-url <url>', 'documentation base of problem types, <url>/errors#<code> (default: SITEAUDIT_DOCS_URL, else https://siteaudit.dev/docs)')
-  .option('--shutdown-grace <seconds>', 'on SIGTERM, how long requests in flight may take to be answered', integer, 10)
+  .addOption(new Option('--shutdown-delay <seconds>', 'on SIGTERM, how long requests are still served after /readyz turned 503, for a load balancer to stop sending').argParser(integer).default(0).env('SITEAUDIT_SHUTDOWN_DELAY'))
+  .option('--shutdown-grace <seconds>', 'on SIGTERM, once new requests are refused (after the delay), how long requests in flight may take to be answered', integer, 10)
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .option('--metrics', 'serve Prometheus metrics at /metrics on --metrics-port (not on the API port)', false)
   .option('--metrics-port <port>', 'port of the metrics endpoint', integer, 9464)
@@ -136,6 +137,7 @@ program
       logger: await createLogger({ level: opts.logLevel }),
       metrics: opts.metrics ? { port: opts.metricsPort, host: opts.host } : false,
       database: database(opts.database),
+      shutdownDelayMs: opts.shutdownDelay * 1000,
       shutdownGraceMs: opts.shutdownGrace * 1000,
       port: opts.port,
       host: opts.host,
