@@ -9,9 +9,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
 import { childDatabase, type ChildDatabase } from './support/child-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -134,22 +136,22 @@ function get(port: number, agent: Agent, path: string): Promise<number> {
   });
 }
 
-const lanes: Lane[] = [];
-const started = Date.now();
-
-beforeAll(async () => {
-  const dbs = await Promise.all(Array.from({ length: LANES }, () => childDatabase()));
-  for (const db of dbs) lanes.push(new Lane(db, db.token));
-  await Promise.all(lanes.map((lane) => lane.listening(1)));
-}, 120_000);
-
-afterAll(async () => {
-  for (const lane of lanes) lane.end();
-  await Promise.all(lanes.map((lane) => lane.db.drop()));
-  console.log(`graceful-stop: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-});
-
 describe('a graceful stop answers every request that reached the process', () => {
+  const lanes: Lane[] = [];
+  const started = Date.now();
+
+  beforeAll(async () => {
+    const dbs = await Promise.all(Array.from({ length: LANES }, () => childDatabase()));
+    for (const db of dbs) lanes.push(new Lane(db, db.token));
+    await Promise.all(lanes.map((lane) => lane.listening(1)));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const lane of lanes) lane.end();
+    await Promise.all(lanes.map((lane) => lane.db.drop()));
+    console.log(`graceful-stop: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+
   it(`bursts of ${BURST} requests sent ${OFFSETS_MS.join(', ')} ms before SIGTERM, over new and keep-alive connections, ${REPETITIONS} times each`, async () => {
     const bursts = KINDS.flatMap((kind) => OFFSETS_MS.flatMap((offset) => Array.from({ length: REPETITIONS }, (_, rep) => ({ kind, offset, rep }))));
     const outcomes: (Outcome & { kind: Kind; offset: number })[] = [];
@@ -221,4 +223,111 @@ describe('a graceful stop answers every request that reached the process', () =>
       expect(await db.knex('idempotency_keys').whereNot({ state: 'done' }).pluck('key')).toEqual([]);
     }
   }, 600_000);
+});
+
+/** A connection of the test's own, on which it writes raw HTTP and reads everything the server sends until it closes. */
+class RawConnection {
+  private readonly socket: Socket;
+  private data = '';
+  readonly connected: Promise<void>;
+  /** Resolves with all that was received once the server closed the connection. */
+  readonly closed: Promise<string>;
+
+  constructor(url: string) {
+    const { hostname, port } = new URL(url);
+    this.socket = connect(Number(port), hostname);
+    this.socket.setEncoding('utf8');
+    this.socket.on('data', (chunk: string) => (this.data += chunk));
+    this.connected = new Promise((resolve) => this.socket.once('connect', () => resolve()));
+    this.closed = new Promise((resolve, reject) => {
+      this.socket.once('error', reject);
+      this.socket.once('close', () => resolve(this.data));
+    });
+  }
+
+  send(...requests: string[]): void {
+    this.socket.write(requests.join(''));
+  }
+}
+
+function rawGet(path: string, token: string): string {
+  return `GET ${path} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+}
+
+/** The answers in what a connection received: status and headers (lower-cased names) of each. */
+function answers(received: string): { status: number; headers: Record<string, string> }[] {
+  return received
+    .split(/(?=HTTP\/1\.1 \d{3} )/)
+    .filter((part) => part.startsWith('HTTP/1.1'))
+    .map((part) => {
+      const [statusLine, ...lines] = part.slice(0, part.indexOf('\r\n\r\n')).split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      return { status: Number(statusLine.split(' ')[1]), headers };
+    });
+}
+
+describe('the stop sequence on one connection', () => {
+  let h: Harness | null = null;
+  afterAll(async () => {
+    await h?.close();
+  });
+  const start = async (options: { shutdownDelayMs?: number } = {}) => {
+    await h?.close();
+    h = await startHarness(options);
+    return h;
+  };
+
+  it('answers both of two requests pipelined at the stop (503 with Retry-After), and only the last says Connection: close', async () => {
+    const { url, token, server } = await start();
+    const connection = new RawConnection(url);
+    await connection.connected;
+    connection.send(rawGet('/v1/projects', token), rawGet('/v1/projects', token));
+    const closing = server.close();
+    const [first, second] = answers(await connection.closed);
+    expect(first).toMatchObject({ status: 503, headers: { 'retry-after': expect.any(String) } });
+    expect(first.headers.connection).not.toBe('close');
+    expect(second).toMatchObject({ status: 503, headers: { 'retry-after': expect.any(String), connection: 'close' } });
+    await closing;
+  });
+
+  it('serves both of two requests pipelined during the delay; only the last says Connection: close', async () => {
+    const { url, token, server } = await start({ shutdownDelayMs: 1_000 });
+    const connection = new RawConnection(url);
+    await connection.connected;
+    const closing = server.close();
+    connection.send(rawGet('/v1/projects', token), rawGet('/v1/me', token));
+    const received = answers(await connection.closed);
+    expect(received.map((a) => a.status)).toEqual([200, 200]);
+    expect(received[0].headers.connection).not.toBe('close');
+    expect(received[1].headers.connection).toBe('close');
+    await closing;
+  });
+
+  it('gives a connection that has sent nothing a window to send its request (answered), then closes one that sent nothing', async () => {
+    const { url, token, server } = await start();
+    const late = new RawConnection(url);
+    const silent = new RawConnection(url);
+    await Promise.all([late.connected, silent.connected]);
+    const closing = server.close();
+    // Within the window (docs/reliability.md, "Stop sequence": 1 s from the listener's close).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    late.send(rawGet('/v1/me', token));
+    expect(answers(await late.closed)).toMatchObject([{ status: 503, headers: { 'retry-after': expect.any(String), connection: 'close' } }]);
+    // The silent one is closed by the server, with nothing sent to it, and the stop completes.
+    expect(await silent.closed).toBe('');
+    await closing;
+  });
+
+  it('during shutdownDelayMs, /readyz answers 503 while /v1 requests are still served', async () => {
+    const { url, token, server } = await start({ shutdownDelayMs: 1_000 });
+    const closing = server.close();
+    const fetchClose = (path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}`, connection: 'close' } });
+    const ready = await fetchClose('/readyz');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'not_ready', checks: { shutdown: 'shutting_down' } });
+    const served = await fetchClose('/v1/me');
+    expect(served.status).toBe(200);
+    expect(served.headers.get('connection')).toBe('close');
+    await closing;
+  });
 });
