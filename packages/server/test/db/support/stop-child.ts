@@ -10,6 +10,7 @@
  * stdin closes (the test ended or died).
  */
 import { createSiteAuditServer } from '../../../src/index.js';
+import { openDatabase } from '../../../src/store/database.js';
 
 const [database, delay = '0', grace = '10000'] = process.argv.slice(2);
 
@@ -29,9 +30,14 @@ process.on('SIGTERM', () => {
   else process.stdout.write('SIGTERM while not serving\n');
 });
 
+// One pool for the process's life, as the CLI's one server has: a pool per restart would open up
+// to 10 new PostgreSQL sessions at each of the test's 200 stops. The servers do not own it, so
+// a close does everything but destroy it.
+const { knex } = openDatabase(database);
+
 for (;;) {
   const server = await createSiteAuditServer({
-    database,
+    database: knex,
     role: 'api',
     logger: false,
     plans,
