@@ -93,6 +93,8 @@ export interface ExportStrings {
   chartHistory: string;
   historyFirst: string;
   historyNote: string;
+  /** Worksheet names of the workbook. */
+  sheets: { summary: string; issues: string; pages: string; pagespeed: string };
 }
 
 const en: ExportStrings = {
@@ -185,6 +187,7 @@ const en: ExportStrings = {
   chartHistory: 'Health score over recent comparable crawls',
   historyFirst: 'First comparable crawl: the chart fills in with the next crawls run with the same settings.',
   historyNote: 'Comparable crawls ran with the same settings.',
+  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed' },
 };
 
 const fr: ExportStrings = {
@@ -277,6 +280,7 @@ const fr: ExportStrings = {
   chartHistory: 'Score de santé des derniers crawls comparables',
   historyFirst: 'Premier crawl comparable : le graphique se complète avec les prochains crawls lancés avec les mêmes réglages.',
   historyNote: 'Les crawls comparables ont été lancés avec les mêmes réglages.',
+  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed' },
 };
 
 export function exportStrings(language: ExportLanguage): ExportStrings {

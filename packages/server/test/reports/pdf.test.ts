@@ -88,11 +88,30 @@ describe('renderPdf', () => {
       ],
     };
     const pages = await pdfPages(await readAll(renderPdf(source)));
-    const topPage = pages.find((p) => p.includes('Top issues'))!;
-    const section = topPage.slice(topPage.indexOf('Top issues'));
+    // The section may run over two pages: examples show their details whole.
+    const from = pages.findIndex((p) => p.includes('Top issues'));
+    const section = pages.slice(from).join('\n').slice(pages[from].indexOf('Top issues'));
     const order = ['title_missing', 'http_5xx', 'slow_response', 'h1_missing', 'canonical_relative'].map((n) => section.indexOf(CATALOGUE_LABELS_EN[n]));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it("prints an example's details whole, wrapped, in the report's language (never cut where the useful part is)", async () => {
+    const long = `link to https://www.acme.example/blog/${'a-rather-long-path-segment/'.repeat(4)}missing-post: status 404`;
+    for (const language of ['en', 'fr'] as const) {
+      const { source } = syntheticSource({ pages: 1, issuesPerPage: 1, language });
+      const first = source.summary.groups[0]!;
+      source.summary = { ...source.summary, groups: [first] };
+      source.issues = async function* () {
+        yield { name: first.name, severity: first.severity, category: first.category, url: 'https://www.acme.example/', details: long };
+      };
+      const text = (await pdfPages(await readAll(renderPdf(source)))).join(' ');
+      // Wrapped lines come back as separate text items: compare without the spaces between them.
+      const squeezed = text.replace(/\s+/g, '');
+      expect(squeezed).toContain('missing-post');
+      expect(squeezed).toContain(language === 'en' ? 'missing-post:status404' : 'missing-post:statut404');
+      expect(squeezed).toContain(language === 'en' ? 'linktohttps://' : 'lienvershttps://');
+    }
   });
 
   it('shows the five pillars with their scores and what to fix for each failing check', async () => {
