@@ -136,10 +136,14 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
 export function drawPageSpeed(ctx: PdfContext, ps: PageSpeedResult | null): void {
   const { layout, t, f, labels } = ctx;
   layout.y += 6;
+  // Nothing measured (not asked, skipped, or every measurement refused): one line saying why,
+  // not a table of "not measured" rows.
+  const unmeasured = !ps || (ps.mobile === null && ps.desktop === null && ps.combined === null);
   // Room for the status lines and the strategy table: they stay together.
-  layout.heading(t.pagespeed, 1, ps ? 150 : 40);
-  if (!ps) {
-    layout.paragraph(t.pagespeedNotMeasured, { size: 10, color: MUTED });
+  layout.heading(t.pagespeed, 1, unmeasured ? 40 : 150);
+  if (!ps || unmeasured) {
+    const why = !ps ? null : ps.failed ? t.allRefused : ps.skip_reason ? labels.pagespeedSkip(ps.skip_reason) : null;
+    layout.paragraph(why ? `${t.pagespeedNotMeasured} ${why}` : t.pagespeedNotMeasured, { size: 10, color: MUTED });
     return;
   }
   layout.keyValue(t.pagespeedStatus, labels.pagespeedStatus(ps.status));
