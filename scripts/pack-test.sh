@@ -30,9 +30,19 @@ schema_version=$(node -p "require('./node_modules/@siteaudit/schema/package.json
 server_wants=$(tar -xzOf "$(tgz server)" package/package.json | node -e "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>console.log(JSON.parse(s).dependencies['@siteaudit/schema']))")
 [ "$server_wants" = "$schema_version" ] || { echo "pack-test: the server wants @siteaudit/schema@$server_wants, $schema_version is packed" >&2; exit 1; }
 
-# The client script of docs/quickstart.md, type-checked as a user's project would.
+# The client script of docs/quickstart.md and the TypeScript sample of every operation shown by
+# the reference (x-codeSamples of docs/openapi.json), type-checked as a user's project would.
 awk '/^```ts$/ { inblock = 1; next } /^```$/ { inblock = 0 } inblock { print }' "$root/docs/quickstart.md" >src/quickstart.ts
 [ -s src/quickstart.ts ] || { echo "pack-test: no ts block in docs/quickstart.md" >&2; exit 1; }
+mkdir -p src/samples
+node -e "
+const doc = require(process.argv[1]);
+let n = 0;
+for (const methods of Object.values(doc.paths)) for (const op of Object.values(methods)) {
+  for (const sample of op['x-codeSamples'] ?? []) if (sample.lang === 'TypeScript') { require('fs').writeFileSync('src/samples/' + op.operationId + '.ts', sample.source); n++; }
+}
+if (n < 40) { console.error('pack-test: ' + n + ' TypeScript samples in docs/openapi.json, expected one per operation'); process.exit(1); }
+" "$root/docs/openapi.json"
 cat >tsconfig.json <<JSON
 {
   "compilerOptions": {
