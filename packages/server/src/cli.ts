@@ -118,6 +118,17 @@ async function serve(options: SiteAuditServerOptions & { port: number; host: str
   return { server, url, metricsUrl };
 }
 
+/**
+ * Where problem `type` links point when no documentation URL is configured: this server's own
+ * errors page (`<public URL>/docs`), so that they resolve on a local server too. Undefined when
+ * SITEAUDIT_DOCS_URL is set (the server reads it).
+ */
+function localDocs(publicUrl: string | undefined, host: string, port: number): string | undefined {
+  if (process.env.SITEAUDIT_DOCS_URL) return undefined;
+  const base = publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  return `${base.replace(/\/+$/, '')}/docs`;
+}
+
 /** What `start` says on a database with no team yet: the exact commands that give a token. */
 async function firstSteps(admin: Admin, databaseOption: string | undefined): Promise<string> {
   if ((await admin.listTeams()).length > 0) return 'Tokens: npx siteaudit-server admin --help (list-tokens, create-token, revoke-token)';
@@ -162,7 +173,7 @@ program
   .option('-d, --database <url-or-file>', 'postgres:// URL, sqlite:./file.db or a file path (default: DATABASE_URL, else ./siteaudit.db)')
   .option('--allow-private-addresses', 'let crawls and webhooks reach private and loopback addresses', false)
   .option('--public-url <url>', 'URL clients reach the API at, base of absolute links (default: SITEAUDIT_PUBLIC_URL, else http://<host>:<port>)')
-  .option('--docs-url <url>', 'documentation base of problem types, <url>/errors#<code> (default: SITEAUDIT_DOCS_URL, else https://siteaudit.dev/docs)')
+  .option('--docs-url <url>', 'documentation base of problem types, <url>/errors#<code> (default: SITEAUDIT_DOCS_URL, else this server\'s own /docs)')
   .option('--shutdown-grace <seconds>', 'on SIGTERM, how long requests in flight may take to be answered', integer, 10)
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .option('--metrics', 'serve Prometheus metrics at /metrics on --metrics-port (not on the API port)', false)
@@ -186,7 +197,7 @@ program
       host: opts.host,
       network: { allowPrivateAddresses: opts.allowPrivateAddresses },
       publicUrl: opts.publicUrl,
-      docsUrl: opts.docsUrl,
+      docsUrl: opts.docsUrl ?? localDocs(opts.publicUrl, opts.host, opts.port),
     });
     if (opts.role === 'worker') console.log(`Site Audit worker listening on ${url} for health checks only (/healthz, /readyz); it runs the jobs, not the API`);
     else console.log(`Site Audit API listening on ${url}/v1 (reference: ${url}/docs)${opts.role === 'api' ? ' (role api: jobs run on worker processes)' : ''}; health checks on ${url}/healthz and ${url}/readyz`);
@@ -202,7 +213,14 @@ program
   .option('-d, --database <url-or-file>', 'database (default: in memory)', 'sqlite::memory:')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .action(async (opts) => {
-    const { server, url } = await serve({ logger: await createLogger({ level: opts.logLevel, pretty: true }), database: opts.database, port: opts.port, host: '127.0.0.1', network: { allowPrivateAddresses: true } });
+    const { server, url } = await serve({
+      logger: await createLogger({ level: opts.logLevel, pretty: true }),
+      database: opts.database,
+      port: opts.port,
+      host: '127.0.0.1',
+      network: { allowPrivateAddresses: true },
+      docsUrl: localDocs(undefined, '127.0.0.1', opts.port),
+    });
     const team = 'demo';
     await server.admin.createTeam({ slug: team, name: 'Demo', plan: 'agency' }).catch((e) => {
       if (!(e instanceof AdminError)) throw e;

@@ -299,6 +299,13 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     }
     const token = last.trim().split('\n').at(-1)!;
     expect((await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    // With no documentation URL configured, a problem's type opens on this server.
+    const problem = (await (await fetch(`http://127.0.0.1:${port}/v1/me`)).json()) as { type: string };
+    expect(problem.type).toBe(`http://127.0.0.1:${port}/docs/errors#unauthenticated`);
+    const page = await fetch(problem.type);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<tr id="unauthenticated">');
   }, 90_000);
 
   it.each([
