@@ -187,9 +187,10 @@ program
   .action(async (opts) => {
     // The default comes from SITEAUDIT_ROLE unchecked by commander: checked here.
     if (!ROLES.includes(opts.role)) throw new CliError(`SITEAUDIT_ROLE must be all, api or worker, not "${opts.role}"`);
+    const logger = await createLogger({ level: opts.logLevel });
     const { server, url, metricsUrl } = await serve({
       role: opts.role,
-      logger: await createLogger({ level: opts.logLevel }),
+      logger,
       metrics: opts.metrics ? { port: opts.metricsPort, host: opts.host } : false,
       database: database(opts.database),
       shutdownGraceMs: opts.shutdownGrace * 1000,
@@ -204,6 +205,7 @@ program
     if (metricsUrl) console.log(`Prometheus metrics on ${metricsUrl}`);
     if (opts.allowPrivateAddresses) console.log('Crawls and webhooks may reach private and loopback addresses (--allow-private-addresses)');
     if (opts.role !== 'worker') console.log(await firstSteps(server.admin, opts.database));
+    logger.info({ url, role: opts.role, version: version(), metrics: metricsUrl }, 'server started');
   });
 
 program

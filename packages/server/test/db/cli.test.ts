@@ -284,6 +284,10 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     await waitForListening(server, () => output);
     await expect.poll(() => output).toContain('npm run dev');
     expect(output).toContain('No team yet.');
+    // Start-up leaves a line in the log too, with where it listens.
+    await expect.poll(() => output, { timeout: 5_000 }).toMatch(new RegExp(`"msg":"server started"`));
+    const startLine = output.split('\n').find((l) => l.includes('"msg":"server started"'))!;
+    expect(JSON.parse(startLine)).toMatchObject({ level: 30, url: `http://127.0.0.1:${port}`, role: 'all', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(output).toContain(`npx siteaudit-server admin --database "${db}" create-team --slug acme --name Acme --plan agency`);
     expect(output).toContain(`npx siteaudit-server admin --database "${db}" create-token --team acme --member me@acme.test --name cli --scopes all`);
 
