@@ -51,10 +51,34 @@ function databaseArgument(argv: readonly string[]): string | undefined {
   return argv[at].startsWith('--database=') ? argv[at].slice('--database='.length) : argv[at + 1];
 }
 
-/** Help with required options marked, so nobody learns of them from an error. */
+/**
+ * Help with required options marked, so nobody learns of them from an error, and without the
+ * `(default: false)` of every flag.
+ */
 function optionDescription(this: Help, option: Option): string {
-  const text = Help.prototype.optionDescription.call(this, option);
+  const text = Help.prototype.optionDescription.call(this, option).replace(/ \(default: false\)$/, '');
   return option.mandatory ? `(required) ${text}` : text;
+}
+
+/** Lines of help text longer than the terminal (or 80 columns), wrapped between words with their indentation. */
+export function wrapHelp(text: string, width = process.stdout.columns || 80): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const indent = /^\s*/.exec(line)![0];
+      const out: string[] = [];
+      let current = '';
+      for (const word of line.slice(indent.length).split(' ')) {
+        if (current && indent.length + current.length + 1 + word.length > width) {
+          out.push(indent + current);
+          current = word;
+        } else current = current ? `${current} ${word}` : word;
+      }
+      out.push(indent + current);
+      return out.join('\n');
+    })
+    .join('\n');
 }
 
 function integer(value: string): number {
@@ -161,8 +185,9 @@ const program = new Command('siteaudit-server')
   .description('Site Audit API reference server')
   .version(version(), '-V, --version', 'print the version')
   .showHelpAfterError('(add --help to see the options)');
-// Inherited by every command defined below.
+// Inherited by every command defined below; the text added after a command's help is wrapped too.
 program.configureHelp({ optionDescription });
+program.configureOutput({ writeOut: (text) => process.stdout.write(wrapHelp(text)) });
 
 program
   .command('start')
@@ -180,7 +205,7 @@ program
   .option('--metrics-port <port>', 'port of the metrics endpoint', integer, 9464)
   .addHelpText(
     'after',
-    '\nEvery role answers GET /healthz (the process is alive) and GET /readyz (database reachable, migrations applied,\n' +
+    '\nEvery role answers GET /healthz (the process is alive) and GET /readyz (database reachable, migrations applied, ' +
       'jobs running where the role runs them; 503 otherwise and once shutdown began) on --port, without a token.\n' +
       'Several processes share one PostgreSQL database: api nodes behind a load balancer, worker nodes (docs/deployment.md).',
   )
