@@ -1,6 +1,19 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { DEFAULT_TEST_DATABASE_URL } from './tests/setup/postgres-database.js';
+
+/**
+ * Files a server writes where no test said otherwise (export files, by default under
+ * ./.siteaudit/exports, the folder a local server uses) go to a scratch directory instead, removed
+ * at the end (tests/setup/scratch.ts). Child processes of the tests inherit it.
+ */
+if (!process.env.SITEAUDIT_TEST_SCRATCH) {
+  process.env.SITEAUDIT_TEST_SCRATCH = mkdtempSync(path.join(tmpdir(), 'siteaudit-tests-'));
+  process.env.SITEAUDIT_EXPORT_DIR = path.join(process.env.SITEAUDIT_TEST_SCRATCH, 'exports');
+}
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
@@ -22,6 +35,7 @@ export default defineConfig({
     ],
   },
   test: {
+    globalSetup: ['tests/setup/scratch.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

@@ -32,7 +32,7 @@ function fail(message) {
 
 function run(args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, DATABASE_URL: '', SITEAUDIT_EXPORT_DIR: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -80,7 +80,7 @@ async function main() {
     await new Promise((r) => probe.close(r));
     server = spawn(process.execPath, [CLI, 'start', '--port', String(port), '--database', database, '--allow-private-addresses'], {
       cwd: dir,
-      env: { ...process.env, DATABASE_URL: '' },
+      env: { ...process.env, DATABASE_URL: '', SITEAUDIT_EXPORT_DIR: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

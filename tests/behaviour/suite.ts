@@ -112,7 +112,7 @@ export function behaviourSuite(setup: () => Target) {
       const refused = await client.campaigns.create({ ...base, issue_exclusion_patterns: 're:(a)\\1' }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(ValidationError);
       expect((refused as ValidationError).errors).toEqual({
-        issue_exclusion_patterns: [{ code: 'custom', message: 'Pattern "re:(a)\\1": "\\1" (backreference) is not supported: patterns use RE2 syntax, matched in linear time' }],
+        issue_exclusion_patterns: [{ code: 'invalid_pattern', message: 'Pattern "re:(a)\\1": "\\1" (backreference) is not supported: patterns use RE2 syntax, matched in linear time' }],
       });
       const campaign = await client.campaigns.create({ ...base, exclude_patterns: 're:(a+)+b\n/blog/*.pdf$' });
       const update = await client.campaigns.update({ campaign: campaign.id, include_patterns: 're:(?<=/)x' }).catch((e: unknown) => e);

@@ -1,5 +1,5 @@
 import { OPERATIONS, fillPath, type OperationId, type OperationInfo } from '@siteaudit/schema/operations';
-import { ConnectionError, GoneError, SiteAuditError, errorFromResponse } from './errors.js';
+import { ConnectionError, GoneError, SiteAuditError, errorFromResponse, networkFailure } from './errors.js';
 import {
   attemptSignal,
   backoff,
@@ -174,9 +174,10 @@ export function createClient(options: ClientOptions): SiteAuditClient {
         error = new ConnectionError({
           status: 0,
           code: timedOut ? 'timeout' : 'connection_error',
-          title: timedOut ? `No answer within ${timeoutMs} ms` : 'Could not reach the Site Audit API',
-          detail: (failure as Error | undefined)?.message,
+          title: timedOut ? `No answer from ${url} within ${timeoutMs} ms` : `Could not reach the Site Audit API at ${url}`,
+          detail: networkFailure(failure),
           cause: failure,
+          url: String(url),
         });
         if (replayable) delay = backoff(attempt, retry);
       } else {

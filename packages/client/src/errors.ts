@@ -170,9 +170,27 @@ export class ServerError extends SiteAuditError {
   static override readonly type = 'ServerError';
 }
 
-/** No HTTP answer: DNS, connection, TLS or timeout failure (`code` `connection_error` or `timeout`). */
+/**
+ * No HTTP answer: DNS, connection, TLS or timeout failure (`code` `connection_error` or `timeout`).
+ * Its message names the URL it could not reach and the network code (`ECONNREFUSED`…).
+ */
 export class ConnectionError extends SiteAuditError {
   static override readonly type = 'ConnectionError';
+  /** The URL of the request that got no answer. */
+  readonly url: string;
+  constructor(init: SiteAuditErrorInit & { url: string }) {
+    super(init);
+    this.url = init.url;
+  }
+}
+
+/** What a failed fetch says: its message, and the network code of its cause (undici's `fetch failed` says little alone). */
+export function networkFailure(failure: unknown): string | undefined {
+  if (!(failure instanceof Error)) return failure === undefined ? undefined : String(failure);
+  const cause = failure.cause as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const inner = typeof cause?.message === 'string' && cause.message !== failure.message ? cause.message : undefined;
+  return [failure.message, code && !inner?.includes(code) ? code : undefined, inner].filter(Boolean).join(': ');
 }
 
 /** Builds the error matching an HTTP error answer; `text` is its body as received. */

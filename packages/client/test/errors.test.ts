@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
@@ -109,6 +110,22 @@ describe('error classes', () => {
     expect(error).toBeInstanceOf(SiteAuditError);
     expect(error).toMatchObject({ status: 0, code: 'connection_error', requestId: undefined });
     expect(error.cause).toBe(cause);
+  });
+
+  it('a ConnectionError says which URL it could not reach, and why (a real closed port)', async () => {
+    const listener = createServer();
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    await new Promise((resolve) => listener.close(resolve)); // nothing listens there now
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, token: 't', retries: 0 });
+    const error = (await client.projects.list().then(
+      () => expect.unreachable('the call should fail'),
+      (e: unknown) => e,
+    )) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.url).toBe(`http://127.0.0.1:${port}/v1/projects`);
+    expect(error.message).toContain(`Could not reach the Site Audit API at http://127.0.0.1:${port}/v1/projects`);
+    expect(error.message).toContain('ECONNREFUSED');
   });
 });
 

@@ -29,6 +29,8 @@ export * from './rules/local-names.js';
 export * from './rules/project-setup.js';
 export * from './rules/campaign-settings.js';
 export * from './rules/webhooks.js';
+export * from './rules/site-refusal.js';
+export * from './rules/issue-details.js';
 export * from './rules/exports.js';
 export * from './rules/crawls.js';
 export * from './pipeline/index.js';

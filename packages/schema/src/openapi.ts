@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { contract, type ContractEntry } from './contract.js';
+import { clientSample } from './code-samples.js';
 import { ERRORS, Problem, type ErrorCode } from './errors.js';
 import { operationErrorCodes } from './operation-errors.js';
 import { COMMON_HEADERS, CONDITIONAL_HEADERS, OPTIONAL_RATE_HEADERS, RATE_HEADERS, SHARED_STATUSES, problemResponse, ref, registerSharedResponses } from './openapi-responses.js';
@@ -154,6 +155,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       'x-idempotency': op.idempotency,
       'x-error-codes': operationErrorCodes({ ...op, hasBody: op.body !== null }),
       ...(op.adminOnly ? { 'x-roles': ['owner', 'admin'] } : {}),
+      // Shown beside the generated curl by the reference at /docs (and by Redoc, ReadMe…).
+      'x-codeSamples': [{ lang: 'TypeScript', label: '@siteaudit/client', source: clientSample(op) }],
     });
   }
 

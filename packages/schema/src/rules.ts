@@ -49,7 +49,6 @@ const FR_MESSAGES: Record<string, string> = {
   unrecognized_keys: 'Champ inconnu',
   invalid_union: 'Valeur invalide',
   not_multiple_of: 'Valeur invalide',
-  custom: 'Valeur invalide',
   required: 'Champ requis',
 };
 
@@ -57,6 +56,15 @@ const FR_MESSAGES: Record<string, string> = {
 function frenchOf(issue: z.core.$ZodIssue): string | undefined {
   const fr: unknown = issue.code === 'custom' ? issue.params?.fr : undefined;
   return typeof fr === 'string' ? fr : undefined;
+}
+
+/**
+ * The code of a refinement of ours: its `params.code` (`invalid_url`, `invalid_pattern`…), never
+ * zod's internal `custom`.
+ */
+function customCode(issue: z.core.$ZodIssue): string {
+  const code: unknown = issue.code === 'custom' ? issue.params?.code : undefined;
+  return typeof code === 'string' ? code : 'invalid_value';
 }
 
 /** Validation errors keyed by field path, in a null-prototype object. */
@@ -82,7 +90,7 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Langu
       continue;
     }
     const missing = issue.code === 'invalid_type' && issue.input === undefined;
-    const code = missing ? 'required' : issue.code;
+    const code = missing ? 'required' : issue.code === 'custom' ? customCode(issue) : issue.code;
     const message = language === 'fr' ? (frenchOf(issue) ?? FR_MESSAGES[code] ?? 'Valeur invalide') : missing ? 'Required' : issue.message;
     add(base, code, message);
   }

@@ -203,9 +203,9 @@ describe('webhook bodies', () => {
 
   it('takes http only with private addresses allowed (webhookUrlSchemeError)', () => {
     expect(webhookUrlSchemeError('https://hooks.example.com/in', false, 'en')).toBeNull();
-    expect(webhookUrlSchemeError('http://hooks.example.com/in', false, 'en')).toEqual({ url: [{ code: 'custom', message: 'Must be an absolute https URL' }] });
+    expect(webhookUrlSchemeError('http://hooks.example.com/in', false, 'en')).toEqual({ url: [{ code: 'invalid_url', message: 'Must be an absolute https URL' }] });
     expect(webhookUrlSchemeError('http://127.0.0.1:3000/hooks', true, 'fr')).toBeNull();
-    expect(webhookUrlSchemeError('ftp://127.0.0.1/', true, 'fr')).toEqual({ url: [{ code: 'custom', message: 'Doit être une URL https absolue' }] });
+    expect(webhookUrlSchemeError('ftp://127.0.0.1/', true, 'fr')).toEqual({ url: [{ code: 'invalid_url', message: 'Doit être une URL https absolue' }] });
   });
 
   it('accepts a null description and an active flag on update', () => {

@@ -124,6 +124,60 @@ export function createAdmin(services: AdminServices) {
       return { team: input.team, plan: input.plan, previous_plan: team.plan as string };
     },
 
+    /** Every team, oldest first, with its count of current members. */
+    async listTeams() {
+      const rows = await knex('teams')
+        .leftJoin('members', (j) => j.on('members.team_id', '=', 'teams.id').andOnNull('members.removed_at'))
+        .groupBy('teams.id', 'teams.slug', 'teams.name', 'teams.plan', 'teams.created_at')
+        .orderBy([{ column: 'teams.created_at' }, { column: 'teams.slug' }])
+        .select('teams.id', 'teams.slug', 'teams.name', 'teams.plan', 'teams.created_at')
+        .count({ members: 'members.id' });
+      return (rows as Record<string, unknown>[]).map((r) => ({ id: r.id as string, slug: r.slug as string, name: r.name as string, plan: r.plan as string, members: Number(r.members), created_at: r.created_at as string }));
+    },
+
+    /** The team's members, removed ones included (with `removed_at`), oldest first. */
+    async listMembers(input: { team: string }) {
+      const id = await teamId(input.team);
+      const rows = await knex('members').where({ team_id: id }).orderBy([{ column: 'created_at' }, { column: 'email' }]).select('id', 'email', 'name', 'role', 'created_at', 'removed_at');
+      return rows.map((r) => ({ id: r.id as string, email: r.email as string, name: r.name as string, role: r.role as Role, created_at: r.created_at as string, removed_at: (r.removed_at as string | null) ?? null }));
+    },
+
+    /**
+     * The team's tokens (of one member with `member`), oldest first: what they are for, whose,
+     * their scopes and dates. Never the secret: only its hash is kept, and it is not shown either.
+     */
+    async listTokens(input: { team: string; member?: string }) {
+      const id = await teamId(input.team);
+      const query = knex('tokens').join('members', 'members.id', 'tokens.member_id').where('tokens.team_id', id);
+      if (input.member) query.andWhere('members.email', input.member.trim().toLowerCase());
+      const rows = await query
+        .orderBy([{ column: 'tokens.created_at' }, { column: 'tokens.name' }])
+        .select('tokens.id', 'tokens.name', 'members.email as member', 'members.removed_at', 'tokens.scopes', 'tokens.expires_at', 'tokens.last_used_at', 'tokens.created_at');
+      const now = services.clock().toISOString();
+      return rows.map((r) => ({
+        id: r.id as string,
+        name: r.name as string,
+        member: r.member as string,
+        scopes: JSON.parse(r.scopes as string) as Scope[],
+        expires_at: r.expires_at as string,
+        last_used_at: (r.last_used_at as string | null) ?? null,
+        created_at: r.created_at as string,
+        // A token works while it has not expired and its holder is still a member.
+        active: (r.expires_at as string) > now && !r.removed_at,
+      }));
+    },
+
+    /** Deletes a token of the team: it stops working at once, in every process. */
+    async revokeToken(input: { team: string; id: string }) {
+      const id = await teamId(input.team);
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.id)) throw new AdminError(`"${input.id}" is not a token id (admin list-tokens shows them)`);
+      const row = await knex('tokens').where({ team_id: id, id: input.id.toLowerCase() }).first('id', 'name');
+      if (!row) throw new AdminError(`No token ${input.id} in team ${input.team} (admin list-tokens --team ${input.team} shows them)`);
+      await knex('tokens').where({ id: row.id }).delete();
+      await invalidateTokenCache(knex);
+      return { team: input.team, id: row.id as string, name: row.name as string, revoked: true };
+    },
+
     /** Links a Search Console property to a project with a service account's key; the first sync is queued. */
     linkSearchConsole: (input: LinkSearchConsoleInput) => linkSearchConsole(services, input, (message) => new AdminError(message)),
 

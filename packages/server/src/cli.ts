@@ -2,18 +2,21 @@
  * siteaudit-server: start the server, start a demo, or run operator tasks.
  *   siteaudit-server start [--role all|api|worker] [--port 8080] [--host 127.0.0.1] [--database <url-or-file>] [--public-url <url>]
  *   siteaudit-server dev   (a demo team and a printed token)
- *   siteaudit-server admin [--json] create-team|add-member|create-token|remove-member|set-plan|link-search-console|lock-project …
+ *   siteaudit-server admin [--json] create-team|add-member|create-token|remove-member|set-plan|link-search-console|lock-project
+ *                                  |list-teams|list-members|list-tokens|revoke-token …
+ *   siteaudit-server --version
  * The database defaults to DATABASE_URL, else an SQLite file in the working directory.
  *
  * The server, the crawler and the providers are imported when a command serves: an admin command
  * loads only the store (src/admin.ts), and starts in a fraction of the time (docs/benchmarks.md).
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Help, InvalidArgumentError, Option } from 'commander';
 import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
 import { readFileSync } from 'node:fs';
 import { AdminError, openAdmin, type Admin } from './admin.js';
 import { limitHeapGrowth } from './heap.js';
 import { createLogger, parseLogLevel } from './observability/logger.js';
+import { describeStartupError } from './startup-errors.js';
 import type { Providers } from './providers/index.js';
 import type { ServerRole, SiteAuditServerOptions } from './server.js';
 
@@ -26,7 +29,56 @@ class CliError extends Error {}
 const DEFAULT_DATABASE = 'sqlite:./siteaudit.db';
 
 function database(option: string | undefined): string {
-  return option ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE;
+  return option ?? (process.env.DATABASE_URL || DEFAULT_DATABASE);
+}
+
+/** The package's version, from the package.json beside src/ and dist/. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/** Whether the user asked for stacks: `--log-level debug` or `trace` (or LOG_LEVEL). */
+function wantsStack(argv: readonly string[]): boolean {
+  const at = argv.findIndex((a) => a === '--log-level' || a.startsWith('--log-level='));
+  const level = at === -1 ? process.env.LOG_LEVEL : argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1];
+  return level === 'debug' || level === 'trace';
+}
+
+/** The --database (or -d) value of the command line, for the messages that name it. */
+function databaseArgument(argv: readonly string[]): string | undefined {
+  const at = argv.findIndex((a) => a === '--database' || a === '-d' || a.startsWith('--database='));
+  if (at === -1) return undefined;
+  return argv[at].startsWith('--database=') ? argv[at].slice('--database='.length) : argv[at + 1];
+}
+
+/**
+ * Help with required options marked, so nobody learns of them from an error, and without the
+ * `(default: false)` of every flag.
+ */
+function optionDescription(this: Help, option: Option): string {
+  const text = Help.prototype.optionDescription.call(this, option).replace(/ \(default: false\)$/, '');
+  return option.mandatory ? `(required) ${text}` : text;
+}
+
+/** Lines of help text longer than the terminal (or 80 columns), wrapped between words with their indentation. */
+export function wrapHelp(text: string, width = process.stdout.columns || 80): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const indent = /^\s*/.exec(line)![0];
+      const out: string[] = [];
+      let current = '';
+      for (const word of line.slice(indent.length).split(' ')) {
+        if (current && indent.length + current.length + 1 + word.length > width) {
+          out.push(indent + current);
+          current = word;
+        } else current = current ? `${current} ${word}` : word;
+      }
+      out.push(indent + current);
+      return out.join('\n');
+    })
+    .join('\n');
 }
 
 function integer(value: string): number {
@@ -90,6 +142,30 @@ async function serve(options: SiteAuditServerOptions & { port: number; host: str
   return { server, url, metricsUrl };
 }
 
+/**
+ * Where problem `type` links point when no documentation URL is configured: this server's own
+ * errors page (`<public URL>/docs`), so that they resolve on a local server too. Undefined when
+ * SITEAUDIT_DOCS_URL is set (the server reads it).
+ */
+function localDocs(publicUrl: string | undefined, host: string, port: number): string | undefined {
+  if (process.env.SITEAUDIT_DOCS_URL) return undefined;
+  const base = publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  return `${base.replace(/\/+$/, '')}/docs`;
+}
+
+/** What `start` says on a database with no team yet: the exact commands that give a token. */
+async function firstSteps(admin: Admin, databaseOption: string | undefined): Promise<string> {
+  if ((await admin.listTeams()).length > 0) return 'Tokens: npx siteaudit-server admin --help (list-tokens, create-token, revoke-token)';
+  const db = databaseOption ? ` --database ${JSON.stringify(databaseOption)}` : '';
+  return [
+    'No team yet. In another terminal, create one, a member and a token (shown once):',
+    `  npx siteaudit-server admin${db} create-team --slug acme --name Acme --plan agency`,
+    `  npx siteaudit-server admin${db} add-member --team acme --email me@acme.test --name Me --role owner`,
+    `  npx siteaudit-server admin${db} create-token --team acme --member me@acme.test --name cli --scopes all`,
+    'Or try it with no setup: npm run dev (an in-memory server with a demo team and a ready token).',
+  ].join('\n');
+}
+
 async function withAdmin<T>(db: string | undefined, task: (admin: Admin) => Promise<T>) {
   // An admin command never runs jobs: it would take over (or re-run) the serving process's work.
   const { admin, close } = await openAdmin({ database: database(db) });
@@ -105,7 +181,13 @@ function report(cmd: Command, result: object, text: string): void {
   console.log(cmd.optsWithGlobals().json ? JSON.stringify(result) : text);
 }
 
-const program = new Command('siteaudit-server').description('Site Audit API reference server').showHelpAfterError();
+const program = new Command('siteaudit-server')
+  .description('Site Audit API reference server')
+  .version(version(), '-V, --version', 'print the version')
+  .showHelpAfterError('(add --help to see the options)');
+// Inherited by every command defined below; the text added after a command's help is wrapped too.
+program.configureHelp({ optionDescription });
+program.configureOutput({ writeOut: (text) => process.stdout.write(wrapHelp(text)) });
 
 program
   .command('start')
@@ -116,7 +198,7 @@ program
   .option('-d, --database <url-or-file>', 'postgres:// URL, sqlite:./file.db or a file path (default: DATABASE_URL, else ./siteaudit.db)')
   .option('--allow-private-addresses', 'let crawls and webhooks reach private and loopback addresses', false)
   .option('--public-url <url>', 'URL clients reach the API at, base of absolute links (default: SITEAUDIT_PUBLIC_URL, else http://<host>:<port>)')
-  .option('--docs-url <url>', 'documentation base of problem types, <url>/errors#<code> (default: SITEAUDIT_DOCS_URL, else https://siteaudit.dev/docs)')
+  .option('--docs-url <url>', 'documentation base of problem types, <url>/errors#<code> (default: SITEAUDIT_DOCS_URL, else this server\'s own /docs)')
   .addOption(new Option('--shutdown-delay <seconds>', 'on SIGTERM, how long requests are still served after /readyz turned 503, for a load balancer to stop sending').argParser(integer).default(0).env('SITEAUDIT_SHUTDOWN_DELAY'))
   .option('--shutdown-grace <seconds>', 'on SIGTERM, once new requests are refused (after the delay), how long requests in flight may take to be answered', integer, 10)
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
@@ -125,16 +207,17 @@ program
   .addOption(new Option('--crawl-threads <n>', 'worker threads that run crawls, off the thread that answers HTTP; 0 runs them on it (default: one per core)').argParser(integer).env('SITEAUDIT_CRAWL_THREADS'))
   .addHelpText(
     'after',
-    '\nEvery role answers GET /healthz (the process is alive) and GET /readyz (database reachable, migrations applied,\n' +
+    '\nEvery role answers GET /healthz (the process is alive) and GET /readyz (database reachable, migrations applied, ' +
       'jobs running where the role runs them; 503 otherwise and once shutdown began) on --port, without a token.\n' +
       'Several processes share one PostgreSQL database: api nodes behind a load balancer, worker nodes (docs/deployment.md).',
   )
   .action(async (opts) => {
     // The default comes from SITEAUDIT_ROLE unchecked by commander: checked here.
     if (!ROLES.includes(opts.role)) throw new CliError(`SITEAUDIT_ROLE must be all, api or worker, not "${opts.role}"`);
-    const { url, metricsUrl } = await serve({
+    const logger = await createLogger({ level: opts.logLevel });
+    const { server, url, metricsUrl } = await serve({
       role: opts.role,
-      logger: await createLogger({ level: opts.logLevel }),
+      logger,
       metrics: opts.metrics ? { port: opts.metricsPort, host: opts.host } : false,
       database: database(opts.database),
       shutdownDelayMs: opts.shutdownDelay * 1000,
@@ -143,13 +226,15 @@ program
       host: opts.host,
       network: { allowPrivateAddresses: opts.allowPrivateAddresses },
       publicUrl: opts.publicUrl,
-      docsUrl: opts.docsUrl,
+      docsUrl: opts.docsUrl ?? localDocs(opts.publicUrl, opts.host, opts.port),
       crawlThreads: opts.crawlThreads,
     });
     if (opts.role === 'worker') console.log(`Site Audit worker listening on ${url} for health checks only (/healthz, /readyz); it runs the jobs, not the API`);
     else console.log(`Site Audit API listening on ${url}/v1 (reference: ${url}/docs)${opts.role === 'api' ? ' (role api: jobs run on worker processes)' : ''}; health checks on ${url}/healthz and ${url}/readyz`);
     if (metricsUrl) console.log(`Prometheus metrics on ${metricsUrl}`);
     if (opts.allowPrivateAddresses) console.log('Crawls and webhooks may reach private and loopback addresses (--allow-private-addresses)');
+    if (opts.role !== 'worker') console.log(await firstSteps(server.admin, opts.database));
+    logger.info({ url, role: opts.role, version: version(), metrics: metricsUrl }, 'server started');
   });
 
 program
@@ -159,7 +244,14 @@ program
   .option('-d, --database <url-or-file>', 'database (default: in memory)', 'sqlite::memory:')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .action(async (opts) => {
-    const { server, url } = await serve({ logger: await createLogger({ level: opts.logLevel, pretty: true }), database: opts.database, port: opts.port, host: '127.0.0.1', network: { allowPrivateAddresses: true } });
+    const { server, url } = await serve({
+      logger: await createLogger({ level: opts.logLevel, pretty: true }),
+      database: opts.database,
+      port: opts.port,
+      host: '127.0.0.1',
+      network: { allowPrivateAddresses: true },
+      docsUrl: localDocs(undefined, '127.0.0.1', opts.port),
+    });
     const team = 'demo';
     await server.admin.createTeam({ slug: team, name: 'Demo', plan: 'agency' }).catch((e) => {
       if (!(e instanceof AdminError)) throw e;
@@ -208,7 +300,7 @@ admin
   .requiredOption('--team <slug>', 'the team')
   .requiredOption('--member <email>', "the member's email")
   .requiredOption('--name <name>', 'what the token is for')
-  .option('--scopes <list>', `comma-separated, or "all" (${SCOPES.join(', ')})`, scopes, [...SCOPES])
+  .addOption(new Option('--scopes <list>', `comma-separated, or "all" (${SCOPES.join(', ')})`).argParser(scopes).default([...SCOPES], 'all'))
   .option('--days <days>', 'lifetime in days, 1 to 365', integer, 90)
   .action(async (opts, cmd) => {
     const created = await withAdmin(cmd.optsWithGlobals().database, (a) => a.createToken(opts));
@@ -264,7 +356,76 @@ admin
     report(cmd, { project_id: opts.project, locked }, locked ? `Locked project ${opts.project}: it is read-only` : `Unlocked project ${opts.project}: it is writable again`);
   });
 
+admin
+  .command('list-teams')
+  .description('List the teams: slug, plan, current members')
+  .action(async (_opts, cmd) => {
+    const teams = await withAdmin(cmd.optsWithGlobals().database, (a) => a.listTeams());
+    report(
+      cmd,
+      teams,
+      teams.length === 0
+        ? 'No team yet: create one with admin create-team --slug <slug> --name <name> --plan agency'
+        : teams.map((t) => `${t.slug}  "${t.name}"  plan ${t.plan}, ${t.members} member${t.members === 1 ? '' : 's'}, id ${t.id}`).join('\n'),
+    );
+  });
+
+admin
+  .command('list-members')
+  .description("List a team's members with their roles (removed ones marked)")
+  .requiredOption('--team <slug>', 'the team')
+  .action(async (opts, cmd) => {
+    const members = await withAdmin(cmd.optsWithGlobals().database, (a) => a.listMembers(opts));
+    report(
+      cmd,
+      members,
+      members.length === 0
+        ? `No member in team ${opts.team}: add one with admin add-member --team ${opts.team} --email <email> --name <name> --role owner`
+        : members.map((m) => `${m.email}  "${m.name}"  ${m.role}${m.removed_at ? `, removed ${m.removed_at.slice(0, 10)}` : ''}, id ${m.id}`).join('\n'),
+    );
+  });
+
+admin
+  .command('list-tokens')
+  .description("List a team's tokens: name, holder, scopes, dates (never the secret, which is not kept)")
+  .requiredOption('--team <slug>', 'the team')
+  .option('--member <email>', "only this member's tokens")
+  .action(async (opts, cmd) => {
+    const tokens = await withAdmin(cmd.optsWithGlobals().database, (a) => a.listTokens(opts));
+    report(
+      cmd,
+      tokens,
+      tokens.length === 0
+        ? `No token in team ${opts.team}${opts.member ? ` for ${opts.member}` : ''}`
+        : tokens
+            .map(
+              (t) =>
+                `${t.id}  "${t.name}"  ${t.member}, ${t.active ? `expires ${t.expires_at.slice(0, 10)}` : 'no longer works'}, ` +
+                `last used ${t.last_used_at ? t.last_used_at.slice(0, 10) : 'never'}, scopes ${t.scopes.length === SCOPES.length ? 'all' : t.scopes.join(', ')}`,
+            )
+            .join('\n'),
+    );
+  });
+
+admin
+  .command('revoke-token')
+  .description('Revoke a token by its id (admin list-tokens shows it): it stops working at once')
+  .requiredOption('--team <slug>', 'the team')
+  .requiredOption('--id <token-id>', 'the token id')
+  .action(async (opts, cmd) => {
+    const revoked = await withAdmin(cmd.optsWithGlobals().database, (a) => a.revokeToken(opts));
+    report(cmd, revoked, `Revoked token "${revoked.name}" (${revoked.id}) of team ${revoked.team}: it no longer works`);
+  });
+
 program.parseAsync().catch((error: unknown) => {
-  console.error(error instanceof AdminError || error instanceof CliError ? error.message : error);
+  const stack = wantsStack(process.argv);
+  if (error instanceof AdminError || error instanceof CliError) {
+    console.error(error.message);
+  } else {
+    // A start-up mistake in one line (what is wrong, how to fix it); the stack on request.
+    const line = describeStartupError(error, { database: database(databaseArgument(process.argv)) });
+    console.error(line ?? `${error instanceof Error ? error.message : String(error)}${stack ? '' : ' (run with --log-level debug for the stack)'}`);
+  }
+  if (stack && error instanceof Error && error.stack) console.error(error.stack);
   process.exit(1);
 });

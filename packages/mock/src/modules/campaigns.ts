@@ -2,7 +2,7 @@
  * Campaigns: reusable crawl configurations with a schedule. Write-only fields (patterns,
  * timeouts, HTTP credentials…) are kept on the record and never echoed (spec: Campaign).
  */
-import { assertIncluded, assertWithinPlan, CAMPAIGN_WRITE_ONLY_FIELDS, campaignSettings, frequencyUpgrade, nextRunAt, normaliseSchedule, type Campaign, type CampaignWriteOnly, type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
+import { assertIncluded, assertWithinPlan, CAMPAIGN_WRITE_ONLY_FIELDS, campaignSettings, frequencyUpgrade, nextRunAt, normaliseSchedule, privateSiteRefusal, type Campaign, type CampaignWriteOnly, type CreateCampaignBody, type Language, type UpdateCampaignBody } from '@siteaudit/schema';
 import { data, empty, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, MockDb, ProjectRecord } from '../db.js';
 import { isObviouslyPrivateHost } from '../hosts.js';
@@ -46,10 +46,8 @@ function assertPlanBounds(env: MockEnv, caller: Caller, campaign: Pick<CampaignR
  * 422 `project.url_refused` for a start URL on an obviously private host, as for a project URL;
  * taken when private addresses are allowed, as on the server.
  */
-export function assertPublicSite(env: MockEnv, url: string, field: string): void {
-  if (!env.allowPrivateAddresses && isObviouslyPrivateHost(url)) {
-    fail('project.url_refused', { errors: { [field]: [{ code: 'url_refused', message: 'Must be a public http(s) site' }] } });
-  }
+export function assertPublicSite(env: MockEnv, url: string, field: string, language: Language): void {
+  if (!env.allowPrivateAddresses && isObviouslyPrivateHost(url)) fail('project.url_refused', privateSiteRefusal(field, language));
 }
 
 /** A new campaign record, not stored yet (also the default campaign of a new project). */
@@ -107,10 +105,10 @@ export const campaignOperations: Pick<BusinessMap, 'listCampaigns' | 'createCamp
     return { type: 'list', items: newestFirst(campaigns, (c) => serializeCampaign(c, now)) };
   },
 
-  createCampaign({ env, db, caller, params, body, now }) {
+  createCampaign({ env, db, caller, params, body, now, language }) {
     const project = ownedProject(db, params.project, caller);
     assertUnlocked(project);
-    assertPublicSite(env, body.start_url, 'start_url');
+    assertPublicSite(env, body.start_url, 'start_url', language);
     const record = buildCampaign(env, db, project, body, now);
     assertPlanBounds(env, caller, record);
     db.campaigns.set(record.id, record);
@@ -121,11 +119,11 @@ export const campaignOperations: Pick<BusinessMap, 'listCampaigns' | 'createCamp
     return data(serializeCampaign(ownedCampaign(db, params.campaign, caller), now));
   },
 
-  updateCampaign({ env, db, caller, params, body, now }) {
+  updateCampaign({ env, db, caller, params, body, now, language }) {
     const campaign = ownedCampaign(db, params.campaign, caller);
     assertUnlocked(db.projects.get(campaign.project_id)!);
     const patch: UpdateCampaignBody = body;
-    if (patch.start_url !== undefined) assertPublicSite(env, patch.start_url, 'start_url');
+    if (patch.start_url !== undefined) assertPublicSite(env, patch.start_url, 'start_url', language);
     const schedule = patch.schedule ? normaliseSchedule(patch.schedule) : campaign.schedule;
     assertPlanBounds(env, caller, {
       max_urls: patch.max_urls ?? campaign.max_urls,

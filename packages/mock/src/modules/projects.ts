@@ -124,9 +124,9 @@ export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProjec
     return { type: 'list', items: newestFirst(projects, serializeProject) };
   },
 
-  createProject({ env, db, caller, body, now }) {
+  createProject({ env, db, caller, body, now, language }) {
     const site = normaliseSiteUrl(body.url);
-    assertPublicSite(env, site.href, 'url');
+    assertPublicSite(env, site.href, 'url', language);
     const count = [...db.projects.values()].filter((p) => p.team_id === caller.team.id).length;
     assertWithinPlan(env.plans, caller.plan, 'projects.max', count + 1, 'plan_limit.projects');
     const name = body.name ?? site.hostname;
@@ -153,12 +153,12 @@ export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProjec
     return data(serializeProject(ownedProject(db, params.project, caller)));
   },
 
-  updateProject({ env, db, caller, params, body }) {
+  updateProject({ env, db, caller, params, body, language }) {
     const project = ownedProject(db, params.project, caller);
     assertUnlocked(project);
     if (body.url !== undefined) {
       const site = normaliseSiteUrl(body.url);
-      assertPublicSite(env, site.href, 'url');
+      assertPublicSite(env, site.href, 'url', language);
       // The server also clears the profile and priority URLs; the mock keeps neither.
       project.url = site.href;
       project.domain = site.hostname;

@@ -58,10 +58,10 @@ export const ScheduleInput = z
   })
   .superRefine((s, ctx) => {
     if (s.frequency === 'weekly' && s.day != null && !(WEEKDAYS as readonly string[]).includes(s.day)) {
-      ctx.addIssue({ code: 'custom', path: ['day'], message: `Expected one of ${WEEKDAYS.join(', ')}` });
+      ctx.addIssue({ code: 'custom', path: ['day'], message: `Expected one of ${WEEKDAYS.join(', ')}`, params: { code: 'invalid_value' } });
     }
     if (s.frequency === 'monthly' && s.day != null && !/^([1-9]|1\d|2[0-8])$/.test(s.day)) {
-      ctx.addIssue({ code: 'custom', path: ['day'], message: 'Expected a day of the month from 1 to 28' });
+      ctx.addIssue({ code: 'custom', path: ['day'], message: 'Expected a day of the month from 1 to 28', params: { code: 'invalid_value' } });
     }
   })
   .meta({ id: 'ScheduleInput' });
@@ -73,7 +73,7 @@ const Patterns = z
   .max(PATTERN_LIMITS.fieldLength, { abort: true })
   .superRefine((value, ctx) => {
     const problem = patternProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem.en, params: { fr: problem.fr } });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.en, params: { code: 'invalid_pattern', fr: problem.fr } });
   })
   .nullable()
   .describe(

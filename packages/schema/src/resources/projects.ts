@@ -27,7 +27,7 @@ export const SiteUrl = z
     } catch {
       return false;
     }
-  }, 'Must be an absolute http or https URL');
+  }, { message: 'Must be an absolute http or https URL', params: { code: 'invalid_url', fr: 'Doit être une URL http ou https absolue' } });
 
 export const CreateProjectBody = z
   .strictObject({

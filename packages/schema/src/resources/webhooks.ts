@@ -90,7 +90,7 @@ const WebhookUrl = z
         return false;
       }
     },
-    { message: WEBHOOK_URL_MESSAGE.en, params: { fr: WEBHOOK_URL_MESSAGE.fr } },
+    { message: WEBHOOK_URL_MESSAGE.en, params: { code: 'invalid_url', fr: WEBHOOK_URL_MESSAGE.fr } },
   )
   .describe('An absolute https URL. http is accepted only by a server that allows private addresses (local development).');
 

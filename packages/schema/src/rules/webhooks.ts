@@ -58,5 +58,5 @@ export function webhookUrlSchemeError(
     protocol = '';
   }
   if (protocol === 'https:' || (allowPrivateAddresses && protocol === 'http:')) return null;
-  return { url: [{ code: 'custom', message: WEBHOOK_URL_MESSAGE[language] }] };
+  return { url: [{ code: 'invalid_url', message: WEBHOOK_URL_MESSAGE[language] }] };
 }

@@ -20,6 +20,13 @@ export interface DocsOptions {
   docsUrl: string;
 }
 
+/** Every client Scalar would generate, but curl: the TypeScript samples come from the contract. */
+const HIDDEN_CLIENTS: Record<string, true | string[]> = {
+  c: true, clojure: true, csharp: true, dart: true, fsharp: true, go: true, http: true, java: true, js: true, kotlin: true, node: true,
+  objc: true, ocaml: true, php: true, powershell: true, python: true, r: true, ruby: true, rust: true, swift: true,
+  shell: ['httpie', 'wget'],
+};
+
 /** The file the build copies beside the bundle (tsup.config.ts), else the installed package's (a clone). */
 export const SCALAR_ASSET = 'scalar-standalone.js';
 
@@ -35,12 +42,20 @@ function serverVersion(): string {
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The little Markdown of the error descriptions: `code` spans, escaped text otherwise. */
+export function inlineMarkdown(text: string): string {
+  return text
+    .split(/(`[^`]+`)/)
+    .map((part) => (/^`[^`]+`$/.test(part) ? `<code>${escape(part.slice(1, -1))}</code>` : escape(part)))
+    .join('');
+}
+
 /** The error catalogue as one page, each code anchored by its name. */
 export function errorsPage(): string {
   const rows = (Object.keys(ERRORS) as ErrorCode[]).map((code) => {
     const entry = ERRORS[code];
     return `<tr id="${escape(code)}"><td><a href="#${escape(code)}"><code>${escape(code)}</code></a></td><td>${entry.status}</td>` +
-      `<td>${escape(entry.title.en)}<br><span lang="fr">${escape(entry.title.fr)}</span></td><td>${escape(ERROR_DESCRIPTIONS[code])}</td></tr>`;
+      `<td>${escape(entry.title.en)}<br><span lang="fr">${escape(entry.title.fr)}</span></td><td>${inlineMarkdown(ERROR_DESCRIPTIONS[code])}</td></tr>`;
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -98,6 +113,11 @@ export function docsRouter(options: DocsOptions): express.Router {
       defaultOpenAllTags: true,
       // The assistant would query api.scalar.com from a local page: nothing leaves the machine.
       agent: { disabled: true },
+      // Scalar's own toolbar (Developer Tools, Configure, Share, Deploy) is not ours to show.
+      showDeveloperTools: 'never',
+      // curl and the TypeScript client (each operation's x-codeSamples), not a dozen generated languages.
+      hiddenClients: HIDDEN_CLIENTS,
+      defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
     })(req as never, res as never, () => undefined);
   });
   router.get('/v1', (req: Request, res: Response) => {

@@ -93,6 +93,14 @@ export interface ExportStrings {
   chartHistory: string;
   historyFirst: string;
   historyNote: string;
+  /** Worksheet names of the workbook. */
+  sheets: { summary: string; issues: string; pages: string; pagespeed: string };
+  /** Under the cover's gauge: what its score is. */
+  healthScoreIs: (pillar: string) => string;
+  /** Pillars without a score, listed in one line instead of a section each. */
+  pillarsWithoutScore: string;
+  /** How a crawl pillar's score follows from its axes (docs/health-score.md). */
+  scoreFromAxes: string;
 }
 
 const en: ExportStrings = {
@@ -185,6 +193,13 @@ const en: ExportStrings = {
   chartHistory: 'Health score over recent comparable crawls',
   historyFirst: 'First comparable crawl: the chart fills in with the next crawls run with the same settings.',
   historyNote: 'Comparable crawls ran with the same settings.',
+  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed' },
+  healthScoreIs: (pillar) => `the score of the ${pillar} pillar`,
+  pillarsWithoutScore: 'Without a score in this report',
+  scoreFromAxes:
+    'How the score follows from the axes: each failing check costs a factor exp(−weight × √share), with weight 0.35 for an error, 0.12 for a warning and 0 for a notice, ' +
+    'and share the part of the pages it fires on (all of them for a site-wide check); the score is 100 × the product of these factors (PageSpeed, when measured, adds one). ' +
+    'Each axis applies the formula to the checks of its category, so the score is about the product of the axes, not their average, and never above the weakest one.',
 };
 
 const fr: ExportStrings = {
@@ -277,6 +292,13 @@ const fr: ExportStrings = {
   chartHistory: 'Score de santé des derniers crawls comparables',
   historyFirst: 'Premier crawl comparable : le graphique se complète avec les prochains crawls lancés avec les mêmes réglages.',
   historyNote: 'Les crawls comparables ont été lancés avec les mêmes réglages.',
+  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed' },
+  healthScoreIs: (pillar) => `le score du pilier ${pillar}`,
+  pillarsWithoutScore: 'Sans score dans ce rapport',
+  scoreFromAxes:
+    "Comment le score découle des axes : chaque vérification en échec coûte un facteur exp(−poids × √part), avec un poids de 0,35 pour une erreur, 0,12 pour un avertissement et 0 pour une information, " +
+    "et part la fraction des pages où elle se déclenche (toutes pour une vérification à l'échelle du site) ; le score vaut 100 × le produit de ces facteurs (PageSpeed, quand il est mesuré, en ajoute un). " +
+    "Chaque axe applique la formule aux vérifications de sa catégorie : le score est donc à peu près le produit des axes, pas leur moyenne, et jamais au-dessus du plus faible.",
 };
 
 export function exportStrings(language: ExportLanguage): ExportStrings {

@@ -1,4 +1,4 @@
-import type { PageSpeedResult } from '@siteaudit/schema';
+import { localiseIssueDetails, type PageSpeedResult } from '@siteaudit/schema';
 import type ExcelJS from 'exceljs';
 import { type EventEmitter, once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
@@ -214,7 +214,7 @@ async function writeXlsx(source: ExportSource, out: PassThrough): Promise<void> 
 }
 
 async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
-  const sheet = new SheetWriter(wb, 'Summary', [
+  const sheet = new SheetWriter(wb, t.sheets.summary, [
     { header: t.field, width: 36 },
     { header: t.value, width: 44 },
     { header: t.severity, width: 16 },
@@ -265,7 +265,7 @@ async function writeIssues(wb: Workbook, source: ExportSource, t: ExportStrings,
     { header: t.url, width: 60 },
     { header: t.details, width: 60 },
   ];
-  const sheet = new SheetWriter(wb, 'Issues', columns, out);
+  const sheet = new SheetWriter(wb, t.sheets.issues, columns, out);
   // Labels repeat for every occurrence: the check labels are cached by the table, the
   // categories and severities are few.
   const categories = new Map<string, string>();
@@ -284,7 +284,7 @@ async function writeIssues(wb: Workbook, source: ExportSource, t: ExportStrings,
       truncated = true;
       break;
     }
-    await sheet.add([labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(issue.details)]);
+    await sheet.add([labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(localiseIssueDetails(issue.details, source.language))]);
   }
   const lastRow = sheet.rows;
   if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
@@ -311,7 +311,7 @@ async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, 
     { header: t.images, width: 10 },
     { header: t.imagesWithoutAlt, width: 12 },
   ];
-  const sheet = new SheetWriter(wb, 'Pages', columns, out);
+  const sheet = new SheetWriter(wb, t.sheets.pages, columns, out);
   let links = 0;
   let truncated = false;
   for await (const page of source.pages()) {
@@ -347,7 +347,7 @@ async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, 
 }
 
 async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
-  const sheet = new SheetWriter(wb, 'PageSpeed', [
+  const sheet = new SheetWriter(wb, t.sheets.pagespeed, [
     { header: t.strategy, width: 40 },
     { header: t.score, width: 16 },
     { header: t.pagesMeasured, width: 16 },

@@ -6,6 +6,7 @@
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations/index.js';
 import { SqliteClientWithStatements } from './sqlite-client.js';
+import { DatabaseOptionError, redactedDatabase } from '../startup-errors.js';
 
 /** SITEAUDIT_SQLITE_STATEMENTS=off falls back to knex's own client (benchmarks compare the two). */
 const SQLITE_CLIENT = process.env.SITEAUDIT_SQLITE_STATEMENTS === 'off' ? 'sqlite3' : (SqliteClientWithStatements as unknown as typeof knexFactory.Client);
@@ -23,7 +24,14 @@ export interface Database {
 function sqliteFile(option: string): string | null {
   if (option === 'sqlite::memory:' || option === ':memory:') return ':memory:';
   if (option.startsWith('sqlite:')) return option.slice('sqlite:'.length).replace(/^\/\//, '');
-  if (/^(postgres|postgresql):\/\//.test(option)) return null;
+  if (/^(postgres|postgresql):\/\//i.test(option)) return null;
+  // `mysql://…` is not a file name: say so rather than create (or fail to open) an SQLite file by that name.
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(option);
+  if (scheme) {
+    throw new DatabaseOptionError(
+      `Unknown database "${redactedDatabase(option)}": the store is PostgreSQL (postgres://user@host:5432/name) or SQLite (sqlite:./file.db, or a file path), not ${scheme[1]}`,
+    );
+  }
   return option; // a bare file path
 }
 

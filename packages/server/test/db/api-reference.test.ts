@@ -56,6 +56,27 @@ describe('the served documentation', () => {
     for (const code of ERROR_CODES) expect(html, code).toContain(`<tr id="${code}">`);
     expect(html).toContain('Project is read-only'); // en title
     expect(html).toContain('Projet en lecture seule'); // fr title
+    // The descriptions' Markdown is rendered: code spans, no raw backticks.
+    expect(html).not.toContain('`');
+    expect(html).toContain('(<code>errors</code> names the field)');
+  });
+
+  it('shows a TypeScript sample with @siteaudit/client for every operation, beside curl', async () => {
+    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string; 'x-codeSamples'?: { lang: string; label: string; source: string }[] }>> };
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    expect(operations).toHaveLength(OPERATION_IDS.length);
+    for (const op of operations) {
+      const [sample] = op['x-codeSamples'] ?? [];
+      expect(sample, op.operationId).toMatchObject({ lang: 'TypeScript', label: '@siteaudit/client' });
+      expect(sample!.source).toContain("import { createClient } from '@siteaudit/client';");
+      expect(sample!.source).toMatch(/await client\.[a-zA-Z.]+\(/);
+    }
+    const html = await (await fetch(`${h.url}/docs`)).text();
+    // Scalar's own toolbar is hidden, and its generated clients but curl.
+    const config = html.replace(/\s+/g, '');
+    expect(config).toContain('"showDeveloperTools":"never"');
+    expect(config).toMatch(/"hiddenClients":\{[^}]*"php":true[^}]*"ruby":true/);
+    expect(config).toContain('"clientKey":"curl"');
   });
 
   it('points problem types at the documentation base given as docsUrl, each server its own', async () => {
@@ -151,6 +172,9 @@ describe.skipIf(!HAS_CHROMIUM)(`the API reference in a browser${SKIP_NOTE}`, () 
       await page.goto(href!);
       expect(await page.locator('tr:target td').first().textContent()).toBe(code);
       expect(outside).toEqual([]);
+      // No toolbar of Scalar's own (Developer Tools, Configure, Share, Deploy).
+      expect(await page.getByText('Developer Tools', { exact: true }).count()).toBe(0);
+      expect(await page.getByText('Deploy', { exact: true }).count()).toBe(0);
       await page.close();
 
       // The problem `type` of an answer is the same page.

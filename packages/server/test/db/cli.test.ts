@@ -6,6 +6,7 @@
  * which runs the TypeScript source, or the build when that is newer (bin/siteaudit-server.js).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -173,7 +174,10 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     expect([...commands.keys()]).toEqual(['start', 'dev', 'admin']);
     const admin = await cli(['admin', '--help']);
     const subcommands = described(admin.stdout);
-    expect([...subcommands.keys()]).toEqual(['create-team', 'add-member', 'create-token', 'remove-member', 'set-plan', 'link-search-console', 'lock-project']);
+    expect([...subcommands.keys()]).toEqual([
+      'create-team', 'add-member', 'create-token', 'remove-member', 'set-plan', 'link-search-console', 'lock-project',
+      'list-teams', 'list-members', 'list-tokens', 'revoke-token',
+    ]);
     for (const [name, description] of [...commands, ...subcommands]) expect(description.length, name).toBeGreaterThan(10);
     expect(admin.stdout).toContain('--json');
   }, 60_000);
@@ -202,6 +206,144 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
   it('passes --public-url to the server, which refuses to start on one that is not an http(s) base', async () => {
     const res = await cli(['start', '--port', String(await freePort()), '--database', database, '--public-url', 'ftp://files.example.com']);
     expect(res.code).not.toBe(0);
-    expect(res.stderr).toMatch(/publicUrl must be an absolute http\(s\) URL|publicUrl must be an http\(s\) URL/);
+    expect(res.stderr).toMatch(/^--public-url \(or SITEAUDIT_PUBLIC_URL\) must be an (absolute )?http\(s\) URL/);
+  }, 60_000);
+
+  it('prints its version, marks required options and shows the scopes default as a word', async () => {
+    const version = await cli(['--version']);
+    expect(version.code).toBe(0);
+    const { version: expected } = JSON.parse(readFileSync(path.join(ROOT, 'packages/server/package.json'), 'utf8')) as { version: string };
+    expect(version.stdout.trim()).toBe(expected);
+
+    const help = await cli(['admin', 'create-token', '--help']);
+    expect(help.code).toBe(0);
+    const line = (option: string) => help.stdout.split('\n').find((l) => l.trimStart().startsWith(option)) ?? '';
+    expect(line('--team')).toContain('(required)');
+    expect(line('--member')).toContain('(required)');
+    expect(line('--days')).not.toContain('(required)');
+    const scopes = help.stdout.slice(help.stdout.indexOf('--scopes'));
+    expect(scopes).toMatch(/\(default: all\)/);
+    expect(scopes.slice(0, scopes.indexOf('--days'))).not.toContain('["');
+
+    // Readable in an 80-column terminal (the width when not a terminal), without a "(default: false)" per flag.
+    for (const args of [['start', '--help'], ['admin', '--help'], ['admin', 'create-token', '--help']]) {
+      const out = (await cli(args)).stdout;
+      expect(out.split('\n').filter((l) => l.length > 80), args.join(' ')).toEqual([]);
+      expect(out).not.toContain('(default: false)');
+    }
+  }, 90_000);
+
+  it('lists teams, members and tokens (never a secret), and revokes a token, which then stops working', async () => {
+    const db = path.join(dir, 'lists.db');
+    const admin = (...args: string[]) => cli(['admin', '--database', db, ...args]);
+    expect((await admin('list-teams')).stdout).toMatch(/^No team yet: create one with admin create-team/);
+    await admin('create-team', '--slug', 'listed', '--name', 'Listed', '--plan', 'agency');
+    await admin('add-member', '--team', 'listed', '--email', 'a@listed.test', '--name', 'A', '--role', 'owner');
+    await admin('add-member', '--team', 'listed', '--email', 'b@listed.test', '--name', 'B');
+    await admin('remove-member', '--team', 'listed', '--email', 'b@listed.test');
+    const created = JSON.parse((await admin('--json', 'create-token', '--team', 'listed', '--member', 'a@listed.test', '--name', 'ci', '--scopes', 'projects:read')).stdout);
+
+    const teams = await admin('list-teams');
+    expect(teams.code, teams.stderr).toBe(0);
+    expect(teams.stdout).toMatch(/^listed {2}"Listed" {2}plan agency, 1 member, id [0-9a-f-]{36}\n$/);
+    expect(JSON.parse((await admin('--json', 'list-teams')).stdout)).toEqual([expect.objectContaining({ slug: 'listed', plan: 'agency', members: 1 })]);
+
+    const members = (await admin('list-members', '--team', 'listed')).stdout.trim().split('\n');
+    expect(members).toEqual([expect.stringMatching(/^a@listed\.test {2}"A" {2}owner, id /), expect.stringMatching(/^b@listed\.test {2}"B" {2}member, removed \d{4}-\d{2}-\d{2}, id /)]);
+
+    const tokens = await admin('list-tokens', '--team', 'listed');
+    expect(tokens.code, tokens.stderr).toBe(0);
+    expect(tokens.stdout).toMatch(new RegExp(`^${created.id} {2}"ci" {2}a@listed\\.test, expires \\d{4}-\\d{2}-\\d{2}, last used never, scopes projects:read\n$`));
+    const listed = await admin('--json', 'list-tokens', '--team', 'listed');
+    expect(listed.stdout).not.toContain(created.token);
+    expect(listed.stdout).not.toMatch(/sa_[A-Za-z0-9_-]{10,}|token_hash/);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: created.id, name: 'ci', member: 'a@listed.test', scopes: ['projects:read'], active: true })]);
+
+    const port = await freePort();
+    const server = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--database', db], { cwd: dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    started.push(server);
+    let output = '';
+    server.stdout!.on('data', (c: Buffer) => (output += c));
+    server.stderr!.on('data', (c: Buffer) => (output += c));
+    await waitForListening(server, () => output);
+    const me = () => fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${created.token}` } });
+    expect((await me()).status).toBe(200);
+
+    const revoked = await admin('revoke-token', '--team', 'listed', '--id', created.id);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout.trim()).toBe(`Revoked token "ci" (${created.id}) of team listed: it no longer works`);
+    // The serving process drops its cached token at once (docs/deployment.md, across processes).
+    await expect.poll(async () => (await me()).status, { timeout: 10_000 }).toBe(401);
+    expect((await admin('list-tokens', '--team', 'listed')).stdout.trim()).toBe('No token in team listed');
+    const again = await admin('revoke-token', '--team', 'listed', '--id', created.id);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe(`No token ${created.id} in team listed (admin list-tokens --team listed shows them)`);
+  }, 90_000);
+
+  it('start says how to get a token on a database with no team', async () => {
+    const db = path.join(dir, 'empty.db');
+    const port = await freePort();
+    const server = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--database', db], { cwd: dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    started.push(server);
+    let output = '';
+    server.stdout!.on('data', (c: Buffer) => (output += c));
+    server.stderr!.on('data', (c: Buffer) => (output += c));
+    await waitForListening(server, () => output);
+    await expect.poll(() => output).toContain('npm run dev');
+    expect(output).toContain('No team yet.');
+    // Start-up leaves a line in the log too, with where it listens.
+    await expect.poll(() => output, { timeout: 5_000 }).toMatch(new RegExp(`"msg":"server started"`));
+    const startLine = output.split('\n').find((l) => l.includes('"msg":"server started"'))!;
+    expect(JSON.parse(startLine)).toMatchObject({ level: 30, url: `http://127.0.0.1:${port}`, role: 'all', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(output).toContain(`npx siteaudit-server admin --database "${db}" create-team --slug acme --name Acme --plan agency`);
+    expect(output).toContain(`npx siteaudit-server admin --database "${db}" create-token --team acme --member me@acme.test --name cli --scopes all`);
+
+    // Followed as printed (with this test's database), they give a token the server takes.
+    const steps = output.split('\n').filter((l) => l.startsWith('  npx siteaudit-server admin'));
+    expect(steps).toHaveLength(3);
+    let last = '';
+    for (const step of steps) {
+      const args = step.trim().replace(/^npx siteaudit-server /, '').split(' ').map((a) => a.replace(/^"(.*)"$/, '$1'));
+      const res = await cli(args);
+      expect(res.code, res.stderr).toBe(0);
+      last = res.stdout;
+    }
+    const token = last.trim().split('\n').at(-1)!;
+    expect((await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    // With no documentation URL configured, a problem's type opens on this server.
+    const problem = (await (await fetch(`http://127.0.0.1:${port}/v1/me`)).json()) as { type: string };
+    expect(problem.type).toBe(`http://127.0.0.1:${port}/docs/errors#unauthenticated`);
+    const page = await fetch(problem.type);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<tr id="unauthenticated">');
+  }, 90_000);
+
+  it.each([
+    ['an unknown database scheme', ['--database', 'mysql://root:hunter2@db.example/site'], /^Unknown database "mysql:\/\/root:\*\*\*@db\.example\/site": the store is PostgreSQL \(postgres:\/\/user@host:5432\/name\) or SQLite/],
+    ['an SQLite file in a folder that does not exist', ['--database', '/nonexistent-folder/site.db'], /^Cannot open the SQLite file "\/nonexistent-folder\/site\.db": its folder must exist and be writable/],
+    ['an unreachable PostgreSQL', ['--database', 'postgres://postgres@127.0.0.1:1/site'], /^Cannot reach PostgreSQL at 127\.0\.0\.1:1 \(connection refused\): start it, or fix the host and port/],
+    ['a public URL that is not one', ['--public-url', 'foo'], /^--public-url \(or SITEAUDIT_PUBLIC_URL\) must be an absolute http\(s\) URL, got "foo": give the URL clients reach the API at/],
+    ['a port out of range', ['--port', '70000'], /^Not a port: .*give --port \(or PORT\) a number from 0 to 65535/],
+  ])('ends a start-up mistake (%s) with one line, exit code 1 and no stack', async (_what, args, message) => {
+    const res = await cli(['start', ...(args.includes('--database') ? [] : ['--database', database]), ...(args.includes('--port') ? [] : ['--port', String(await freePort())]), ...args]);
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim().split('\n'), res.stderr).toHaveLength(1);
+    expect(res.stderr.trim()).toMatch(message);
+    expect(res.stderr).not.toContain('hunter2');
+    expect(res.stdout).not.toMatch(/listening/i);
+  }, 60_000);
+
+  it('says a missing PostgreSQL database in one line, and shows the stack at --log-level debug', async () => {
+    const name = `siteaudit_missing_${process.pid}`;
+    const url = `postgres://postgres@127.0.0.1:5432/${name}`;
+    const res = await cli(['start', '--port', String(await freePort()), '--database', url]);
+    if (/Cannot reach PostgreSQL/.test(res.stderr)) return; // no PostgreSQL on this machine: the case above covers it
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe(`PostgreSQL database "${name}" does not exist on 127.0.0.1:5432: create it (createdb ${name}), or give another with --database or DATABASE_URL`);
+    const debug = await cli(['start', '--port', String(await freePort()), '--database', url, '--log-level', 'debug']);
+    expect(debug.code).toBe(1);
+    expect(debug.stderr.split('\n')[0]).toContain(`PostgreSQL database "${name}" does not exist`);
+    expect(debug.stderr).toMatch(/\n\s+at /);
   }, 60_000);
 });

@@ -2,21 +2,16 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 import { startSite, type Site } from './support/site.js';
+import { pdfPages } from '../reports/pdf-read.js';
 
 let h: Harness;
 let site: Site;
 let now = new Date('2026-03-10T10:00:00.000Z');
 let crawlId: string;
 
+/** The PDF's text, read by pdf.js with its standard fonts (no warning about a missing font). */
 async function pdfText(bytes: Uint8Array): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: bytes }).promise;
-  let text = '';
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    text += content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
-  }
-  return text;
+  return (await pdfPages(Buffer.from(bytes))).join(' ');
 }
 
 beforeAll(async () => {
@@ -74,11 +69,11 @@ describe('exports', () => {
     expect(file.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(await file.arrayBuffer()) as never);
-    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Issues', 'Pages', 'PageSpeed']);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Synthèse', 'Problèmes', 'Pages', 'PageSpeed']); // French, the default
     const crawl = (await (await h.call('GET', `/v1/crawls/${crawlId}`)).json()).data;
     const summary = (await (await h.call('GET', `/v1/crawls/${crawlId}/issues/summary`)).json()).data;
     const occurrences = summary.totals.error + summary.totals.warning + summary.totals.info;
-    expect(workbook.getWorksheet('Issues')!.actualRowCount).toBe(occurrences + 1);
+    expect(workbook.getWorksheet('Problèmes')!.actualRowCount).toBe(occurrences + 1);
     const pages = (await (await h.call('GET', `/v1/crawls/${crawlId}/pages?limit=100`)).json()).data.length;
     expect(workbook.getWorksheet('Pages')!.actualRowCount).toBe(pages + 1);
     expect(crawl.status).toBe('completed');

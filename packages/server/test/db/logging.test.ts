@@ -64,6 +64,15 @@ describe('job lines', () => {
     expect(finished).toMatchObject({ module: 'crawls', status: 'completed', pages: crawl.pages.crawled });
     expect(finished!.pages).toBeGreaterThan(0);
     expect(finished!.duration_ms).toBeGreaterThanOrEqual(0);
+    // Its summary: the issues found, by severity, as the crawl answers them.
+    expect(finished!.issues).toEqual(crawl.issue_counts);
+    // Each stage change between started and finished, in order.
+    const mine = entries().filter((e) => e.crawl === crawl.id && e.module === 'crawls');
+    const stages = mine.filter((e) => e.msg === 'crawl stage').map((e) => e.stage);
+    expect(stages).toEqual(['analysing', 'pagespeed', 'scoring', 'comparing']);
+    const order = mine.map((e) => e.msg).filter((m) => m !== 'crawl progress');
+    expect(order[0]).toBe('crawl started');
+    expect(order.at(-1)).toBe('crawl finished');
 
     const queued = (await (await h.call('POST', `/v1/crawls/${crawl.id}/exports`, { body: { format: 'xlsx' } })).json()).data;
     await h.server.jobs.idle();

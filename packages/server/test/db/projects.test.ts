@@ -108,6 +108,22 @@ describe('the public-URL rule', () => {
     expect(list.data).toEqual([]);
   });
 
+  it('says in its detail, in the caller\'s language, which option lets a development server crawl such a site', async () => {
+    const en = await expectProblem(await strict.call('POST', '/v1/projects', { body: { url: 'http://127.0.0.1:3000/' }, headers: { 'accept-language': 'en' } }), 422, 'project.url_refused');
+    expect(en.detail).toContain('--allow-private-addresses');
+    expect(en.detail).toContain('npm run dev');
+    expect(en.errors?.url?.[0]).toEqual({ code: 'url_refused', message: 'Must be a public http(s) site' });
+    const fr = await expectProblem(await strict.call('POST', '/v1/projects', { body: { url: 'http://127.0.0.1:3000/' }, headers: { 'accept-language': 'fr' } }), 422, 'project.url_refused');
+    expect(fr.detail).toContain('--allow-private-addresses');
+    expect(fr.detail).toMatch(/^Ce serveur refuse les adresses privées/);
+    expect(fr.errors?.url?.[0]?.message).toBe('Doit être un site http(s) public');
+  });
+
+  it('names a malformed site URL invalid_url, never a validation library\'s internal code', async () => {
+    const body = await expectProblem(await strict.call('POST', '/v1/projects', { body: { url: 'not a url' }, headers: { 'accept-language': 'en' } }), 422, 'validation_failed');
+    expect(body.errors?.url).toEqual([{ code: 'invalid_url', message: 'Must be an absolute http or https URL' }]);
+  });
+
   it('accepts a name that does not resolve (yet): every connection is vetted again at crawl time', async () => {
     const res = await strict.call('POST', '/v1/projects', { body: { url: 'https://not-yet-live.invalid/' } });
     expect(res.status).toBe(201);

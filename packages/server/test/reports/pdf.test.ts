@@ -88,11 +88,30 @@ describe('renderPdf', () => {
       ],
     };
     const pages = await pdfPages(await readAll(renderPdf(source)));
-    const topPage = pages.find((p) => p.includes('Top issues'))!;
-    const section = topPage.slice(topPage.indexOf('Top issues'));
+    // The section may run over two pages: examples show their details whole.
+    const from = pages.findIndex((p) => p.includes('Top issues'));
+    const section = pages.slice(from).join('\n').slice(pages[from].indexOf('Top issues'));
     const order = ['title_missing', 'http_5xx', 'slow_response', 'h1_missing', 'canonical_relative'].map((n) => section.indexOf(CATALOGUE_LABELS_EN[n]));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it("prints an example's details whole, wrapped, in the report's language (never cut where the useful part is)", async () => {
+    const long = `link to https://www.acme.example/blog/${'a-rather-long-path-segment/'.repeat(4)}missing-post: status 404`;
+    for (const language of ['en', 'fr'] as const) {
+      const { source } = syntheticSource({ pages: 1, issuesPerPage: 1, language });
+      const first = source.summary.groups[0]!;
+      source.summary = { ...source.summary, groups: [first] };
+      source.issues = async function* () {
+        yield { name: first.name, severity: first.severity, category: first.category, url: 'https://www.acme.example/', details: long };
+      };
+      const text = (await pdfPages(await readAll(renderPdf(source)))).join(' ');
+      // Wrapped lines come back as separate text items: compare without the spaces between them.
+      const squeezed = text.replace(/\s+/g, '');
+      expect(squeezed).toContain('missing-post');
+      expect(squeezed).toContain(language === 'en' ? 'missing-post:status404' : 'missing-post:statut404');
+      expect(squeezed).toContain(language === 'en' ? 'linktohttps://' : 'lienvershttps://');
+    }
   });
 
   it('shows the five pillars with their scores and what to fix for each failing check', async () => {
@@ -112,6 +131,39 @@ describe('renderPdf', () => {
     expect(scorecard).toContain('Give every page a unique, descriptive <title>.');
     // A low PageSpeed axis gets its own advice.
     expect(scorecard).toContain('Improve Lighthouse performance');
+  });
+
+  it('lists the pillars without a score in one line, so that none is ever alone on a page', async () => {
+    for (const pages of [0, 1, 5, 20, 60, 200]) {
+      for (const language of ['en', 'fr'] as const) {
+        const { source } = syntheticSource({ pages, language });
+        const text = await pdfPages(await readAll(renderPdf(source)));
+        const [logs, acquisition] = language === 'en' ? ['Log exploration', 'Search Console acquisition'] : ['Exploration des logs', 'Acquisition Search Console'];
+        const start = text.findIndex((p) => p.includes(language === 'en' ? 'Five pillars' : 'Cinq piliers'));
+        for (const page of text.slice(start)) {
+          // The pillars without a score appear on the scorecard's first page, in one line, and nowhere after it on a page of their own.
+          if (page.includes(logs) && page !== text[start]) expect.unreachable(`${logs} alone on a page (${pages} pages, ${language})`);
+        }
+        const squeezed = text[start].replace(/\s+/g, ' ');
+        expect(squeezed).toContain(language === 'en' ? `Without a score in this report: ${acquisition} (Not measured` : `Sans score dans ce rapport : ${acquisition} (Non mesuré`);
+        expect(squeezed).toContain(`${logs} (${language === 'en' ? 'Unavailable' : 'Indisponible'}`);
+      }
+    }
+  });
+
+  it("explains how the technical score follows from its axes, and says on the cover what its score is", async () => {
+    const { source } = syntheticSource({ pages: 20 });
+    const text = (await pdfPages(await readAll(renderPdf(source)))).map((p) => p.replace(/\s+/g, ' '));
+    expect(text[0]).toContain('Health score the score of the Technical pillar');
+    const scorecard = text.slice(text.findIndex((p) => p.includes('Five pillars'))).join(' ');
+    const technical = scorecard.slice(scorecard.indexOf('Technical 73 / 100'));
+    expect(technical.indexOf('How the score follows from the axes')).toBeGreaterThan(0);
+    expect(technical.indexOf('How the score follows from the axes')).toBeLessThan(technical.indexOf('Content and GEO'));
+    expect(technical).toContain('weight 0.35 for an error, 0.12 for a warning and 0 for a notice');
+    expect(technical).toContain('the product of the axes, not their average');
+    const fr = (await pdfPages(await readAll(renderPdf(syntheticSource({ pages: 20, language: 'fr' }).source)))).map((p) => p.replace(/\s+/g, ' '));
+    expect(fr[0]).toContain('le score du pilier Technique');
+    expect(fr.join(' ')).toContain('un poids de 0,35 pour une erreur');
   });
 
   it('draws the charts: issues by category and the health score history', async () => {
@@ -171,8 +223,9 @@ describe('renderPdf', () => {
       pagespeed: { crawl_id: 'x', status: 'not_requested', provider: null, skip_reason: 'not_requested', mobile: null, desktop: null, combined: null, failed: false, sample: [], measured_at: null },
     });
     const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
-    expect(text).toContain('Non demandé');
-    expect(text).toContain('La campagne ne demande pas PageSpeed.');
+    // One line, not a table of "not measured" rows.
+    expect(text.replace(/\s+/g, ' ')).toContain("PageSpeed n'a pas été mesuré pour ce crawl. La campagne ne demande pas PageSpeed.");
+    expect(text).not.toMatch(/(Mobile|Ordinateur|Combiné)\s+Non mesuré/);
     expect(text).not.toContain('not_requested');
   });
 

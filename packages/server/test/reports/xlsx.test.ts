@@ -104,7 +104,7 @@ describe('renderXlsx', () => {
 
   it('labels checks, categories, severities and statuses in the report language, as the PDF does', async () => {
     const fr = await load(await readAll(renderXlsx(syntheticSource({ pages: 20, language: 'fr' }).source)));
-    const issues = fr.getWorksheet('Issues')!;
+    const issues = fr.getWorksheet('Problèmes')!;
     const seen = new Map<string, unknown[]>();
     issues.eachRow((row, n) => {
       if (n > 1) seen.set(String(row.getCell(3).value), (row.values as unknown[]).slice(1, 5));
@@ -115,7 +115,7 @@ describe('renderXlsx', () => {
     expect(seen.get('a11y_color-contrast')).toEqual(['Information', 'Accessibilité', 'a11y_color-contrast', 'Accessibilité : color-contrast']);
     for (const [, values] of seen) expect(String(values[1])).not.toMatch(/_/);
 
-    const summary = fr.getWorksheet('Summary')!;
+    const summary = fr.getWorksheet('Synthèse')!;
     const byKey = new Map<string, ExcelJS.CellValue>();
     summary.eachRow((row) => byKey.set(String(row.getCell(1).value), row.getCell(2).value));
     expect(byKey.get('Statut du crawl')).toBe('Terminé');
@@ -132,11 +132,11 @@ describe('renderXlsx', () => {
     const en = await load(await readAll(renderXlsx(syntheticSource({ pages: 2, language: 'en' }).source)));
     const fr = await load(await readAll(renderXlsx(syntheticSource({ pages: 2, language: 'fr' }).source)));
     expect(headerOf(en.getWorksheet('Issues')!)).toEqual(['Severity', 'Category', 'Issue', 'Label', 'URL', 'Details']);
-    expect(headerOf(fr.getWorksheet('Issues')!)).toEqual(['Gravité', 'Catégorie', 'Problème', 'Libellé', 'URL', 'Détails']);
+    expect(headerOf(fr.getWorksheet('Problèmes')!)).toEqual(['Gravité', 'Catégorie', 'Problème', 'Libellé', 'URL', 'Détails']);
     expect(headerOf(en.getWorksheet('Pages')!).slice(0, 3)).toEqual(['URL', 'Status', 'Error type']);
     expect(headerOf(fr.getWorksheet('Pages')!).slice(0, 3)).toEqual(['URL', 'Statut', "Type d'erreur"]);
-    expect(headerOf(fr.getWorksheet('Summary')!)).toEqual(['Champ', 'Valeur', 'Gravité', 'Catégorie', 'Occurrences']);
-    expect(fr.getWorksheet('Issues')!.getRow(2).getCell(1).value).toMatch(/^(Erreur|Avertissement|Information)$/);
+    expect(headerOf(fr.getWorksheet('Synthèse')!)).toEqual(['Champ', 'Valeur', 'Gravité', 'Catégorie', 'Occurrences']);
+    expect(fr.getWorksheet('Problèmes')!.getRow(2).getCell(1).value).toMatch(/^(Erreur|Avertissement|Information)$/);
   });
 
   it('renders an empty crawl: header rows only, PageSpeed not measured', async () => {

@@ -68,7 +68,7 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick
     async createCampaign(ctx, { params, body }) {
       const project = await findProject(knex, ctx.caller, params.project);
       assertUnlocked(project);
-      await assertPublicSite(services, body.start_url, 'start_url');
+      await assertPublicSite(services, body.start_url, 'start_url', ctx.language);
       const base = defaultCampaignRow(project, ctx.caller.plan, ctx.now);
       const row = applyBody(services, { ...base, id: randomUUID() }, body, ctx.now);
       assertWithinPlan(services, ctx.caller.plan, row);
@@ -83,7 +83,7 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick
     async updateCampaign(ctx, { params, body }) {
       const current = await findCampaign(knex, ctx.caller, params.campaign);
       assertUnlocked(await findProject(knex, ctx.caller, current.project_id));
-      if (body.start_url !== undefined) await assertPublicSite(services, body.start_url, 'start_url');
+      if (body.start_url !== undefined) await assertPublicSite(services, body.start_url, 'start_url', ctx.language);
       const row = applyBody(services, current, body, ctx.now);
       assertWithinPlan(services, ctx.caller.plan, row);
       const { id, team_id, project_id, created_at, ...changes } = row;

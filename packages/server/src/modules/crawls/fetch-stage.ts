@@ -16,6 +16,7 @@ import type { CampaignRow } from '../campaigns/campaign-row.js';
 import type { CrawlRow } from './crawl-row.js';
 import { crawlLog } from './crawl-log.js';
 import { crawlSink } from './crawl-sink.js';
+import { loggedProgress } from './progress-log.js';
 import { setStep } from './stage-plan.js';
 
 /** What the crawl job uses beyond the services: the PageSpeed provider, the crawl threads, the browser. */
@@ -69,7 +70,7 @@ export async function fetchStage(services: Services, runtime: CrawlRuntime, row:
   );
 
   const stopper = new AbortController();
-  const sink = crawlSink(services, crawlId, lease, log, () => stopper.abort());
+  const sink = loggedProgress(crawlSink(services, crawlId, lease, log, () => stopper.abort()), log, { crawl: crawlId, campaign: row.campaign_id, team: row.team_id });
   const needsBrowser = config.javascriptRendering || config.checkAccessibility || config.checkAccessibilityRendered;
   const rendering: RendererOptions | null = needsBrowser
     ? {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { unmeasuredPageSpeed, type CrawledPage, type IssueOccurrence, type PageSpeedResult } from '@siteaudit/schema';
+import { localiseIssueDetails, unmeasuredPageSpeed, type CrawledPage, type IssueOccurrence, type Language, type PageSpeedResult } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -55,7 +55,8 @@ function toPage(row: PageRow): CrawledPage {
   };
 }
 
-const toIssue = (row: IssueOccurrence): IssueOccurrence => ({ name: row.name, severity: row.severity, category: row.category, url: row.url, details: row.details });
+/** An occurrence as answered: its details in the caller's language (stored in English, docs/decisions/issue-details-language.md). */
+const toIssue = (row: IssueOccurrence, language: Language): IssueOccurrence => ({ name: row.name, severity: row.severity, category: row.category, url: row.url, details: localiseIssueDetails(row.details, language) });
 
 /** Keyset on an ascending integer sequence: stable, and cheap on the (crawl_id, seq) key. */
 function afterSeq(query: Knex.QueryBuilder, after: unknown[] | null): Knex.QueryBuilder {
@@ -100,7 +101,7 @@ export function crawlHandlers(services: Services): Pick<
         q.andWhere((w) => w.where('severity_rank', '>', rank).orWhere((w2) => w2.where('severity_rank', '=', rank).andWhere('seq', '>', seq)));
       }
       const rows = await q.orderBy([{ column: 'severity_rank' }, { column: 'seq' }]).limit(ctx.page.limit + 1);
-      return { items: rows, key: (r: { severity_rank: number; seq: number }) => [r.severity_rank, r.seq], map: toIssue };
+      return { items: rows, key: (r: { severity_rank: number; seq: number }) => [r.severity_rank, r.seq], map: (row: IssueOccurrence) => toIssue(row, ctx.language) };
     },
 
     async getCrawlIssueSummary(ctx, { params }) {
@@ -124,7 +125,7 @@ export function crawlHandlers(services: Services): Pick<
       if (!page) throw notFound();
       const issues = await knex('crawl_issues').where({ crawl_id: crawl.id, url_hash: page.url_hash }).orderBy([{ column: 'severity_rank' }, { column: 'seq' }]);
       const resources = await pageResources(knex, crawl.id, page.url_hash);
-      return { body: { data: { ...toPage(page), issues: issues.map(toIssue), resources } } };
+      return { body: { data: { ...toPage(page), issues: issues.map((row) => toIssue(row, ctx.language)), resources } } };
     },
 
     async getCrawlPagespeed(ctx, { params }) {

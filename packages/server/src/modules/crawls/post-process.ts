@@ -10,7 +10,7 @@ import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
-import { crawlLog, crawlOutcome } from './crawl-log.js';
+import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
 import type { CrawlRuntime } from './fetch-stage.js';
 import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed-step.js';
@@ -32,14 +32,17 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
   let row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
   let plan = row.stage_plan;
 
+  logStage(services, row, 'analysing');
   plan = setStep(plan, 'analysing', 'running');
   const counts = await countIssues(knex, crawlId);
   plan = setStep(plan, 'analysing', 'done');
   await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ ...counts, stage: 'pagespeed', stage_plan: plan }));
+  logStage(services, row, 'pagespeed');
 
   if (!settledStep(plan, 'pagespeed')) plan = await pagespeedStep(services, runtime, row, plan, signal, lease);
   if (signal.aborted) return;
 
+  logStage(services, row, 'scoring');
   if (!settledStep(plan, 'scoring')) {
     row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
     // The crawler scored the findings it made; PageSpeed joins afterwards (docs/decisions/scorecard.md).
@@ -61,6 +64,7 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
     await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ stage: 'comparing' }));
   }
 
+  logStage(services, row, 'comparing');
   const previous = await knex('crawls')
     .where({ campaign_id: row.campaign_id, status: 'completed', settled: true })
     .whereNot({ id: crawlId })

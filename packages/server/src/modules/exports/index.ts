@@ -26,13 +26,17 @@ import { transaction } from '../../store/retry.js';
 const SWEEP_EVERY_MS = 15 * 60_000;
 
 export interface ExportsOptions {
-  /** Where files are kept: a directory (default `./.siteaudit/exports`, or a temporary one for an in-memory database), or a store of yours. */
+  /**
+   * Where files are kept: a directory (default SITEAUDIT_EXPORT_DIR, else `./.siteaudit/exports`, or
+   * a temporary one for an in-memory database), or a store of yours.
+   */
   directory?: string;
   store?: BlobStore;
   retentionDays?: number;
 }
 
 export function defaultExportDirectory(inMemory: boolean): string {
+  if (process.env.SITEAUDIT_EXPORT_DIR) return process.env.SITEAUDIT_EXPORT_DIR;
   return inMemory ? mkdtempSync(join(tmpdir(), 'siteaudit-exports-')) : join(process.cwd(), '.siteaudit', 'exports');
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { assertWithinPlan, firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema';
+import { assertWithinPlan, firstFreeSlug, normaliseSiteUrl, privateSiteRefusal, slugify, type Language } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -25,11 +25,9 @@ export function assertUnlocked(project: ProjectRow): void {
   if (project.locked === true || project.locked === 1) throw new ApiError('project.locked');
 }
 
-export async function assertPublicSite(services: Services, url: string, field: string): Promise<void> {
+export async function assertPublicSite(services: Services, url: string, field: string, language: Language): Promise<void> {
   const verdict = await checkUrlAddress(url, { allowPrivate: services.network.allowPrivateAddresses });
-  if (verdict === 'refused') {
-    throw new ApiError('project.url_refused', { errors: { [field]: [{ code: 'url_refused', message: 'Must be a public http(s) site' }] } });
-  }
+  if (verdict === 'refused') throw new ApiError('project.url_refused', privateSiteRefusal(field, language));
 }
 
 async function uniqueSlug(knex: Knex, teamId: string, base: string, exceptId?: string): Promise<string> {
@@ -48,7 +46,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
 
     async createProject(ctx, { body }) {
       const site = normaliseSiteUrl(body.url);
-      await assertPublicSite(services, site.href, 'url');
+      await assertPublicSite(services, site.href, 'url', ctx.language);
       const name = body.name ?? site.hostname;
       const plan = ctx.caller.plan;
       const row = await transaction(knex, async (trx) => {
@@ -84,7 +82,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
       const changes: Partial<ProjectRow> & { profile?: null; priority_urls?: null } = {};
       if (body.url !== undefined) {
         const site = normaliseSiteUrl(body.url);
-        await assertPublicSite(services, site.href, 'url');
+        await assertPublicSite(services, site.href, 'url', ctx.language);
         if (site.href !== project.url) {
           // A new site makes the learned profile and priority URLs meaningless (spec: PATCH).
           Object.assign(changes, { url: site.href, domain: site.hostname, profile: null, priority_urls: null });

@@ -57,6 +57,8 @@ export function drawCover(ctx: PdfContext): void {
   const gaugeTop = BAND_HEIGHT + 50;
   drawGauge(ctx, left + 85, gaugeTop + 80, 70, score);
   layout.draw(t.healthScore, left, gaugeTop + 170, { size: 11, bold: true, color: MUTED }, { width: 170, align: 'center' });
+  // The health score is the technical pillar's (docs/health-score.md): said under it.
+  layout.draw(t.healthScoreIs(labels.pillar('technique')), left, gaugeTop + 186, { size: 8, color: MUTED }, { width: 170, align: 'center' });
 
   const x = left + 210;
   layout.y = gaugeTop + 20;

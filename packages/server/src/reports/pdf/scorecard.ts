@@ -12,6 +12,8 @@ import { INK, MUTED, RULE, SEVERITY_COLOURS, scoreColour } from './layout.js';
 export const PDF_FIXES_PER_PILLAR = 6;
 /** An axis that is not a category gets advice below this score. */
 const AXIS_ADVICE_BELOW = 90;
+/** Pillars scored by the health formula over their categories' checks (docs/decisions/scorecard.md). */
+const FORMULA_PILLARS = new Set(['technique', 'contenu']);
 
 function bar(ctx: PdfContext, x: number, y: number, width: number, height: number, score: number | null): void {
   ctx.layout.box(x, y, width, height, RULE);
@@ -19,7 +21,7 @@ function bar(ctx: PdfContext, x: number, y: number, width: number, height: numbe
 }
 
 function drawPillar(ctx: PdfContext, pillar: ReportPillar): void {
-  const { layout, t, f, labels, source, language } = ctx;
+  const { layout, t, f, labels, language } = ctx;
   layout.ensure(90);
   const scoreText = pillar.score === null ? labels.pillarStatus(pillar.status) : `${f.int(pillar.score)} / 100`;
   layout.draw(labels.pillar(pillar.key), layout.left, layout.y, { size: 12, bold: true }, { width: layout.width - 120 });
@@ -44,12 +46,11 @@ function drawPillar(ctx: PdfContext, pillar: ReportPillar): void {
       layout.y += 12;
     }
     layout.y += 2;
+    if (FORMULA_PILLARS.has(pillar.key)) layout.paragraph(t.scoreFromAxes, { size: 7.5, color: MUTED }, 6, { x: layout.left + 10, width: layout.width - 10 });
   }
 
   // What to fix: the checks of the pillar's categories that cost points (errors and warnings).
-  const failing = rankGroups(
-    source.summary.groups.filter((g) => g.occurrences > 0 && g.severity !== 'info' && pillar.categories.includes(g.category)),
-  );
+  const failing = failingGroups(ctx, pillar);
   const advice = pillar.axes
     .filter((a) => a.score !== null && a.score < AXIS_ADVICE_BELOW && axisFix(a.key, language))
     .map((a) => ({ label: `${labels.axis(a.key)} (${f.int(a.score!)})`, fix: axisFix(a.key, language)! }));
@@ -95,5 +96,20 @@ export function drawScorecard(ctx: PdfContext): void {
     return;
   }
   layout.paragraph(t.scorecardIntro, { size: 9, color: MUTED }, 10);
-  for (const pillar of pillars) drawPillar(ctx, pillar);
+  // A pillar without a score and nothing to fix is one line here, never a section of its own
+  // (which could end up alone on a page).
+  const silent = (p: ReportPillar) => p.score === null && !failingGroups(ctx, p).length;
+  const without = pillars.filter(silent);
+  if (without.length > 0) {
+    const { labels } = ctx;
+    const colon = ctx.language === 'fr' ? ' : ' : ': ';
+    const items = without.map((p) => `${labels.pillar(p.key)} (${[labels.pillarStatus(p.status), p.blocked_reason ? labels.blockedReason(p.blocked_reason) : ''].filter(Boolean).join(', ')})`);
+    layout.paragraph(`${t.pillarsWithoutScore}${colon}${items.join(' · ')}`, { size: 9, color: INK }, 10);
+  }
+  for (const pillar of pillars) if (!silent(pillar)) drawPillar(ctx, pillar);
+}
+
+/** The checks of the pillar's categories that cost points (errors and warnings), most costly first. */
+function failingGroups(ctx: PdfContext, pillar: ReportPillar) {
+  return rankGroups(ctx.source.summary.groups.filter((g) => g.occurrences > 0 && g.severity !== 'info' && pillar.categories.includes(g.category)));
 }

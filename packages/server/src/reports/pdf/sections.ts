@@ -2,7 +2,7 @@
  * The body sections of the PDF: health summary, issues by severity and category, top issues,
  * PageSpeed, and the page list (read from the page stream, never held).
  */
-import type { CrawledPage, PageSpeedResult } from '@siteaudit/schema';
+import { localiseIssueDetails, type CrawledPage, type PageSpeedResult } from '@siteaudit/schema';
 import { fixFor } from '../fixes.js';
 import { SEVERITIES, SEVERITY_RANK } from '../i18n.js';
 import { rankGroups, type TopIssue } from '../top-issues.js';
@@ -114,12 +114,15 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
     layout.y += 12;
     const fix = `${t.whatToFix}${language === 'fr' ? ' : ' : ': '}${fixFor(issue.name, issue.category, language)}`;
     layout.paragraph(fix, { size: 8.5, color: INK }, 3, { x: layout.left + indent, width: layout.width - indent });
-    const urlWidth = (layout.width - indent) * 0.62;
+    // The URL on a line of its own (shortened if need be: it links to the page), its details
+    // wrapped beneath it, whole: their useful part is often at the end.
     for (const example of issue.examples) {
-      layout.ensure(12);
-      layout.draw(example.url, layout.left + indent, layout.y, { size: 8, color: LINK }, { width: urlWidth - 6, link: webLink(example.url) });
-      layout.draw(example.details, layout.left + indent + urlWidth, layout.y, { size: 8, color: MUTED }, { width: layout.width - indent - urlWidth });
-      layout.y += 12;
+      layout.ensure(24);
+      layout.draw(example.url, layout.left + indent, layout.y, { size: 8, color: LINK }, { width: layout.width - indent, link: webLink(example.url) });
+      layout.y += 10;
+      const details = localiseIssueDetails(example.details, language);
+      if (details) layout.paragraph(details, { size: 8, color: MUTED }, 3, { x: layout.left + indent + 8, width: layout.width - indent - 8 });
+      else layout.y += 2;
     }
     if (extra) {
       layout.ensure(12);
@@ -133,10 +136,14 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
 export function drawPageSpeed(ctx: PdfContext, ps: PageSpeedResult | null): void {
   const { layout, t, f, labels } = ctx;
   layout.y += 6;
+  // Nothing measured (not asked, skipped, or every measurement refused): one line saying why,
+  // not a table of "not measured" rows.
+  const unmeasured = !ps || (ps.mobile === null && ps.desktop === null && ps.combined === null);
   // Room for the status lines and the strategy table: they stay together.
-  layout.heading(t.pagespeed, 1, ps ? 150 : 40);
-  if (!ps) {
-    layout.paragraph(t.pagespeedNotMeasured, { size: 10, color: MUTED });
+  layout.heading(t.pagespeed, 1, unmeasured ? 40 : 150);
+  if (!ps || unmeasured) {
+    const why = !ps ? null : ps.failed ? t.allRefused : ps.skip_reason ? labels.pagespeedSkip(ps.skip_reason) : null;
+    layout.paragraph(why ? `${t.pagespeedNotMeasured} ${why}` : t.pagespeedNotMeasured, { size: 10, color: MUTED });
     return;
   }
   layout.keyValue(t.pagespeedStatus, labels.pagespeedStatus(ps.status));

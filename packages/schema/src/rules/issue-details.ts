@@ -1,0 +1,149 @@
+/**
+ * Issue details in the reader's language (docs/decisions/issue-details-language.md).
+ *
+ * The crawler stores each occurrence's `details` as English text built from a template
+ * (`status 404`, `link to https://…: redirect loop`, `115 words`). Until it stores a structured
+ * detail (a template key and its values), answers and reports translate the text of every known
+ * template here: the values (URLs, numbers, tags, lists) are kept as they are, the words around
+ * them are the reader's. A text no template matches (a network library's message, an axe rule's
+ * help) is returned unchanged.
+ *
+ * English is the stored language: `localiseIssueDetails(text, 'en')` is the text itself.
+ */
+import type { Language } from '../errors.js';
+
+type Translate = (text: string) => string;
+/** An English template, anchored, and its French rendering from the captured values. */
+type Rule = readonly [RegExp, (m: RegExpExecArray, t: Translate) => string];
+
+/** What two duplicate pages share (site-audit.ts, reportGroups). */
+const WHAT: Record<string, string> = { title: 'titre', 'meta description': 'méta-description', 'main text': 'texte principal', content: 'contenu' };
+
+/** Reasons that appear inside other details (why a link is broken, why a sitemap URL is bad…). */
+const REASONS: readonly Rule[] = [
+  [/^redirect loop$/, () => 'boucle de redirection'],
+  [/^a redirect loop$/, () => 'une boucle de redirection'],
+  [/^no response$/, () => 'aucune réponse'],
+  [/^too many redirects$/, () => 'trop de redirections'],
+  [/^redirects to a page answering nothing$/, () => 'redirige vers une page qui ne répond pas'],
+  [/^redirects to a page answering (\d+)$/, (m) => `redirige vers une page qui répond ${m[1]}`],
+  [/^redirects \(status (\d+)\)$/, (m) => `redirige (statut ${m[1]})`],
+  [/^status (\d+)$/, (m) => `statut ${m[1]}`],
+  [/^blocked by robots\.txt$/, () => 'bloquée par robots.txt'],
+  [/^noindex$/, () => 'noindex'],
+  [/^not canonical$/, () => 'non canonique'],
+  [/^is not canonical$/, () => "n'est pas canonique"],
+  [/^does not link back$/, () => 'ne renvoie pas de lien'],
+  [/^answers (.+)$/s, (m, t) => `répond ${t(m[1])}`],
+  [/^nothing$/, () => 'rien'],
+  [/^empty href$/, () => 'href vide'],
+  [/^"(.*)" is not a URL$/s, (m) => `"${m[1]}" n'est pas une URL`],
+  [/^([a-z][a-z0-9+.-]*) URL (\S+)$/, (m) => `URL ${m[1]} ${m[2]}`],
+  [/^(\S+) cannot be crawled$/, (m) => `${m[1]} ne peut pas être explorée`],
+];
+
+const RULES: readonly Rule[] = [
+  // Links, redirects, statuses
+  [/^link to (\S+): (.+)$/s, (m, t) => `lien vers ${m[1]} : ${t(m[2])}`],
+  [/^(\d{3}) to (\S+)$/, (m) => `${m[1]} vers ${m[2]}`],
+  [/^more than (\d+) redirects: (.+)$/s, (m) => `plus de ${m[1]} redirections : ${m[2]}`],
+  [/^(\d+) hops: (.+)$/s, (m) => `${m[1]} sauts : ${m[2]}`],
+  [/^([a-z_]+) while reading the body: (.*)$/s, (m) => `${m[1]} pendant la lecture du corps : ${m[2]}`],
+  // Security and transport
+  [/^served over plain HTTP$/, () => 'servie en HTTP non chiffré'],
+  [/^(\d+) HTTP resource\(s\): (.+)$/s, (m) => `${m[1]} ressource(s) HTTP : ${m[2]}`],
+  [/^no Strict-Transport-Security header$/, () => "pas d'en-tête Strict-Transport-Security"],
+  [/^no Content-Encoding$/, () => 'pas de Content-Encoding'],
+  [/^form posts to (.+)$/s, (m) => `formulaire envoyé à ${m[1]}`],
+  [/^(\d+) ms$/, (m) => `${m[1]} ms`],
+  // Indexing
+  [/^meta refresh to (\S+)$/, (m) => `meta refresh vers ${m[1]}`],
+  [/^meta robots: (.+)$/s, (m) => `meta robots : ${m[1]}`],
+  [/^X-Robots-Tag: (.+)$/s, (m) => `X-Robots-Tag : ${m[1]}`],
+  [/^meta robots found inside <body>, where search engines may ignore it$/, () => 'meta robots placée dans le <body>, où les moteurs de recherche peuvent l’ignorer'],
+  [/^meta robots nofollow on the page$/, () => 'meta robots nofollow sur la page'],
+  [/^disallowed for (.+)$/s, (m) => `interdite pour ${m[1]}`],
+  [/^robots\.txt is unreachable: everything is disallowed$/, () => 'robots.txt est injoignable : tout est interdit'],
+  [/^status (\d+): robots\.txt unreachable, so everything is disallowed$/, (m) => `statut ${m[1]} : robots.txt injoignable, donc tout est interdit`],
+  [/^robots\.txt answers (\d+)$/, (m) => `robots.txt répond ${m[1]}`],
+  [/^(\S+) is disallowed$/, (m) => `${m[1]} est interdit`],
+  [/^robots\.txt lists sitemaps that cannot be read: (.+)$/s, (m) => `robots.txt cite des sitemaps illisibles : ${m[1]}`],
+  [/^(\S+) exists but robots\.txt has no Sitemap line$/, (m) => `${m[1]} existe mais robots.txt n'a pas de ligne Sitemap`],
+  [/^no Sitemap line in robots\.txt and (\S+) answers (.+)$/s, (m, t) => `pas de ligne Sitemap dans robots.txt et ${m[1]} répond ${t(m[2])}`],
+  [/^listed in the sitemap, no internal link points to it$/, () => 'listée dans le sitemap, aucun lien interne ne pointe vers elle'],
+  [/^listed in the sitemap: (.+)$/s, (m, t) => `listée dans le sitemap : ${t(m[1])}`],
+  [/^llms\.txt answers an HTML page$/, () => 'llms.txt répond par une page HTML'],
+  [/^llms\.txt answers (\d+)$/, (m) => `llms.txt répond ${m[1]}`],
+  [/^the file does not start with a "# Title" line$/, () => 'le fichier ne commence pas par une ligne "# Titre"'],
+  // Canonicals
+  [/^canonical ignored: (.+)$/s, (m, t) => `canonique ignorée : ${t(m[1])}`],
+  [/^<link rel="canonical" href="(.*)"> in <body>, where search engines ignore it$/s, (m) => `<link rel="canonical" href="${m[1]}"> dans le <body>, où les moteurs de recherche l’ignorent`],
+  [/^several canonicals: (.+)$/s, (m) => `plusieurs canoniques : ${m[1]}`],
+  [/^HTML canonical (\S+) but Link header (\S+)$/, (m) => `canonique HTML ${m[1]} mais en-tête Link ${m[2]}`],
+  [/^canonical href "(.*)"$/s, (m) => `href canonique "${m[1]}"`],
+  [/^canonical (\S+) answers (.+)$/s, (m, t) => `la canonique ${m[1]} répond ${t(m[2])}`],
+  [/^canonical (\S+) redirects \(status (\d+)\)$/, (m) => `la canonique ${m[1]} redirige (statut ${m[2]})`],
+  [/^canonical (\S+) is noindex$/, (m) => `la canonique ${m[1]} est en noindex`],
+  [/^canonical loop: (\S+) points back here$/, (m) => `boucle de canoniques : ${m[1]} renvoie ici`],
+  [/^canonical chain: (\S+) → (\S+)$/, (m) => `chaîne de canoniques : ${m[1]} → ${m[2]}`],
+  // Titles, descriptions, headings, content
+  [/^empty <title>$/, () => '<title> vide'],
+  [/^no <title>$/, () => 'pas de <title>'],
+  [/^(\d+) <title> tags$/, (m) => `${m[1]} balises <title>`],
+  [/^(\d+) characters$/, (m) => `${m[1]} caractères`],
+  [/^empty meta description$/, () => 'méta-description vide'],
+  [/^no meta description$/, () => 'pas de méta-description'],
+  [/^no <h1>$/, () => 'pas de <h1>'],
+  [/^(\d+) <h1> tags$/, (m) => `${m[1]} balises <h1>`],
+  [/^h(\d) followed by h(\d)$/, (m) => `h${m[1]} suivi de h${m[2]}`],
+  [/^(\d+) words?$/, (m) => `${m[1]} mots`],
+  [/^no lang on <html>$/, () => "pas d'attribut lang sur <html>"],
+  [/^no <meta name="viewport">$/, () => 'pas de <meta name="viewport">'],
+  [/^(\d+) KB of HTML, read up to the crawl's HTML limit$/, (m) => `${m[1]} Ko de HTML, lus jusqu'à la limite HTML du crawl`],
+  [/^(\d+) KB of HTML$/, (m) => `${m[1]} Ko de HTML`],
+  [/^duplicate id: (.+)$/s, (m) => `id en double : ${m[1]}`],
+  [/^(\d+) JSON-LD block\(s\) do not parse$/, (m) => `${m[1]} bloc(s) JSON-LD illisible(s)`],
+  [/^missing (.+)$/s, (m) => `absent : ${m[1]}`],
+  [/^same (title|meta description|main text|content) as (\d+) other page\(s\), e\.g\. (\S+)$/, (m) => `même ${WHAT[m[1]]} que ${m[2]} autre(s) page(s), par exemple ${m[3]}`],
+  [/^similar \(≥ ([\d.]+)%\) to (\d+) page\(s\), e\.g\. (\S+)$/, (m) => `similaire (≥ ${m[1]} %) à ${m[2]} page(s), par exemple ${m[3]}`],
+  // Links and images
+  [/^click depth (\d+)$/, (m) => `profondeur de clic ${m[1]}`],
+  [/^no outgoing links$/, () => 'aucun lien sortant'],
+  [/^(\d+) links$/, (m) => `${m[1]} liens`],
+  [/^(\d+) nofollow internal link\(s\): (.+)$/s, (m) => `${m[1]} lien(s) interne(s) en nofollow : ${m[2]}`],
+  [/^(\d+) image\(s\) without alt: (.+)$/s, (m) => `${m[1]} image(s) sans alt : ${m[2]}`],
+  [/^(\d+) image\(s\): (.+)$/s, (m) => `${m[1]} image(s) : ${m[2]}`],
+  [/^(\d+) KB, used on (\S+)$/, (m) => `${m[1]} Ko, utilisée sur ${m[2]}`],
+  // International
+  [/^no hreflang="x-default"$/, () => 'pas de hreflang="x-default"'],
+  [/^the page does not list itself$/, () => 'la page ne se cite pas elle-même'],
+  [/^hreflang (\S+) → (\S+) (.+)$/s, (m, t) => `hreflang ${m[1]} → ${m[2]} ${t(m[3])}`],
+  // PageSpeed (post-processing)
+  [/^mobile performance score ([\d.]+) \(under (\d+)\), measured with (.+)$/s, (m) => `score de performance mobile ${m[1]} (sous ${m[2]}), mesuré avec ${m[3]}`],
+];
+
+function translate(rules: readonly Rule[], text: string): string | null {
+  for (const [pattern, render] of rules) {
+    const m = pattern.exec(text);
+    if (m) return render(m, french);
+  }
+  return null;
+}
+
+function french(text: string): string {
+  return translate(RULES, text) ?? translate(REASONS, text) ?? text;
+}
+
+/**
+ * An occurrence's `details` in `language`: the stored English text, or its French rendering when
+ * it follows a known template (unchanged otherwise). Null stays null.
+ */
+export function localiseIssueDetails<T extends string | null | undefined>(details: T, language: Language): T {
+  if (language === 'en' || typeof details !== 'string' || details === '') return details;
+  return french(details) as T;
+}
+
+/** Whether a stored detail follows a template this module translates (used by tests). */
+export function isKnownIssueDetail(details: string): boolean {
+  return translate(RULES, details) !== null || translate(REASONS, details) !== null;
+}

@@ -1,0 +1,146 @@
+/**
+ * Issue details in the reader's language (docs/decisions/issue-details-language.md): one example
+ * of every template the crawler writes, as it writes it, must come out in French with none of
+ * the English words around the values, and unchanged in English.
+ */
+import { describe, expect, it } from 'vitest';
+import { isKnownIssueDetail, localiseIssueDetails } from '../src/index.js';
+
+const U = 'https://www.example.com/blog/missing-post';
+const V = 'https://www.example.com/about';
+
+/** One detail per template, with its nested reasons, as the crawler writes them today. */
+const EXAMPLES = [
+  `link to ${U}: status 404`,
+  `link to ${U}: redirect loop`,
+  `link to ${U}: no response`,
+  `link to ${U}: redirects to a page answering 410`,
+  `link to ${U}: redirects to a page answering nothing`,
+  `link to ${U}: redirects (status 301)`,
+  `link to ${U}: too many redirects`,
+  `link to ${U}: timeout`,
+  `302 to ${V}`,
+  `more than 10 redirects: ${U} → ${V}`,
+  `3 hops: ${U} → ${V} → ${U}/x`,
+  'timeout while reading the body: aborted',
+  'served over plain HTTP',
+  `2 HTTP resource(s): ${U}.js, ${V}.css`,
+  'no Strict-Transport-Security header',
+  'no Content-Encoding',
+  `form posts to ${U}`,
+  '1234 ms',
+  `meta refresh to ${V}`,
+  'meta robots: noindex, nofollow',
+  'X-Robots-Tag: noindex',
+  'meta robots found inside <body>, where search engines may ignore it',
+  'meta robots nofollow on the page',
+  'disallowed for siteauditbot',
+  'robots.txt is unreachable: everything is disallowed',
+  'status 503: robots.txt unreachable, so everything is disallowed',
+  'robots.txt answers 404',
+  'GPTBot is disallowed',
+  `robots.txt lists sitemaps that cannot be read: ${U}.xml`,
+  `${U}/sitemap.xml exists but robots.txt has no Sitemap line`,
+  `no Sitemap line in robots.txt and ${U}/sitemap.xml answers 404`,
+  `no Sitemap line in robots.txt and ${U}/sitemap.xml answers nothing`,
+  'listed in the sitemap, no internal link points to it',
+  'listed in the sitemap: blocked by robots.txt',
+  'listed in the sitemap: not canonical',
+  'listed in the sitemap: status 404',
+  'listed in the sitemap: noindex',
+  'llms.txt answers an HTML page',
+  'llms.txt answers 404',
+  'the file does not start with a "# Title" line',
+  'canonical ignored: empty href',
+  'canonical ignored: "::" is not a URL',
+  `canonical ignored: ftp URL ftp://example.com/x`,
+  `canonical ignored: ${U} cannot be crawled`,
+  `<link rel="canonical" href="${U}"> in <body>, where search engines ignore it`,
+  `several canonicals: ${U}, ${V}`,
+  `HTML canonical ${U} but Link header ${V}`,
+  'canonical href "/about"',
+  `canonical ${U} answers status 404`,
+  `canonical ${U} answers a redirect loop`,
+  `canonical ${U} redirects (status 301)`,
+  `canonical ${U} is noindex`,
+  `canonical loop: ${U} points back here`,
+  `canonical chain: ${U} → ${V}`,
+  'empty <title>',
+  'no <title>',
+  '2 <title> tags',
+  '72 characters',
+  'empty meta description',
+  'no meta description',
+  'no <h1>',
+  '2 <h1> tags',
+  'h1 followed by h3',
+  '115 words',
+  'no lang on <html>',
+  'no <meta name="viewport">',
+  "812 KB of HTML, read up to the crawl's HTML limit",
+  '812 KB of HTML',
+  'duplicate id: main, nav (+2)',
+  '2 JSON-LD block(s) do not parse',
+  'missing og:title, og:image',
+  `same title as 3 other page(s), e.g. ${U}`,
+  `same meta description as 1 other page(s), e.g. ${U}`,
+  `same main text as 2 other page(s), e.g. ${U}`,
+  `similar (≥ 90%) to 2 page(s), e.g. ${U}`,
+  'click depth 6',
+  'no outgoing links',
+  '312 links',
+  `2 nofollow internal link(s): ${U}, ${V}`,
+  `3 image(s) without alt: ${U}.png`,
+  `3 image(s): ${U}.png`,
+  `412 KB, used on ${U}`,
+  'no hreflang="x-default"',
+  'the page does not list itself',
+  `hreflang de → ${U} is not canonical`,
+  `hreflang de → ${U} answers status 404`,
+  `hreflang de → ${U} does not link back`,
+  'mobile performance score 42 (under 50), measured with lighthouse',
+];
+
+/** English words of the templates; French shares none of them as a whole word. */
+const ENGLISH = new Set(
+  ('the and of with without word words link links status served plain missing characters followed redirect redirects answer answers no not is to on ' +
+    'for by empty several same similar listed points back here loop chain hops more than used exists has line does start file while reading body header ' +
+    'found inside where search engines may ignore disallowed unreachable everything lists cannot read ignored tags block parse other depth outgoing ' +
+    'measured under itself list').split(' '),
+);
+
+/** The English words left in a text, as whole words (accented letters are letters). */
+function english(text: string): string[] {
+  return text.split(/[^\p{L}]+/u).filter((w) => ENGLISH.has(w.toLowerCase()));
+}
+
+function withoutValues(text: string): string {
+  return text
+    .replace(/https?:\/\/\S+|ftp:\/\/\S+/g, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/"[^"]*"/g, ' ')
+    .replace(/\b(og:\w+|noindex|nofollow|siteauditbot|GPTBot|X-Robots-Tag|Strict-Transport-Security|Content-Encoding|Link|robots\.txt|llms\.txt|JSON-LD|HTML|HTTP|KB|ms|meta robots|meta refresh|href|hreflang|lighthouse|main|nav|timeout|aborted|ftp|de)\b/g, ' ');
+}
+
+describe('localiseIssueDetails', () => {
+  it.each(EXAMPLES)('translates %s', (details) => {
+    expect(isKnownIssueDetail(details)).toBe(true);
+    const fr = localiseIssueDetails(details, 'fr');
+    if (details !== '1234 ms') expect(fr).not.toBe(details);
+    expect(english(withoutValues(fr))).toEqual([]);
+    // The values are kept: every URL of the English text is in the French one.
+    for (const url of details.match(/https?:\/\/[^\s,>"]+/g) ?? []) expect(fr).toContain(url.replace(/:$/, ''));
+  });
+
+  it('keeps the stored text in English, and null and unknown texts as they are', () => {
+    for (const details of EXAMPLES) expect(localiseIssueDetails(details, 'en')).toBe(details);
+    expect(localiseIssueDetails(null, 'fr')).toBeNull();
+    expect(localiseIssueDetails('Ensure images have alternate text', 'fr')).toBe('Ensure images have alternate text');
+  });
+
+  it('renders the examples of issue #28 in French', () => {
+    expect(localiseIssueDetails('served over plain HTTP', 'fr')).toBe('servie en HTTP non chiffré');
+    expect(localiseIssueDetails('115 words', 'fr')).toBe('115 mots');
+    expect(localiseIssueDetails(`link to ${U}: status 404`, 'fr')).toBe(`lien vers ${U} : statut 404`);
+  });
+});
