@@ -6,6 +6,8 @@
  *
  * The server runs in child processes (support/stop-child.ts), several at once, each on a
  * database of its own: each SIGTERM stops a server, and the child starts the next one at once.
+ * Then, in process, on raw connections: pipelined requests, the window of a connection that has
+ * sent nothing yet, and the delay before the refusals.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
