@@ -148,7 +148,8 @@ async function serve(options: SiteAuditServerOptions & { port: number; host: str
  * SITEAUDIT_DOCS_URL is set (the server reads it).
  */
 function localDocs(publicUrl: string | undefined, host: string, port: number): string | undefined {
-  if (process.env.SITEAUDIT_DOCS_URL) return undefined;
+  // A port the server will refuse has its own message (describeStartupError): no link built on it.
+  if (process.env.SITEAUDIT_DOCS_URL || !Number.isInteger(port) || port < 1 || port > 65_535) return undefined;
   const base = publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
   return `${base.replace(/\/+$/, '')}/docs`;
 }

@@ -23,11 +23,12 @@ export async function crawlToSettled(h: Harness, campaignId: string) {
   return crawl;
 }
 
+/** Every issue of a crawl, in English: the details as the crawler wrote them (French is the default). */
 export async function allIssues(h: Harness, crawlId: string, query = '') {
   const out: any[] = [];
   let cursor: string | null = null;
   do {
-    const res = await h.call('GET', `/v1/crawls/${crawlId}/issues?limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res = await h.call('GET', `/v1/crawls/${crawlId}/issues?limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { 'accept-language': 'en' } });
     const body = await res.json();
     out.push(...body.data);
     cursor = body.meta.has_more ? body.meta.next_cursor : null;
