@@ -19,6 +19,22 @@ type Rule = readonly [RegExp, (m: RegExpExecArray, t: Translate) => string];
 /** What two duplicate pages share (site-audit.ts, reportGroups). */
 const WHAT: Record<string, string> = { title: 'titre', 'meta description': 'méta-description', 'main text': 'texte principal', content: 'contenu' };
 
+/** Resource types (crawler/html-resources.ts), as the details of resource checks name them. */
+const RESOURCE: Record<string, string> = {
+  stylesheet: 'feuille de style',
+  icon: 'icône',
+  manifest: 'manifeste',
+  preload: 'préchargement',
+  script: 'script',
+  image: 'image',
+  media: 'média',
+  frame: 'cadre',
+  object: 'objet',
+};
+const RESOURCE_TYPE = '(stylesheet|icon|manifest|preload|script|image|media|frame|object)';
+/** `script https://…, image https://… (+2)`: each type named in French. */
+const resourceList = (text: string) => text.replace(new RegExp(`(^|, )${RESOURCE_TYPE} `, 'g'), (_m, sep: string, type: string) => `${sep}${RESOURCE[type]} `);
+
 /** Reasons that appear inside other details (why a link is broken, why a sitemap URL is bad…). */
 const REASONS: readonly Rule[] = [
   [/^redirect loop$/, () => 'boucle de redirection'],
@@ -52,6 +68,14 @@ const RULES: readonly Rule[] = [
   // Security and transport
   [/^served over plain HTTP$/, () => 'servie en HTTP non chiffré'],
   [/^(\d+) HTTP resource\(s\): (.+)$/s, (m) => `${m[1]} ressource(s) HTTP : ${m[2]}`],
+  [/^(\d+) HTTP resource\(s\) \(([^)]*)\): (.+)$/s, (m) => `${m[1]} ressource(s) HTTP (${m[2].replace(new RegExp(`(\\d+) ${RESOURCE_TYPE}`, 'g'), (_x, n: string, type: string) => `${n} ${RESOURCE[type]}`)}) : ${resourceList(m[3])}`],
+  // Resources a page loads (crawler/resources.ts)
+  [new RegExp(`^${RESOURCE_TYPE} (\\S+)(?: \\(redirects to (\\S+)\\))? is disallowed by robots\\.txt for (\\S+)$`), (m) => `${RESOURCE[m[1]]} ${m[2]}${m[3] ? ` (redirige vers ${m[3]})` : ''} interdite par robots.txt pour ${m[4]}`],
+  [new RegExp(`^${RESOURCE_TYPE} (\\S+) redirects \\(status (\\d+)\\) to (\\S+)$`), (m) => `${RESOURCE[m[1]]} ${m[2]} redirige (statut ${m[3]}) vers ${m[4]}`],
+  [new RegExp(`^${RESOURCE_TYPE} (\\S+): redirects to (\\S+), which answers (\\d+)$`), (m) => `${RESOURCE[m[1]]} ${m[2]} : redirige vers ${m[3]}, qui répond ${m[4]}`],
+  [new RegExp(`^${RESOURCE_TYPE} (\\S+): redirects to (\\S+), then (.+)$`, 's'), (m, t) => `${RESOURCE[m[1]]} ${m[2]} : redirige vers ${m[3]}, puis ${t(m[4])}`],
+  [new RegExp(`^${RESOURCE_TYPE} (\\S+): (.+)$`, 's'), (m, t) => `${RESOURCE[m[1]]} ${m[2]} : ${t(m[3])}`],
+  [/^(\d+) distinct resources checked; those first met from this page on were not requested$/, (m) => `${m[1]} ressources distinctes vérifiées ; celles rencontrées à partir de cette page n'ont pas été demandées`],
   [/^no Strict-Transport-Security header$/, () => "pas d'en-tête Strict-Transport-Security"],
   [/^no Content-Encoding$/, () => 'pas de Content-Encoding'],
   [/^form posts to (.+)$/s, (m) => `formulaire envoyé à ${m[1]}`],
