@@ -304,6 +304,8 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         // set) and answers say `Connection: close`; requests are still served for `delayMs`,
         // while the balancer notices; then new requests are refused (503), the listener closes
         // once the connections already made are taken, and requests in flight have `graceMs`.
+        const stopping = Date.now();
+        logger.info({ delay_ms: delayMs, grace_ms: graceMs }, 'server stopping');
         drain.leave();
         connections?.leave();
         // Jobs wind down meanwhile; a job past the grace period is taken over elsewhere once its
@@ -318,6 +320,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         for (const module of [...(modules as readonly ServerModule<object>[])].reverse()) await module.close?.();
         await authenticator.close();
         if (db.owned) await db.knex.destroy();
+        logger.info({ ms: Date.now() - stopping }, 'server stopped');
       })();
       return closing;
     },

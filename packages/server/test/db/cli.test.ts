@@ -105,6 +105,13 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     server.kill('SIGTERM');
     await exited;
     expect(output).toContain(`"req_id":"${last}"`);
+    // The stop leaves its lines too: when it began, and when everything was closed.
+    const lines = output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; ms?: number });
+    const stopping = lines.findIndex((l) => l.msg === 'server stopping');
+    const stopped = lines.findIndex((l) => l.msg === 'server stopped');
+    expect(stopping).toBeGreaterThan(-1);
+    expect(stopped).toBeGreaterThan(stopping);
+    expect(lines[stopped].ms).toEqual(expect.any(Number));
   }, 90_000);
 
   it('says in words what each admin command did, the token on a line of its own', async () => {
