@@ -71,6 +71,7 @@ export interface ExportStrings {
   metaDescription: string;
   h1: string;
   canonical: string;
+  redirectTarget: string;
   sizeBytes: string;
   internalLinks: string;
   externalLinks: string;
@@ -171,6 +172,7 @@ const en: ExportStrings = {
   metaDescription: 'Meta description',
   h1: 'H1',
   canonical: 'Canonical URL',
+  redirectTarget: 'Redirects to',
   sizeBytes: 'Size (bytes)',
   internalLinks: 'Internal links',
   externalLinks: 'External links',
@@ -270,6 +272,7 @@ const fr: ExportStrings = {
   metaDescription: 'Méta-description',
   h1: 'H1',
   canonical: 'URL canonique',
+  redirectTarget: 'Redirige vers',
   sizeBytes: 'Taille (octets)',
   internalLinks: 'Liens internes',
   externalLinks: 'Liens externes',

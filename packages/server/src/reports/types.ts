@@ -17,6 +17,9 @@ export interface HealthPoint {
  * Everything a renderer needs about one crawl. Issues and pages are pulled lazily so a renderer
  * never holds them all: a crawl may carry 500k occurrences and 50k pages.
  */
+/** A crawled page as the reports list it: with where it redirects, when it does. */
+export type ReportPage = CrawledPage & { redirect_url?: string | null };
+
 export interface ExportSource {
   project: { name: string; url: string; domain: string };
   crawl: {
@@ -33,7 +36,7 @@ export interface ExportSource {
   /** Streamed from the database; a renderer may stop early (it then calls the iterator's return()). */
   issues(): AsyncIterable<IssueOccurrence>;
   /** Streamed from the database; a renderer may stop early (it then calls the iterator's return()). */
-  pages(): AsyncIterable<CrawledPage>;
+  pages(): AsyncIterable<ReportPage>;
   language: ExportLanguage;
   /**
    * The project's scorecard as the report shows it: the crawl pillars of this crawl, the others as

@@ -310,6 +310,8 @@ async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, 
     { header: t.externalLinks, width: 12 },
     { header: t.images, width: 10 },
     { header: t.imagesWithoutAlt, width: 12 },
+    // Last, so the columns before keep the positions scripts read them at.
+    { header: t.redirectTarget, width: 50 },
   ];
   const sheet = new SheetWriter(wb, t.sheets.pages, columns, out);
   let links = 0;
@@ -339,6 +341,7 @@ async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, 
       num(page.external_links),
       num(page.images),
       num(page.images_without_alt),
+      text(page.redirect_url ?? null),
     ]);
   }
   const lastRow = sheet.rows;

@@ -54,6 +54,8 @@ describe('exports', () => {
     const text = await pdfText(bytes);
     expect(text).toContain('Exported Site');
     expect(text).toContain('Broken internal link');
+    // The 301 row shows its target where a page shows its title.
+    expect(text.replace(/\s+/g, ' ')).toContain(`${site.url}/old 301 Redirects to /about`);
   });
 
   it('returns the identical export in progress instead of a second one', async () => {
@@ -77,6 +79,15 @@ describe('exports', () => {
     const pages = (await (await h.call('GET', `/v1/crawls/${crawlId}/pages?limit=100`)).json()).data.length;
     expect(workbook.getWorksheet('Pages')!.actualRowCount).toBe(pages + 1);
     expect(crawl.status).toBe('completed');
+    // A 301 row says where it leads (the fixture's /old redirects to /about).
+    const sheet = workbook.getWorksheet('Pages')!;
+    const header = (sheet.getRow(1).values as unknown[]).map(String);
+    const target = header.indexOf('Redirige vers');
+    expect(target).toBeGreaterThan(0);
+    const rows = sheet.getRows(2, sheet.actualRowCount - 1)!.map((r) => r.values as unknown[]);
+    const old = rows.find((r) => JSON.stringify(r[1]).includes(`${site.url}/old`))!;
+    expect(old[target]).toBe(`${site.url}/about`);
+    expect(rows.filter((r) => r[target] !== undefined && r[target] !== null && r[target] !== '')).toHaveLength(1);
   });
 
   it('answers 410 once the export has expired and been removed', async () => {

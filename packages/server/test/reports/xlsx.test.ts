@@ -45,7 +45,7 @@ describe('renderXlsx', () => {
       expect(ws.getRow(1).getCell(1).font?.bold).toBe(true);
     }
     expect(wb.getWorksheet('Issues')!.autoFilter).toBe('A1:F51');
-    expect(wb.getWorksheet('Pages')!.autoFilter).toBe('A1:Q11');
+    expect(wb.getWorksheet('Pages')!.autoFilter).toBe('A1:R11');
   });
 
   it('types cells: numbers, booleans, dates and hyperlinks', async () => {

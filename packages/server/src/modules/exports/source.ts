@@ -1,7 +1,7 @@
 /** Reads a crawl for the renderers, streaming pages and issues in keyset chunks. */
 import type { Knex } from 'knex';
 import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
-import type { ExportSource, HealthPoint, ReportPillar } from '../../reports/index.js';
+import type { ExportSource, HealthPoint, ReportPage, ReportPillar } from '../../reports/index.js';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
 import { issueSummary } from '../crawls/summary.js';
@@ -90,7 +90,7 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
         yield { name: row.name, severity: row.severity, category: row.category, url: row.url, details: row.details };
       }
     },
-    async *pages(): AsyncIterable<CrawledPage> {
+    async *pages(): AsyncIterable<ReportPage> {
       for await (const row of chunks<CrawledPage & { seq: number }>(knex, 'crawl_pages', crawl.id, ['seq'])) {
         const { seq, crawl_id, url_hash, ...page } = row as CrawledPage & { seq: number; crawl_id: string; url_hash: string };
         yield { ...page, is_internal: bool(page.is_internal) };

@@ -2,7 +2,8 @@
  * The body sections of the PDF: health summary, issues by severity and category, top issues,
  * PageSpeed, and the page list (read from the page stream, never held).
  */
-import { localiseIssueDetails, type CrawledPage, type PageSpeedResult } from '@siteaudit/schema';
+import { localiseIssueDetails, type PageSpeedResult } from '@siteaudit/schema';
+import type { ReportPage } from '../types.js';
 import { fixFor } from '../fixes.js';
 import { SEVERITIES, SEVERITY_RANK } from '../i18n.js';
 import { rankGroups, type TopIssue } from '../top-issues.js';
@@ -236,15 +237,28 @@ export async function drawPages(ctx: PdfContext, aborted: () => boolean): Promis
   }
 }
 
-function pageCells(ctx: PdfContext, page: CrawledPage): Cell[] {
-  const { f, labels } = ctx;
+/** `target` as a path when it is on `from`'s origin, else whole. */
+function shortTarget(from: string, target: string): string {
+  try {
+    const a = new URL(from);
+    const b = new URL(target);
+    return a.origin === b.origin ? `${b.pathname}${b.search}` : target;
+  } catch {
+    return target;
+  }
+}
+
+function pageCells(ctx: PdfContext, page: ReportPage): Cell[] {
+  const { f, labels, t } = ctx;
   const code = page.status_code;
   const status = code === null ? (page.error_type ? labels.pageError(page.error_type) : '—') : String(code);
   const statusColour = code === null || code >= 400 ? SEVERITY_COLOURS.error : code >= 300 ? SEVERITY_COLOURS.warning : INK;
   return [
     { text: page.url, link: webLink(page.url) },
     { text: status, color: statusColour },
-    { text: page.title ?? '' },
+    // A redirect has no title of its own: where it leads is what the reader needs, in words (the
+    // standard PDF fonts have no arrow), as a path when it stays on the page's origin (the cell is one line).
+    { text: page.redirect_url ? `${t.redirectTarget} ${shortTarget(page.url, page.redirect_url)}` : (page.title ?? '') },
     { text: page.word_count === null ? '' : f.int(page.word_count) },
     { text: page.response_time_ms === null ? '' : f.int(Math.round(page.response_time_ms)) },
   ];

@@ -9,6 +9,7 @@ import * as rateCounters from './007-rate-counters.js';
 import * as leases from './008-leases.js';
 import * as crawlLease from './009-jobs-crawl-lease.js';
 import * as crawlResources from './010-crawl-resources.js';
+import * as pageRedirects from './011-page-redirects.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '008-leases': leases,
   '009-jobs-crawl-lease': crawlLease,
   '010-crawl-resources': crawlResources,
+  '011-page-redirects': pageRedirects,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
