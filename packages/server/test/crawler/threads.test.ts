@@ -66,9 +66,9 @@ describe('a crawl in a thread', () => {
     const own = new CrawlThreadPool(1);
     const running = own.run({ config: config(`${site.origin}/`), sink: memorySink().sink, signal: new AbortController().signal, renderer: null });
     await new Promise((r) => setTimeout(r, 300));
+    const ended = running.catch((e: unknown) => e);
     await own.close();
-    const error = await running.catch((e: unknown) => e);
-    expect(isAbortError(error)).toBe(true);
+    expect(isAbortError(await ended)).toBe(true);
     await expect(own.run({ config: config(`${site.origin}/`), sink: memorySink().sink, signal: new AbortController().signal, renderer: null })).rejects.toSatisfy(isAbortError);
   });
 
