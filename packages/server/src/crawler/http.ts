@@ -12,6 +12,7 @@ import { request, type Dispatcher } from 'undici';
 import { abortError, throwIfAborted } from '../abort.js';
 import { AddressRefusedError, createGuardedAgent, resolveVetted } from '../net/address-guard.js';
 import { detectProtection, type ProtectionKind } from './protection.js';
+import { RequestDeadlines } from './deadlines.js';
 
 /** Why a request failed. A crawl that stops is not a failure: it throws an AbortError (src/abort.ts). */
 export type FetchErrorType = 'timeout' | 'dns' | 'connection' | 'tls' | 'address_refused' | 'protocol';
@@ -184,8 +185,10 @@ const WHOLE_INFLATE_BYTES = 64 * 1024;
 export class HttpClient {
   readonly agent: Dispatcher;
   readonly pacer = new HostPacer();
+  private readonly deadlines: RequestDeadlines;
 
   constructor(private readonly options: HttpClientOptions) {
+    this.deadlines = new RequestDeadlines(options.timeoutMs, options.signal);
     this.agent = createGuardedAgent({
       allowPrivate: options.allowPrivate,
       connectTimeoutMs: Math.min(options.timeoutMs, 10_000),
@@ -194,6 +197,7 @@ export class HttpClient {
   }
 
   close(): Promise<void> {
+    this.deadlines.close();
     return this.agent.close();
   }
 
@@ -317,8 +321,7 @@ export class HttpClient {
   }
 
   private async send(url: string, method: 'GET' | 'HEAD', accept: string): Promise<HttpResponse> {
-    const { signal, timeoutMs } = this.options;
-    const deadline = AbortSignal.timeout(timeoutMs);
+    const { timeoutMs } = this.options;
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept,
@@ -327,14 +330,16 @@ export class HttpClient {
     const auth = this.options.authorization(url);
     if (auth) headers.authorization = auth;
     const started = performance.now();
-    const res = await request(url, {
-      method,
-      headers,
-      dispatcher: this.agent,
-      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+    const deadline = this.deadlines.start();
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, { method, headers, dispatcher: this.agent, signal: deadline.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    } catch (error) {
+      deadline.done();
+      throw error;
+    }
+    // Read, discarded or failed: the body closes, and the request no longer needs its deadline.
+    res.body.once('close', deadline.done);
     return {
       url,
       status: res.statusCode,

@@ -18,6 +18,12 @@ if (!port) throw new Error('crawl-thread.ts runs as a worker thread (crawler/thr
 
 /** Batches sent and not yet stored, per crawl, before a write waits for the oldest. */
 const WRITES_AHEAD = 4;
+/**
+ * Progress crosses at most this often: the crawler reports after every page, and a message per
+ * page cost the crawl about 6 % of its thread. Its readers (the stored progress, the log, the
+ * stop check) act once a second at most.
+ */
+const PROGRESS_EVERY_MS = 50;
 
 const running = new Map<number, AbortController>();
 const answers = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
@@ -31,6 +37,8 @@ function post(message: FromThread): void {
 function threadSink(crawl: number): CrawlSink & { settled(): Promise<void> } {
   const pending: Promise<void>[] = [];
   let failure: Error | null = null;
+  let progressAt = 0;
+  let unsent: { crawled: number; discovered: number } | null = null;
   const write = (method: (typeof SINK_WRITES)[number]) => async (batch: unknown[]) => {
     if (failure) throw failure;
     const stored = new Promise<void>((resolve, reject) => {
@@ -48,8 +56,20 @@ function threadSink(crawl: number): CrawlSink & { settled(): Promise<void> } {
     pages: write('pages'),
     issues: write('issues'),
     resources: write('resources'),
-    progress: (progress) => post({ type: 'progress', crawl, progress }),
+    progress(progress) {
+      const now = performance.now();
+      if (now - progressAt < PROGRESS_EVERY_MS) {
+        unsent = progress;
+        return;
+      }
+      progressAt = now;
+      unsent = null;
+      post({ type: 'progress', crawl, progress });
+    },
     async settled() {
+      // The last figures, so that the main thread ends on the crawl's own count.
+      if (unsent) post({ type: 'progress', crawl, progress: unsent });
+      unsent = null;
       await Promise.all(pending.splice(0));
       if (failure) throw failure;
     },
