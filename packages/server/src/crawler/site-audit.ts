@@ -7,6 +7,7 @@
  */
 import type { CheckName } from './checks.js';
 import { Flag, isId, NO_ID, State, type UrlRegistry } from './frontier.js';
+import { nearDuplicatesIndexed, nearDuplicatesPairwise } from './near-duplicates.js';
 
 export type Report = (name: CheckName, pageId: number, details: string) => Promise<void>;
 
@@ -18,19 +19,12 @@ export interface SiteAuditInput {
   /** False when the budget or a stop left the link graph incomplete: orphans cannot be told. */
   linkGraphComplete: boolean;
   report: Report;
-  /** Candidates compared pair by pair below this count (default 5,000); LSH above. */
+  /** Candidates compared pair by pair up to this count (default 5,000); the indexed search above. */
   pairwiseLimit?: number;
 }
 
-/** Above this many candidates, near-duplicates use banded LSH instead of all pairs. */
+/** Above this many candidates, near-duplicates use the indexed search instead of all pairs. */
 const PAIRWISE_LIMIT = 5_000;
-
-function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
 
 function isFetchedOk(reg: UrlRegistry, id: number): boolean {
   return reg.state[id] === State.Done && reg.status[id] >= 200 && reg.status[id] < 300 && !reg.has(id, Flag.Protection);
@@ -145,59 +139,16 @@ async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promi
 
 /**
  * Near-duplicates: simhash Hamming distance ≤ 64 × (1 − threshold/100), excluding exact
- * duplicates (already reported). All pairs up to PAIRWISE_LIMIT candidates; above it, banded
- * LSH with k+1 bands, exact by pigeonhole while k ≤ 7 (threshold ≥ 89.1 %); for lower thresholds
- * 8 bands, which can miss some pairs: a cost accepted to stay sub-quadratic on large sites.
+ * duplicates (already reported). All pairs up to PAIRWISE_LIMIT candidates; above it, the indexed
+ * search of near-duplicates.ts, which finds the same pairs in about linear time.
  */
 async function nearDuplicates(input: SiteAuditInput, ids: number[]): Promise<void> {
   const { registry: reg } = input;
   const maxDistance = Math.floor(64 * (1 - Math.min(100, Math.max(0, input.duplicationThreshold)) / 100) + 1e-9);
-  const count = new Map<number, number>();
-  const example = new Map<number, number>();
-  const pair = (a: number, b: number) => {
-    if (reg.contentKey[a] === reg.contentKey[b]) return;
-    const d = popcount32((reg.simHi[a] ^ reg.simHi[b]) >>> 0) + popcount32((reg.simLo[a] ^ reg.simLo[b]) >>> 0);
-    if (d > maxDistance) return;
-    for (const [x, y] of [[a, b], [b, a]]) {
-      count.set(x, (count.get(x) ?? 0) + 1);
-      if (!example.has(x)) example.set(x, y);
-    }
-  };
-  if (ids.length <= (input.pairwiseLimit ?? PAIRWISE_LIMIT)) {
-    for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) pair(ids[i], ids[j]);
-  } else {
-    // Pigeonhole: with k+1 bands, two hashes at distance ≤ k agree on at least one whole band.
-    const bands = Math.min(maxDistance + 1, 8);
-    const width = Math.ceil(64 / bands);
-    const keyOf = (id: number, band: number) => {
-      let key = 0;
-      for (let bit = band * width; bit < Math.min(64, (band + 1) * width); bit++) {
-        // Keys wider than 53 bits round, which only merges buckets: pairs are verified anyway.
-        key = key * 2 + (bit < 32 ? (reg.simLo[id] >>> bit) & 1 : (reg.simHi[id] >>> (bit - 32)) & 1);
-      }
-      return key;
-    };
-    const keys = Array.from({ length: bands }, (_, band) => Float64Array.from(ids, (id) => keyOf(id, band)));
-    for (let band = 0; band < bands; band++) {
-      const buckets = new Map<number, number[]>();
-      for (let i = 0; i < ids.length; i++) {
-        const list = buckets.get(keys[band][i]);
-        if (list) list.push(i);
-        else buckets.set(keys[band][i], [i]);
-      }
-      for (const list of buckets.values()) {
-        for (let x = 0; x < list.length; x++) {
-          for (let y = x + 1; y < list.length; y++) {
-            // Count each pair once: in the first band where it collides.
-            let earlier = false;
-            for (let e = 0; e < band && !earlier; e++) earlier = keys[e][list[x]] === keys[e][list[y]];
-            if (!earlier) pair(ids[list[x]], ids[list[y]]);
-          }
-        }
-      }
-    }
-  }
-  for (const [id, n] of count) {
-    await input.report('near_duplicate_content', id, `similar (≥ ${input.duplicationThreshold}%) to ${n} page(s), e.g. ${reg.url(example.get(id)!)}`);
+  const search = ids.length <= (input.pairwiseLimit ?? PAIRWISE_LIMIT) ? nearDuplicatesPairwise : nearDuplicatesIndexed;
+  const matches = search(reg, ids, maxDistance);
+  for (const id of ids) {
+    const m = matches.get(id);
+    if (m) await input.report('near_duplicate_content', id, `similar (≥ ${input.duplicationThreshold}%) to ${m.count} page(s), e.g. ${reg.url(m.example)}`);
   }
 }
