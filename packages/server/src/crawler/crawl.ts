@@ -21,6 +21,7 @@ import { Flag, State, UrlRegistry } from './frontier.js';
 import { HttpClient } from './http.js';
 import { LinkGraph } from './link-graph.js';
 import { CrawlOutput } from './output.js';
+import { analyseHere } from './page-analysis.js';
 import { PageStage } from './page-stage.js';
 import { emptyRecord } from './page-record.js';
 import { UrlFetcher } from './redirects.js';
@@ -102,6 +103,7 @@ class Crawler {
       checkExternalLinks: cfg.checkExternalLinks,
       token,
       browser: browser && { ...browser, signal },
+      analyser: options.analysis ?? analyseHere,
     });
     this.fetcher = new UrlFetcher(this.reg, this.client, this.robots, this.scope, this.scheduler, this.output, this.control, this.startId, token, (id, url, depth, response) =>
       pages.handle(id, url, depth, response),

@@ -19,30 +19,60 @@ export function squashKey(text: string): number {
   return hash53(text.replace(/\s+/g, ' ').trim().toLowerCase());
 }
 
-/** Stores page `id`'s digest in the registry; returns the text hashes for its record. */
-export function keepDigest(reg: UrlRegistry, id: number, summary: PageSummary, mainWords: string[]): TextDigest {
+/**
+ * What the registry keeps of a page, computed where the page is analysed (possibly another
+ * thread: plain numbers and strings) and kept by `keepDigest` where the registry is.
+ */
+export interface PageDigest {
+  flags: number;
+  titleHash: number;
+  descriptionHash: number;
+  contentKey: number;
+  simHi: number;
+  simLo: number;
+  /** The hex forms of the text hashes, for the page record. */
+  text: TextDigest;
+}
+
+/** The digest of an analysed page: its flags and the hashes of its title, description and main words. */
+export function digestOf(summary: PageSummary, mainWords: string[]): PageDigest {
   let flags = Flag.Html;
   if (summary.indexable) flags |= Flag.Indexable;
   if (summary.noindex) flags |= Flag.Noindex;
+  const digest: PageDigest = { flags, titleHash: 0, descriptionHash: 0, contentKey: 0, simHi: 0, simLo: 0, text: { contentHash: null, simhash: null } };
   if (summary.title) {
-    flags |= Flag.HasTitle;
-    reg.titleHash[id] = squashKey(summary.title);
+    digest.flags |= Flag.HasTitle;
+    digest.titleHash = squashKey(summary.title);
   }
   if (summary.metaDescription) {
-    flags |= Flag.HasDescription;
-    reg.descriptionHash[id] = squashKey(summary.metaDescription);
+    digest.flags |= Flag.HasDescription;
+    digest.descriptionHash = squashKey(summary.metaDescription);
   }
   const hash = contentHash(mainWords);
-  const sim = simhash64(mainWords);
   if (hash) {
-    flags |= Flag.HasText;
-    reg.contentKey[id] = hash.key;
+    digest.flags |= Flag.HasText;
+    digest.contentKey = hash.key;
+    digest.text.contentHash = hash.hex;
   }
+  const sim = simhash64(mainWords);
   if (sim) {
-    reg.simHi[id] = sim.hi;
-    reg.simLo[id] = sim.lo;
-    if (mainWords.length >= THRESHOLDS.nearDuplicateMinWords) flags |= Flag.NearDuplicateCandidate;
+    digest.simHi = sim.hi;
+    digest.simLo = sim.lo;
+    digest.text.simhash = simhashHex(sim);
+    if (mainWords.length >= THRESHOLDS.nearDuplicateMinWords) digest.flags |= Flag.NearDuplicateCandidate;
   }
-  reg.set(id, flags);
-  return { contentHash: hash?.hex ?? null, simhash: sim ? simhashHex(sim) : null };
+  return digest;
+}
+
+/** Stores page `id`'s digest in the registry; returns the text hashes for its record. */
+export function keepDigest(reg: UrlRegistry, id: number, digest: PageDigest): TextDigest {
+  if (digest.flags & Flag.HasTitle) reg.titleHash[id] = digest.titleHash;
+  if (digest.flags & Flag.HasDescription) reg.descriptionHash[id] = digest.descriptionHash;
+  if (digest.flags & Flag.HasText) reg.contentKey[id] = digest.contentKey;
+  if (digest.text.simhash !== null) {
+    reg.simHi[id] = digest.simHi;
+    reg.simLo[id] = digest.simLo;
+  }
+  reg.set(id, digest.flags);
+  return digest.text;
 }

@@ -7,16 +7,17 @@
 import { ACCESSIBILITY_PREFIX, IMPACT_SEVERITY } from './checks.js';
 import { browserPass, type BrowserOutcome, type BrowserPassOptions } from './browser-pass.js';
 import type { CrawlControl } from './control.js';
-import { StreamingHtmlDecoder, charsetFromContentType, isHtmlContentType } from './decode.js';
+import { isHtmlContentType } from './decode.js';
 import type { ExternalChecks } from './external-checks.js';
 import type { ResourceChecks } from './resources.js';
 import { CHAIN_FAILED, Flag, isId, type UrlRegistry } from './frontier.js';
-import { HtmlAnalyser, type HtmlFacts } from './html.js';
+import type { HtmlFacts } from './html.js';
 import { FetchError, headerValue, type HttpClient, type HttpResponse } from './http.js';
 import type { LinkGraph } from './link-graph.js';
 import type { CrawlOutput } from './output.js';
-import { analysePage } from './page-audit.js';
-import { keepDigest } from './page-digest.js';
+import { analysePage, type Finding, type PageSummary } from './page-audit.js';
+import type { PageAnalyser } from './page-analysis.js';
+import { digestOf, keepDigest, type PageDigest } from './page-digest.js';
 import { accessibilityDetails, emptyRecord, fillFromAnalysis } from './page-record.js';
 import { detectProtection } from './protection.js';
 import type { CrawlScope } from './scope.js';
@@ -31,13 +32,16 @@ export interface PageStageOptions {
   token: string;
   /** The browser pass, or null when no page needs the browser. */
   browser: BrowserPassOptions | null;
+  /** Where HTML is analysed: this thread, or page-analysis threads. */
+  analyser: PageAnalyser;
 }
 
-/** An HTML body as read: the facts of the fetched HTML, the HTML itself when the browser needs it. */
-interface ReadHtml {
+/** What the analysis of a page found, ready to record. */
+interface Analysed {
   html: HtmlFacts;
-  kept: string[] | null;
-  sizeBytes: number;
+  summary: PageSummary;
+  findings: Finding[];
+  digest: PageDigest;
 }
 
 export class PageStage {
@@ -69,14 +73,46 @@ export class PageStage {
 
     if (response.protection) return this.protectionPage(id, record);
     if (status < 200 || status >= 300 || !isHtmlContentType(contentType)) return this.plainAnswer(id, record, response);
-    const read = await this.readHtml(id, record, response);
-    if (!read) return;
-    const fetched = read.html;
-    const body = `${fetched.textSample} ${fetched.scriptSrcs.join(' ')}`;
-    if (detectProtection({ status, headers, title: fetched.titles[0] ?? null, body })) return this.protectionPage(id, record);
+    const body = await this.readBody(id, record, response);
+    if (!body) return;
+    const browserOptions = this.options.browser;
+    const analysis = await this.options.analyser.analyse({
+      url,
+      status,
+      headers,
+      ttfbMs: response.ttfbMs,
+      depth,
+      discoveredVia: this.reg.discoveredVia(id),
+      contentType,
+      body,
+      sizeBytes: record.size_bytes!,
+      truncated: record.body_truncated,
+      sites: this.scope.siteKeys,
+      robotsToken: this.options.token,
+      keepHtml: browserOptions !== null,
+    });
+    const fetched = analysis.html;
+    const sample = `${fetched.textSample} ${fetched.scriptSrcs.join(' ')}`;
+    if (detectProtection({ status, headers, title: fetched.titles[0] ?? null, body: sample })) return this.protectionPage(id, record);
     this.control.ordinaryPage();
-    const browser = read.kept ? await browserPass(this.options.browser!, { url, status, headers, html: read.kept.join('') }, fetched) : null;
-    await this.analyse(id, depth, response, record, browser?.html ?? fetched, read.sizeBytes, browser);
+    if (!browserOptions) return this.record(id, depth, record, analysis, null);
+    const browser = await browserPass(browserOptions, { url, status, headers, html: analysis.decoded! }, fetched);
+    // The rendered DOM's facts (JavaScript rendering) are analysed again, here.
+    if (browser.html === fetched) return this.record(id, depth, record, analysis, browser);
+    const again = analysePage({
+      url,
+      status,
+      headers,
+      ttfbMs: response.ttfbMs,
+      depth,
+      discoveredVia: this.reg.discoveredVia(id),
+      html: browser.html,
+      sizeBytes: record.size_bytes!,
+      truncated: record.body_truncated,
+      isInternal: (u) => this.scope.isInternal(u),
+      robotsToken: this.options.token,
+    });
+    return this.record(id, depth, record, { ...again, html: browser.html, digest: digestOf(again.summary, browser.html.mainWords) }, browser);
   }
 
   /** An error answer or a file that is not HTML: recorded, with its status reported. */
@@ -92,18 +128,15 @@ export class PageStage {
     else if (status >= 400) await this.output.issue('http_4xx', id, `status ${status}`);
   }
 
-  /** Streams the body through the decoder and the parser; null when reading failed (recorded). */
-  private async readHtml(id: number, record: PageRecord, response: HttpResponse): Promise<ReadHtml | null> {
-    const analyser = new HtmlAnalyser(['robots', this.options.token]);
-    // The browser gets the HTML we fetched (never a second request), so keep it when it will be needed.
-    const kept: string[] | null = this.options.browser ? [] : null;
-    const decoder = new StreamingHtmlDecoder(charsetFromContentType(record.content_type), (text) => {
-      analyser.write(text);
-      kept?.push(text);
-    });
+  /**
+   * Reads the (decompressed) body up to the HTML cap into one buffer of its own, which can move
+   * to a page-analysis thread without a copy; null when reading failed (recorded).
+   */
+  private async readBody(id: number, record: PageRecord, response: HttpResponse): Promise<Uint8Array | null> {
+    const chunks: Buffer[] = [];
     let read: { bytes: number; truncated: boolean };
     try {
-      read = await this.client.stream(response, this.options.maxHtmlBytes, (chunk) => decoder.write(chunk));
+      read = await this.client.stream(response, this.options.maxHtmlBytes, (chunk) => void chunks.push(chunk));
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
       this.reg.set(id, Flag.Failed);
@@ -113,41 +146,24 @@ export class PageStage {
       await this.output.issue('fetch_failed', id, `${error.type} while reading the body: ${error.message}`);
       return null;
     }
-    decoder.end();
-    const html = analyser.end();
+    const body = new Uint8Array(read.bytes);
+    let at = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, at);
+      at += chunk.length;
+    }
     const declaredLength = Number(headerValue(response.headers, 'content-length') ?? NaN);
     // Past the cap, the declared (compressed) length is the best size we have.
-    const sizeBytes = read.truncated && Number.isFinite(declaredLength) ? Math.max(read.bytes, declaredLength) : read.bytes;
-    record.size_bytes = sizeBytes;
+    record.size_bytes = read.truncated && Number.isFinite(declaredLength) ? Math.max(read.bytes, declaredLength) : read.bytes;
     record.body_truncated = read.truncated;
-    return { html, kept, sizeBytes };
+    return body;
   }
 
-  /** Audits an HTML page, keeps its digest, records it with its issues and follows its links. */
-  private async analyse(
-    id: number,
-    depth: number,
-    response: HttpResponse,
-    record: PageRecord,
-    html: HtmlFacts,
-    sizeBytes: number,
-    browser: BrowserOutcome | null,
-  ): Promise<void> {
+  /** Keeps an analysed page's digest, records it with its issues and follows its links. */
+  private async record(id: number, depth: number, record: PageRecord, analysed: Analysed, browser: BrowserOutcome | null): Promise<void> {
     const url = record.url;
-    const { findings, summary } = analysePage({
-      url,
-      status: response.status,
-      headers: response.headers,
-      ttfbMs: response.ttfbMs,
-      depth,
-      discoveredVia: this.reg.discoveredVia(id),
-      html,
-      sizeBytes,
-      truncated: record.body_truncated,
-      isInternal: (u) => this.scope.isInternal(u),
-      robotsToken: this.options.token,
-    });
-    const digest = keepDigest(this.reg, id, summary, html.mainWords);
+    const { findings, summary, html } = analysed;
+    const digest = keepDigest(this.reg, id, analysed.digest);
     const linkTargets = this.links.register(id, url, depth, summary);
     fillFromAnalysis(record, summary, html, digest);
     const resources = this.resources.register(id, url, summary.resources);

@@ -29,6 +29,8 @@ export function fieldPatterns(field: string, source: string | null): UrlMatcher 
 
 export class CrawlScope {
   private readonly sites = new Set<string>();
+  /** The internal sites as a list (for a page-analysis thread), rebuilt when one is added. */
+  siteKeys: string[] = [];
 
   constructor(
     /** Normalised start URL. */
@@ -37,6 +39,7 @@ export class CrawlScope {
     private readonly exclude: UrlMatcher,
   ) {
     this.sites.add(siteKey(startUrl));
+    this.siteKeys = [...this.sites];
   }
 
   isInternal(url: string): boolean {
@@ -57,5 +60,6 @@ export class CrawlScope {
   /** Makes `url`'s site internal: the start URL moved the whole site there. */
   addSite(url: string): void {
     this.sites.add(siteKey(url));
+    this.siteKeys = [...this.sites];
   }
 }

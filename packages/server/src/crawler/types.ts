@@ -1,3 +1,4 @@
+import type { PageAnalyser } from './page-analysis.js';
 import type { CrawledPage, IssueOccurrence, PageResource } from '@siteaudit/schema';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -157,6 +158,8 @@ export interface CrawlOptions {
   renderer?: PageRenderer;
   /** Test and tuning knobs; the defaults suit production. */
   tuning?: Partial<CrawlTuning>;
+  /** Where pages' HTML is analysed (page-analysis.ts): this thread unless given page-analysis threads. */
+  analysis?: PageAnalyser;
 }
 
 export interface CrawlTuning {

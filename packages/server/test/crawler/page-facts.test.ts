@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Flag, UrlRegistry } from '../../src/crawler/frontier.js';
 import { HtmlAnalyser } from '../../src/crawler/html.js';
 import { analysePage, pageFacts, type PageInput } from '../../src/crawler/page-audit.js';
-import { keepDigest, squashKey } from '../../src/crawler/page-digest.js';
+import { digestOf, keepDigest, squashKey } from '../../src/crawler/page-digest.js';
 import { prose } from './fixture-site.js';
 
 const URL_ = 'https://shop.example/dir/page';
@@ -48,7 +48,7 @@ describe('page facts', () => {
     const reg = new UrlRegistry();
     const id = reg.add(URL_, 1, 'link').id;
     const words = input(`<main><p>${prose('digest')}</p></main>`).html.mainWords;
-    const digest = keepDigest(reg, id, summary, words);
+    const digest = keepDigest(reg, id, digestOf(summary, words));
     for (const flag of [Flag.Html, Flag.HasTitle, Flag.HasDescription, Flag.HasText, Flag.Indexable]) expect(reg.has(id, flag)).toBe(true);
     expect(reg.titleHash[id]).toBe(squashKey('a title'));
     expect(digest.contentHash).toMatch(/^[0-9a-f]+$/);

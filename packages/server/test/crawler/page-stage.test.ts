@@ -1,3 +1,4 @@
+import { analyseHere } from '../../src/crawler/page-analysis.js';
 import { describe, expect, it } from 'vitest';
 import { browserPass } from '../../src/crawler/browser-pass.js';
 import { ExternalChecks } from '../../src/crawler/external-checks.js';
@@ -30,6 +31,7 @@ function stage(options: { checkExternalLinks?: boolean; renderer?: PageRenderer;
     checkExternalLinks: options.checkExternalLinks ?? false,
     token: 'siteauditbot',
     browser,
+    analyser: analyseHere,
   });
   return { ...p, client, handle: (id: number, r: ReturnType<typeof response>, depth = 0) => s.handle(id, p.reg.url(id), depth, r) };
 }
