@@ -94,8 +94,12 @@ function crawleeModule(): string | null {
 async function bundleChild(dir: string): Promise<string> {
   const esbuild = createRequire(path.join(root, 'package.json'))('esbuild') as typeof import('esbuild');
   await esbuild.build({
-    // The crawl thread's module too: the pool loads it by path, beside its own (see onLoad).
-    entryPoints: { child: path.join(root, 'bench/crawl/child.ts'), 'crawl-thread': path.join(root, 'packages/server/src/crawler/threads/crawl-thread.ts') },
+    // The threads' modules too: spawn.ts loads them by path, beside its own (see onLoad).
+    entryPoints: {
+      child: path.join(root, 'bench/crawl/child.ts'),
+      'crawl-thread': path.join(root, 'packages/server/src/crawler/threads/crawl-thread.ts'),
+      'analysis-thread': path.join(root, 'packages/server/src/crawler/threads/analysis-thread.ts'),
+    },
     outdir: dir,
     // Chunks: the server (and the packages it imports) load only in the child that runs it.
     splitting: true,
@@ -120,8 +124,8 @@ async function bundleChild(dir: string): Promise<string> {
           build.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
             if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
             const source = await readFile(args.path, 'utf8');
-            // The pool finds its thread's module beside itself: here, the bundled one in `dir`.
-            const self = args.path.endsWith(path.join('crawler', 'threads', 'pool.ts')) ? path.join(dir, 'pool.js') : args.path;
+            // spawn.ts finds the threads' modules beside itself: here, the bundled ones in `dir`.
+            const self = args.path.endsWith(path.join('crawler', 'threads', 'spawn.ts')) ? path.join(dir, 'spawn.js') : args.path;
             const url = JSON.stringify(pathToFileURL(self).href);
             return { contents: source.replace(/\bimport\.meta\.url\b/g, url), loader: 'ts' };
           });
@@ -131,6 +135,7 @@ async function bundleChild(dir: string): Promise<string> {
   });
   await writeFile(path.join(dir, 'package.json'), '{ "type": "module" }\n');
   await writeFile(path.join(dir, 'crawl-thread.js'), "import './crawl-thread.mjs';\n");
+  await writeFile(path.join(dir, 'analysis-thread.js'), "import './analysis-thread.mjs';\n");
   return path.join(dir, 'child.mjs');
 }
 

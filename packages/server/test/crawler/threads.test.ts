@@ -34,9 +34,14 @@ describe('a crawl in a thread', () => {
     const inProcess = await new CrawlThreadPool(0).run({ config: cfg, sink: here.sink, signal: new AbortController().signal, renderer: null, tuning: { retryBaseDelayMs: 5 } });
     const threaded = await pool.run({ config: cfg, sink: there.sink, signal: new AbortController().signal, renderer: null, tuning: { retryBaseDelayMs: 5 } });
     expect(there.store.pages.map(pageKey).sort()).toEqual(here.store.pages.map(pageKey).sort());
-    expect(pairs(there.store.issues)).toEqual(pairs(here.store.issues));
+    // slow_response depends on how fast the fixture answered each run (a loaded machine), not on where the crawl ran.
+    const timed = (list: string[]) => list.filter((p) => !p.startsWith('slow_response '));
+    expect(timed(pairs(there.store.issues))).toEqual(timed(pairs(here.store.issues)));
     expect(there.store.resources.length).toBe(here.store.resources.length);
-    const strip = (o: CrawlOutcome) => ({ ...o });
+    // The counts and the score too, unless the two runs differ in slow_response alone.
+    const slow = (list: string[]) => list.filter((p) => p.startsWith('slow_response '));
+    const sameTiming = JSON.stringify(slow(pairs(there.store.issues))) === JSON.stringify(slow(pairs(here.store.issues)));
+    const strip = ({ issueCounts, healthScore, healthScoreExact, ...rest }: CrawlOutcome) => (sameTiming ? { ...rest, issueCounts, healthScore, healthScoreExact } : rest);
     expect(strip(threaded)).toEqual(strip(inProcess));
     expect(threaded.crawled).toBeGreaterThan(20);
     expect(there.store.progress.at(-1)).toEqual({ crawled: threaded.crawled, discovered: threaded.discovered });

@@ -1,7 +1,8 @@
 /**
  * A crawl thread (worker_threads): runs crawls of the crawler library off the thread that
  * answers HTTP. Fetching, parsing, page checks, fingerprints and the site-level passes all run
- * here; the sink's batches go to the main thread, which stores them in order and answers each
+ * here, except the analysis of HTML pages, which this thread shares with the process's
+ * page-analysis threads when it has some (analysis-ports.ts); the sink's batches go to the main thread, which stores them in order and answers each
  * one. Up to WRITES_AHEAD batches may wait there: the crawl goes on while the store writes, and a
  * slow store still slows it (the next write waits), as in process. A write that failed fails the
  * crawl at its next write or at its end. Several crawls may share one thread: a crawl is mostly
@@ -10,6 +11,7 @@
 import { parentPort } from 'node:worker_threads';
 import { createRenderer } from '../../rendering/renderer.js';
 import { crawlSite } from '../crawl.js';
+import { AnalysisPorts } from './analysis-ports.js';
 import type { CrawlSink } from '../types.js';
 import { fromThreadError, SINK_WRITES, toThreadError, type FromThread, type ToThread } from './protocol.js';
 
@@ -26,6 +28,8 @@ const WRITES_AHEAD = 4;
 const PROGRESS_EVERY_MS = 50;
 
 const running = new Map<number, AbortController>();
+/** The page-analysis threads this thread may hand pages to (none: every page is analysed here). */
+const analysis = new AnalysisPorts();
 const answers = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 let calls = 0;
 
@@ -83,7 +87,7 @@ async function start(message: Extract<ToThread, { type: 'start' }>): Promise<voi
   const renderer = message.renderer ? createRenderer(message.renderer) : undefined;
   const sink = threadSink(crawl);
   try {
-    const outcome = await crawlSite(message.config, sink, { signal: controller.signal, renderer, tuning: message.tuning });
+    const outcome = await crawlSite(message.config, sink, { signal: controller.signal, renderer, tuning: message.tuning, analysis });
     await sink.settled();
     post({ type: 'done', crawl, outcome });
   } catch (error) {
@@ -96,6 +100,9 @@ async function start(message: Extract<ToThread, { type: 'start' }>): Promise<voi
 
 port.on('message', (message: ToThread) => {
   switch (message.type) {
+    case 'analysis-port':
+      analysis.add(message.port);
+      break;
     case 'start':
       void start(message);
       break;

@@ -9,16 +9,14 @@
  * the store's pace (and its lease fencing) governs the crawl as before. An error the sink raises
  * (a lost lease) is the error the crawl ends with, as the same object.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { abortError } from '../../abort.js';
 import { createRenderer, type RendererOptions } from '../../rendering/renderer.js';
 import { crawlSite } from '../crawl.js';
 import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning } from '../types.js';
 import { fromThreadError, toThreadError, type FromThread, type ToThread } from './protocol.js';
+import { spawnThread } from './spawn.js';
 
 export interface CrawlRun {
   config: CrawlConfig;
@@ -32,23 +30,6 @@ export interface CrawlRun {
 /** Threads by default: one per core the process may use. */
 export function defaultCrawlThreads(): number {
   return availableParallelism();
-}
-
-/**
- * Starts the thread's module: the build beside this file, or in a clone (this file is the
- * TypeScript source) the source through tsx's loader, registered in the thread first (a worker's
- * `--import` does not apply to its own entry on Node 20).
- */
-function spawnThread(): Worker {
-  const self = import.meta.url;
-  const options = { name: 'siteaudit-crawl' };
-  if (!self.endsWith('.ts')) return new Worker(new URL('./crawl-thread.js', self), options);
-  // tsx's ESM API by its exports map (require.resolve would give the CommonJS one).
-  const manifest = createRequire(self).resolve('tsx/package.json');
-  const api = new URL(JSON.parse(readFileSync(manifest, 'utf8')).exports['./esm/api'].import.default, pathToFileURL(manifest)).href;
-  const entry = new URL('./crawl-thread.ts', self).href;
-  const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { ...options, eval: true });
 }
 
 interface Pending {
@@ -67,7 +48,7 @@ class CrawlThread {
   private dead: Error | null = null;
 
   constructor() {
-    this.worker = spawnThread();
+    this.worker = spawnThread('crawl-thread', 'siteaudit-crawl');
     this.worker.unref();
     this.worker.on('message', (message: FromThread) => void this.receive(message));
     this.worker.on('error', (error) => this.fail(error));
@@ -108,6 +89,11 @@ class CrawlThread {
       if (run.signal.aborted) onAbort();
       else run.signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /** Gives the thread a port to a page-analysis thread. */
+  connect(port: MessagePort): void {
+    if (!this.dead) this.worker.postMessage({ type: 'analysis-port', port } satisfies ToThread, [port]);
   }
 
   terminate(): Promise<number> {
@@ -162,10 +148,15 @@ class CrawlThread {
 
 export class CrawlThreadPool {
   private threads: CrawlThread[] = [];
+  /** Page-analysis threads (size − 1), shared by every crawl thread, started with the first. */
+  private analysis: Worker[] = [];
   private ids = 0;
   private closed = false;
 
-  /** `size`: threads at most; 0 runs crawls in the calling thread. */
+  /**
+   * `size`: crawl threads at most, and size − 1 page-analysis threads that the crawl threads
+   * hand HTML pages to, so that even one crawl uses every core; 0 runs crawls in the calling thread.
+   */
   constructor(readonly size: number = defaultCrawlThreads()) {
     if (!Number.isInteger(size) || size < 0) throw new TypeError(`crawl threads must be a whole number >= 0, got ${size}`);
   }
@@ -181,8 +172,10 @@ export class CrawlThreadPool {
   async close(): Promise<void> {
     this.closed = true;
     const threads = this.threads;
+    const analysis = this.analysis;
     this.threads = [];
-    await Promise.all(threads.map((t) => t.terminate()));
+    this.analysis = [];
+    await Promise.all([...threads.map((t) => t.terminate()), ...analysis.map((w) => w.terminate())]);
   }
 
   private pick(): CrawlThread {
@@ -192,9 +185,29 @@ export class CrawlThreadPool {
     if (this.threads.length < this.size) {
       const thread = new CrawlThread();
       this.threads.push(thread);
+      this.connect(thread);
       return thread;
     }
     return this.threads.reduce((a, b) => (b.load < a.load ? b : a));
+  }
+
+  /** Wires a new crawl thread to each page-analysis thread (starting them the first time). */
+  private connect(thread: CrawlThread): void {
+    if (this.analysis.length === 0) {
+      for (let i = 1; i < this.size; i++) {
+        const worker = spawnThread('analysis-thread', 'siteaudit-page-analysis');
+        // Never what keeps the process alive; a thread that ends is dropped (crawl threads then analyse pages themselves).
+        worker.unref();
+        worker.on('error', () => undefined);
+        worker.on('exit', () => (this.analysis = this.analysis.filter((w) => w !== worker)));
+        this.analysis.push(worker);
+      }
+    }
+    for (const worker of this.analysis) {
+      const { port1, port2 } = new MessageChannel();
+      worker.postMessage({ type: 'port', port: port2 }, [port2]);
+      thread.connect(port1);
+    }
   }
 
   private async inProcess(run: CrawlRun): Promise<CrawlOutcome> {

@@ -3,8 +3,10 @@
  * crossing is plain data (structured clone): the crawl's config and outcome, and the sink's
  * batches, which the main thread writes to the store and acknowledges.
  */
+import type { MessagePort } from 'node:worker_threads';
 import { PatternError, type PatternProblem } from '@siteaudit/schema';
 import type { RendererOptions } from '../../rendering/renderer.js';
+import type { AnalysisRequest, PageAnalysis } from '../page-analysis.js';
 import type { CrawlConfig, CrawlOutcome, CrawlTuning, CrawlSink } from '../types.js';
 
 /** The sink calls that write (awaited across threads); `progress` is sent without an answer. */
@@ -21,6 +23,8 @@ export interface ThreadError {
 }
 
 export type ToThread =
+  /** A port to a page-analysis thread (sent once per analysis thread, before any crawl). */
+  | { type: 'analysis-port'; port: MessagePort }
   | { type: 'start'; crawl: number; config: CrawlConfig; tuning?: Partial<CrawlTuning>; renderer: RendererOptions | null }
   | { type: 'abort'; crawl: number }
   | { type: 'ack'; crawl: number; call: number; error?: ThreadError };
@@ -49,3 +53,11 @@ export function fromThreadError(error: ThreadError): Error {
   if (error.stack) out.stack = error.stack;
   return out;
 }
+
+/** A page for a page-analysis thread, over the port between it and a crawl thread. */
+export interface AnalysisAsk {
+  id: number;
+  request: AnalysisRequest;
+}
+
+export type AnalysisAnswer = { id: number; analysis: PageAnalysis; error?: undefined } | { id: number; error: ThreadError; analysis?: undefined };
