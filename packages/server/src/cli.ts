@@ -205,7 +205,7 @@ program
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .option('--metrics', 'serve Prometheus metrics at /metrics on --metrics-port (not on the API port)', false)
   .option('--metrics-port <port>', 'port of the metrics endpoint', integer, 9464)
-  .addOption(new Option('--crawl-threads <n>', 'worker threads that run crawls, off the thread that answers HTTP; 0 runs them on it (default: one per core)').argParser(integer).env('SITEAUDIT_CRAWL_THREADS'))
+  .addOption(new Option('--crawl-threads <n>', 'worker threads that run crawls, off the thread that answers HTTP, plus n-1 that analyse their pages; 0 runs crawls on it (default: one per core)').argParser(integer).env('SITEAUDIT_CRAWL_THREADS'))
   .addHelpText(
     'after',
     '\nEvery role answers GET /healthz (the process is alive) and GET /readyz (database reachable, migrations applied, ' +
