@@ -5,13 +5,13 @@
  * waiting on a target not yet recorded are held, and only until it is.
  */
 import type { CheckName } from './checks.js';
+import { PendingLinks } from './pending-links.js';
 import { CHAIN_FAILED, Flag, State, UNUSABLE_ID, type UrlRegistry } from './frontier.js';
 import type { PageSummary } from './page-audit.js';
 import type { CrawlScope } from './scope.js';
 import type { Scheduler } from './scheduler.js';
 
-/** Sources remembered per pending link target; beyond it, later sources are not reported. */
-export const MAX_PENDING_SOURCES = 10_000;
+export { MAX_PENDING_SOURCES } from './pending-links.js';
 
 /** Hreflang annotations of the pages that have some: page id → [lang, target id]. */
 export type HreflangMap = Map<number, { lang: string; target: number }[]>;
@@ -36,8 +36,8 @@ export function linkProblem(reg: UrlRegistry, target: number): { name: CheckName
 }
 
 export class LinkGraph {
-  /** Link sources waiting on a target not yet recorded: target id → source ids. */
-  private readonly pending = new Map<number, number[]>();
+  /** Link sources waiting on a target not yet recorded. */
+  private readonly pending = new PendingLinks();
   readonly hreflang: HreflangMap = new Map();
 
   constructor(
@@ -86,20 +86,13 @@ export class LinkGraph {
     for (const target of targets) {
       reg.inlinks[target]++;
       if (reg.state[target] === State.Done) await this.judge(source, target);
-      else {
-        const list = this.pending.get(target);
-        if (!list) this.pending.set(target, [source]);
-        else if (list.length < MAX_PENDING_SOURCES) list.push(source);
-      }
+      else this.pending.add(target, source);
     }
   }
 
   /** Judges the links waiting on `target`, now that its outcome is known. */
   async resolveLinksTo(target: number): Promise<void> {
-    const sources = this.pending.get(target);
-    if (!sources) return;
-    this.pending.delete(target);
-    for (const source of sources) await this.judge(source, target);
+    for (const source of this.pending.take(target)) await this.judge(source, target);
   }
 
   private async judge(source: number, target: number): Promise<void> {

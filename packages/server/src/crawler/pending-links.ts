@@ -1,0 +1,65 @@
+/**
+ * Links waiting on a target not yet recorded (link-graph.ts): for each target id, the source ids
+ * of the links to it, as linked lists in typed arrays (8 bytes per waiting link, 8 per URL) instead
+ * of an array per target in a Map (about 100 bytes per target and 8 per link, all of it for the
+ * garbage collector to trace on every major collection). Freed cells are reused.
+ */
+
+/** Sources remembered per target; beyond it, later sources are not reported. */
+export const MAX_PENDING_SOURCES = 10_000;
+
+const NONE = -1;
+
+function grown(array: Int32Array<ArrayBuffer>, size: number, fill: number): Int32Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  const next = new Int32Array(Math.max(size, array.length * 2)).fill(fill);
+  next.set(array);
+  return next;
+}
+
+export class PendingLinks {
+  /** Per target: its first waiting cell, or NONE. */
+  private head = new Int32Array(1024).fill(NONE);
+  /** Per target: how many sources wait on it. */
+  private waiting = new Int32Array(1024);
+  /** Per cell: the source, and the target's next cell (or, for a free cell, the next free one). */
+  private source = new Int32Array(1024);
+  private next = new Int32Array(1024);
+  private cells = 0;
+  private free = NONE;
+
+  /** Remembers a link from `source` to `target`, up to MAX_PENDING_SOURCES per target. */
+  add(target: number, source: number): void {
+    this.head = grown(this.head, target + 1, NONE);
+    this.waiting = grown(this.waiting, target + 1, 0);
+    if (this.waiting[target] >= MAX_PENDING_SOURCES) return;
+    let cell = this.free;
+    if (cell !== NONE) this.free = this.next[cell];
+    else {
+      cell = this.cells++;
+      this.source = grown(this.source, this.cells, 0);
+      this.next = grown(this.next, this.cells, 0);
+    }
+    this.source[cell] = source;
+    this.next[cell] = this.head[target];
+    this.head[target] = cell;
+    this.waiting[target]++;
+  }
+
+  /** The sources waiting on `target`, in the order they were added, forgotten here. */
+  take(target: number): number[] {
+    if (target >= this.head.length || this.head[target] === NONE) return [];
+    const sources: number[] = [];
+    let cell = this.head[target];
+    while (cell !== NONE) {
+      sources.push(this.source[cell]);
+      const after = this.next[cell];
+      this.next[cell] = this.free;
+      this.free = cell;
+      cell = after;
+    }
+    this.head[target] = NONE;
+    this.waiting[target] = 0;
+    return sources.reverse();
+  }
+}
