@@ -1,10 +1,11 @@
 /**
- * The crawl's memory: the seen-URL set (URL → id) and, per id, a compact digest in typed arrays
+ * The crawl's memory: the seen-URL set (URL → id, url-set.ts: bytes in one arena) and, per id, a compact digest in typed arrays
  * (struct of arrays, about 60 bytes per URL) holding what the cross-page checks need once the
  * page itself is gone: status, flags, depth, inlinks, title/description/content hashes, simhash,
  * canonical and redirect targets. Nothing else about a page outlives its analysis.
  */
 import type { DiscoveredVia } from './types.js';
+import { UrlSet } from './url-set.js';
 
 export enum State {
   /** Known (from a sitemap) but not queued. */
@@ -87,8 +88,7 @@ function grow<T extends Column>(column: T, size: number): T {
 }
 
 export class UrlRegistry {
-  private readonly ids = new Map<string, number>();
-  private readonly list: string[] = [];
+  private readonly urls = new UrlSet();
   state = new Uint8Array(1024);
   via = new Uint8Array(1024);
   depth = new Int32Array(1024);
@@ -109,24 +109,21 @@ export class UrlRegistry {
   redirect = new Int32Array(1024);
 
   get size(): number {
-    return this.list.length;
+    return this.urls.size;
   }
 
   get(url: string): number | undefined {
-    return this.ids.get(url);
+    return this.urls.get(url);
   }
 
   url(id: number): string {
-    return this.list[id];
+    return this.urls.url(id);
   }
 
   /** Registers a URL (or returns its id); `created` tells whether it was new. */
   add(url: string, depth: number, via: DiscoveredVia): { id: number; created: boolean } {
-    const existing = this.ids.get(url);
-    if (existing !== undefined) return { id: existing, created: false };
-    const id = this.list.length;
-    this.list.push(url);
-    this.ids.set(url, id);
+    const { id, created } = this.urls.add(url);
+    if (!created) return { id, created };
     const n = id + 1;
     this.state = grow(this.state, n);
     this.via = grow(this.via, n);
