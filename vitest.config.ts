@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -37,6 +37,12 @@ export default defineConfig({
   test: {
     globalSetup: ['tests/setup/scratch.ts'],
     testTimeout: 20_000,
+    // At least two files at a time. Vitest's default, one less than the cores, runs them one by
+    // one on a 2-core machine (CI), while most database, crash and crawl tests wait on child
+    // processes, local sites and leases rather than use the CPU. Each file has its own database
+    // (an in-memory SQLite, or a PostgreSQL schema of its own), ports and scratch files.
+    // TEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? Math.max(2, availableParallelism() - 1)),
     hookTimeout: 30_000,
     projects: [
       {
