@@ -49,6 +49,7 @@ const EXAMPLES = [
   'robots.txt answers 404',
   'GPTBot is disallowed',
   `robots.txt lists sitemaps that cannot be read: ${U}.xml`,
+  `robots.txt lists sitemaps that cannot be read: ${U}.xml (404), ${V}.xml (no response)`,
   `${U}/sitemap.xml exists but robots.txt has no Sitemap line`,
   `no Sitemap line in robots.txt and ${U}/sitemap.xml answers 404`,
   `no Sitemap line in robots.txt and ${U}/sitemap.xml answers nothing`,

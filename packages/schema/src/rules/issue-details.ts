@@ -167,7 +167,8 @@ const RULES: readonly Rule[] = [
   [/^status (\d+): robots\.txt unreachable, so everything is disallowed$/, (m) => `statut ${m[1]} : robots.txt injoignable, donc tout est interdit`],
   [/^robots\.txt answers (\d+)$/, (m) => `robots.txt répond ${m[1]}`],
   [/^(\S+) is disallowed$/, (m) => `${m[1]} est interdit`],
-  [/^robots\.txt lists sitemaps that cannot be read: (.+)$/s, (m) => `robots.txt cite des sitemaps illisibles : ${m[1]}`],
+  // Each sitemap with its status, or `(no response)` (crawler/site-files.ts).
+  [/^robots\.txt lists sitemaps that cannot be read: (.+)$/s, (m) => `robots.txt cite des sitemaps illisibles : ${m[1].replace(/ \(no response\)(?=, |$)/g, ' (aucune réponse)')}`],
   [/^(\S+) exists but robots\.txt has no Sitemap line$/, (m) => `${m[1]} existe mais robots.txt n'a pas de ligne Sitemap`],
   [/^no Sitemap line in robots\.txt and (\S+) answers (.+)$/s, (m, t) => `pas de ligne Sitemap dans robots.txt et ${m[1]} répond ${t(m[2])}`],
   [/^listed in the sitemap, no internal link points to it$/, () => 'listée dans le sitemap, aucun lien interne ne pointe vers elle'],
