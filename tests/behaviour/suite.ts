@@ -139,6 +139,28 @@ export function behaviourSuite(setup: () => Target) {
       expect(updated).toMatchObject({ max_depth: 4, max_urls: 50, name: 'Protected' });
     });
 
+    it('answers the same issue in French by default and in English on request, on the list and on the page', async () => {
+      const project = await client.projects.create({ url: target.siteUrl });
+      const [campaign] = (await client.campaigns.list({ project: project.id })).data;
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const read = (language?: 'fr' | 'en') =>
+        createClient({ baseUrl: target.baseUrl, token: target.token, language, retries: 0, fetch: target.fetch })
+          .crawls.issues.list({ crawl: crawl.id, name: 'broken_internal_link' })
+          .toArray({ limit: 100 });
+      // Both targets' sites link to /missing, which answers 404.
+      const en = (await read('en')).find((i) => /\/missing: status 404$/.test(i.details ?? ''))!;
+      expect(en.details).toMatch(/^link to \S+\/missing: status 404$/);
+      const missing = en.details!.slice('link to '.length, -': status 404'.length);
+      const same = (list: { url: string; details: string | null }[]) => list.find((i) => i.url === en.url && i.details?.includes(missing))?.details;
+      expect(same(await read('fr'))).toBe(`lien vers ${missing} : statut 404`);
+      expect(same(await read())).toBe(`lien vers ${missing} : statut 404`);
+
+      const page = (language: 'fr' | 'en') =>
+        createClient({ baseUrl: target.baseUrl, token: target.token, language, retries: 0, fetch: target.fetch }).crawls.pages.byUrl({ crawl: crawl.id, url: en.url });
+      expect(same((await page('en')).issues)).toBe(en.details);
+      expect(same((await page('fr')).issues)).toBe(`lien vers ${missing} : statut 404`);
+    });
+
     it('crawls to a settled report whose summary adds up, then exports it', async () => {
       const project = await client.projects.create({ url: target.siteUrl });
       const [campaign] = (await client.campaigns.list({ project: project.id })).data;

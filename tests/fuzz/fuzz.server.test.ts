@@ -4,9 +4,14 @@
  */
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, it } from 'vitest';
-import { FUZZ_RUNS, newTally, report, runFuzz, seed, type Seeded } from './suite.js';
+import { fuzzRuns, newTally, report, runFuzz, seed, type Seeded } from './suite.js';
 import { mockTarget, serverTarget } from './targets.js';
 
+/**
+ * 1,000 requests on each database (2,000 per `npm test`, each run with its own seed) to the server
+ * and the same to the mock; `npm run fuzz` is the long run.
+ */
+const FUZZ_RUNS = fuzzRuns(1_000);
 const { target: mockSide, mock } = mockTarget();
 // The server is on 127.0.0.1: msw lets those requests through.
 const intercept = setupServer(...mock.handlers);
@@ -28,5 +33,5 @@ afterAll(async () => {
 }, 300_000);
 
 it(`answers ${FUZZ_RUNS} generated requests like the mock, without a 5xx, with catalogue problems, and loses nothing on a refusal`, async () => {
-  await runFuzz(targets, tally);
+  await runFuzz(targets, tally, FUZZ_RUNS);
 }, 60_000 + FUZZ_RUNS * 200);

@@ -5,7 +5,8 @@
  * a refused call changes no stored data. With two targets (the server and the mock), each
  * request goes to both and their answers must agree on status and code.
  *
- * Runs: FUZZ_RUNS requests (default 2,000; `npm run fuzz` sets a long run), FUZZ_SEED to replay.
+ * Runs: FUZZ_RUNS requests (default: the bounded run of each file, see `fuzzRuns`; `npm run fuzz`
+ * sets a long run), FUZZ_SEED to replay.
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -21,7 +22,11 @@ export const FUZZ_PLANS: PlanOverrides = {
   },
 };
 
-export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
+/**
+ * Requests in a run: FUZZ_RUNS when set, else the file's bounded default. Without FUZZ_SEED each
+ * run draws a new seed, so every run of `npm test` explores other requests.
+ */
+export const fuzzRuns = (bounded: number): number => Number(process.env.FUZZ_RUNS ?? bounded);
 const FUZZ_SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 export interface FuzzTarget {
@@ -158,10 +163,10 @@ async function probe(target: Seeded, req: FuzzRequest, tally: Tally, before: str
 }
 
 /**
- * Runs FUZZ_RUNS generated requests against the targets (one, or the server then the mock) and
+ * Runs `runs` generated requests against the targets (one, or the server then the mock) and
  * fails on the first request that breaks a property, shrunk by fast-check.
  */
-export async function runFuzz(targets: Seeded[], tally: Tally): Promise<void> {
+export async function runFuzz(targets: Seeded[], tally: Tally, runs: number): Promise<void> {
   const snapshots = await Promise.all(targets.map((t) => t.snapshot()));
   await fc.assert(
     fc.asyncProperty(anyRequest, async (req) => {
@@ -181,7 +186,7 @@ export async function runFuzz(targets: Seeded[], tally: Tally): Promise<void> {
       }
       expect(problems, `${req.method} ${req.path} ?${JSON.stringify(req.query)} ${JSON.stringify(req.headers)} ${req.body?.slice(0, 300)} [${req.mutations.join('; ')}]`).toEqual([]);
     }),
-    { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: false, maxSkipsPerRun: 0 },
+    { numRuns: runs, seed: FUZZ_SEED, endOnFailure: false, maxSkipsPerRun: 0 },
   );
 }
 

@@ -1,4 +1,4 @@
-import { Crawl, CrawledPageWithIssues, Export, IssueSummary } from '@siteaudit/schema';
+import { Crawl, CrawledPageWithIssues, Export, IssueSummary, isKnownIssueDetail } from '@siteaudit/schema';
 import { describe, expect, it } from 'vitest';
 import { call, key, readAll, useMock } from './helpers.js';
 
@@ -152,6 +152,39 @@ describe('crawls', () => {
     const b = mock.seed.completedCrawl();
     expect(b.crawlId).toBe(a.crawlId);
     expect(await readAll(`/v1/crawls/${b.crawlId}/pages`, token())).toEqual(pagesA);
+  });
+});
+
+describe('issue details', () => {
+  it('are written from the crawler’s templates, and answered in the caller’s language as the server answers them', async () => {
+    const { crawlId } = mock.seed.completedCrawl();
+    const read = async (language: 'fr' | 'en') => {
+      const res = await call('GET', `/v1/crawls/${crawlId}/issues`, { token: token(), query: { limit: 100 }, headers: { 'Accept-Language': language } });
+      expect(res.headers.get('content-language')).toBe(language);
+      return res.body.data as { name: string; url: string; details: string }[];
+    };
+    const en = await read('en');
+    const fr = await read('fr');
+    expect(en.length).toBeGreaterThan(5);
+    // Every detail follows a template: translated in French (failures read as sentences in both).
+    en.forEach((issue, i) => {
+      expect(fr[i]).toMatchObject({ name: issue.name, url: issue.url });
+      expect(fr[i].details, issue.details).not.toBe(issue.details);
+      if (issue.name !== 'fetch_failed') expect(isKnownIssueDetail(issue.details), issue.details).toBe(true);
+    });
+    const pair = (name: string) => [en.find((i) => i.name === name)!.details, fr.find((i) => i.name === name)!.details];
+    expect(pair('h1_missing')).toEqual(['no <h1>', 'pas de <h1>']);
+    expect(pair('description_missing')).toEqual(['no meta description', 'pas de méta-description']);
+    expect(pair('http_4xx')).toEqual(['status 404', 'statut 404']);
+    expect(pair('fetch_failed')).toEqual([
+      'no answer in time (timeout: The operation was aborted due to timeout)',
+      'pas de réponse dans le délai (timeout: The operation was aborted due to timeout)',
+    ]);
+    // A thin page's details give its own word count.
+    const thin = en.find((i) => i.name === 'thin_content')!;
+    const page = (await call('GET', `/v1/crawls/${crawlId}/pages/by-url`, { token: token(), query: { url: thin.url }, headers: { 'Accept-Language': 'fr' } })).body.data;
+    expect(thin.details).toBe(`${page.word_count} words`);
+    expect(page.issues.find((i: { name: string }) => i.name === 'thin_content').details).toBe(`${page.word_count} mots`);
   });
 });
 

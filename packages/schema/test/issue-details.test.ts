@@ -19,10 +19,11 @@ const EXAMPLES = [
   `link to ${U}: redirects (status 301)`,
   `link to ${U}: too many redirects`,
   `link to ${U}: timeout`,
+  `link to ${U}: dns`,
+  `link to ${U}: tls`,
   `302 to ${V}`,
   `more than 10 redirects: ${U} → ${V}`,
   `3 hops: ${U} → ${V} → ${U}/x`,
-  'timeout while reading the body: aborted',
   'served over plain HTTP',
   `2 HTTP resource(s): ${U}.js, ${V}.css`,
   `3 HTTP resource(s) (1 stylesheet, 2 image): stylesheet ${U}.css, image ${V}.png (+1)`,
@@ -48,6 +49,7 @@ const EXAMPLES = [
   'robots.txt answers 404',
   'GPTBot is disallowed',
   `robots.txt lists sitemaps that cannot be read: ${U}.xml`,
+  `robots.txt lists sitemaps that cannot be read: ${U}.xml (404), ${V}.xml (no response)`,
   `${U}/sitemap.xml exists but robots.txt has no Sitemap line`,
   `no Sitemap line in robots.txt and ${U}/sitemap.xml answers 404`,
   `no Sitemap line in robots.txt and ${U}/sitemap.xml answers nothing`,
@@ -129,6 +131,51 @@ function withoutValues(text: string): string {
     .replace(/"[^"]*"/g, ' ')
     .replace(/\b(og:\w+|noindex|nofollow|siteauditbot|GPTBot|X-Robots-Tag|Strict-Transport-Security|Content-Encoding|Link|robots\.txt|llms\.txt|JSON-LD|HTML|HTTP|KB|ms|meta robots|meta refresh|href|hreflang|lighthouse|main|nav|timeout|aborted|ftp|de)\b/g, ' ');
 }
+
+/**
+ * Failures as the crawler stores them (`fetch_failed`, `render_failed`): the type, then the
+ * library's message. Each reads as a sentence in either language, the raw text kept after it.
+ */
+const FAILURES: [stored: string, en: string, fr: string][] = [
+  ['dns: getaddrinfo ENOTFOUND shop.example', 'host name not found', "nom d'hôte introuvable"],
+  ['dns: getaddrinfo EAI_AGAIN shop.example', 'the host name could not be resolved for now (DNS server unavailable)', "le nom d'hôte n'a pas pu être résolu pour l'instant (serveur DNS indisponible)"],
+  ['connection: connect ECONNREFUSED 203.0.113.7:443', 'connection refused by the server', 'connexion refusée par le serveur'],
+  ['connection: read ECONNRESET', 'connection reset by the server', 'connexion interrompue par le serveur'],
+  ['connection: other side closed', 'connection closed by the server before the answer', 'connexion fermée par le serveur avant la réponse'],
+  ['connection: connect EHOSTUNREACH 203.0.113.7:443', 'host unreachable', 'hôte injoignable'],
+  ['connection: something else went wrong', 'the connection failed', 'la connexion a échoué'],
+  ['timeout: Headers Timeout Error', 'no response headers in time', "pas d'en-têtes de réponse dans le délai"],
+  ['timeout: Connect Timeout Error (attempted address: shop.example:443, timeout: 10000ms)', 'the connection timed out', 'délai de connexion dépassé'],
+  ['timeout: The operation was aborted due to timeout', 'no answer in time', 'pas de réponse dans le délai'],
+  ['tls: certificate has expired', 'the certificate has expired', 'le certificat a expiré'],
+  ['tls: self-signed certificate', 'the certificate is not signed by a recognised authority', "le certificat n'est pas signé par une autorité reconnue"],
+  ['tls: unable to verify the first certificate', 'the certificate chain is incomplete', 'la chaîne de certificats est incomplète'],
+  ["tls: Hostname/IP does not match certificate's altnames: Host: shop.example. is not in the cert's altnames: DNS:other.example", 'the certificate is for another host name', "le certificat est celui d'un autre nom d'hôte"],
+  ['protocol: Parse Error: Invalid header value char', 'the answer is not valid HTTP', "la réponse n'est pas du HTTP valide"],
+  ['navigation: page.goto: net::ERR_NAME_NOT_RESOLVED at https://shop.example/', 'host name not found', "nom d'hôte introuvable"],
+  ['timeout: page.goto: Timeout 20000ms exceeded.', 'no answer in time', 'pas de réponse dans le délai'],
+  ['crashed: Target page, context or browser has been closed', 'the browser crashed while rendering the page', 'le navigateur a planté pendant le rendu de la page'],
+  ['render_error: Execution context was destroyed', 'the browser could not render the page', "le navigateur n'a pas pu effectuer le rendu de la page"],
+];
+
+describe('failures in the reader’s language', () => {
+  it.each(FAILURES)('%s', (stored, en, fr) => {
+    expect(isKnownIssueDetail(stored)).toBe(true);
+    expect(localiseIssueDetails(stored, 'en')).toBe(`${en} (${stored})`);
+    expect(localiseIssueDetails(stored, 'fr')).toBe(`${fr} (${stored})`);
+  });
+
+  it('a failure while reading the body says so in each language, the raw text kept', () => {
+    const stored = 'timeout while reading the body: Body Timeout Error';
+    expect(localiseIssueDetails(stored, 'en')).toBe('the body did not arrive in time while reading the body (timeout: Body Timeout Error)');
+    expect(localiseIssueDetails(stored, 'fr')).toBe("le corps de la réponse n'est pas arrivé dans le délai pendant la lecture du corps (timeout: Body Timeout Error)");
+  });
+
+  it('a link whose target failed names the failure in French, its type kept', () => {
+    expect(localiseIssueDetails(`link to ${U}: dns`, 'fr')).toBe(`lien vers ${U} : le nom d'hôte n'a pas pu être résolu (dns)`);
+    expect(localiseIssueDetails(`link to ${U}: dns`, 'en')).toBe(`link to ${U}: dns`);
+  });
+});
 
 describe('localiseIssueDetails', () => {
   it.each(EXAMPLES)('translates %s', (details) => {

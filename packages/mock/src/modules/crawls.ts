@@ -3,7 +3,7 @@
  * to `completed` with `settled: false` (post-processing), then `settled: true`, when reports
  * may be read (spec: States, Crawl). Reports before that answer 409 `crawl.not_settled`.
  */
-import { assertWithinPlan, CRAWL_STEPS, QUEUED_CRAWL, SEVERITY_RANK, crawlSettingsText, crawlProgressPercent, normaliseUrl, pagespeedSkipReason, unmeasuredPageSpeed, type Crawl, type IssueSummary, type PageSpeedResult } from '@siteaudit/schema';
+import { assertWithinPlan, CRAWL_STEPS, QUEUED_CRAWL, SEVERITY_RANK, crawlSettingsText, crawlProgressPercent, localiseIssueDetails, normaliseUrl, pagespeedSkipReason, unmeasuredPageSpeed, type Crawl, type IssueOccurrence, type IssueSummary, type Language, type PageSpeedResult } from '@siteaudit/schema';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, CrawlRecord, Job, MockDb } from '../db.js';
 import { hashHex } from '../random.js';
@@ -172,6 +172,11 @@ function pageStatusClass(status: number | null): string {
   return status === null ? 'unreachable' : `${Math.floor(status / 100)}xx`;
 }
 
+/** An occurrence as answered: its details in the caller's language, as the server answers them. */
+function inLanguage(issue: IssueOccurrence, language: Language): IssueOccurrence {
+  return { ...issue, details: localiseIssueDetails(issue.details, language) };
+}
+
 function withoutInternals<T extends { issues: unknown; protection: unknown; resources: unknown }>(page: T) {
   const { issues: _issues, protection: _protection, resources: _resources, ...rest } = page;
   return rest;
@@ -202,11 +207,12 @@ export const crawlOperations: Pick<
     return data(serializeCrawl(ownedCrawl(db, params.crawl, caller), now));
   },
 
-  listCrawlIssues({ db, caller, params, query }) {
+  listCrawlIssues({ db, caller, params, query, language }) {
     const crawl = settledCrawl(db, params.crawl, caller);
     const items = crawl.issues
       .map((issue, index) => ({ key: index, item: issue }))
-      .filter(({ item }) => (!query.severity || item.severity === query.severity) && (!query.category || item.category === query.category) && (!query.name || item.name === query.name));
+      .filter(({ item }) => (!query.severity || item.severity === query.severity) && (!query.category || item.category === query.category) && (!query.name || item.name === query.name))
+      .map(({ key, item }) => ({ key, item: inLanguage(item, language) }));
     return { type: 'list', items };
   },
 
@@ -235,12 +241,12 @@ export const crawlOperations: Pick<
     return { type: 'list', items };
   },
 
-  getCrawlPageByUrl({ db, caller, params, query }) {
+  getCrawlPageByUrl({ db, caller, params, query, language }) {
     const crawl = settledCrawl(db, params.crawl, caller);
     const wanted = pageKey(query.url);
     const page = crawl.page_records.find((p) => pageKey(p.url) === wanted);
     if (!page) fail('not_found');
-    return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues), resources: page.resources });
+    return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues).map((i) => inLanguage(i, language)), resources: page.resources });
   },
 
   getCrawlPagespeed({ db, caller, params }) {

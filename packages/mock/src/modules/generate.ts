@@ -1,7 +1,9 @@
 /**
  * The pages and issues a mock crawl "finds": a fixed small site shape, with numbers drawn from a
  * generator seeded by the crawl id, so one crawl always yields the same report whatever else the
- * test did. Severities and categories come from the shared check catalogue.
+ * test did. Severities and categories come from the shared check catalogue; each occurrence's
+ * `details` is the English text the crawler writes for that check (packages/server/src/crawler),
+ * so answers localise it with the same templates (`localiseIssueDetails`).
  */
 import { CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence, type PageResource } from '@siteaudit/schema';
 import type { CampaignRecord, PageRecord } from '../db.js';
@@ -19,7 +21,15 @@ interface PageShape {
   words?: [number, number];
   imagesWithoutAlt?: number;
   protection?: boolean;
-  issues?: Omit<IssueOccurrence, 'url'>[];
+  /** The page's findings, as [check, details] in the crawler's wording. */
+  issues?: (page: PageFacts) => [CheckName, string][];
+}
+
+/** What a page's details are written from. */
+interface PageFacts {
+  origin: string;
+  title: string | null;
+  wordCount: number | null;
 }
 
 const SITE: PageShape[] = [
@@ -31,7 +41,7 @@ const SITE: PageShape[] = [
     h1: 'Welcome',
     words: [600, 900],
     imagesWithoutAlt: 1,
-    issues: [issue('image_missing_alt', '1 image has no alt text')],
+    issues: ({ origin }) => [['image_missing_alt', `1 image(s) without alt: ${origin}/images/hero.jpg`]],
   },
   { path: '/about', depth: 1, status: 200, title: 'About us', h1: 'About us', words: [350, 500] },
   {
@@ -42,7 +52,7 @@ const SITE: PageShape[] = [
     description: null,
     h1: 'Contact us',
     words: [220, 300],
-    issues: [issue('description_missing', 'No meta description')],
+    issues: () => [['description_missing', 'no meta description']],
   },
   {
     path: '/blog',
@@ -51,7 +61,7 @@ const SITE: PageShape[] = [
     title: 'Blog',
     h1: 'Blog',
     words: [300, 450],
-    issues: [issue('link_to_redirect', 'Links to /old-page, which redirects (301)')],
+    issues: ({ origin }) => [['link_to_redirect', `link to ${origin}/old-page: redirects (status 301)`]],
   },
   {
     path: '/blog/first-post',
@@ -61,9 +71,9 @@ const SITE: PageShape[] = [
     h1: 'Our first post',
     words: [900, 1400],
     imagesWithoutAlt: 2,
-    issues: [
-      issue('image_missing_alt', '2 images have no alt text'),
-      issue('title_too_long', 'Title is 72 characters long (over 60)'),
+    issues: ({ origin, title }) => [
+      ['image_missing_alt', `2 image(s) without alt: ${origin}/images/first-post.jpg, ${origin}/images/first-post-2.jpg`],
+      ['title_too_long', `${[...(title ?? '')].length} characters`],
     ],
   },
   {
@@ -73,9 +83,9 @@ const SITE: PageShape[] = [
     title: 'Second post',
     h1: 'Second post',
     words: [90, 150],
-    issues: [
-      issue('broken_internal_link', 'Links to /missing, which answers 404'),
-      issue('thin_content', 'Fewer than 200 words'),
+    issues: ({ origin, wordCount }) => [
+      ['broken_internal_link', `link to ${origin}/missing: status 404`],
+      ['thin_content', `${wordCount} words`],
     ],
   },
   {
@@ -86,7 +96,7 @@ const SITE: PageShape[] = [
     description: null,
     h1: 'Products',
     words: [250, 400],
-    issues: [issue('description_missing', 'No meta description')],
+    issues: () => [['description_missing', 'no meta description']],
   },
   {
     path: '/products/widget',
@@ -95,28 +105,28 @@ const SITE: PageShape[] = [
     title: 'Widget',
     h1: null,
     words: [300, 380],
-    issues: [issue('h1_missing', 'No h1 heading')],
+    issues: () => [['h1_missing', 'no <h1>']],
   },
   { path: '/old-page', depth: 1, status: 301 },
   {
     path: '/missing',
     depth: 2,
     status: 404,
-    issues: [issue('http_4xx', 'Internal page answered 404')],
+    issues: () => [['http_4xx', 'status 404']],
   },
   {
     path: '/slow',
     depth: 2,
     status: null,
     errorType: 'timeout',
-    issues: [issue('fetch_failed', 'No response within 20 s (timeout)')],
+    // The message of the crawler's deadline (AbortSignal.timeout), after the error type.
+    issues: () => [['fetch_failed', 'timeout: The operation was aborted due to timeout']],
   },
   { path: 'https://external.example.org/', external: true, depth: 1, status: 200, title: 'External', h1: 'External', words: [200, 400] },
   // A bot-challenge interstitial: counted in protection_occurrences, never as the page's issues.
   { path: '/cdn-cgi/challenge', depth: 2, status: 403, protection: true },
 ];
 
-/** An occurrence of a catalogue check, with the catalogue's severity and category. */
 /** The sound stylesheet and script every HTML page of the mock site loads. */
 function siteResources(origin: string): PageResource[] {
   const sound = { final_status_code: 200, redirect_url: null, error_type: null };
@@ -126,8 +136,9 @@ function siteResources(origin: string): PageResource[] {
   ];
 }
 
-function issue(name: CheckName, details: string): Omit<IssueOccurrence, 'url'> {
-  return { name, severity: CHECKS[name].severity, category: CHECKS[name].category, details };
+/** An occurrence of a catalogue check, with the catalogue's severity and category. */
+function issue(name: CheckName, url: string, details: string): IssueOccurrence {
+  return { name, severity: CHECKS[name].severity, category: CHECKS[name].category, url, details };
 }
 
 /** Errors first, then by name and URL: the stable order of every issue list. */
@@ -152,8 +163,10 @@ export function generateFindings(crawlId: string, campaign: CampaignRecord): Cra
   const pages: PageRecord[] = kept.map((shape) => {
     const url = shape.external ? shape.path : new URL(shape.path, origin).href;
     const html = shape.status !== null && shape.status < 300;
-    const issues = (shape.issues ?? []).map((i) => ({ ...i, url })).sort(compareIssues);
     const images = html ? random.int(2, 12) : 0;
+    const title = html ? (shape.title === 'Home' ? `${site} — Home` : (shape.title ?? null)) : null;
+    const wordCount = html && shape.words ? random.int(shape.words[0], shape.words[1]) : null;
+    const issues = (shape.issues?.({ origin, title, wordCount }) ?? []).map(([name, details]) => issue(name, url, details)).sort(compareIssues);
     return {
       url,
       status_code: shape.status,
@@ -161,10 +174,10 @@ export function generateFindings(crawlId: string, campaign: CampaignRecord): Cra
       content_type: shape.status === null ? null : 'text/html; charset=utf-8',
       is_internal: !shape.external,
       depth: shape.depth,
-      title: html ? (shape.title === 'Home' ? `${site} — Home` : (shape.title ?? null)) : null,
+      title,
       meta_description: html ? (shape.description === null ? null : `${shape.title ?? 'Page'} of ${site}.`) : null,
       h1: html ? (shape.h1 ?? null) : null,
-      word_count: html && shape.words ? random.int(shape.words[0], shape.words[1]) : null,
+      word_count: wordCount,
       canonical_url: html ? url : null,
       response_time_ms: shape.status === null ? null : random.int(60, 700),
       size_bytes: shape.status === null ? null : random.int(4_000, 90_000),

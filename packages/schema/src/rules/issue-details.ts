@@ -5,14 +5,19 @@
  * (`status 404`, `link to https://…: redirect loop`, `115 words`). Until it stores a structured
  * detail (a template key and its values), answers and reports translate the text of every known
  * template here: the values (URLs, numbers, tags, lists) are kept as they are, the words around
- * them are the reader's. A text no template matches (a network library's message, an axe rule's
- * help) is returned unchanged.
+ * them are the reader's. A text no template matches is returned unchanged.
  *
- * English is the stored language: `localiseIssueDetails(text, 'en')` is the text itself.
+ * English is the stored language: `localiseIssueDetails(text, 'en')` is the text itself, except
+ * for a network or browser failure (`fetch_failed`, `render_failed`): the crawler stores the
+ * library's own message after its type (`dns: getaddrinfo ENOTFOUND shop.example`), which both
+ * languages read as a sentence followed by that raw text (`host name not found (dns: getaddrinfo
+ * ENOTFOUND shop.example)`), so the code stays visible for whoever has to fix it.
  */
 import type { Language } from '../errors.js';
 
 type Translate = (text: string) => string;
+/** A text in English and in French. */
+type Both = readonly [en: string, fr: string];
 /** An English template, anchored, and its French rendering from the captured values. */
 type Rule = readonly [RegExp, (m: RegExpExecArray, t: Translate) => string];
 
@@ -35,6 +40,76 @@ const RESOURCE_TYPE = '(stylesheet|icon|manifest|preload|script|image|media|fram
 /** `script https://…, image https://… (+2)`: each type named in French. */
 const resourceList = (text: string) => text.replace(new RegExp(`(^|, )${RESOURCE_TYPE} `, 'g'), (_m, sep: string, type: string) => `${sep}${RESOURCE[type]} `);
 
+/**
+ * Why a request or a rendering failed: the crawler's error types (crawler/http.ts
+ * FetchErrorType) and the renderer's codes (rendering/renderer.ts), in both languages.
+ */
+const FAILURE_TYPES: Record<string, Both> = {
+  timeout: ['no answer in time', 'pas de réponse dans le délai'],
+  dns: ['the host name could not be resolved', "le nom d'hôte n'a pas pu être résolu"],
+  connection: ['the connection failed', 'la connexion a échoué'],
+  tls: ['the secure connection (TLS) failed', 'la connexion sécurisée (TLS) a échoué'],
+  protocol: ['the server did not answer valid HTTP', "le serveur n'a pas répondu en HTTP valide"],
+  address_refused: ['the address is private, which this server does not crawl', "l'adresse est privée, ce serveur ne l'explore pas"],
+  crashed: ['the browser crashed while rendering the page', 'le navigateur a planté pendant le rendu de la page'],
+  navigation: ['the browser could not load the page', "le navigateur n'a pas pu charger la page"],
+  render_error: ['the browser could not render the page', "le navigateur n'a pas pu effectuer le rendu de la page"],
+  closed: ['the browser was closed before the end of the rendering', 'le navigateur a été fermé avant la fin du rendu'],
+};
+const FAILURE_TYPE = `(${Object.keys(FAILURE_TYPES).join('|')})`;
+
+/**
+ * What a library's message says, more precisely than its type: Node's system error codes
+ * (getaddrinfo, connect), undici's messages, OpenSSL's certificate errors and Chromium's
+ * `net::ERR_*` codes. The first match wins.
+ */
+const FAILURE_MESSAGES: readonly (readonly [RegExp, Both])[] = [
+  [/\bENOTFOUND\b|ERR_NAME_NOT_RESOLVED/, ['host name not found', "nom d'hôte introuvable"]],
+  [/\bEAI_AGAIN\b/, ['the host name could not be resolved for now (DNS server unavailable)', "le nom d'hôte n'a pas pu être résolu pour l'instant (serveur DNS indisponible)"]],
+  [/\bECONNREFUSED\b|ERR_CONNECTION_REFUSED/, ['connection refused by the server', 'connexion refusée par le serveur']],
+  [/\bECONNRESET\b|ERR_CONNECTION_RESET|socket hang up/, ['connection reset by the server', 'connexion interrompue par le serveur']],
+  [/\bEHOSTUNREACH\b|ERR_ADDRESS_UNREACHABLE/, ['host unreachable', 'hôte injoignable']],
+  [/\bENETUNREACH\b|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED/, ['network unreachable', 'réseau injoignable']],
+  [/\bETIMEDOUT\b|ERR_TIMED_OUT|ERR_CONNECTION_TIMED_OUT|Connect Timeout Error/, ['the connection timed out', 'délai de connexion dépassé']],
+  [/Headers Timeout Error/, ['no response headers in time', "pas d'en-têtes de réponse dans le délai"]],
+  [/Body Timeout Error/, ['the body did not arrive in time', "le corps de la réponse n'est pas arrivé dans le délai"]],
+  [/aborted due to timeout|Timeout \d+ ?ms exceeded/, ['no answer in time', 'pas de réponse dans le délai']],
+  [/other side closed|UND_ERR_SOCKET|ERR_CONNECTION_CLOSED|ERR_EMPTY_RESPONSE/, ['connection closed by the server before the answer', "connexion fermée par le serveur avant la réponse"]],
+  [/certificate has expired|CERT_HAS_EXPIRED|ERR_CERT_DATE_INVALID/, ['the certificate has expired', 'le certificat a expiré']],
+  [/self[- ]signed certificate|SELF_SIGNED_CERT|ERR_CERT_AUTHORITY_INVALID/, ['the certificate is not signed by a recognised authority', "le certificat n'est pas signé par une autorité reconnue"]],
+  [/unable to verify the first certificate|UNABLE_TO_VERIFY_LEAF_SIGNATURE|unable to get local issuer certificate/, ['the certificate chain is incomplete', 'la chaîne de certificats est incomplète']],
+  [/altnames|ERR_TLS_CERT_ALTNAME_INVALID|ERR_CERT_COMMON_NAME_INVALID/, ['the certificate is for another host name', "le certificat est celui d'un autre nom d'hôte"]],
+  [/ERR_SSL_|wrong version number|handshake failure/i, ['the TLS handshake failed', 'la négociation TLS a échoué']],
+  [/^Parse Error|HPE_/, ['the answer is not valid HTTP', "la réponse n'est pas du HTTP valide"]],
+];
+
+const side = (both: Both, language: Language) => both[language === 'en' ? 0 : 1];
+
+/** A failure's sentence in `language`, followed by the stored raw text. */
+function failure(type: string, message: string, language: Language): string {
+  const precise = FAILURE_MESSAGES.find(([pattern]) => pattern.test(message))?.[1];
+  return side(precise ?? FAILURE_TYPES[type], language);
+}
+
+/** Failures the crawler stores with the library's message: rendered in both languages. */
+const FAILURES: readonly (readonly [RegExp, (m: RegExpExecArray, language: Language) => string])[] = [
+  // fetch_failed (crawler/redirects.ts), render_failed (crawler/browser-pass.ts)
+  [new RegExp(`^${FAILURE_TYPE}: (.*)$`, 's'), (m, l) => `${failure(m[1], m[2], l)} (${m[0]})`],
+  // fetch_failed after the headers (crawler/page-stage.ts)
+  [
+    new RegExp(`^${FAILURE_TYPE} while reading the body: (.*)$`, 's'),
+    (m, l) => `${failure(m[1], m[2], l)}${l === 'en' ? ' while reading the body' : ' pendant la lecture du corps'} (${m[1]}: ${m[2]})`,
+  ],
+];
+
+function failureDetails(text: string, language: Language): string | null {
+  for (const [pattern, render] of FAILURES) {
+    const m = pattern.exec(text);
+    if (m) return render(m, language);
+  }
+  return null;
+}
+
 /** Reasons that appear inside other details (why a link is broken, why a sitemap URL is bad…). */
 const REASONS: readonly Rule[] = [
   [/^redirect loop$/, () => 'boucle de redirection'],
@@ -52,6 +127,8 @@ const REASONS: readonly Rule[] = [
   [/^does not link back$/, () => 'ne renvoie pas de lien'],
   [/^answers (.+)$/s, (m, t) => `répond ${t(m[1])}`],
   [/^nothing$/, () => 'rien'],
+  // A link whose target failed: the crawler names only the type (crawler/external-checks.ts).
+  [new RegExp(`^${FAILURE_TYPE}$`), (m) => `${FAILURE_TYPES[m[1]][1]} (${m[1]})`],
   [/^empty href$/, () => 'href vide'],
   [/^"(.*)" is not a URL$/s, (m) => `"${m[1]}" n'est pas une URL`],
   [/^([a-z][a-z0-9+.-]*) URL (\S+)$/, (m) => `URL ${m[1]} ${m[2]}`],
@@ -64,7 +141,6 @@ const RULES: readonly Rule[] = [
   [/^(\d{3}) to (\S+)$/, (m) => `${m[1]} vers ${m[2]}`],
   [/^more than (\d+) redirects: (.+)$/s, (m) => `plus de ${m[1]} redirections : ${m[2]}`],
   [/^(\d+) hops: (.+)$/s, (m) => `${m[1]} sauts : ${m[2]}`],
-  [/^([a-z_]+) while reading the body: (.*)$/s, (m) => `${m[1]} pendant la lecture du corps : ${m[2]}`],
   // Security and transport
   [/^served over plain HTTP$/, () => 'servie en HTTP non chiffré'],
   [/^(\d+) HTTP resource\(s\): (.+)$/s, (m) => `${m[1]} ressource(s) HTTP : ${m[2]}`],
@@ -91,7 +167,8 @@ const RULES: readonly Rule[] = [
   [/^status (\d+): robots\.txt unreachable, so everything is disallowed$/, (m) => `statut ${m[1]} : robots.txt injoignable, donc tout est interdit`],
   [/^robots\.txt answers (\d+)$/, (m) => `robots.txt répond ${m[1]}`],
   [/^(\S+) is disallowed$/, (m) => `${m[1]} est interdit`],
-  [/^robots\.txt lists sitemaps that cannot be read: (.+)$/s, (m) => `robots.txt cite des sitemaps illisibles : ${m[1]}`],
+  // Each sitemap with its status, or `(no response)` (crawler/site-files.ts).
+  [/^robots\.txt lists sitemaps that cannot be read: (.+)$/s, (m) => `robots.txt cite des sitemaps illisibles : ${m[1].replace(/ \(no response\)(?=, |$)/g, ' (aucune réponse)')}`],
   [/^(\S+) exists but robots\.txt has no Sitemap line$/, (m) => `${m[1]} existe mais robots.txt n'a pas de ligne Sitemap`],
   [/^no Sitemap line in robots\.txt and (\S+) answers (.+)$/s, (m, t) => `pas de ligne Sitemap dans robots.txt et ${m[1]} répond ${t(m[2])}`],
   [/^listed in the sitemap, no internal link points to it$/, () => 'listée dans le sitemap, aucun lien interne ne pointe vers elle'],
@@ -155,19 +232,21 @@ function translate(rules: readonly Rule[], text: string): string | null {
 }
 
 function french(text: string): string {
-  return translate(RULES, text) ?? translate(REASONS, text) ?? text;
+  return failureDetails(text, 'fr') ?? translate(RULES, text) ?? translate(REASONS, text) ?? text;
 }
 
 /**
  * An occurrence's `details` in `language`: the stored English text, or its French rendering when
- * it follows a known template (unchanged otherwise). Null stays null.
+ * it follows a known template (unchanged otherwise); a failure as a sentence in either language.
+ * Null stays null.
  */
 export function localiseIssueDetails<T extends string | null | undefined>(details: T, language: Language): T {
-  if (language === 'en' || typeof details !== 'string' || details === '') return details;
+  if (typeof details !== 'string' || details === '') return details;
+  if (language === 'en') return (failureDetails(details, 'en') ?? details) as T;
   return french(details) as T;
 }
 
 /** Whether a stored detail follows a template this module translates (used by tests). */
 export function isKnownIssueDetail(details: string): boolean {
-  return translate(RULES, details) !== null || translate(REASONS, details) !== null;
+  return failureDetails(details, 'fr') !== null || translate(RULES, details) !== null || translate(REASONS, details) !== null;
 }

@@ -1,8 +1,9 @@
 /**
  * What to fix, per check of the catalogue, in the report's language: one sentence a site owner can
- * act on. A check without its own advice gets its category's; accessibility findings point to the
- * axe rule's documentation.
+ * act on. A check without its own advice gets its category's; accessibility findings give axe's
+ * statement of the rule (translated by axe-core) and point to its documentation.
  */
+import { axeRuleDescription } from '../rendering/axe-locale.js';
 import { ACCESSIBILITY_PREFIX } from './catalogue.js';
 import type { ExportLanguage } from './types.js';
 
@@ -121,9 +122,11 @@ export function fixFor(name: string, category: string, language: ExportLanguage)
   if (own) return own[index(language)];
   if (name.startsWith(ACCESSIBILITY_PREFIX)) {
     const rule = name.slice(ACCESSIBILITY_PREFIX.length);
+    // axe's own statement of the rule, in the reader's language where axe-core translates it.
+    const what = axeRuleDescription(rule, language);
     return language === 'en'
-      ? `Fix the elements flagged by the axe rule "${rule}" (dequeuniversity.com/rules/axe/${rule}).`
-      : `Corrigez les éléments signalés par la règle axe « ${rule} » (dequeuniversity.com/rules/axe/${rule}).`;
+      ? `${what ? `${what}: fix` : 'Fix'} the elements flagged by the axe rule "${rule}" (dequeuniversity.com/rules/axe/${rule}).`
+      : `${what ? `${what} : corrigez` : 'Corrigez'} les éléments signalés par la règle axe « ${rule} » (dequeuniversity.com/rules/axe/${rule}).`;
   }
   const general = CATEGORY_FIXES[category];
   return general ? general[index(language)] : language === 'en' ? 'Review the affected pages.' : 'Examinez les pages concernées.';

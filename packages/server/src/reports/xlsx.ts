@@ -1,4 +1,5 @@
-import { localiseIssueDetails, type PageSpeedResult } from '@siteaudit/schema';
+import type { PageSpeedResult } from '@siteaudit/schema';
+import { issueDetailsIn } from './issue-details.js';
 import type ExcelJS from 'exceljs';
 import { type EventEmitter, once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
@@ -284,7 +285,7 @@ async function writeIssues(wb: Workbook, source: ExportSource, t: ExportStrings,
       truncated = true;
       break;
     }
-    await sheet.add([labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(localiseIssueDetails(issue.details, source.language))]);
+    await sheet.add([labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(issueDetailsIn(issue.name, issue.details, source.language))]);
   }
   const lastRow = sheet.rows;
   if (truncated) await sheet.add([t.truncatedAtExcelLimit]);

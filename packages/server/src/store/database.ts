@@ -35,6 +35,15 @@ function sqliteFile(option: string): string | null {
   return option; // a bare file path
 }
 
+/**
+ * knex prints every failed connection attempt with its stack ("Acquire connection error: …") on
+ * stderr; the same error rejects the query that asked, which says it in one line (startup-errors.ts)
+ * or logs it. Other warnings are printed as knex prints them.
+ */
+function quietAcquireErrors(message: string): void {
+  if (!message.startsWith('Acquire connection error')) console.warn(message);
+}
+
 export function openDatabase(option: DatabaseOption): Database {
   if (typeof option !== 'string') {
     const client = String(option.client.config.client ?? option.client.dialect ?? '');
@@ -43,7 +52,7 @@ export function openDatabase(option: DatabaseOption): Database {
   const file = sqliteFile(option);
   if (file === null) {
     return {
-      knex: knexFactory({ client: 'pg', connection: option, pool: { min: 0, max: 10 } }),
+      knex: knexFactory({ client: 'pg', connection: option, pool: { min: 0, max: 10 }, log: { warn: quietAcquireErrors } }),
       dialect: 'postgres',
       owned: true,
     };

@@ -175,11 +175,10 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
           .filter((m): m is RegExpMatchArray => m !== null && m[1] !== 'help')
           .map((m) => [m[1], m[2] ?? ''] as const),
       );
-    const top = await cli(['--help']);
+    const [top, admin] = await Promise.all([cli(['--help']), cli(['admin', '--help'])]);
     expect(top.code).toBe(0);
     const commands = described(top.stdout);
     expect([...commands.keys()]).toEqual(['start', 'dev', 'admin']);
-    const admin = await cli(['admin', '--help']);
     const subcommands = described(admin.stdout);
     expect([...subcommands.keys()]).toEqual([
       'create-team', 'add-member', 'create-token', 'remove-member', 'set-plan', 'link-search-console', 'lock-project',
@@ -217,12 +216,13 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
   }, 60_000);
 
   it('prints its version, marks required options and shows the scopes default as a word', async () => {
-    const version = await cli(['--version']);
+    // Independent commands that read nothing: run side by side.
+    const helps = [['start', '--help'], ['admin', '--help'], ['admin', 'create-token', '--help']];
+    const [version, help, ...others] = await Promise.all([cli(['--version']), cli(['admin', 'create-token', '--help']), ...helps.map((args) => cli(args))]);
     expect(version.code).toBe(0);
     const { version: expected } = JSON.parse(readFileSync(path.join(ROOT, 'packages/server/package.json'), 'utf8')) as { version: string };
     expect(version.stdout.trim()).toBe(expected);
 
-    const help = await cli(['admin', 'create-token', '--help']);
     expect(help.code).toBe(0);
     const line = (option: string) => help.stdout.split('\n').find((l) => l.trimStart().startsWith(option)) ?? '';
     expect(line('--team')).toContain('(required)');
@@ -233,8 +233,8 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     expect(scopes.slice(0, scopes.indexOf('--days'))).not.toContain('["');
 
     // Readable in an 80-column terminal (the width when not a terminal), without a "(default: false)" per flag.
-    for (const args of [['start', '--help'], ['admin', '--help'], ['admin', 'create-token', '--help']]) {
-      const out = (await cli(args)).stdout;
+    for (const [i, args] of helps.entries()) {
+      const out = others[i].stdout;
       expect(out.split('\n').filter((l) => l.length > 80), args.join(' ')).toEqual([]);
       expect(out).not.toContain('(default: false)');
     }
@@ -326,14 +326,16 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     expect(await page.text()).toContain('<tr id="unauthenticated">');
   }, 90_000);
 
-  it.each([
+  // Each case fails on its own (the two that name no database get a file of their own): side by side.
+  it.concurrent.each([
     ['an unknown database scheme', ['--database', 'mysql://root:hunter2@db.example/site'], /^Unknown database "mysql:\/\/root:\*\*\*@db\.example\/site": the store is PostgreSQL \(postgres:\/\/user@host:5432\/name\) or SQLite/],
     ['an SQLite file in a folder that does not exist', ['--database', '/nonexistent-folder/site.db'], /^Cannot open the SQLite file "\/nonexistent-folder\/site\.db": its folder must exist and be writable/],
     ['an unreachable PostgreSQL', ['--database', 'postgres://postgres@127.0.0.1:1/site'], /^Cannot reach PostgreSQL at 127\.0\.0\.1:1 \(connection refused\): start it, or fix the host and port/],
     ['a public URL that is not one', ['--public-url', 'foo'], /^--public-url \(or SITEAUDIT_PUBLIC_URL\) must be an absolute http\(s\) URL, got "foo": give the URL clients reach the API at/],
     ['a port out of range', ['--port', '70000'], /^Not a port: .*give --port \(or PORT\) a number from 0 to 65535/],
-  ])('ends a start-up mistake (%s) with one line, exit code 1 and no stack', async (_what, args, message) => {
-    const res = await cli(['start', ...(args.includes('--database') ? [] : ['--database', database]), ...(args.includes('--port') ? [] : ['--port', String(await freePort())]), ...args]);
+  ])('ends a start-up mistake (%s) with one line, exit code 1 and no stack', async (what, args, message) => {
+    const own = path.join(dir, `mistake-${what.replace(/\W+/g, '-')}.db`);
+    const res = await cli(['start', ...(args.includes('--database') ? [] : ['--database', own]), ...(args.includes('--port') ? [] : ['--port', String(await freePort())]), ...args]);
     expect(res.code).toBe(1);
     expect(res.stderr.trim().split('\n'), res.stderr).toHaveLength(1);
     expect(res.stderr.trim()).toMatch(message);

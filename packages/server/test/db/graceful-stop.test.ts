@@ -24,7 +24,11 @@ const CHILD = path.join(ROOT, 'packages/server/test/db/support/stop-child.ts');
 const BURST = 20;
 const OFFSETS_MS = [0, 2, 5, 10, 20];
 const KINDS = ['new', 'keep-alive'] as const;
-const REPETITIONS = Number(process.env.STOP_REPETITIONS ?? 20);
+/**
+ * Bursts per offset and kind: 8 in `npm test` (1,600 requests, 80 stops on each database; the
+ * figures in docs/reliability.md are of 20, `STOP_REPETITIONS=20` for such a soak run).
+ */
+const REPETITIONS = Number(process.env.STOP_REPETITIONS ?? 8);
 /** Child servers at once, each on its own database; the bursts are dealt out among them. */
 const LANES = Number(process.env.STOP_LANES ?? 4);
 

@@ -2,28 +2,33 @@
  * One language per answer: the same crawl of a small site with many defects, exported as PDF and
  * workbook and listed through the API in French and in English. Every word of each must be of
  * its language: the test fails on any word of the other language's list (the site's own text is
- * Latin placeholder, in neither, and URLs are left out).
+ * Latin placeholder, in neither, and URLs are left out). A page that hangs up without answering
+ * gives a network failure (`fetch_failed`), read as a sentence in each language;
+ * where Chromium is installed, the crawl checks accessibility too and axe's findings read in each
+ * language (axe-core's French locale).
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM } from '../rendering/support.js';
 import { pdfPages } from '../reports/pdf-read.js';
 import { startHarness, type Harness } from './harness.js';
-import { startSite, type Site } from './support/site.js';
+import { startSite, type Site, type SitePage } from './support/site.js';
 
 const LOREM = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua. ';
 const head = (title: string, extra = '') => `<head><meta charset="utf-8"><title>${title}</title>${extra}</head>`;
 
 /** Pages with the defects whose details the crawler writes as text. */
-const PAGES: Record<string, { status?: number; html?: string; headers?: Record<string, string> }> = {
+const PAGES: Record<string, SitePage> = {
   '/': {
     html: `<!doctype html><html lang="la">${head('Lorem ipsum dolor sit amet, consectetur', '<meta name="viewport" content="width=device-width"><link rel="canonical" href="/">')}<body><h1>Lorem</h1><h3>Ipsum</h3>
-      <a href="/dolor">Dolor</a> <a href="/sit">Sit</a> <a href="/vetus">Vetus</a> <a href="/absens">Absens</a> <a href="/tempus">Tempus</a>
+      <a href="/dolor">Dolor</a> <a href="/sit">Sit</a> <a href="/vetus">Vetus</a> <a href="/absens">Absens</a> <a href="/tempus">Tempus</a> <a href="/ruptus">Ruptus</a>
       <img src="/a.png"><p>${LOREM.repeat(40)}</p></body></html>`,
   },
   '/dolor': { html: `<!doctype html><html>${head('Dolor')}<body><p>${LOREM}</p><a href="/">Lorem</a></body></html>` },
   '/sit': { html: `<!doctype html><html lang="la">${head('Sit amet consectetur adipiscing elit sed do')}<body><h1>Sit</h1><h1>Amet</h1><p>${LOREM.repeat(40)}</p><a href="/">Lorem</a></body></html>` },
   '/vetus': { status: 301, headers: { location: '/sit' } },
   '/tempus': { status: 302, headers: { location: '/dolor' } },
+  '/ruptus': { hangUp: true },
   '/absens': { status: 404, html: '<html><body>absens</body></html>' },
   '/robots.txt': { html: 'User-agent: *\nAllow: /\n', headers: { 'content-type': 'text/plain' } },
 };
@@ -72,6 +77,7 @@ beforeAll(async () => {
   site = await startSite(PAGES);
   const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/`, name: 'Lorem' } })).json()).data;
   const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];
+  if (HAS_CHROMIUM) expect((await h.call('PATCH', `/v1/campaigns/${campaign.id}`, { body: { check_accessibility: true } })).status).toBe(200);
   crawlId = (await (await h.call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': 'language-crawl' } })).json()).data.id;
   await h.server.jobs.idle();
 }, 60_000);
@@ -109,6 +115,23 @@ describe('one language per answer', () => {
       expect(names, name).toContain(name);
     }
     expect(issues.find((i) => i.name === 'http_page')!.details).toBe('served over plain HTTP');
+    expect(names).toContain('fetch_failed');
+    if (HAS_CHROMIUM) expect(names).toContain('a11y_image-alt');
+  });
+
+  it('reads a network failure as a sentence in each language, the raw error kept', async () => {
+    const failure = async (language: 'fr' | 'en') =>
+      ((await (await h.call('GET', `/v1/crawls/${crawlId}/issues?name=fetch_failed`, { headers: { 'accept-language': language } })).json()).data as { details: string }[])[0].details;
+    const en = await failure('en');
+    expect(en).toBe('connection closed by the server before the answer (connection: other side closed)');
+    expect(await failure('fr')).toBe('connexion fermée par le serveur avant la réponse (connection: other side closed)');
+  });
+
+  it.skipIf(!HAS_CHROMIUM)('reads an axe finding with axe’s help in each language', async () => {
+    const finding = async (language: 'fr' | 'en') =>
+      ((await (await h.call('GET', `/v1/crawls/${crawlId}/issues?name=a11y_image-alt`, { headers: { 'accept-language': language } })).json()).data as { details: string }[])[0].details;
+    expect(await finding('en')).toMatch(/^Images must have alternative text: 1 element, img$/);
+    expect(await finding('fr')).toBe('Les images doivent avoir une alternative textuelle : 1 élément, img');
   });
 
   it.each(['fr', 'en'] as const)('the issues answered in %s carry details in that language', async (language) => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { localiseIssueDetails, unmeasuredPageSpeed, type CrawledPage, type IssueOccurrence, type Language, type PageSpeedResult } from '@siteaudit/schema';
+import { unmeasuredPageSpeed, type CrawledPage, type IssueOccurrence, type Language, type PageSpeedResult } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -11,6 +11,7 @@ import { assertUnlocked, findProject } from '../projects/handlers.js';
 import { toCrawl, type CrawlRow } from './crawl-row.js';
 import { launchCrawl } from './launch.js';
 import { pageResources } from './page-resources.js';
+import { issueDetailsIn } from '../../reports/issue-details.js';
 import { issueSummary } from './summary.js';
 import { urlHash } from './run.js';
 
@@ -56,7 +57,7 @@ function toPage(row: PageRow): CrawledPage {
 }
 
 /** An occurrence as answered: its details in the caller's language (stored in English, docs/decisions/issue-details-language.md). */
-const toIssue = (row: IssueOccurrence, language: Language): IssueOccurrence => ({ name: row.name, severity: row.severity, category: row.category, url: row.url, details: localiseIssueDetails(row.details, language) });
+const toIssue = (row: IssueOccurrence, language: Language): IssueOccurrence => ({ name: row.name, severity: row.severity, category: row.category, url: row.url, details: issueDetailsIn(row.name, row.details, language) });
 
 /** Keyset on an ascending integer sequence: stable, and cheap on the (crawl_id, seq) key. */
 function afterSeq(query: Knex.QueryBuilder, after: unknown[] | null): Knex.QueryBuilder {

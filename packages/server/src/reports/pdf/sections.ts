@@ -2,7 +2,8 @@
  * The body sections of the PDF: health summary, issues by severity and category, top issues,
  * PageSpeed, and the page list (read from the page stream, never held).
  */
-import { localiseIssueDetails, type PageSpeedResult } from '@siteaudit/schema';
+import type { PageSpeedResult } from '@siteaudit/schema';
+import { issueDetailsIn } from '../issue-details.js';
 import type { ReportPage } from '../types.js';
 import { fixFor } from '../fixes.js';
 import { SEVERITIES, SEVERITY_RANK } from '../i18n.js';
@@ -121,7 +122,7 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
       layout.ensure(24);
       layout.draw(example.url, layout.left + indent, layout.y, { size: 8, color: LINK }, { width: layout.width - indent, link: webLink(example.url) });
       layout.y += 10;
-      const details = localiseIssueDetails(example.details, language);
+      const details = issueDetailsIn(issue.name, example.details, language);
       if (details) layout.paragraph(details, { size: 8, color: MUTED }, 3, { x: layout.left + indent + 8, width: layout.width - indent - 8 });
       else layout.y += 2;
     }

@@ -13,7 +13,15 @@ export interface Site {
 const page = (title: string, body: string, extra = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title><meta name="description" content="${'A page of the test site used to check the audit of a crawl. '.repeat(2)}">${extra}</head><body><h1>${title}</h1>${body}<p>${'Words of content for the page. '.repeat(60)}</p></body></html>`;
 
-export const PAGES: Record<string, { status?: number; html?: string; headers?: Record<string, string> }> = {
+/** A page of the site; `hangUp` closes the connection without answering (a network failure). */
+export interface SitePage {
+  status?: number;
+  html?: string;
+  headers?: Record<string, string>;
+  hangUp?: boolean;
+}
+
+export const PAGES: Record<string, SitePage> = {
   '/': { html: page('Home page of the test site', '<a href="/about">About</a> <a href="/blog/">Blog</a> <a href="/missing">Missing</a> <a href="/old">Old</a>') },
   '/about': { html: page('About the test site and its team', '<a href="/">Home</a> <img src="/logo.png"> <a href="/blog/">Blog</a>') },
   '/blog/': { html: page('Blog of the test site, all posts', '<a href="/">Home</a> <a href="/blog/post-1">Post</a>') },
@@ -33,6 +41,10 @@ export async function startSite(pages = PAGES): Promise<Site> {
     const entry = pages[path];
     if (!entry) {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>nothing</body></html>');
+      return;
+    }
+    if (entry.hangUp) {
+      req.socket.destroy();
       return;
     }
     res.writeHead(entry.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...entry.headers });
