@@ -47,6 +47,9 @@ const SAMPLES: { [K in OperationId]: Sample<K> } = {
   listCrawlPages: { input: { crawl, status: '4xx', internal: true }, path: `/v1/crawls/${crawl}/pages`, query: { status: '4xx', internal: 'true' } },
   getCrawlPageByUrl: { input: { crawl, url: 'https://example.com/a?b=1&c=d' }, path: `/v1/crawls/${crawl}/pages/by-url`, query: { url: 'https://example.com/a?b=1&c=d' } },
   getCrawlPagespeed: { input: { crawl }, path: `/v1/crawls/${crawl}/pagespeed` },
+  listCrawlChanges: { input: { crawl, kind: 'issue_new', limit: 10 }, path: `/v1/crawls/${crawl}/changes`, query: { kind: 'issue_new', limit: '10' } },
+  getCrawlChangesSummary: { input: { crawl }, path: `/v1/crawls/${crawl}/changes/summary` },
+  listCrawlRecommendations: { input: { crawl }, path: `/v1/crawls/${crawl}/recommendations` },
 
   createExport: { input: { crawl, format: 'pdf' }, path: `/v1/crawls/${crawl}/exports`, body: { format: 'pdf' } },
   getExport: { input: { export: exportId }, path: `/v1/exports/${exportId}` },
