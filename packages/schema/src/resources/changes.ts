@@ -57,7 +57,7 @@ export type CrawlChangesSummary = z.infer<typeof CrawlChangesSummary>;
 
 export const ListChangesQuery = PageQuery.extend({
   kind: z.enum(CHANGE_KINDS).optional(),
-  severity: Severity.optional().describe('only issue changes of this severity'),
+  severity: Severity.optional(),
 });
 
 export const Recommendation = z

@@ -5,7 +5,7 @@
  * title), the link to /missing goes.
  */
 import fc from 'fast-check';
-import { CHANGE_KINDS } from '@siteaudit/schema';
+import { CHANGE_KINDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 import { PAGES, startSite, type Site } from './support/site.js';
@@ -157,6 +157,8 @@ describe('crawl changes', () => {
     expect(signal.data.counts.new.error).toBeGreaterThanOrEqual(1);
     expect(signal.data.top_new_checks[0]).toMatchObject({ severity: 'error' });
     expect(signal.data.top_new_checks.map((c: { name: string }) => c.name)).toContain('http_5xx');
+    // The bodies are the documented payloads (docs/decisions/webhooks.md).
+    for (const e of await s.events()) expect(WEBHOOK_EVENT_PAYLOADS[e.type as keyof typeof WEBHOOK_EVENT_PAYLOADS].safeParse(e.body).error).toBeUndefined();
   });
 
   it('sends no findings event when notify is false, and no signal when the threshold is off', async () => {
