@@ -43,8 +43,12 @@ async function pillarScores(db: Db, crawl: CrawlRow, data: Awaited<ReturnType<ty
 
 const zero = (): Counts => ({ error: 0, warning: 0, info: 0 });
 
-/** The first occurrence of each (check, URL) pair of crawl `c`: one row per pair. */
-export const FIRST_OF_PAIR = 'not exists (select 1 from crawl_issues d where d.crawl_id = c.crawl_id and d.url_hash = c.url_hash and d.name = c.name and d.seq < c.seq)';
+/**
+ * The first occurrence of each (check, URL) pair of crawl `c`: one row per pair. The unary `+`
+ * keeps SQLite from searching the (crawl_id, seq) key by `seq <`, which scans every earlier
+ * issue of the crawl for each row (quadratic); it then looks the URL up on (crawl_id, url_hash).
+ */
+export const FIRST_OF_PAIR = 'not exists (select 1 from crawl_issues d where d.crawl_id = c.crawl_id and d.url_hash = c.url_hash and d.name = c.name and +d.seq < c.seq)';
 /** The pair also exists in crawl `?`. */
 export const PAIR_IN = 'exists (select 1 from crawl_issues p where p.crawl_id = ? and p.url_hash = c.url_hash and p.name = c.name)';
 
