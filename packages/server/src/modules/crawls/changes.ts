@@ -41,6 +41,16 @@ async function pillarScores(db: Db, crawl: CrawlRow, data: Awaited<ReturnType<ty
   };
 }
 
+/**
+ * The previous crawl's pillar scores: those its own comparison stored when it settled, else
+ * computed again (a crawl settled before comparisons existed).
+ */
+async function previousScores(db: Db, previous: CrawlRow): Promise<Record<CrawlPillar, number | null>> {
+  const stored = json<StoredChanges | null>(previous.changes ?? null, null);
+  if (stored && stored.health.length === CRAWL_PILLARS.length) return Object.fromEntries(stored.health.map((p) => [p.key, p.score])) as Record<CrawlPillar, number | null>;
+  return pillarScores(db, previous, await crawlChecks(db as Knex, previous.id));
+}
+
 const zero = (): Counts => ({ error: 0, warning: 0, info: 0 });
 
 /**
@@ -103,20 +113,23 @@ export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow |
     [crawl.id, KIND_RANK.status_changed, previous.id, true, crawl.id, true],
   );
 
-  // Pairs per check: in each crawl (crawlChecks counts distinct URLs per check) and in both.
-  const before = await crawlChecks(db as Knex, previous.id);
-  const persisting = (await db('crawl_issues as c')
-    .where('c.crawl_id', crawl.id)
-    .whereRaw(PAIR_IN, [previous.id])
-    .select('c.name')
-    .countDistinct({ pairs: 'c.url_hash' })
-    .groupBy('c.name')) as { name: string; pairs: string | number }[];
-  const kept = new Map(persisting.map((p) => [p.name, Number(p.pairs)]));
+  // Pairs per check: those of this crawl (crawlChecks counts distinct URLs per check), and the new
+  // and fixed ones just written (one row per pair); persisting = this crawl's pairs − new ones.
+  const moved = (await db('crawl_changes')
+    .where({ crawl_id: crawl.id })
+    .whereIn('kind', ['issue_new', 'issue_fixed'])
+    .select('kind', 'name', 'severity', 'category')
+    .count({ pairs: '*' })
+    .groupBy('kind', 'name', 'severity', 'category')) as { kind: string; name: string; severity: Severity; category: string; pairs: string | number }[];
   const checks = new Map<string, CrawlChangesSummary['checks'][number]>();
-  for (const c of before.checks) checks.set(c.name, { name: c.name, severity: c.severity, category: c.category, new: 0, fixed: c.pages - (kept.get(c.name) ?? 0), persisting: kept.get(c.name) ?? 0 });
-  for (const c of current.checks) {
-    const both = kept.get(c.name) ?? 0;
-    checks.set(c.name, { name: c.name, severity: c.severity, category: c.category, new: c.pages - both, fixed: checks.get(c.name)?.fixed ?? 0, persisting: both });
+  for (const c of current.checks) checks.set(c.name, { name: c.name, severity: c.severity, category: c.category, new: 0, fixed: 0, persisting: c.pages });
+  for (const m of moved) {
+    const entry = checks.get(m.name) ?? { name: m.name, severity: m.severity, category: m.category, new: 0, fixed: 0, persisting: 0 };
+    if (m.kind === 'issue_new') {
+      entry.new += Number(m.pairs);
+      entry.persisting -= Number(m.pairs);
+    } else entry.fixed += Number(m.pairs);
+    checks.set(m.name, entry);
   }
   const issues = { new: zero(), fixed: zero(), persisting: zero() };
   for (const c of checks.values()) {
@@ -126,7 +139,7 @@ export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow |
   }
   const pageCounts = (await db('crawl_changes').where({ crawl_id: crawl.id }).whereIn('kind', ['page_added', 'page_removed', 'status_changed']).select('kind').count({ n: '*' }).groupBy('kind')) as { kind: string; n: string | number }[];
   const pages = (kind: string) => Number(pageCounts.find((p) => p.kind === kind)?.n ?? 0);
-  const earlier = await pillarScores(db, previous, before);
+  const earlier = await previousScores(db, previous);
   return {
     previous_crawl_id: previous.id,
     basis: 'compared',
