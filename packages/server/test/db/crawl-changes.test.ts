@@ -80,7 +80,8 @@ async function all(call: (m: string, p: string) => Promise<Response>, path: stri
 
 const path = (url: unknown) => new URL(String(url)).pathname;
 
-describe('crawl changes', () => {
+// Two crawls each, and a page of three at a time through every change: slow on a shared machine.
+describe('crawl changes', { timeout: 60_000 }, () => {
   it('compares a crawl with the previous comparable one: issues new, fixed and persisting, pages added and removed, status changes, health per pillar', async () => {
     const s = await scenario({ notify: true, regression_threshold: 'warning' });
     const first = await s.crawl();

@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import { regressionSignal, SEVERITY_RANK, SIGNAL_TOP_CHECKS, type RegressionThreshold } from '@siteaudit/schema';
 import type { Services } from '../../services.js';
-import { bool } from '../../store/database.js';
+import { bool, json } from '../../store/database.js';
 import type { StoredChanges } from './changes.js';
 import type { CrawlRow } from './crawl-row.js';
 import { recommendations } from './recommendations.js';
@@ -46,6 +46,10 @@ export async function publishFindingsEvents(services: Services, trx: Knex.Transa
   if (!campaign || !bool(campaign.notify)) return;
   const signal = signalPayload(campaign.regression_threshold, row, changes);
   if (signal) await services.events.publish({ type: 'signal.detected', teamId: row.team_id, data: signal }, trx);
+  // The fix list groups every issue of the crawl (seconds on a 200,000-page crawl, in the settling
+  // transaction): computed only when an active subscription of the team will receive the event.
+  const hooks = (await trx('webhooks').where({ team_id: row.team_id, active: true }).select('events')) as { events: string }[];
+  if (!hooks.some((h) => json<string[]>(h.events, []).includes('recommendations.ready'))) return;
   const fixes = await recommendations(trx, row.id, 'en');
   await services.events.publish(
     {
