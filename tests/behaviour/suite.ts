@@ -214,6 +214,52 @@ export function behaviourSuite(setup: () => Target) {
       expect(unchanged.headers.get('x-request-cost')).toBe('0');
     });
 
+    it('compares a crawl with the previous comparable one, lists its fixes by impact, and sends the findings events of a notifying campaign', async () => {
+      // A team of its own, so its webhook sees only these crawls.
+      const owner = connect(await target.teamToken(`changes-${target.name}`, 'agency'));
+      const hook = await owner.webhooks.create({ url: target.webhookUrl, events: ['crawl.completed', 'recommendations.ready', 'signal.detected'] });
+      const project = await owner.projects.create({ url: target.siteUrl });
+      const campaign = await owner.campaigns.create({ project: project.id, name: 'Watched', start_url: target.siteUrl, max_depth: 3, max_urls: 50, notify: true, regression_threshold: 'warning' });
+      const crawlOnce = async () => owner.waitForCrawl((await owner.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+
+      const first = await crawlOnce();
+      const before = await owner.crawls.changes.summary({ crawl: first.id });
+      expect(before).toMatchObject({ crawl_id: first.id, previous_crawl_id: null, basis: 'no_previous_crawl', checks: [] });
+      expect(before.health.map((p) => p.key)).toEqual(['technique', 'contenu', 'accessibilite']);
+      expect((await owner.crawls.changes.list({ crawl: first.id })).data).toEqual([]);
+
+      // The same site crawled again with the same settings: everything persists, nothing is new.
+      const second = await crawlOnce();
+      const summary = await owner.crawls.changes.summary({ crawl: second.id });
+      expect(summary).toMatchObject({ previous_crawl_id: first.id, basis: 'compared', issues: { new: { error: 0, warning: 0, info: 0 }, fixed: { error: 0, warning: 0, info: 0 } }, pages: { added: 0, removed: 0, status_changed: 0 } });
+      expect(summary.health.find((p) => p.key === 'technique')).toMatchObject({ delta: 0 });
+      const persisting = summary.issues.persisting.error + summary.issues.persisting.warning + summary.issues.persisting.info;
+      expect(persisting).toBeGreaterThan(0);
+      const changes = await owner.crawls.changes.list({ crawl: second.id, limit: 2 }).toArray({ limit: 1000 });
+      expect(changes).toHaveLength(persisting);
+      expect(new Set(changes.map((c) => `${c.name} ${c.url}`)).size).toBe(persisting);
+      expect(changes.every((c) => c.kind === 'issue_persisting' && c.status_code === null && typeof c.details === 'string')).toBe(true);
+      expect(await owner.crawls.changes.list({ crawl: second.id, kind: 'issue_new' }).toArray({ limit: 10 })).toEqual([]);
+      const errors = await owner.crawls.changes.list({ crawl: second.id, severity: 'error' }).toArray({ limit: 1000 });
+      expect(errors).toHaveLength(summary.issues.persisting.error);
+      const refused = await owner.crawls.changes.list({ crawl: second.id, kind: 'issue_gone' as 'issue_new' }).catch((e: unknown) => e);
+      expect(Object.keys((refused as ValidationError).errors ?? {})).toEqual(['kind']);
+
+      const fixes = await owner.crawls.recommendations({ crawl: second.id, limit: 2 }).toArray({ limit: 1000 });
+      const checks = (await owner.crawls.issues.summary({ crawl: second.id })).groups;
+      expect(fixes.map((f) => f.name).sort()).toEqual(checks.map((g) => g.name).sort());
+      for (let i = 1; i < fixes.length; i++) expect(fixes[i - 1].impact).toBeGreaterThanOrEqual(fixes[i].impact);
+      for (const fix of fixes) {
+        expect(fix.occurrences).toBe(checks.find((g) => g.name === fix.name)!.occurrences);
+        expect(fix.advice.length).toBeGreaterThan(10);
+        expect(fix.label.length).toBeGreaterThan(0);
+      }
+
+      // Every crawl sent crawl.completed and recommendations.ready; nothing regressed, so no signal.
+      const deliveries = await owner.webhooks.deliveries({ webhook: hook.id }).toArray({ limit: 100 });
+      expect(deliveries.map((d) => d.event_type).sort()).toEqual(['crawl.completed', 'crawl.completed', 'recommendations.ready', 'recommendations.ready']);
+    });
+
     it('tracks, pauses, resumes and untracks keywords by their canonical form', async () => {
       const project = await client.projects.create({ url: target.siteUrl });
       const tracked = await client.positions.track({ project: project.id, keywords: ['  Audit  SEO ', 'crawler'] });

@@ -126,6 +126,7 @@ const RULE_CODES = new Set(['validation_failed', 'unauthenticated', 'not_found',
  */
 const TIMED: ReadonlySet<OperationId> = new Set<OperationId>([
   'launchCrawl', 'getCrawl', 'listCrawls', 'listOperations', 'getCrawlIssueSummary', 'listCrawlIssues', 'listCrawlPages', 'getCrawlPageByUrl', 'getCrawlPagespeed',
+  'listCrawlChanges', 'getCrawlChangesSummary', 'listCrawlRecommendations',
   'createExport', 'getExport', 'downloadExport', 'checkKeyword', 'getPositions', 'testWebhook', 'listWebhookDeliveries', 'getProject', 'listProjects', 'getScorecard', 'getUsage',
 ]);
 

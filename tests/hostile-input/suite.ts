@@ -38,7 +38,7 @@ export function hostileInputSuite(setup: () => Seeded) {
       expect(answer.body.errors[name]).toEqual([{ code: 'unknown_field', message: 'Unknown field' }]);
     });
 
-    it('refuses prototype-named query fields on all 40 operations', async () => {
+    it('refuses prototype-named query fields on every operation', async () => {
       const values: Record<string, string> = { project: t.values.project, campaign: t.values.campaign, crawl: t.values.crawl, export: t.values.export, webhook: t.values.webhook };
       for (const id of OPERATION_IDS) {
         const op = contract[id] as ContractEntry;

@@ -4,7 +4,7 @@
  * out. `seq` is a global insertion counter: lists sort on it, because the mock's clock stands
  * still between calls and `created_at` alone would not order them.
  */
-import type { AuthFailureCount, Campaign, CampaignWriteOnly, CrawledPage, Crawl, IssueOccurrence, PageResource, Project, Role, Scope, StoredSchedule, WebhookDelivery } from '@siteaudit/schema';
+import type { AuthFailureCount, Campaign, CampaignWriteOnly, CrawlChange, CrawlChangesSummary, CrawledPage, Crawl, IssueOccurrence, PageResource, Project, Role, Scope, StoredSchedule, WebhookDelivery } from '@siteaudit/schema';
 
 export type ExportFormat = 'pdf' | 'xlsx';
 
@@ -70,6 +70,8 @@ export interface CrawlRecord extends Omit<Crawl, 'stage_plan'> {
   issues: IssueOccurrence[];
   protection_occurrences: number;
   pagespeed_requested: boolean;
+  /** Set when a completed crawl settles: what changed since the previous comparable crawl. */
+  comparison?: { summary: Omit<CrawlChangesSummary, 'crawl_id'>; items: { key: number; item: CrawlChange }[] };
 }
 
 export interface ExportRecord {

@@ -16,6 +16,7 @@ import {
   PageByUrlQuery,
   PageSpeedResult,
 } from './resources/crawls.js';
+import { CrawlChange, CrawlChangesSummary, ListChangesQuery, ListRecommendationsQuery, Recommendation } from './resources/changes.js';
 import { CreateExportBody, Export, ExportParams } from './resources/exports.js';
 import {
   CheckKeywordBody,
@@ -86,6 +87,9 @@ const SCHEMAS = {
   listCrawlPages: S({ params: CrawlParams, query: ListPagesQuery, body: null, response: list(CrawledPage) }),
   getCrawlPageByUrl: S({ params: CrawlParams, query: PageByUrlQuery, body: null, response: single(CrawledPageWithIssues) }),
   getCrawlPagespeed: crawlRead(single(PageSpeedResult)),
+  listCrawlChanges: S({ params: CrawlParams, query: ListChangesQuery, body: null, response: list(CrawlChange) }),
+  getCrawlChangesSummary: crawlRead(single(CrawlChangesSummary)),
+  listCrawlRecommendations: S({ params: CrawlParams, query: ListRecommendationsQuery, body: null, response: list(Recommendation) }),
 
   createExport: S({ params: CrawlParams, query: NoQuery, body: CreateExportBody, response: single(Export) }),
   getExport: S({ params: ExportParams, query: NoQuery, body: null, response: single(Export) }),

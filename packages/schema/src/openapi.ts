@@ -48,6 +48,7 @@ const ACCEPT_LANGUAGE =
 
 function describe(op: ContractEntry): string {
   const lines = [
+    ...(op.extension ? [`**Extension** beyond the specification (${op.extension}).`] : []),
     `Scope: \`${op.scope ?? 'none'}\`. Cost: ${op.cost} rate-limit unit${op.cost > 1 ? 's' : ''}.`,
     `Idempotency-Key: ${op.idempotency}.`,
   ];
@@ -155,6 +156,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       'x-idempotency': op.idempotency,
       'x-error-codes': operationErrorCodes({ ...op, hasBody: op.body !== null }),
       ...(op.adminOnly ? { 'x-roles': ['owner', 'admin'] } : {}),
+      ...(op.extension ? { 'x-extension': op.extension } : {}),
       // Shown beside the generated curl by the reference at /docs (and by Redoc, ReadMe…).
       'x-codeSamples': [{ lang: 'TypeScript', label: '@siteaudit/client', source: clientSample(op) }],
     });

@@ -28,6 +28,11 @@ export interface OperationInfo {
   /** "Never refused by billing" (spec): allowed on a plan without API write access. */
   readonly billingExempt?: boolean;
   readonly summary: string;
+  /**
+   * Set on an operation beyond the spec: the decision record that describes it. The OpenAPI
+   * document marks it (`x-extension`, and its description says so).
+   */
+  readonly extension?: string;
 }
 
 const op = <const T extends OperationInfo>(o: T) => o;
@@ -59,6 +64,10 @@ export const OPERATIONS = {
   listCrawlPages: op({ method: 'GET', path: '/v1/crawls/:crawl/pages', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'pages', 'list'], kind: 'list', summary: 'List crawled pages' }),
   getCrawlPageByUrl: op({ method: 'GET', path: '/v1/crawls/:crawl/pages/by-url', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'pages', 'byUrl'], kind: 'json', summary: 'Read a crawled page and its issues by URL' }),
   getCrawlPagespeed: op({ method: 'GET', path: '/v1/crawls/:crawl/pagespeed', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'pagespeed'], kind: 'json', summary: 'PageSpeed result of a crawl' }),
+  // Crawl changes and recommendations: extensions (docs/decisions/crawl-changes.md)
+  listCrawlChanges: op({ method: 'GET', path: '/v1/crawls/:crawl/changes', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'changes', 'list'], kind: 'list', summary: 'List what changed since the previous comparable crawl', extension: 'docs/decisions/crawl-changes.md' }),
+  getCrawlChangesSummary: op({ method: 'GET', path: '/v1/crawls/:crawl/changes/summary', scope: 'crawls:read', cost: 5, idempotency: 'none', status: 200, sdk: ['crawls', 'changes', 'summary'], kind: 'json', summary: 'Summary of what changed since the previous comparable crawl', extension: 'docs/decisions/crawl-changes.md' }),
+  listCrawlRecommendations: op({ method: 'GET', path: '/v1/crawls/:crawl/recommendations', scope: 'crawls:read', cost: 5, idempotency: 'none', status: 200, sdk: ['crawls', 'recommendations'], kind: 'list', summary: 'Prioritised fix list of a crawl, highest impact first', extension: 'docs/decisions/crawl-changes.md' }),
   // Exports
   createExport: op({ method: 'POST', path: '/v1/crawls/:crawl/exports', scope: 'exports:write', cost: 10, idempotency: 'accepted', status: 202, sdk: ['exports', 'create'], kind: 'json', summary: 'Request a PDF or Excel export of a crawl' }),
   getExport: op({ method: 'GET', path: '/v1/exports/:export', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['exports', 'get'], kind: 'json', summary: 'Read an export' }),

@@ -67,9 +67,12 @@ describe.skipIf(!specFound)('contract against the spec endpoint tables (needs ..
     expect(rows).toHaveLength(40);
   });
 
-  it('has exactly the operations of the spec, no more, no fewer', () => {
-    expect(entries).toHaveLength(40);
-    expect([...byRoute.keys()].sort()).toEqual(rows.map((r) => key(r.method, r.path)).sort());
+  it('has exactly the operations of the spec, and the extensions marked as such', () => {
+    const spec = entries.filter((e) => !e.extension);
+    expect(spec).toHaveLength(40);
+    expect(spec.map((e) => key(e.method, templatePath(e.path))).sort()).toEqual(rows.map((r) => key(r.method, r.path)).sort());
+    // Every extension names its decision record (docs/decisions/crawl-changes.md…).
+    for (const e of entries.filter((x) => x.extension)) expect(e.extension, e.id).toMatch(/^docs\/decisions\/[a-z-]+\.md$/);
   });
 
   it('counts the operations of each section', () => {

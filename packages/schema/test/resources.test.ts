@@ -359,8 +359,19 @@ describe('every resource of the spec parses', () => {
       'crawl.failed': { crawl: { ...crawl, status: 'failed', error: 'start_url_unreachable' } },
       'crawl.stopped': { crawl: { ...crawl, status: 'stopped' } },
       'export.ready': { export: exportReady },
-      'recommendations.ready': { project_id: ID, crawl_id: null },
-      'signal.detected': { project_id: ID, signal: 'traffic_drop', severity: 'warning', details: 'Clicks fell 40%.' },
+      'recommendations.ready': { project_id: ID, campaign_id: ID, crawl_id: ID, recommendations: 2, top: [{ name: 'http_4xx', severity: 'error', pages: 3, impact: 3 }] },
+      'signal.detected': {
+        kind: 'regression',
+        severity: 'warning',
+        reasons: ['new_issues'],
+        project_id: ID,
+        campaign_id: ID,
+        crawl_id: ID,
+        previous_crawl_id: ID,
+        counts: { new: { error: 0, warning: 1, info: 0 }, fixed: { error: 0, warning: 0, info: 0 }, persisting: { error: 2, warning: 0, info: 1 }, pages_added: 0, pages_removed: 0, status_changed: 0 },
+        health_score: { score: 88, previous_score: 90, delta: -2 },
+        top_new_checks: [{ name: 'description_missing', severity: 'warning', category: 'titles', new: 1 }],
+      },
       'webhook.test': { webhook_id: ID },
     };
     for (const [type, schema] of Object.entries(WEBHOOK_EVENT_PAYLOADS)) {

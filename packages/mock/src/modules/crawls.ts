@@ -10,6 +10,7 @@ import { hashHex } from '../random.js';
 import { assertUnlocked, basePath, iso, isoMonth, newestFirst, nextSeq, ownedCampaign, ownedCrawl, ownedProject, SECOND } from '../store.js';
 import { compareIssues, generateFindings } from './generate.js';
 import { emitEvent } from './webhooks.js';
+import { changesSummaryOf, compareCrawls, findingsEvents, previousComparable, recommendationsOf } from './changes.js';
 
 /** Time the mock takes for each phase; `advance()` with no argument runs them all. */
 export const CRAWL_TIMING = { queued: 1 * SECOND, fetching: 4 * SECOND, postProcessing: 2 * SECOND };
@@ -143,6 +144,7 @@ export function runCrawlJob(env: MockEnv, job: Job): void {
     const previous = [...db.crawls.values()]
       .filter((c) => c.campaign_id === crawl.campaign_id && c.id !== crawl.id && c.status === 'completed' && c.settled)
       .sort((a, b) => b.seq - a.seq)[0];
+    crawl.comparison = compareCrawls(crawl, previousComparable(db.crawls.values(), crawl));
     Object.assign(crawl, { settled: true, stage: 'done', comparable: previous ? previous.config_hash === crawl.config_hash : false });
     // As the server: the project's latest crawl and the crawl.completed event wait for settled.
     const project = db.projects.get(crawl.project_id);
@@ -150,6 +152,7 @@ export function runCrawlJob(env: MockEnv, job: Job): void {
       project.latest_completed_crawl = { id: crawl.id, finished_at: crawl.finished_at! };
     }
     emitEvent(env, crawl.team_id, 'crawl.completed', job.at);
+    for (const type of findingsEvents(crawl, campaign)) emitEvent(env, crawl.team_id, type, job.at);
   }
 }
 
@@ -184,7 +187,17 @@ function withoutInternals<T extends { issues: unknown; protection: unknown; reso
 
 export const crawlOperations: Pick<
   BusinessMap,
-  'launchCrawl' | 'listCrawls' | 'getCrawl' | 'listCrawlIssues' | 'getCrawlIssueSummary' | 'listCrawlPages' | 'getCrawlPageByUrl' | 'getCrawlPagespeed'
+  | 'launchCrawl'
+  | 'listCrawls'
+  | 'getCrawl'
+  | 'listCrawlIssues'
+  | 'getCrawlIssueSummary'
+  | 'listCrawlPages'
+  | 'getCrawlPageByUrl'
+  | 'getCrawlPagespeed'
+  | 'listCrawlChanges'
+  | 'getCrawlChangesSummary'
+  | 'listCrawlRecommendations'
 > = {
   launchCrawl({ env, db, caller, params, now }) {
     const campaign = ownedCampaign(db, params.campaign, caller);
@@ -247,6 +260,23 @@ export const crawlOperations: Pick<
     const page = crawl.page_records.find((p) => pageKey(p.url) === wanted);
     if (!page) fail('not_found');
     return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues).map((i) => inLanguage(i, language)), resources: page.resources });
+  },
+
+  listCrawlChanges({ db, caller, params, query, language }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    const items = (crawl.comparison?.items ?? [])
+      .filter(({ item }) => (!query.kind || item.kind === query.kind) && (!query.severity || item.severity === query.severity))
+      .map(({ key, item }) => ({ key, item: { ...item, details: item.details === null ? null : localiseIssueDetails(item.details, language) } }));
+    return { type: 'list', items };
+  },
+
+  getCrawlChangesSummary({ db, caller, params }) {
+    return data(changesSummaryOf(settledCrawl(db, params.crawl, caller)));
+  },
+
+  listCrawlRecommendations({ db, caller, params, language }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    return { type: 'list', items: recommendationsOf(crawl, language).map((item, key) => ({ key, item })) };
   },
 
   getCrawlPagespeed({ db, caller, params }) {

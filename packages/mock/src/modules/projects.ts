@@ -11,7 +11,7 @@ import { assertWithinPlan, defaultCampaignBounds,
   type Project,
   type Scorecard, } from '@siteaudit/schema';
 import { data, empty, type BusinessMap, type MockEnv } from '../context.js';
-import type { MockDb, ProjectRecord } from '../db.js';
+import type { CrawlRecord, MockDb, ProjectRecord } from '../db.js';
 import { assertUnlocked, iso, newestFirst, nextSeq, ownedProject } from '../store.js';
 import { assertPublicSite, buildCampaign, removeCampaign } from './campaigns.js';
 
@@ -61,6 +61,19 @@ function scoreOf(pages: number, issues: IssueOccurrence[]): number | null {
   return healthScore({ pages, checks: [...byCheck.values()].map(({ severity, urls }) => ({ severity, pages: urls.size })) });
 }
 
+/** The health score of a crawl's issues in some categories, over its internal pages answering 2xx. */
+function crawlScorer(crawl: CrawlRecord): (categories: string[]) => number | null {
+  const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
+  return (categories) => scoreOf(ok, crawl.issues.filter((i) => categories.includes(i.category)));
+}
+
+/** The crawl pillars of a crawl, as the scorecard shows them (the mock never runs accessibility rules). */
+export function crawlPillarScores(crawl: CrawlRecord): { technique: number | null; contenu: number | null; accessibilite: number | null } {
+  const scored = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
+  const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
+  return { technique: ok > 0 ? scoreOf(scored, crawl.issues) : null, contenu: crawlScorer(crawl)(CONTENT_AXES), accessibilite: null };
+}
+
 function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
   return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: 1, as_of: null, blocked_reason: reason, axes: [] };
 }
@@ -82,11 +95,8 @@ function scorecard(db: MockDb, project: ProjectRecord): Scorecard {
       ],
     };
   }
-  const scored = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
-  const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
-  const within = (categories: string[]) => scoreOf(ok, crawl.issues.filter((i) => categories.includes(i.category)));
-  const technique = ok > 0 ? scoreOf(scored, crawl.issues) : null;
-  const content = within(CONTENT_AXES);
+  const within = crawlScorer(crawl);
+  const { technique, contenu: content } = crawlPillarScores(crawl);
   return {
     project_id: project.id,
     pillars: [

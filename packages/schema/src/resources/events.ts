@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Severity, Uuid } from '../common.js';
+import { Severity, SeverityCounts, Uuid } from '../common.js';
 import { Crawl } from './crawls.js';
 import { Export } from './exports.js';
 import { webhookEvent } from './webhooks.js';
@@ -12,11 +12,37 @@ export const WEBHOOK_EVENT_PAYLOADS = {
   'export.ready': webhookEvent('export.ready', z.object({ export: Export })).meta({ id: 'ExportReadyEvent' }),
   'recommendations.ready': webhookEvent(
     'recommendations.ready',
-    z.object({ project_id: Uuid, crawl_id: Uuid.nullable() }),
-  ).meta({ id: 'RecommendationsReadyEvent' }),
+    z.object({
+      project_id: Uuid,
+      campaign_id: Uuid,
+      crawl_id: Uuid,
+      recommendations: z.int().min(0).describe('how many fixes the list holds; read them at GET /v1/crawls/{crawl}/recommendations'),
+      top: z
+        .array(z.object({ name: z.string(), severity: Severity, pages: z.int().min(0), impact: z.number().min(0) }))
+        .describe('the first fixes of the list, at most 5'),
+    }),
+  ).meta({ id: 'RecommendationsReadyEvent', description: 'Sent when a settled crawl’s prioritised fix list is ready (docs/decisions/regression-signals.md).' }),
   'signal.detected': webhookEvent(
     'signal.detected',
-    z.object({ project_id: Uuid, signal: z.string(), severity: Severity, details: z.string() }),
-  ).meta({ id: 'SignalDetectedEvent' }),
+    z.object({
+      kind: z.enum(['regression']),
+      severity: z.enum(['error', 'warning']),
+      reasons: z.array(z.enum(['new_issues', 'health_score_drop'])).min(1),
+      project_id: Uuid,
+      campaign_id: Uuid,
+      crawl_id: Uuid,
+      previous_crawl_id: Uuid,
+      counts: z.object({
+        new: SeverityCounts,
+        fixed: SeverityCounts,
+        persisting: SeverityCounts,
+        pages_added: z.int().min(0),
+        pages_removed: z.int().min(0),
+        status_changed: z.int().min(0),
+      }),
+      health_score: z.object({ score: z.int().nullable(), previous_score: z.int().nullable(), delta: z.int().nullable() }),
+      top_new_checks: z.array(z.object({ name: z.string(), severity: Severity, category: z.string(), new: z.int().min(1) })).describe('at most 5, most severe then most new'),
+    }),
+  ).meta({ id: 'SignalDetectedEvent', description: 'A comparable crawl regressed past its campaign’s regression_threshold (docs/decisions/regression-signals.md).' }),
   'webhook.test': webhookEvent('webhook.test', z.object({ webhook_id: Uuid })).meta({ id: 'WebhookTestEvent' }),
 } as const;

@@ -1,8 +1,9 @@
 /**
  * Two crawls of a campaign are comparable when they ran with the same configuration, credentials
  * aside (docs/decisions/crawl-lifecycle.md): the settings of a campaign create body that shape a
- * crawl, without its name, schedule, notification switch and HTTP credentials. The server and
- * the mock hash this one text, each with its own hash.
+ * crawl, without its name, schedule, notification switch, regression threshold and HTTP credentials. The server and
+ * the mock hash this one text, each with its own hash. `regression_threshold` is not a crawl
+ * setting: it says what to do with a comparison, so changing it keeps crawls comparable.
  */
 
 /** The campaign settings a crawl runs with, in the order they are hashed. */
@@ -20,7 +21,6 @@ export const CRAWL_SETTINGS = [
   'max_urls',
   'pagespeed',
   'protected_site',
-  'regression_threshold',
   'retries',
   'start_url',
   'timeout',

@@ -13,11 +13,11 @@ export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot
 export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended'] as const;
 
 /**
- * Accessibility findings are named after their axe-core rule (`a11y_image-alt`), a set that grows
- * with axe releases, so they are not listed in CHECKS; the impact sets the severity
- * (docs/decisions/rendering.md: critical → error, serious → warning, moderate and minor → info).
+ * Accessibility findings are named after their axe-core rule (`a11y_image-alt`), so they are not
+ * listed in CHECKS; the impact sets the severity (docs/decisions/rendering.md: critical → error,
+ * serious → warning, moderate and minor → info).
  */
-export const ACCESSIBILITY_PREFIX = 'a11y_';
+export { ACCESSIBILITY_PREFIX } from '@siteaudit/schema';
 export const IMPACT_SEVERITY: Record<'critical' | 'serious' | 'moderate' | 'minor', Severity> = {
   critical: 'error',
   serious: 'warning',

@@ -95,7 +95,27 @@ export interface ExportStrings {
   historyFirst: string;
   historyNote: string;
   /** Worksheet names of the workbook. */
-  sheets: { summary: string; issues: string; pages: string; pagespeed: string };
+  sheets: { summary: string; issues: string; pages: string; pagespeed: string; changes: string };
+  /** The "since the last crawl" section and the changes sheet (docs/decisions/crawl-changes.md). */
+  changes: {
+    title: string;
+    comparedWith: (date: string) => string;
+    noPrevious: string;
+    blocked: string;
+    notCompared: string;
+    issuePairs: string;
+    kinds: Record<'issue_new' | 'issue_fixed' | 'issue_persisting' | 'page_added' | 'page_removed' | 'status_changed', string>;
+    pillar: string;
+    previous: string;
+    current: string;
+    delta: string;
+    checksHeading: string;
+    newCount: string;
+    fixedCount: string;
+    kind: string;
+    previousStatus: string;
+    noChange: string;
+  };
   /** Under the cover's gauge: what its score is. */
   healthScoreIs: (pillar: string) => string;
   /** Pillars without a score, listed in one line instead of a section each. */
@@ -195,7 +215,33 @@ const en: ExportStrings = {
   chartHistory: 'Health score over recent comparable crawls',
   historyFirst: 'First comparable crawl: the chart fills in with the next crawls run with the same settings.',
   historyNote: 'Comparable crawls ran with the same settings.',
-  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed' },
+  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Changes' },
+  changes: {
+    title: 'Since the last crawl',
+    comparedWith: (date) => `Compared with the previous crawl run with the same settings, finished ${date}. An issue counts once per check and URL.`,
+    noPrevious: 'First crawl with these settings: the next crawl of this campaign will be compared with this one.',
+    blocked: 'The site blocked this crawl: it is not compared with the previous one.',
+    notCompared: 'This crawl was not compared with an earlier one.',
+    issuePairs: 'Issues (check × URL)',
+    kinds: {
+      issue_new: 'New',
+      issue_fixed: 'Fixed',
+      issue_persisting: 'Still there',
+      page_added: 'Pages added',
+      page_removed: 'Pages removed',
+      status_changed: 'Status code changed',
+    },
+    pillar: 'Pillar',
+    previous: 'Previous',
+    current: 'Now',
+    delta: 'Change',
+    checksHeading: 'Checks that changed the most',
+    newCount: 'New',
+    fixedCount: 'Fixed',
+    kind: 'Change',
+    previousStatus: 'Previous status',
+    noChange: 'Nothing changed.',
+  },
   healthScoreIs: (pillar) => `the score of the ${pillar} pillar`,
   pillarsWithoutScore: 'Without a score in this report',
   scoreFromAxes:
@@ -295,7 +341,33 @@ const fr: ExportStrings = {
   chartHistory: 'Score de santé des derniers crawls comparables',
   historyFirst: 'Premier crawl comparable : le graphique se complète avec les prochains crawls lancés avec les mêmes réglages.',
   historyNote: 'Les crawls comparables ont été lancés avec les mêmes réglages.',
-  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed' },
+  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Évolutions' },
+  changes: {
+    title: 'Depuis le dernier crawl',
+    comparedWith: (date) => `Comparaison avec le crawl précédent lancé avec les mêmes réglages, terminé le ${date}. Un problème compte une fois par vérification et par URL.`,
+    noPrevious: 'Premier crawl avec ces réglages : le prochain crawl de cette campagne sera comparé à celui-ci.',
+    blocked: 'Le site a bloqué ce crawl : il n’est pas comparé au précédent.',
+    notCompared: 'Ce crawl n’a pas été comparé à un crawl antérieur.',
+    issuePairs: 'Problèmes (vérification × URL)',
+    kinds: {
+      issue_new: 'Nouveaux',
+      issue_fixed: 'Corrigés',
+      issue_persisting: 'Toujours présents',
+      page_added: 'Pages ajoutées',
+      page_removed: 'Pages retirées',
+      status_changed: 'Code de statut modifié',
+    },
+    pillar: 'Pilier',
+    previous: 'Avant',
+    current: 'Maintenant',
+    delta: 'Écart',
+    checksHeading: 'Vérifications qui ont le plus changé',
+    newCount: 'Nouveaux',
+    fixedCount: 'Corrigés',
+    kind: 'Évolution',
+    previousStatus: 'Statut précédent',
+    noChange: 'Rien n’a changé.',
+  },
   healthScoreIs: (pillar) => `le score du pilier ${pillar}`,
   pillarsWithoutScore: 'Sans score dans ce rapport',
   scoreFromAxes:

@@ -3,6 +3,7 @@ import { exportStrings, formatters } from './i18n.js';
 import { reportLabels } from './labels.js';
 import { drawCategoryChart, drawHistoryChart } from './pdf/charts.js';
 import type { PdfContext } from './pdf/context.js';
+import { drawChanges } from './pdf/changes.js';
 import { drawCover } from './pdf/cover.js';
 import { abortError, isAbortError } from '../abort.js';
 import { Layout } from './pdf/layout.js';
@@ -20,7 +21,7 @@ export const PDF_EXAMPLES_PER_ISSUE = 5;
 
 /**
  * Renders the PDF report: cover (project, site, date, health score, pillars), health summary with
- * the charts, scorecard with what to fix, issues by severity and category, top issues with example
+ * the charts, what changed since the last comparable crawl, scorecard with what to fix, issues by severity and category, top issues with example
  * URLs, PageSpeed, then the first PDF_PAGE_ROW_LIMIT pages. The issue and page streams are read
  * once each and never held; the document is emitted page by page.
  */
@@ -73,6 +74,11 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
   drawHealthSummary(ctx);
   drawCategoryChart(ctx);
   drawHistoryChart(ctx);
+
+  if (source.changes) {
+    layout.newPage();
+    drawChanges(ctx);
+  }
 
   layout.newPage();
   drawScorecard(ctx);

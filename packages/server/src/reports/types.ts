@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { CrawledPage, IssueOccurrence, IssueSummary, PageSpeedResult, Scorecard } from '@siteaudit/schema';
+import type { CrawlChange, CrawlChangesSummary, CrawledPage, IssueOccurrence, IssueSummary, PageSpeedResult, Scorecard } from '@siteaudit/schema';
 
 export type ExportLanguage = 'fr' | 'en';
 
@@ -45,6 +45,12 @@ export interface ExportSource {
   scorecard?: ReportPillar[];
   /** This crawl and the project's recent comparable crawls before it, oldest first. */
   history?: HealthPoint[];
+  /**
+   * What changed since the previous comparable crawl (docs/decisions/crawl-changes.md): the
+   * summary, when the previous crawl finished, and every change, streamed. Absent: the section
+   * and the sheet are left out.
+   */
+  changes?: { summary: CrawlChangesSummary; previousFinishedAt: string | null; items(): AsyncIterable<CrawlChange> };
   /** Label of an issue name, asked before the issue catalogue (an embedder's own names). */
   labels?: (issueName: string) => string;
 }

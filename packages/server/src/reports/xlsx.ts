@@ -165,10 +165,10 @@ async function drainOrTimeout(sink: EventEmitter, ms: number): Promise<void> {
 
 /**
  * Renders the Excel workbook with exceljs' streaming writer. Sheets, in order: Summary (key figures and
- * issue groups), Issues (every occurrence), Pages (every page), PageSpeed. Each sheet is committed before
+ * issue groups), Issues (every occurrence), Pages (every page), PageSpeed, Changes (every change since
+ * the previous comparable crawl, when the source has them). Each sheet is committed before
  * the next one opens, because the zip takes entries one at a time and a second open sheet would buffer
- * whole in memory. Sheet names stay English in both languages so scripts can rely on them; headings
- * follow `language`.
+ * whole in memory. Sheet names and headings follow `language`.
  */
 export function renderXlsx(source: ExportSource): Readable {
   const out = new PassThrough();
@@ -195,6 +195,8 @@ async function writeXlsx(source: ExportSource, out: PassThrough): Promise<void> 
   await writeIssues(wb, source, t, labels, out);
   await writePages(wb, source, t, labels, out);
   await writePageSpeed(wb, source.pagespeed, t, labels, out);
+  // Last, so the sheets before keep the positions scripts read them at.
+  if (source.changes) await writeChanges(wb, source, t, labels, out);
 
   if (out.destroyed) throw abortError(undefined, 'report reader gone');
   // commit() resolves when the output finishes; a consumer that goes away would leave it pending.
@@ -390,4 +392,44 @@ async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: Expor
     }
   }
   sheet.finish({ lastRow: strategiesEnd, columns: 5 });
+}
+
+async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const c = t.changes;
+  const columns: ColumnSpec[] = [
+    { header: c.kind, width: 22 },
+    { header: t.issue, width: 30 },
+    { header: t.label, width: 40 },
+    { header: t.severity, width: 14 },
+    { header: t.url, width: 60 },
+    { header: t.details, width: 60 },
+    { header: t.status, width: 10 },
+    { header: c.previousStatus, width: 14 },
+  ];
+  const sheet = new SheetWriter(wb, t.sheets.changes, columns, out);
+  const { summary } = source.changes!;
+  let truncated = false;
+  if (summary.basis !== 'compared') {
+    await sheet.add([summary.basis === 'no_previous_crawl' ? c.noPrevious : summary.basis === 'blocked' ? c.blocked : c.notCompared]);
+  } else {
+    for await (const change of source.changes!.items()) {
+      if (sheet.full) {
+        truncated = true;
+        break;
+      }
+      await sheet.add([
+        c.kinds[change.kind],
+        text(change.name),
+        change.name ? text(labels.check(change.name)) : undefined,
+        change.severity ? labels.severity(change.severity) : undefined,
+        text(change.url),
+        change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language)),
+        num(change.status_code),
+        num(change.previous_status_code),
+      ]);
+    }
+  }
+  const lastRow = sheet.rows;
+  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
+  sheet.finish({ lastRow, columns: columns.length });
 }

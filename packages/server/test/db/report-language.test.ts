@@ -148,7 +148,7 @@ describe('one language per answer', () => {
 
   it.each(['fr', 'en'] as const)('the workbook in %s has no word of the other language, sheet names included', async (language) => {
     const { sheets, text } = await workbookText(await exported('xlsx', language));
-    expect(sheets).toEqual(language === 'fr' ? ['Synthèse', 'Problèmes', 'Pages', 'PageSpeed'] : ['Summary', 'Issues', 'Pages', 'PageSpeed']);
+    expect(sheets).toEqual(language === 'fr' ? ['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions'] : ['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes']);
     expect(foreign(text, language)).toEqual([]);
   });
 });

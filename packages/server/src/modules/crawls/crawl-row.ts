@@ -41,6 +41,10 @@ export interface CrawlRow {
   started_at: string | null;
   finished_at: string | null;
   created_at: string;
+  /** The previous comparable crawl this one was compared with, once settled (migration 013). */
+  previous_crawl_id?: string | null;
+  /** The comparison's summary, JSON (`StoredChanges`, changes.ts). */
+  changes?: string | null;
 }
 
 export function initialStagePlan(): StagePlanStep[] {

@@ -13,6 +13,9 @@ import { launchCrawl } from './launch.js';
 import { pageResources } from './page-resources.js';
 import { issueDetailsIn } from '../../reports/issue-details.js';
 import { issueSummary } from './summary.js';
+import { changesSummary } from './changes.js';
+import { changeRows, toChange, type ChangeRow } from './change-list.js';
+import { recommendations } from './recommendations.js';
 import { urlHash } from './run.js';
 
 export async function findCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
@@ -69,7 +72,17 @@ const STATUS_RANGES: Record<string, [number, number]> = { '2xx': [200, 299], '3x
 
 export function crawlHandlers(services: Services): Pick<
   Handlers,
-  'launchCrawl' | 'listCrawls' | 'getCrawl' | 'listCrawlIssues' | 'getCrawlIssueSummary' | 'listCrawlPages' | 'getCrawlPageByUrl' | 'getCrawlPagespeed'
+  | 'launchCrawl'
+  | 'listCrawls'
+  | 'getCrawl'
+  | 'listCrawlIssues'
+  | 'getCrawlIssueSummary'
+  | 'listCrawlPages'
+  | 'getCrawlPageByUrl'
+  | 'getCrawlPagespeed'
+  | 'listCrawlChanges'
+  | 'getCrawlChangesSummary'
+  | 'listCrawlRecommendations'
 > {
   const { knex } = services;
   return {
@@ -127,6 +140,24 @@ export function crawlHandlers(services: Services): Pick<
       const issues = await knex('crawl_issues').where({ crawl_id: crawl.id, url_hash: page.url_hash }).orderBy([{ column: 'severity_rank' }, { column: 'seq' }]);
       const resources = await pageResources(knex, crawl.id, page.url_hash);
       return { body: { data: { ...toPage(page), issues: issues.map((row) => toIssue(row, ctx.language)), resources } } };
+    },
+
+    async listCrawlChanges(ctx, { params, query }) {
+      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const rows = await changeRows(knex, crawl, { kind: query.kind, severity: query.severity }, ctx.page.after as [number, number] | null, ctx.page.limit + 1);
+      return { items: rows, key: (r: ChangeRow) => [r.kind_rank, r.seq], map: (r: ChangeRow) => toChange(r, ctx.language) };
+    },
+
+    async getCrawlChangesSummary(ctx, { params }) {
+      return { body: { data: changesSummary(await settledCrawl(knex, ctx.caller, params.crawl)) } };
+    },
+
+    async listCrawlRecommendations(ctx, { params }) {
+      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      // A settled crawl's list never changes: its position is a stable key.
+      const all = (await recommendations(knex, crawl.id, ctx.language)).map((item, index) => ({ index, item }));
+      const after = ctx.page.after ? Number(ctx.page.after[0]) : -1;
+      return { items: all.filter((r) => r.index > after).slice(0, ctx.page.limit + 1), key: (r: { index: number }) => [r.index], map: (r: { item: unknown }) => r.item };
     },
 
     async getCrawlPagespeed(ctx, { params }) {

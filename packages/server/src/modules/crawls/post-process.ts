@@ -1,6 +1,7 @@
 /**
  * After the fetch: aggregation, PageSpeed, scoring and comparison, then the crawl is settled and
- * `crawl.completed` published, once. Each step done is recorded in the stage plan, so a resumed
+ * `crawl.completed` published, once, with the findings events (`signal.detected`,
+ * `recommendations.ready`) when the campaign notifies. Each step done is recorded in the stage plan, so a resumed
  * run skips it.
  */
 import { unmeasuredPageSpeed } from '@siteaudit/schema';
@@ -12,6 +13,8 @@ import type { CampaignRow } from '../campaigns/campaign-row.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
 import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
+import { changesSummary, previousComparableCrawl, writeChanges } from './changes.js';
+import { publishFindingsEvents } from './findings-events.js';
 import type { CrawlRuntime } from './fetch-stage.js';
 import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed-step.js';
 import { setStep, settledStep } from './stage-plan.js';
@@ -70,8 +73,20 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
     .whereNot({ id: crawlId })
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .first('config_hash');
-  plan = setStep(plan, 'comparing', 'done');
   row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+  if (!settledStep(plan, 'comparing')) {
+    // What changed since the previous comparable crawl (docs/decisions/crawl-changes.md): one
+    // fenced write, so a resumed run replaces what an interrupted one wrote.
+    const against = await previousComparableCrawl(knex, row);
+    plan = setStep(plan, 'comparing', 'done');
+    const compared = plan;
+    const base = row;
+    await lease.write(async (trx) => {
+      const changes = await writeChanges(trx, base, against);
+      await trx('crawls').where({ id: crawlId }).update({ previous_crawl_id: changes.previous_crawl_id, changes: JSON.stringify(changes), stage_plan: compared });
+    });
+    row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+  }
 
   await lease.write(async (trx) => {
     // The update that settles the crawl publishes its event: only one run can find it unsettled.
@@ -86,6 +101,7 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
       .andWhere((q) => q.whereNull('latest_crawl_finished_at').orWhere('latest_crawl_finished_at', '<=', row.finished_at))
       .update({ latest_crawl_id: row.id, latest_crawl_finished_at: row.finished_at });
     await services.events.publish({ type: 'crawl.completed', teamId: row.team_id, data: { crawl: toCrawl(row) } }, trx);
+    await publishFindingsEvents(services, trx, row, changesSummary(row));
   });
 }
 

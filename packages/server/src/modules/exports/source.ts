@@ -5,6 +5,8 @@ import type { ExportSource, HealthPoint, ReportPage, ReportPillar } from '../../
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
 import { issueSummary } from '../crawls/summary.js';
+import { changesSummary } from '../crawls/changes.js';
+import { changeRows, toChange } from '../crawls/change-list.js';
 import { CONTENT_AXES, TECHNIQUE_AXES } from '../scorecard/formulas.js';
 import { scorecardPillars } from '../scorecard/handlers.js';
 
@@ -59,6 +61,26 @@ async function healthHistory(knex: Knex, crawl: CrawlRow): Promise<HealthPoint[]
   return [...earlier.reverse().map((c) => point(c.id, c.finished_at, c.health_score)), point(crawl.id, crawl.finished_at, crawl.health_score)];
 }
 
+/** What changed since the previous comparable crawl, every change streamed in keyset chunks. */
+async function changesSource(knex: Knex, crawl: CrawlRow): Promise<ExportSource['changes']> {
+  const summary = changesSummary(crawl);
+  const previous = summary.previous_crawl_id ? await knex('crawls').where({ id: summary.previous_crawl_id }).first('finished_at') : undefined;
+  return {
+    summary,
+    previousFinishedAt: (previous?.finished_at as string | undefined) ?? null,
+    async *items() {
+      let after: [number, number] | null = null;
+      for (;;) {
+        const rows = await changeRows(knex, crawl, {}, after, CHUNK);
+        for (const row of rows) yield toChange(row, 'en');
+        if (rows.length < CHUNK) return;
+        const last = rows[rows.length - 1];
+        after = [last.kind_rank, last.seq];
+      }
+    },
+  };
+}
+
 export interface ExportSourceOptions {
   /** Whether the team's plan includes Search Console (the acquisition pillar). */
   searchConsoleInPlan?: boolean;
@@ -85,6 +107,7 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     pagespeed: stored ? { crawl_id: crawl.id, ...stored } : null,
     scorecard,
     history: await healthHistory(knex, crawl),
+    changes: await changesSource(knex, crawl),
     async *issues(): AsyncIterable<IssueOccurrence> {
       for await (const row of chunks<IssueOccurrence & { seq: number }>(knex, 'crawl_issues', crawl.id, ['severity_rank', 'seq'])) {
         yield { name: row.name, severity: row.severity, category: row.category, url: row.url, details: row.details };

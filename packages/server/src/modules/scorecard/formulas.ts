@@ -6,6 +6,7 @@
  * and the impressions trend.
  */
 import type { Knex } from 'knex';
+import { CRAWL_PILLAR_CATEGORIES } from '@siteaudit/schema';
 import { CHECKS } from '../../crawler/checks.js';
 import { healthScore } from '../../crawler/score.js';
 
@@ -62,9 +63,9 @@ export function scoreOf(data: { pages: number; checks: CheckCount[] }, categorie
 }
 
 /** The technique pillar's axes: one per technical category, equally weighted. */
-export const TECHNIQUE_AXES = ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'] as const;
+export const TECHNIQUE_AXES = CRAWL_PILLAR_CATEGORIES.technique;
 /** Content and GEO: on-page content, structured data, and reachability by AI agents. */
-export const CONTENT_AXES = ['titles', 'content', 'structured_data', 'ai_reachability'] as const;
+export const CONTENT_AXES = CRAWL_PILLAR_CATEGORIES.contenu;
 
 // ------------------------------------------------------------------------------ acquisition
 

@@ -1,0 +1,172 @@
+/**
+ * Settlement cost of the crawl comparison (docs/decisions/crawl-changes.md), store level: two
+ * generated crawls of one campaign (N internal pages each, 3 issues per page) written straight
+ * into the store with set-based inserts, then the settlement's queries timed on the second one:
+ *
+ * - before: what settlement did without the comparison (the issue counts of `analysing`, the
+ *   previous crawl's look-up of `comparing`, the settling update);
+ * - compare: `writeChanges` (new and fixed pairs and page changes copied into `crawl_changes`,
+ *   the counts, this crawl's pillar scores; the previous crawl's come from its own comparison);
+ * - recommendations: the fix list computed for `recommendations.ready`.
+ *
+ * The second crawl shares 98 % of its URLs with the first; 1 page in 20 has other issues; 1 in 97
+ * answers 500 where it answered 200. Prints one JSON document.
+ *
+ *   npx tsx bench/changes/run.ts [--pages 200000] [--database sqlite:/tmp/changes.db | postgres://…]
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { CHECKS, SEVERITY_RANK } from '@siteaudit/schema';
+import { migrate, openDatabase } from '../../packages/server/src/store/database.js';
+import { previousComparableCrawl, writeChanges } from '../../packages/server/src/modules/crawls/changes.js';
+import { recommendations } from '../../packages/server/src/modules/crawls/recommendations.js';
+import type { CrawlRow } from '../../packages/server/src/modules/crawls/crawl-row.js';
+
+const { values } = parseArgs({ options: { pages: { type: 'string', default: '200000' }, database: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const pages = Number(values.pages);
+const runs = Number(values.runs);
+const dir = values.database ? null : await mkdtemp(path.join(tmpdir(), 'changes-bench-'));
+const db = openDatabase(values.database ?? `sqlite:${path.join(dir!, 'bench.db')}`);
+const { knex } = db;
+await migrate(db);
+
+const now = new Date('2026-01-01T00:00:00.000Z');
+const team = randomUUID();
+const project = randomUUID();
+const campaign = randomUUID();
+await knex('teams').insert({ id: team, slug: `bench-${team.slice(0, 8)}`, name: 'Bench', plan: 'agency', created_at: now.toISOString() });
+const columns = await knex('projects').columnInfo();
+const projectRow: Record<string, unknown> = { id: project, team_id: team, name: 'Bench', slug: 'bench', url: 'https://bench.example/', domain: 'bench.example', created_at: now.toISOString() };
+if ('locked' in columns) projectRow.locked = false;
+await knex('projects').insert(projectRow);
+await knex('campaigns').insert({ id: campaign, team_id: team, project_id: project, name: 'Bench', start_url: 'https://bench.example/', max_depth: 10, max_urls: pages * 2, created_at: now.toISOString() });
+
+/** The checks the generated issues cycle through, with their catalogue severity and category. */
+const NAMES = Object.keys(CHECKS).filter((n) => !(CHECKS as Record<string, { scope?: string }>)[n].scope).slice(0, 30);
+await knex.schema.dropTableIfExists('bench_checks');
+await knex.schema.createTable('bench_checks', (t) => {
+  t.integer('idx').primary();
+  t.string('name', 100);
+  t.string('severity', 10);
+  t.integer('severity_rank');
+  t.string('category', 50);
+});
+await knex('bench_checks').insert(
+  NAMES.map((name, idx) => {
+    const def = (CHECKS as Record<string, { severity: 'error' | 'warning' | 'info'; category: string }>)[name];
+    return { idx, name, severity: def.severity, severity_rank: SEVERITY_RANK[def.severity], category: def.category };
+  }),
+);
+
+const log = (what: string) => process.stderr.write(`${Math.round(performance.now())} ms: ${what}\n`);
+
+async function crawl(index: number, first: number, shift: boolean): Promise<CrawlRow> {
+  const id = randomUUID();
+  const at = new Date(now.getTime() + index * 3_600_000).toISOString();
+  const row = {
+    id,
+    team_id: team,
+    project_id: project,
+    campaign_id: campaign,
+    status: 'completed',
+    stage: 'comparing',
+    active: false,
+    settled: false,
+    stage_plan: '[]',
+    pages_budget: pages * 2,
+    trigger: 'manual',
+    config: JSON.stringify({ check_accessibility: false }),
+    config_hash: 'bench',
+    health_score: 80 - index,
+    started_at: at,
+    finished_at: at,
+    created_at: at,
+  };
+  await knex('crawls').insert(row);
+  log(`crawl ${index}: pages`);
+  const series = `with recursive n(i) as (select ${first} union all select i + 1 from n where i < ${first + pages - 1})`;
+  // Pages: i from `first`; every 100th answers 404; in the second crawl every 97th answers 500.
+  await knex.raw(
+    `insert into crawl_pages (crawl_id, seq, url, url_hash, status_code, is_internal, depth, internal_links, external_links, images, images_without_alt)
+     ${series} select ?, i, 'https://bench.example/p/' || i, 'h' || i,
+       case when i % 100 = 0 then 404 when ? and i % 97 = 0 then 500 else 200 end, ?, 2, 10, 1, 3, 0 from n`,
+    [id, shift, true],
+  );
+  log(`crawl ${index}: issues`);
+  // Three issues a page; in the second crawl one page in 20 has the next three checks instead.
+  await knex.raw(
+    `insert into crawl_issues (crawl_id, seq, name, severity, severity_rank, category, url, url_hash, details)
+     ${series}, k(j) as (select 0 union all select 1 union all select 2)
+     select ?, i * 3 + j, c.name, c.severity, c.severity_rank, c.category, 'https://bench.example/p/' || i, 'h' || i, 'generated'
+     from n cross join k join bench_checks c on c.idx = (i * 3 + j + case when ? and i % 20 = 0 then 3 else 0 end) % ${NAMES.length}`,
+    [id, shift],
+  );
+  return (await knex('crawls').where({ id }).first()) as CrawlRow;
+}
+
+const t0 = performance.now();
+const before = await crawl(0, 0, false);
+// The first crawl settles as the server settles it: its own (first) comparison stored.
+const first = await writeChanges(knex, before, undefined);
+await knex('crawls').where({ id: before.id }).update({ settled: true, changes: JSON.stringify(first) });
+const after = await crawl(1, Math.round(pages * 0.02), true);
+const setupMs = performance.now() - t0;
+
+async function time<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
+  const start = performance.now();
+  const result = await work();
+  return { ms: Math.round(performance.now() - start), result };
+}
+
+if (process.env.BENCH_STATEMENTS) {
+  const started = new Map<string, number>();
+  knex.on('query', (q: { __knexQueryUid: string }) => started.set(q.__knexQueryUid, performance.now()));
+  knex.on('query-response', (_r: unknown, q: { __knexQueryUid: string; sql: string }) => {
+    const ms = performance.now() - (started.get(q.__knexQueryUid) ?? 0);
+    if (ms > 50) process.stderr.write(`${Math.round(ms)} ms ${q.sql.replace(/\s+/g, ' ').slice(0, 140)}\n`);
+  });
+}
+
+const samples: { before: number; compare: number; recommendations: number }[] = [];
+let summary: Awaited<ReturnType<typeof writeChanges>> | null = null;
+for (let r = 0; r < runs; r++) {
+  // What settlement did before: the counts of `analysing`, the look-up of `comparing`, the settling update.
+  const base = await time(() =>
+    knex.transaction(async (trx) => {
+      await trx('crawl_issues').where({ crawl_id: after.id }).select('severity').count({ count: '*' }).groupBy('severity');
+      await trx('crawls').where({ campaign_id: campaign, status: 'completed', settled: true }).whereNot({ id: after.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first('config_hash');
+      await trx('crawls').where({ id: after.id }).update({ stage: 'done' });
+    }),
+  );
+  log('compare');
+  const compare = await time(() => knex.transaction(async (trx) => writeChanges(trx, after, await previousComparableCrawl(trx, after))));
+  summary = compare.result;
+  const fixes = await time(() => recommendations(knex, after.id, 'en'));
+  samples.push({ before: base.ms, compare: compare.ms, recommendations: fixes.ms });
+}
+const [{ rows }] = await knex('crawl_changes').where({ crawl_id: after.id }).count({ rows: '*' });
+const median = (k: keyof (typeof samples)[number]) => [...samples].sort((a, b) => a[k] - b[k])[Math.floor(samples.length / 2)][k];
+
+console.log(
+  JSON.stringify(
+    {
+      database: db.dialect,
+      pages,
+      issues_per_crawl: pages * 3,
+      setup_ms: Math.round(setupMs),
+      runs: samples,
+      median_ms: { before: median('before'), compare: median('compare'), recommendations: median('recommendations') },
+      crawl_changes_rows: Number(rows),
+      summary: summary && { issues: summary.issues, pages: summary.pages, health: summary.health },
+    },
+    null,
+    2,
+  ),
+);
+await knex.schema.dropTableIfExists('bench_checks');
+await knex.destroy();
+if (dir) await rm(dir, { recursive: true, force: true });

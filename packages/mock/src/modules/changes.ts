@@ -1,0 +1,193 @@
+/**
+ * What changed since the previous comparable crawl, the findings events and the prioritised fix
+ * list, in memory, with the server's rules (docs/decisions/crawl-changes.md,
+ * docs/decisions/regression-signals.md): an issue change is a (check, URL) pair, its first
+ * occurrence carrying the details; a page change is an internal URL, matched on its normalised
+ * form; kinds come in the order of `CHANGE_KINDS`, each in the order its rows were found.
+ */
+import {
+  CHANGE_KINDS,
+  CRAWL_PILLARS,
+  checkLabel,
+  compareRecommendations,
+  fixFor,
+  normaliseUrl,
+  pillarOf,
+  recommendationImpact,
+  regressionSignal,
+  type ChangeKind,
+  type CrawlChange,
+  type CrawlChangesSummary,
+  type Language,
+  type Recommendation,
+  type RegressionThreshold,
+  type Severity,
+} from '@siteaudit/schema';
+import type { CampaignRecord, CrawlRecord } from '../db.js';
+import { crawlPillarScores } from './projects.js';
+
+export type StoredChanges = Omit<CrawlChangesSummary, 'crawl_id'>;
+export interface CrawlComparison {
+  summary: StoredChanges;
+  /** Every change, keyed along the list's order (kind rank, then the row's position). */
+  items: { key: number; item: CrawlChange }[];
+}
+
+const RANK = Object.fromEntries(CHANGE_KINDS.map((k, i) => [k, i])) as Record<ChangeKind, number>;
+/** Room for the positions of one kind in a key: far above any mock crawl's row count. */
+const KIND_SPAN = 1_000_000;
+const zero = (): Record<Severity, number> => ({ error: 0, warning: 0, info: 0 });
+const pageKey = (url: string) => normaliseUrl(url) ?? url;
+
+/** The first occurrence of each (check, URL) pair, with its position in the crawl's issues. */
+function pairs(crawl: CrawlRecord): Map<string, { index: number; issue: CrawlRecord['issues'][number] }> {
+  const out = new Map<string, { index: number; issue: CrawlRecord['issues'][number] }>();
+  crawl.issues.forEach((issue, index) => {
+    const key = `${issue.name}\u0000${pageKey(issue.url)}`;
+    if (!out.has(key)) out.set(key, { index, issue });
+  });
+  return out;
+}
+
+function internalPages(crawl: CrawlRecord): Map<string, { index: number; page: CrawlRecord['page_records'][number] }> {
+  const out = new Map<string, { index: number; page: CrawlRecord['page_records'][number] }>();
+  crawl.page_records.forEach((page, index) => {
+    if (page.is_internal) out.set(pageKey(page.url), { index, page });
+  });
+  return out;
+}
+
+/** The previous comparable crawl: same campaign and settings, completed, settled, not blocked, launched before. */
+export function previousComparable(crawls: Iterable<CrawlRecord>, crawl: CrawlRecord): CrawlRecord | undefined {
+  return [...crawls]
+    .filter((c) => c.campaign_id === crawl.campaign_id && c.id !== crawl.id && c.config_hash === crawl.config_hash && c.status === 'completed' && c.settled && !c.blocked && c.seq < crawl.seq)
+    .sort((a, b) => b.seq - a.seq)[0];
+}
+
+export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefined): CrawlComparison {
+  const scores = crawlPillarScores(crawl);
+  if (crawl.blocked || !previous) {
+    return {
+      summary: {
+        previous_crawl_id: null,
+        basis: crawl.blocked ? 'blocked' : 'no_previous_crawl',
+        issues: { new: zero(), fixed: zero(), persisting: zero() },
+        pages: { added: 0, removed: 0, status_changed: 0 },
+        health: CRAWL_PILLARS.map((key) => ({ key, score: scores[key], previous_score: null, delta: null })),
+        checks: [],
+      },
+      items: [],
+    };
+  }
+  const items: CrawlComparison['items'] = [];
+  const add = (kind: ChangeKind, index: number, item: Omit<CrawlChange, 'kind'>) => items.push({ key: RANK[kind] * KIND_SPAN + index, item: { kind, ...item } });
+  const issueItem = (issue: CrawlRecord['issues'][number]) => ({ url: issue.url, name: issue.name, severity: issue.severity, category: issue.category, details: issue.details, status_code: null, previous_status_code: null });
+
+  const now = pairs(crawl);
+  const before = pairs(previous);
+  const checks = new Map<string, CrawlChangesSummary['checks'][number]>();
+  const count = (issue: CrawlRecord['issues'][number], field: 'new' | 'fixed' | 'persisting') => {
+    const entry = checks.get(issue.name) ?? { name: issue.name, severity: issue.severity, category: issue.category, new: 0, fixed: 0, persisting: 0 };
+    entry[field]++;
+    checks.set(issue.name, entry);
+  };
+  for (const [key, { index, issue }] of now) {
+    const kind = before.has(key) ? 'issue_persisting' : 'issue_new';
+    add(kind, index, issueItem(issue));
+    count(issue, kind === 'issue_new' ? 'new' : 'persisting');
+  }
+  for (const [key, { index, issue }] of before) {
+    if (now.has(key)) continue;
+    add('issue_fixed', index, issueItem(issue));
+    count(issue, 'fixed');
+  }
+
+  const pagesNow = internalPages(crawl);
+  const pagesBefore = internalPages(previous);
+  const pageItem = (url: string, status: number | null, previousStatus: number | null) => ({ url, name: null, severity: null, category: null, details: null, status_code: status, previous_status_code: previousStatus });
+  for (const [key, { index, page }] of pagesNow) {
+    const old = pagesBefore.get(key);
+    if (!old) add('page_added', index, pageItem(page.url, page.status_code, null));
+    else if (old.page.status_code !== page.status_code) add('status_changed', index, pageItem(page.url, page.status_code, old.page.status_code));
+  }
+  for (const [key, { index, page }] of pagesBefore) if (!pagesNow.has(key)) add('page_removed', index, pageItem(page.url, null, page.status_code));
+  items.sort((a, b) => a.key - b.key);
+
+  const issues = { new: zero(), fixed: zero(), persisting: zero() };
+  for (const c of checks.values()) {
+    issues.new[c.severity] += c.new;
+    issues.fixed[c.severity] += c.fixed;
+    issues.persisting[c.severity] += c.persisting;
+  }
+  const kinds = (kind: ChangeKind) => items.filter((i) => i.item.kind === kind).length;
+  const earlier = crawlPillarScores(previous);
+  return {
+    summary: {
+      previous_crawl_id: previous.id,
+      basis: 'compared',
+      issues,
+      pages: { added: kinds('page_added'), removed: kinds('page_removed'), status_changed: kinds('status_changed') },
+      health: CRAWL_PILLARS.map((key) => ({
+        key,
+        score: scores[key],
+        previous_score: earlier[key],
+        delta: scores[key] === null || earlier[key] === null ? null : scores[key]! - earlier[key]!,
+      })),
+      checks: [...checks.values()].sort((a, b) => b.new - a.new || b.fixed - a.fixed || (a.name < b.name ? -1 : 1)),
+    },
+    items,
+  };
+}
+
+/** The summary of a settled crawl: not compared when it did not complete. */
+export function changesSummaryOf(crawl: CrawlRecord): CrawlChangesSummary {
+  if (crawl.comparison) return { crawl_id: crawl.id, ...crawl.comparison.summary };
+  return {
+    crawl_id: crawl.id,
+    previous_crawl_id: null,
+    basis: 'not_compared',
+    issues: { new: zero(), fixed: zero(), persisting: zero() },
+    pages: { added: 0, removed: 0, status_changed: 0 },
+    health: [],
+    checks: [],
+  };
+}
+
+/** The prioritised fix list, highest impact first. */
+export function recommendationsOf(crawl: CrawlRecord, language: Language): Recommendation[] {
+  const groups = new Map<string, { issue: CrawlRecord['issues'][number]; occurrences: number; urls: Set<string> }>();
+  for (const issue of crawl.issues) {
+    const group = groups.get(issue.name) ?? { issue, occurrences: 0, urls: new Set<string>() };
+    group.occurrences++;
+    group.urls.add(pageKey(issue.url));
+    groups.set(issue.name, group);
+  }
+  const scoredPages = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
+  return [...groups.values()]
+    .map(({ issue, occurrences, urls }) => ({
+      name: issue.name,
+      label: checkLabel(issue.name, language),
+      severity: issue.severity,
+      category: issue.category,
+      pillar: pillarOf(issue.category),
+      pages: urls.size,
+      occurrences,
+      impact: recommendationImpact({ name: issue.name, severity: issue.severity, category: issue.category, pages: urls.size, scoredPages }),
+      advice: fixFor(issue.name, issue.category, language),
+    }))
+    .sort(compareRecommendations);
+}
+
+/** The findings events a settled crawl sends (type only: the mock's deliveries keep no body), as the server decides them. */
+export function findingsEvents(crawl: CrawlRecord, campaign: CampaignRecord | undefined): ('signal.detected' | 'recommendations.ready')[] {
+  if (!campaign || !campaign.write_only.notify) return [];
+  const summary = changesSummaryOf(crawl);
+  const technique = summary.health.find((p) => p.key === 'technique');
+  const signal =
+    summary.basis === 'compared' &&
+    regressionSignal((campaign.write_only.regression_threshold ?? 'off') as RegressionThreshold, {
+      newIssues: summary.issues.new,
+      health: { score: technique?.score ?? null, previous: technique?.previous_score ?? null },
+    });
+  return signal ? ['signal.detected', 'recommendations.ready'] : ['recommendations.ready'];
+}

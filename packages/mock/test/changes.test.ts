@@ -1,0 +1,54 @@
+/**
+ * The mock's comparison of two crawls (docs/decisions/crawl-changes.md), on records edited as a
+ * changed site would give them: the mock's generated site is the same at every crawl, so the
+ * behaviour suite sees only persisting pairs; here every kind of change is made.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CampaignRecord, CrawlRecord } from '../src/db.js';
+import { compareCrawls, findingsEvents, recommendationsOf } from '../src/modules/changes.js';
+import { generateFindings } from '../src/modules/generate.js';
+
+const campaign = { start_url: 'https://www.example.com/', max_depth: 5, max_urls: 100 } as CampaignRecord;
+
+function record(id: string, edit: (f: ReturnType<typeof generateFindings>) => void = () => undefined): CrawlRecord {
+  const findings = generateFindings('00000000-0000-4000-8000-000000000001', campaign);
+  edit(findings);
+  return { id, blocked: false, page_records: findings.pages, issues: findings.pages.flatMap((p) => p.issues) } as unknown as CrawlRecord;
+}
+
+describe('compareCrawls', () => {
+  const before = record('before');
+  const after = record('after', (f) => {
+    f.pages = f.pages.filter((p) => !p.url.endsWith('/missing'));
+    const about = f.pages.find((p) => p.url.endsWith('/about'))!;
+    about.status_code = 500;
+    about.issues = [{ name: 'http_5xx', severity: 'error', category: 'http', url: about.url, details: 'status 500' }];
+    f.pages.push({ ...about, url: 'https://www.example.com/new', status_code: 200, issues: [] });
+  });
+
+  it('finds new, fixed and persisting pairs, pages added and removed, and status changes, in the list order', () => {
+    const { summary, items } = compareCrawls(after, before);
+    expect(summary).toMatchObject({ previous_crawl_id: 'before', basis: 'compared', pages: { added: 1, removed: 1, status_changed: 1 } });
+    const kinds = items.map((i) => i.item.kind);
+    expect(kinds).toEqual([...kinds].sort((a, b) => ['issue_new', 'issue_fixed', 'issue_persisting', 'page_added', 'page_removed', 'status_changed'].indexOf(a) - ['issue_new', 'issue_fixed', 'issue_persisting', 'page_added', 'page_removed', 'status_changed'].indexOf(b)));
+    expect(items.filter((i) => i.item.kind === 'issue_new').map((i) => i.item.name)).toEqual(['http_5xx']);
+    expect(items.filter((i) => i.item.kind === 'issue_fixed').map((i) => i.item.name)).toEqual(['http_4xx']);
+    expect(items.find((i) => i.item.kind === 'status_changed')!.item).toMatchObject({ url: 'https://www.example.com/about', status_code: 500, previous_status_code: 200 });
+    expect(summary.issues.new.error).toBe(1);
+    expect(summary.checks[0]).toMatchObject({ name: 'http_5xx', new: 1 });
+  });
+
+  it('sends the findings events as the server decides them', () => {
+    const crawl = { ...after, comparison: compareCrawls(after, before) } as CrawlRecord;
+    const on = (write: Record<string, unknown>) => ({ ...campaign, write_only: write }) as unknown as CampaignRecord;
+    expect(findingsEvents(crawl, on({ notify: true, regression_threshold: 'error' }))).toEqual(['signal.detected', 'recommendations.ready']);
+    expect(findingsEvents(crawl, on({ notify: true, regression_threshold: 'off' }))).toEqual(['recommendations.ready']);
+    expect(findingsEvents(crawl, on({ notify: false, regression_threshold: 'error' }))).toEqual([]);
+  });
+
+  it('lists recommendations by impact, in the caller’s language', () => {
+    const fixes = recommendationsOf(before, 'fr');
+    for (let i = 1; i < fixes.length; i++) expect(fixes[i - 1].impact).toBeGreaterThanOrEqual(fixes[i].impact);
+    expect(fixes.find((f) => f.name === 'broken_internal_link')).toMatchObject({ label: 'Lien interne cassé', advice: 'Faites pointer ces liens vers une URL valide ou supprimez-les.' });
+  });
+});

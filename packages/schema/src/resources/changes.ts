@@ -1,0 +1,78 @@
+/**
+ * Extensions of the crawl reads (docs/decisions/crawl-changes.md): what changed since the
+ * previous comparable crawl of the campaign, and the prioritised fix list.
+ */
+import { z } from 'zod';
+import { PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
+import { CHANGE_KINDS, CRAWL_PILLARS } from '../rules/crawl-changes.js';
+
+export const CrawlChange = z
+  .object({
+    kind: z.enum(CHANGE_KINDS),
+    url: z.string(),
+    name: z.string().nullable().describe('the check, for the issue kinds; null for the page kinds'),
+    severity: Severity.nullable(),
+    category: z.string().nullable(),
+    details: z
+      .string()
+      .nullable()
+      .describe('the first occurrence of the check on the URL: in this crawl for issue_new and issue_persisting, in the previous one for issue_fixed'),
+    status_code: z.int().nullable().describe('the status in this crawl; null for page_removed, for the issue kinds, or when no HTTP response came'),
+    previous_status_code: z.int().nullable().describe('the status in the previous crawl; null for page_added, for the issue kinds, or when no HTTP response came'),
+  })
+  .meta({
+    id: 'CrawlChange',
+    description:
+      'Extension (docs/decisions/crawl-changes.md): one change since the previous comparable crawl. An issue change is one check on one URL, however many occurrences it has there; a page change is one internal URL.',
+  });
+export type CrawlChange = z.infer<typeof CrawlChange>;
+
+export const CHANGE_BASES = ['compared', 'no_previous_crawl', 'blocked', 'not_compared'] as const;
+
+export const CrawlChangesSummary = z
+  .object({
+    crawl_id: Uuid,
+    previous_crawl_id: Uuid.nullable().describe('the previous comparable crawl of the campaign; null when there is none'),
+    basis: z
+      .enum(CHANGE_BASES)
+      .describe('compared; no_previous_crawl (first crawl with these settings); blocked (this crawl was blocked: nothing compared); not_compared (a failed or stopped crawl, or one settled before comparisons existed)'),
+    issues: z.object({ new: SeverityCounts, fixed: SeverityCounts, persisting: SeverityCounts }).describe('(check, URL) pairs by severity'),
+    pages: z.object({ added: z.int().min(0), removed: z.int().min(0), status_changed: z.int().min(0) }).describe('internal URLs'),
+    health: z
+      .array(
+        z.object({
+          key: z.enum(CRAWL_PILLARS),
+          score: z.int().nullable(),
+          previous_score: z.int().nullable(),
+          delta: z.int().nullable().describe('score − previous_score; null when either is not measured'),
+        }),
+      )
+      .describe('the crawl pillars of the scorecard, in this crawl and the previous one'),
+    checks: z
+      .array(z.object({ name: z.string(), severity: Severity, category: z.string(), new: z.int().min(0), fixed: z.int().min(0), persisting: z.int().min(0) }))
+      .describe('every check that is new, fixed or persisting: most new first, then most fixed, then by name'),
+  })
+  .meta({ id: 'CrawlChangesSummary', description: 'Extension (docs/decisions/crawl-changes.md): what changed since the previous comparable crawl.' });
+export type CrawlChangesSummary = z.infer<typeof CrawlChangesSummary>;
+
+export const ListChangesQuery = PageQuery.extend({
+  kind: z.enum(CHANGE_KINDS).optional(),
+  severity: Severity.optional(),
+});
+
+export const Recommendation = z
+  .object({
+    name: z.string().describe('the check'),
+    label: z.string().describe('the check in the caller’s language'),
+    severity: Severity,
+    category: z.string(),
+    pillar: z.enum(CRAWL_PILLARS),
+    pages: z.int().min(0).describe('distinct URLs on which the check fired'),
+    occurrences: z.int().min(0),
+    impact: z.number().min(0).describe('severity weight × pages affected × pillar weight (docs/decisions/crawl-changes.md)'),
+    advice: z.string().describe('what to fix, in the caller’s language (the advice the PDF gives)'),
+  })
+  .meta({ id: 'Recommendation', description: 'Extension (docs/decisions/crawl-changes.md): one fix of the prioritised list of a crawl.' });
+export type Recommendation = z.infer<typeof Recommendation>;
+
+export const ListRecommendationsQuery = PageQuery;

@@ -1,0 +1,114 @@
+/**
+ * What changed since the previous comparable crawl, regression signals and the prioritised fix
+ * list (docs/decisions/crawl-changes.md, docs/decisions/regression-signals.md). The numbers and
+ * rules here are shared by the server (which computes changes in SQL) and the mock (in memory),
+ * so both answer alike.
+ */
+import type { Severity } from '../common.js';
+import { CHECKS } from './issue-catalogue.js';
+import { ACCESSIBILITY_PREFIX } from './fix-advice.js';
+
+/** The kinds of change between two crawls, in the order the changes list gives them. */
+export const CHANGE_KINDS = ['issue_new', 'issue_fixed', 'issue_persisting', 'page_added', 'page_removed', 'status_changed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** The pillars a crawl is scored on, and the issue categories each is computed from (docs/decisions/scorecard.md). */
+export const CRAWL_PILLAR_CATEGORIES = {
+  technique: ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'],
+  contenu: ['titles', 'content', 'structured_data', 'ai_reachability'],
+  accessibilite: ['accessibility'],
+} as const;
+export type CrawlPillar = keyof typeof CRAWL_PILLAR_CATEGORIES;
+export const CRAWL_PILLARS = ['technique', 'contenu', 'accessibilite'] as const satisfies readonly CrawlPillar[];
+
+/** The pillar a check counts in, from its category. */
+export function pillarOf(category: string): CrawlPillar {
+  for (const pillar of CRAWL_PILLARS) if ((CRAWL_PILLAR_CATEGORIES[pillar] as readonly string[]).includes(category)) return pillar;
+  return 'technique';
+}
+
+// --------------------------------------------------------------------------- regression signals
+
+export const REGRESSION_THRESHOLDS = ['off', 'warning', 'error'] as const;
+export type RegressionThreshold = (typeof REGRESSION_THRESHOLDS)[number];
+
+/**
+ * A fall of the technique health score by more than this many points is a regression of severity
+ * warning; by more than `HEALTH_DROP_ERROR`, of severity error. One point is noise (a page more or
+ * less); five is a check newly firing on a few percent of the pages.
+ */
+export const HEALTH_DROP_WARNING = 5;
+export const HEALTH_DROP_ERROR = 15;
+/** How many of the new checks a signal names. */
+export const SIGNAL_TOP_CHECKS = 5;
+
+export type SignalReason = 'new_issues' | 'health_score_drop';
+
+export interface RegressionInput {
+  /** New (check, URL) pairs by severity. */
+  newIssues: Record<Severity, number>;
+  /** Technique health score now and at the previous comparable crawl; null when not measured. */
+  health: { score: number | null; previous: number | null };
+}
+
+/**
+ * The regression a comparison shows at a campaign's threshold, or null: new issues of the
+ * threshold's severity or above, or a health score fall past the margin of that severity.
+ * `off` never signals. The signal's severity is the highest reason's.
+ */
+export function regressionSignal(threshold: RegressionThreshold, input: RegressionInput): { severity: 'error' | 'warning'; reasons: SignalReason[] } | null {
+  if (threshold === 'off') return null;
+  const reasons: SignalReason[] = [];
+  let severity: 'error' | 'warning' | null = null;
+  const raise = (s: 'error' | 'warning') => (severity = severity === 'error' ? 'error' : s);
+  const newErrors = input.newIssues.error;
+  const newWarnings = threshold === 'warning' ? input.newIssues.warning : 0;
+  if (newErrors + newWarnings > 0) {
+    reasons.push('new_issues');
+    raise(newErrors > 0 ? 'error' : 'warning');
+  }
+  const { score, previous } = input.health;
+  if (score !== null && previous !== null) {
+    const drop = previous - score;
+    if (drop > HEALTH_DROP_ERROR || (threshold === 'warning' && drop > HEALTH_DROP_WARNING)) {
+      reasons.push('health_score_drop');
+      raise(drop > HEALTH_DROP_ERROR ? 'error' : 'warning');
+    }
+  }
+  return severity ? { severity, reasons } : null;
+}
+
+// --------------------------------------------------------------------------- recommendations
+
+/** How much a severity weighs in a recommendation's impact: the health score's error/warning ratio, info a little above nothing. */
+export const IMPACT_SEVERITY_WEIGHTS: Record<Severity, number> = { error: 1, warning: 0.35, info: 0.05 };
+/** How much each crawl pillar weighs: technical problems block indexing; content, then accessibility, follow. */
+export const IMPACT_PILLAR_WEIGHTS: Record<CrawlPillar, number> = { technique: 1, contenu: 0.8, accessibilite: 0.6 };
+
+/** A check counts on every scored page when it concerns the site as a whole (robots.txt, sitemaps…), as in the health score. */
+export function isSiteWideCheck(name: string): boolean {
+  return (CHECKS as Record<string, { scope?: string }>)[name]?.scope === 'site';
+}
+
+/**
+ * A recommendation's impact: severity weight × pages affected × pillar weight, rounded to two
+ * decimals. A site-wide check affects every scored page.
+ */
+export function recommendationImpact(input: { name: string; severity: Severity; category: string; pages: number; scoredPages: number }): number {
+  const pages = isSiteWideCheck(input.name) ? Math.max(input.scoredPages, input.pages) : input.pages;
+  return Math.round(IMPACT_SEVERITY_WEIGHTS[input.severity] * pages * IMPACT_PILLAR_WEIGHTS[pillarOf(input.category)] * 100) / 100;
+}
+
+/** Highest impact first, then most severe, then by name: a stable order. */
+export function compareRecommendations(a: { impact: number; severity: Severity; name: string }, b: { impact: number; severity: Severity; name: string }): number {
+  const rank = { error: 0, warning: 1, info: 2 } as const;
+  return b.impact - a.impact || rank[a.severity] - rank[b.severity] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** The catalogue's label of a check in a language; an accessibility finding is named after its axe rule. */
+export function checkLabel(name: string, language: 'fr' | 'en'): string {
+  const own = (CHECKS as Record<string, { label: Record<'fr' | 'en', string> }>)[name]?.label[language];
+  if (own) return own;
+  if (name.startsWith(ACCESSIBILITY_PREFIX)) return `${language === 'en' ? 'Accessibility' : 'Accessibilité'}: ${name.slice(ACCESSIBILITY_PREFIX.length)}`;
+  return name;
+}

@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HEALTH_DROP_ERROR, HEALTH_DROP_WARNING, IMPACT_PILLAR_WEIGHTS, compareRecommendations, pillarOf, recommendationImpact, regressionSignal } from '../src/index.js';
+
+const none = { error: 0, warning: 0, info: 0 };
+const steady = { score: 80, previous: 80 };
+
+describe('regressionSignal (docs/decisions/regression-signals.md)', () => {
+  it('signals new issues at or above the threshold’s severity', () => {
+    expect(regressionSignal('warning', { newIssues: { ...none, warning: 1 }, health: steady })).toEqual({ severity: 'warning', reasons: ['new_issues'] });
+    expect(regressionSignal('warning', { newIssues: { ...none, error: 1 }, health: steady })).toEqual({ severity: 'error', reasons: ['new_issues'] });
+    expect(regressionSignal('error', { newIssues: { ...none, warning: 3 }, health: steady })).toBeNull();
+    expect(regressionSignal('error', { newIssues: { ...none, error: 1 }, health: steady })).toEqual({ severity: 'error', reasons: ['new_issues'] });
+    expect(regressionSignal('warning', { newIssues: { ...none, info: 9 }, health: steady })).toBeNull();
+  });
+
+  it('signals a health score fall past the margin of the threshold’s severity', () => {
+    const fall = (points: number) => ({ newIssues: none, health: { score: 80 - points, previous: 80 } });
+    expect(regressionSignal('warning', fall(HEALTH_DROP_WARNING))).toBeNull();
+    expect(regressionSignal('warning', fall(HEALTH_DROP_WARNING + 1))).toEqual({ severity: 'warning', reasons: ['health_score_drop'] });
+    expect(regressionSignal('error', fall(HEALTH_DROP_WARNING + 1))).toBeNull();
+    expect(regressionSignal('error', fall(HEALTH_DROP_ERROR + 1))).toEqual({ severity: 'error', reasons: ['health_score_drop'] });
+    expect(regressionSignal('warning', { newIssues: none, health: { score: null, previous: 80 } })).toBeNull();
+  });
+
+  it('never signals when off; what error signals, warning signals too (property)', () => {
+    const counts = fc.record({ error: fc.nat(5), warning: fc.nat(5), info: fc.nat(5) });
+    const score = fc.option(fc.integer({ min: 0, max: 100 }), { nil: null });
+    fc.assert(
+      fc.property(counts, score, score, (newIssues, now, before) => {
+        const input = { newIssues, health: { score: now, previous: before } };
+        expect(regressionSignal('off', input)).toBeNull();
+        const strict = regressionSignal('error', input);
+        if (strict) {
+          expect(strict.severity).toBe('error');
+          expect(regressionSignal('warning', input)?.severity).toBe('error');
+        }
+      }),
+    );
+  });
+});
+
+describe('recommendations', () => {
+  it('weighs severity × pages × pillar, a site-wide check on every scored page', () => {
+    expect(recommendationImpact({ name: 'http_4xx', severity: 'error', category: 'http', pages: 4, scoredPages: 100 })).toBe(4);
+    expect(recommendationImpact({ name: 'title_duplicate', severity: 'warning', category: 'titles', pages: 10, scoredPages: 100 })).toBe(Math.round(0.35 * 10 * IMPACT_PILLAR_WEIGHTS.contenu * 100) / 100);
+    expect(recommendationImpact({ name: 'robots_txt_5xx', severity: 'error', category: 'robots_sitemaps', pages: 1, scoredPages: 100 })).toBe(100);
+    expect(pillarOf('accessibility')).toBe('accessibilite');
+    const sorted = [
+      { name: 'b', severity: 'warning' as const, impact: 2 },
+      { name: 'a', severity: 'error' as const, impact: 2 },
+      { name: 'c', severity: 'info' as const, impact: 5 },
+    ].sort(compareRecommendations);
+    expect(sorted.map((r) => r.name)).toEqual(['c', 'a', 'b']);
+  });
+});

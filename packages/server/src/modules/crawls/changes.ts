@@ -1,0 +1,170 @@
+/**
+ * The comparison of a settled crawl with the previous comparable crawl of its campaign
+ * (docs/decisions/crawl-changes.md). Everything is set-based SQL over the stored rows: the new and
+ * fixed (check, URL) pairs and the page changes are copied by `insert … select` into
+ * `crawl_changes`, the counts come from grouped queries; no crawl is loaded into memory, so a
+ * 200,000-page crawl settles without holding its pages.
+ */
+import type { Knex } from 'knex';
+import { CHANGE_KINDS, CRAWL_PILLARS, type ChangeKind, type CrawlChangesSummary, type CrawlPillar, type Severity } from '@siteaudit/schema';
+import { bool, json } from '../../store/database.js';
+import { auditedPages, CONTENT_AXES, crawlChecks, scoreOf } from '../scorecard/formulas.js';
+import type { CrawlRow } from './crawl-row.js';
+
+type Db = Knex | Knex.Transaction;
+type Counts = Record<Severity, number>;
+
+/** What `crawls.changes` holds: the summary without the crawl id (the row's own). */
+export type StoredChanges = Omit<CrawlChangesSummary, 'crawl_id'>;
+
+export const KIND_RANK = Object.fromEntries(CHANGE_KINDS.map((kind, rank) => [kind, rank])) as Record<ChangeKind, number>;
+
+/** The previous comparable crawl: same campaign and settings, completed, settled, not blocked, launched before. */
+export async function previousComparableCrawl(db: Db, crawl: CrawlRow): Promise<CrawlRow | undefined> {
+  return (await db('crawls')
+    .where({ campaign_id: crawl.campaign_id, config_hash: crawl.config_hash, status: 'completed', settled: true, blocked: false })
+    .whereNot({ id: crawl.id })
+    .andWhere((q) => q.where('created_at', '<', crawl.created_at).orWhere((q2) => q2.where('created_at', '=', crawl.created_at).andWhere('id', '<', crawl.id)))
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .first()) as CrawlRow | undefined;
+}
+
+/** The scorecard's crawl pillars of one crawl, as the scorecard computes them. */
+async function pillarScores(db: Db, crawl: CrawlRow, data: Awaited<ReturnType<typeof crawlChecks>>): Promise<Record<CrawlPillar, number | null>> {
+  const config = json<Record<string, unknown>>(crawl.config, {});
+  const contentAxes = CONTENT_AXES.filter((k) => k !== 'ai_reachability' || bool(config.check_ai_reachability as boolean));
+  const accessibility = bool(config.check_accessibility as boolean) || bool(config.check_accessibility_rendered as boolean);
+  return {
+    technique: crawl.health_score === null ? null : Math.round(Number(crawl.health_score)),
+    contenu: scoreOf(data, contentAxes),
+    accessibilite: accessibility ? scoreOf({ pages: await auditedPages(db as Knex, crawl.id), checks: data.checks }, ['accessibility']) : null,
+  };
+}
+
+/**
+ * The previous crawl's pillar scores: those its own comparison stored when it settled, else
+ * computed again (a crawl settled before comparisons existed).
+ */
+async function previousScores(db: Db, previous: CrawlRow): Promise<Record<CrawlPillar, number | null>> {
+  const stored = json<StoredChanges | null>(previous.changes ?? null, null);
+  if (stored && stored.health.length === CRAWL_PILLARS.length) return Object.fromEntries(stored.health.map((p) => [p.key, p.score])) as Record<CrawlPillar, number | null>;
+  return pillarScores(db, previous, await crawlChecks(db as Knex, previous.id));
+}
+
+const zero = (): Counts => ({ error: 0, warning: 0, info: 0 });
+
+/**
+ * The first occurrence of each (check, URL) pair of crawl `c`: one row per pair. The unary `+`
+ * keeps SQLite from searching the (crawl_id, seq) key by `seq <`, which scans every earlier
+ * issue of the crawl for each row (quadratic); it then looks the URL up on (crawl_id, url_hash).
+ */
+export const FIRST_OF_PAIR = 'not exists (select 1 from crawl_issues d where d.crawl_id = c.crawl_id and d.url_hash = c.url_hash and d.name = c.name and +d.seq < c.seq)';
+/** The pair also exists in crawl `?`. */
+export const PAIR_IN = 'exists (select 1 from crawl_issues p where p.crawl_id = ? and p.url_hash = c.url_hash and p.name = c.name)';
+
+/**
+ * Compares `crawl` with `previous` and writes the changes (replacing any a resumed run wrote);
+ * returns the summary to store. Runs in the caller's transaction.
+ */
+export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow | undefined): Promise<StoredChanges> {
+  await db('crawl_changes').where({ crawl_id: crawl.id }).delete();
+  const current = await crawlChecks(db as Knex, crawl.id);
+  const scores = await pillarScores(db, crawl, current);
+  const empty = { new: zero(), fixed: zero(), persisting: zero() };
+  if (bool(crawl.blocked) || !previous) {
+    return {
+      previous_crawl_id: null,
+      basis: bool(crawl.blocked) ? 'blocked' : 'no_previous_crawl',
+      issues: empty,
+      pages: { added: 0, removed: 0, status_changed: 0 },
+      health: CRAWL_PILLARS.map((key) => ({ key, score: scores[key], previous_score: null, delta: null })),
+      checks: [],
+    };
+  }
+
+  const issueChange = (kind: ChangeKind, from: string, against: string) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, ?, c.seq, ?, c.name, c.severity, c.category, c.url, c.details, null, null
+       from crawl_issues c
+       where c.crawl_id = ? and ${FIRST_OF_PAIR} and not ${PAIR_IN}`,
+      [crawl.id, KIND_RANK[kind], kind, from, against],
+    );
+  await issueChange('issue_new', crawl.id, previous.id);
+  await issueChange('issue_fixed', previous.id, crawl.id);
+
+  const pageChange = (kind: 'page_added' | 'page_removed', from: string, against: string) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, ?, c.seq, ?, null, null, null, c.url, null, ${kind === 'page_added' ? 'c.status_code, null' : 'null, c.status_code'}
+       from crawl_pages c
+       where c.crawl_id = ? and c.is_internal = ?
+         and not exists (select 1 from crawl_pages p where p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?)`,
+      [crawl.id, KIND_RANK[kind], kind, from, true, against, true],
+    );
+  await pageChange('page_added', crawl.id, previous.id);
+  await pageChange('page_removed', previous.id, crawl.id);
+  await db.raw(
+    `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+     select ?, ?, c.seq, 'status_changed', null, null, null, c.url, null, c.status_code, p.status_code
+     from crawl_pages c join crawl_pages p on p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?
+     where c.crawl_id = ? and c.is_internal = ?
+       and (c.status_code <> p.status_code or (c.status_code is null and p.status_code is not null) or (c.status_code is not null and p.status_code is null))`,
+    [crawl.id, KIND_RANK.status_changed, previous.id, true, crawl.id, true],
+  );
+
+  // Pairs per check: those of this crawl (crawlChecks counts distinct URLs per check), and the new
+  // and fixed ones just written (one row per pair); persisting = this crawl's pairs − new ones.
+  const moved = (await db('crawl_changes')
+    .where({ crawl_id: crawl.id })
+    .whereIn('kind', ['issue_new', 'issue_fixed'])
+    .select('kind', 'name', 'severity', 'category')
+    .count({ pairs: '*' })
+    .groupBy('kind', 'name', 'severity', 'category')) as { kind: string; name: string; severity: Severity; category: string; pairs: string | number }[];
+  const checks = new Map<string, CrawlChangesSummary['checks'][number]>();
+  for (const c of current.checks) checks.set(c.name, { name: c.name, severity: c.severity, category: c.category, new: 0, fixed: 0, persisting: c.pages });
+  for (const m of moved) {
+    const entry = checks.get(m.name) ?? { name: m.name, severity: m.severity, category: m.category, new: 0, fixed: 0, persisting: 0 };
+    if (m.kind === 'issue_new') {
+      entry.new += Number(m.pairs);
+      entry.persisting -= Number(m.pairs);
+    } else entry.fixed += Number(m.pairs);
+    checks.set(m.name, entry);
+  }
+  const issues = { new: zero(), fixed: zero(), persisting: zero() };
+  for (const c of checks.values()) {
+    issues.new[c.severity] += c.new;
+    issues.fixed[c.severity] += c.fixed;
+    issues.persisting[c.severity] += c.persisting;
+  }
+  const pageCounts = (await db('crawl_changes').where({ crawl_id: crawl.id }).whereIn('kind', ['page_added', 'page_removed', 'status_changed']).select('kind').count({ n: '*' }).groupBy('kind')) as { kind: string; n: string | number }[];
+  const pages = (kind: string) => Number(pageCounts.find((p) => p.kind === kind)?.n ?? 0);
+  const earlier = await previousScores(db, previous);
+  return {
+    previous_crawl_id: previous.id,
+    basis: 'compared',
+    issues,
+    pages: { added: pages('page_added'), removed: pages('page_removed'), status_changed: pages('status_changed') },
+    health: CRAWL_PILLARS.map((key) => {
+      const score = scores[key];
+      const previousScore = earlier[key];
+      return { key, score, previous_score: previousScore, delta: score === null || previousScore === null ? null : score - previousScore };
+    }),
+    checks: [...checks.values()].filter((c) => c.new + c.fixed + c.persisting > 0).sort((a, b) => b.new - a.new || b.fixed - a.fixed || (a.name < b.name ? -1 : 1)),
+  };
+}
+
+/** The summary of a settled crawl; a crawl that was not compared (failed, stopped, or settled before comparisons existed) says so. */
+export function changesSummary(crawl: CrawlRow): CrawlChangesSummary {
+  const stored = json<StoredChanges | null>(crawl.changes ?? null, null);
+  if (stored) return { crawl_id: crawl.id, ...stored };
+  return {
+    crawl_id: crawl.id,
+    previous_crawl_id: null,
+    basis: 'not_compared',
+    issues: { new: zero(), fixed: zero(), persisting: zero() },
+    pages: { added: 0, removed: 0, status_changed: 0 },
+    health: [],
+    checks: [],
+  };
+}

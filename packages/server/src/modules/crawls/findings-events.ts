@@ -1,0 +1,68 @@
+/**
+ * The events about a settled crawl's findings (docs/decisions/regression-signals.md):
+ * `signal.detected` when the comparison regressed past the campaign's `regression_threshold`, and
+ * `recommendations.ready` once the prioritised fix list can be read. Both follow the campaign's
+ * `notify` at settlement: false sends neither. Published in the transaction that settles the
+ * crawl, so they are sent once, with `crawl.completed`.
+ */
+import type { Knex } from 'knex';
+import { regressionSignal, SEVERITY_RANK, SIGNAL_TOP_CHECKS, type RegressionThreshold } from '@siteaudit/schema';
+import type { Services } from '../../services.js';
+import { bool, json } from '../../store/database.js';
+import type { StoredChanges } from './changes.js';
+import type { CrawlRow } from './crawl-row.js';
+import { recommendations } from './recommendations.js';
+
+/** How many fixes the recommendations.ready event names. */
+const EVENT_TOP_FIXES = 5;
+
+/** The signal.detected payload of a comparison, or null when it does not regress past the threshold. */
+export function signalPayload(threshold: RegressionThreshold, row: CrawlRow, changes: StoredChanges): Record<string, unknown> | null {
+  if (changes.basis !== 'compared' || !changes.previous_crawl_id) return null;
+  const health = changes.health.find((p) => p.key === 'technique')!;
+  const signal = regressionSignal(threshold, { newIssues: changes.issues.new, health: { score: health.score, previous: health.previous_score } });
+  if (!signal) return null;
+  return {
+    kind: 'regression',
+    severity: signal.severity,
+    reasons: signal.reasons,
+    project_id: row.project_id,
+    campaign_id: row.campaign_id,
+    crawl_id: row.id,
+    previous_crawl_id: changes.previous_crawl_id,
+    counts: { ...changes.issues, pages_added: changes.pages.added, pages_removed: changes.pages.removed, status_changed: changes.pages.status_changed },
+    health_score: { score: health.score, previous_score: health.previous_score, delta: health.delta },
+    top_new_checks: changes.checks
+      .filter((c) => c.new > 0)
+      .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.new - a.new || (a.name < b.name ? -1 : 1))
+      .slice(0, SIGNAL_TOP_CHECKS)
+      .map((c) => ({ name: c.name, severity: c.severity, category: c.category, new: c.new })),
+  };
+}
+
+/** Publishes the findings events of a crawl that has just settled `completed`, in `trx`. */
+export async function publishFindingsEvents(services: Services, trx: Knex.Transaction, row: CrawlRow, changes: StoredChanges): Promise<void> {
+  const campaign = (await trx('campaigns').where({ id: row.campaign_id }).first('notify', 'regression_threshold')) as { notify: boolean | number; regression_threshold: RegressionThreshold } | undefined;
+  if (!campaign || !bool(campaign.notify)) return;
+  const signal = signalPayload(campaign.regression_threshold, row, changes);
+  if (signal) await services.events.publish({ type: 'signal.detected', teamId: row.team_id, data: signal }, trx);
+  // The fix list groups every issue of the crawl (seconds on a 200,000-page crawl, in the settling
+  // transaction): computed only when an active subscription of the team will receive the event.
+  const hooks = (await trx('webhooks').where({ team_id: row.team_id, active: true }).select('events')) as { events: string }[];
+  if (!hooks.some((h) => json<string[]>(h.events, []).includes('recommendations.ready'))) return;
+  const fixes = await recommendations(trx, row.id, 'en');
+  await services.events.publish(
+    {
+      type: 'recommendations.ready',
+      teamId: row.team_id,
+      data: {
+        project_id: row.project_id,
+        campaign_id: row.campaign_id,
+        crawl_id: row.id,
+        recommendations: fixes.length,
+        top: fixes.slice(0, EVENT_TOP_FIXES).map((f) => ({ name: f.name, severity: f.severity, pages: f.pages, impact: f.impact })),
+      },
+    },
+    trx,
+  );
+}

@@ -1,0 +1,85 @@
+/** The PDF's "since the last crawl" section (docs/decisions/crawl-changes.md): what changed since the previous comparable crawl. */
+import { SEVERITIES } from '../i18n.js';
+import type { PdfContext } from './context.js';
+import { MUTED, SEVERITY_COLOURS } from './layout.js';
+
+/** Checks listed under the summary, those with the most new then fixed pairs first. */
+export const PDF_CHANGED_CHECKS = 10;
+
+const GOOD = '#1f7a3d';
+const BAD = '#b3261e';
+
+export function drawChanges(ctx: PdfContext): void {
+  const { layout, source, t, f, labels } = ctx;
+  const changes = source.changes;
+  if (!changes) return;
+  const c = t.changes;
+  layout.heading(c.title);
+  const { summary } = changes;
+  if (summary.basis !== 'compared') {
+    layout.paragraph(summary.basis === 'no_previous_crawl' ? c.noPrevious : summary.basis === 'blocked' ? c.blocked : c.notCompared, { size: 10, color: MUTED });
+    return;
+  }
+  layout.paragraph(c.comparedWith(f.dateTime(changes.previousFinishedAt)), { size: 9, color: MUTED });
+
+  const w = layout.width;
+  const issues = layout.table([
+    { header: c.issuePairs, width: w - 4 * 80 },
+    ...SEVERITIES.map((s) => ({ header: t.severities[s], width: 80, align: 'right' as const })),
+    { header: t.total, width: 80, align: 'right' },
+  ]);
+  for (const [kind, counts] of [
+    ['issue_new', summary.issues.new],
+    ['issue_fixed', summary.issues.fixed],
+    ['issue_persisting', summary.issues.persisting],
+  ] as const) {
+    issues.row([
+      { text: c.kinds[kind] },
+      ...SEVERITIES.map((s) => ({ text: f.int(counts[s]), color: SEVERITY_COLOURS[s] })),
+      { text: f.int(counts.error + counts.warning + counts.info), bold: true },
+    ]);
+  }
+  layout.y += 8;
+  layout.keyValue(c.kinds.page_added, f.int(summary.pages.added), { keyWidth: 200 });
+  layout.keyValue(c.kinds.page_removed, f.int(summary.pages.removed), { keyWidth: 200 });
+  layout.keyValue(c.kinds.status_changed, f.int(summary.pages.status_changed), { keyWidth: 200 });
+  layout.y += 6;
+
+  const health = layout.table([
+    { header: c.pillar, width: w - 3 * 90 },
+    { header: c.previous, width: 90, align: 'right' },
+    { header: c.current, width: 90, align: 'right' },
+    { header: c.delta, width: 90, align: 'right' },
+  ]);
+  const score = (n: number | null) => (n === null ? t.notMeasured : f.int(n));
+  for (const p of summary.health) {
+    const delta = p.delta === null ? t.notAvailable : `${p.delta > 0 ? '+' : ''}${f.int(p.delta)}`;
+    health.row([
+      { text: labels.pillar(p.key) },
+      { text: score(p.previous_score) },
+      { text: score(p.score) },
+      { text: delta, bold: true, color: p.delta === null || p.delta === 0 ? undefined : p.delta > 0 ? GOOD : BAD },
+    ]);
+  }
+
+  const moved = summary.checks.filter((k) => k.new + k.fixed > 0).slice(0, PDF_CHANGED_CHECKS);
+  layout.heading(c.checksHeading, 2);
+  if (moved.length === 0) {
+    layout.paragraph(c.noChange, { size: 10, color: MUTED });
+    return;
+  }
+  const checks = layout.table([
+    { header: t.issue, width: w - 100 - 2 * 70 },
+    { header: t.severity, width: 100 },
+    { header: c.newCount, width: 70, align: 'right' },
+    { header: c.fixedCount, width: 70, align: 'right' },
+  ]);
+  for (const k of moved) {
+    checks.row([
+      { text: labels.check(k.name) },
+      { text: labels.severity(k.severity), color: SEVERITY_COLOURS[k.severity] },
+      { text: k.new ? `+${f.int(k.new)}` : '', color: k.new ? BAD : undefined },
+      { text: k.fixed ? `−${f.int(k.fixed)}` : '', color: k.fixed ? GOOD : undefined },
+    ]);
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * What changed since the previous comparable crawl, regression signals and recommendations
+ * (docs/decisions/crawl-changes.md, docs/decisions/regression-signals.md), over HTTP, on a local
+ * site that changes between two crawls: /about starts answering 500, /new appears (without a
+ * title), the link to /missing goes.
+ */
+import fc from 'fast-check';
+import { CHANGE_KINDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+import { PAGES, startSite, type Site } from './support/site.js';
+
+let h: Harness;
+const sites: Site[] = [];
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+  for (const site of sites) await site.close();
+});
+
+const json = async (res: Response) => {
+  const body = await res.json();
+  if (res.status >= 400) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body;
+};
+
+/** A site of its own (its pages change), a project, a campaign, and a webhook on every event of the team. */
+async function scenario(campaign: Record<string, unknown>) {
+  const pages = structuredClone(PAGES);
+  const site = await startSite(pages);
+  sites.push(site);
+  const slug = `changes-${sites.length}`;
+  const token = await h.tokenFor({ team: slug });
+  const call = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) => h.call(method, path, { token, ...init });
+  const project = (await json(await call('POST', '/v1/projects', { body: { url: `${site.url}/` } }))).data;
+  const created = (await json(await call('POST', `/v1/projects/${project.id}/campaigns`, { body: { name: 'Site', start_url: `${site.url}/`, max_depth: 5, max_urls: 100, ...campaign } }))).data;
+  await json(await call('POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/hooks', events: ['crawl.completed', 'signal.detected', 'recommendations.ready'] } }));
+  const crawl = async () => {
+    const launched = (await json(await call('POST', `/v1/campaigns/${created.id}/crawls`, { headers: { 'idempotency-key': crypto.randomUUID() } }))).data;
+    await h.server.jobs.idle();
+    return (await json(await call('GET', `/v1/crawls/${launched.id}`))).data as { id: string; status: string; stage_plan: { settled: boolean } };
+  };
+  const change = () => {
+    pages['/about'] = { status: 500, html: '<html><body>Down</body></html>' };
+    pages['/new'] = { html: '<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><h1>New</h1><p>A new page.</p></body></html>' };
+    pages['/'] = { html: pages['/'].html!.replace('<a href="/missing">Missing</a>', '<a href="/new">New</a>') };
+  };
+  /** The events delivered to the team, with their bodies, oldest first. */
+  const events = async () => {
+    const rows = await h
+      .knex('webhook_deliveries')
+      .join('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
+      .join('teams', 'teams.id', 'webhooks.team_id')
+      .where('teams.slug', slug)
+      .orderBy('webhook_deliveries.created_at')
+      .select('webhook_deliveries.event_type', 'webhook_deliveries.body');
+    return rows.map((r: { event_type: string; body: string }) => ({ type: r.event_type, body: JSON.parse(r.body) }));
+  };
+  /** A change that brings a warning only: /about loses its meta description. */
+  const warn = () => {
+    pages['/about'] = { html: pages['/about'].html!.replace(/<meta name="description"[^>]*>/, '') };
+  };
+  return { call, crawl, change, warn, events, project, campaign: created };
+}
+
+async function all(call: (m: string, p: string) => Promise<Response>, path: string) {
+  const items: Record<string, unknown>[] = [];
+  let cursor: string | null = null;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const page = await json(await call('GET', `${path}${sep}limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    items.push(...page.data);
+    cursor = page.meta.has_more ? page.meta.next_cursor : null;
+  } while (cursor);
+  return items;
+}
+
+const path = (url: unknown) => new URL(String(url)).pathname;
+
+// Two crawls each, and a page of three at a time through every change: slow on a shared machine.
+describe('crawl changes', { timeout: 60_000 }, () => {
+  it('compares a crawl with the previous comparable one: issues new, fixed and persisting, pages added and removed, status changes, health per pillar', async () => {
+    const s = await scenario({ notify: true, regression_threshold: 'warning' });
+    const first = await s.crawl();
+    const firstSummary = (await json(await s.call('GET', `/v1/crawls/${first.id}/changes/summary`))).data;
+    expect(firstSummary).toMatchObject({ crawl_id: first.id, previous_crawl_id: null, basis: 'no_previous_crawl', pages: { added: 0, removed: 0, status_changed: 0 }, checks: [] });
+    expect(firstSummary.health.map((p: { key: string }) => p.key)).toEqual(['technique', 'contenu', 'accessibilite']);
+    expect((await json(await s.call('GET', `/v1/crawls/${first.id}/changes`))).data).toEqual([]);
+
+    s.change();
+    const second = await s.crawl();
+    const summary = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes/summary`))).data;
+    expect(summary).toMatchObject({ crawl_id: second.id, previous_crawl_id: first.id, basis: 'compared', pages: { added: 1, removed: 1, status_changed: 1 } });
+
+    const changes = await all(s.call, `/v1/crawls/${second.id}/changes`);
+    const of = (kind: string) => changes.filter((c) => c.kind === kind);
+    // Kinds in their documented order, each change once.
+    expect([...new Set(changes.map((c) => c.kind))]).toEqual(CHANGE_KINDS.filter((k) => changes.some((c) => c.kind === k)));
+    expect(new Set(changes.map((c) => `${c.kind} ${c.name} ${c.url}`)).size).toBe(changes.length);
+
+    expect(of('page_added').map((c) => [path(c.url), c.status_code, c.previous_status_code])).toEqual([['/new', 200, null]]);
+    expect(of('page_removed').map((c) => [path(c.url), c.status_code, c.previous_status_code])).toEqual([['/missing', null, 404]]);
+    expect(of('status_changed').map((c) => [path(c.url), c.status_code, c.previous_status_code])).toEqual([['/about', 500, 200]]);
+    expect(of('issue_new').map((c) => `${c.name} ${path(c.url)}`)).toEqual(expect.arrayContaining(['http_5xx /about', 'title_missing /new']));
+    expect(of('issue_fixed').map((c) => `${c.name} ${path(c.url)}`)).toEqual(expect.arrayContaining(['http_4xx /missing']));
+    expect(of('issue_persisting').map((c) => `${c.name} ${path(c.url)}`)).toEqual(expect.arrayContaining(['title_missing /blog/post-1']));
+    for (const c of of('issue_new')) expect(c).toMatchObject({ severity: expect.any(String), category: expect.any(String), details: expect.any(String), status_code: null });
+
+    // The summary counts exactly what the list holds.
+    for (const [key, kind] of [['new', 'issue_new'], ['fixed', 'issue_fixed'], ['persisting', 'issue_persisting']] as const) {
+      const counts = summary.issues[key];
+      expect(counts.error + counts.warning + counts.info, key).toBe(of(kind).length);
+      expect(counts.error, key).toBe(of(kind).filter((c) => c.severity === 'error').length);
+    }
+    const http5xx = summary.checks.find((c: { name: string }) => c.name === 'http_5xx');
+    expect(http5xx).toMatchObject({ severity: 'error', new: 1, fixed: 0 });
+    const technique = summary.health.find((p: { key: string }) => p.key === 'technique');
+    expect(technique.delta).toBe(technique.score - technique.previous_score);
+    expect(typeof technique.delta).toBe('number');
+
+    // Filters: by kind, and by severity (issue kinds only).
+    const added = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes?kind=page_added`))).data;
+    expect(added.map((c: { kind: string }) => c.kind)).toEqual(['page_added']);
+    const errors = await all(s.call, `/v1/crawls/${second.id}/changes?severity=error`);
+    expect(errors.length).toBe(summary.issues.new.error + summary.issues.fixed.error + summary.issues.persisting.error);
+    expect(errors.every((c) => c.severity === 'error' && String(c.kind).startsWith('issue_'))).toBe(true);
+  });
+
+  it('sends signal.detected and recommendations.ready when the campaign notifies, with the documented payload', async () => {
+    const s = await scenario({ notify: true, regression_threshold: 'warning' });
+    const first = await s.crawl();
+    let events = await s.events();
+    expect(events.map((e) => e.type)).toEqual(['crawl.completed', 'recommendations.ready']);
+    const ready = events[1].body;
+    expect(ready).toMatchObject({ type: 'recommendations.ready', data: { project_id: s.project.id, campaign_id: s.campaign.id, crawl_id: first.id } });
+    const list = await all(s.call, `/v1/crawls/${first.id}/recommendations`);
+    expect(ready.data.recommendations).toBe(list.length);
+    expect(ready.data.top.map((t: { name: string }) => t.name)).toEqual(list.slice(0, 5).map((r) => r.name));
+
+    s.change();
+    const second = await s.crawl();
+    events = (await s.events()).slice(2);
+    expect(events.map((e) => e.type)).toEqual(['crawl.completed', 'signal.detected', 'recommendations.ready']);
+    const signal = events[1].body;
+    expect(signal.data).toMatchObject({
+      kind: 'regression',
+      severity: 'error',
+      reasons: expect.arrayContaining(['new_issues']),
+      project_id: s.project.id,
+      campaign_id: s.campaign.id,
+      crawl_id: second.id,
+      previous_crawl_id: first.id,
+      counts: { pages_added: 1, pages_removed: 1, status_changed: 1 },
+    });
+    expect(signal.data.counts.new.error).toBeGreaterThanOrEqual(1);
+    expect(signal.data.top_new_checks[0]).toMatchObject({ severity: 'error' });
+    expect(signal.data.top_new_checks.map((c: { name: string }) => c.name)).toContain('http_5xx');
+    // The bodies are the documented payloads (docs/decisions/webhooks.md).
+    for (const e of await s.events()) expect(WEBHOOK_EVENT_PAYLOADS[e.type as keyof typeof WEBHOOK_EVENT_PAYLOADS].safeParse(e.body).error).toBeUndefined();
+  });
+
+  it('sends no findings event when notify is false, and no signal when the threshold is off', async () => {
+    const quiet = await scenario({ notify: false, regression_threshold: 'warning' });
+    await quiet.crawl();
+    quiet.change();
+    const regressed = await quiet.crawl();
+    expect((await quiet.events()).map((e) => e.type)).toEqual(['crawl.completed', 'crawl.completed']);
+    // The comparison is made all the same: notify governs events only.
+    expect((await json(await quiet.call('GET', `/v1/crawls/${regressed.id}/changes/summary`))).data.basis).toBe('compared');
+
+    const off = await scenario({ notify: true, regression_threshold: 'off' });
+    await off.crawl();
+    off.change();
+    await off.crawl();
+    expect((await off.events()).map((e) => e.type)).toEqual(['crawl.completed', 'recommendations.ready', 'crawl.completed', 'recommendations.ready']);
+  });
+
+  it('signals a new warning at threshold warning, and not at threshold error', async () => {
+    for (const [threshold, signals] of [['warning', 1], ['error', 0]] as const) {
+      const s = await scenario({ notify: true, regression_threshold: threshold });
+      await s.crawl();
+      s.warn();
+      const second = await s.crawl();
+      const summary = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes/summary`))).data;
+      expect(summary.issues.new).toEqual({ error: 0, warning: 1, info: 0 });
+      const sent = (await s.events()).filter((e) => e.type === 'signal.detected');
+      expect(sent, threshold).toHaveLength(signals);
+      if (signals) expect(sent[0].body.data).toMatchObject({ severity: 'warning', reasons: ['new_issues'], top_new_checks: [{ name: 'description_missing', severity: 'warning', new: 1 }] });
+    }
+  });
+
+  it('lists recommendations by impact with the advice of the reports, in the caller’s language', async () => {
+    const s = await scenario({});
+    const crawl = await s.crawl();
+    const en = (await json(await s.call('GET', `/v1/crawls/${crawl.id}/recommendations?limit=100`, { headers: { 'accept-language': 'en' } }))).data;
+    expect(en.length).toBeGreaterThan(0);
+    for (let i = 1; i < en.length; i++) expect(en[i - 1].impact).toBeGreaterThanOrEqual(en[i].impact);
+    const broken = en.find((r: { name: string }) => r.name === 'broken_internal_link');
+    expect(broken).toMatchObject({ severity: 'error', pillar: 'technique', label: 'Broken internal link', advice: 'Point these links at a live URL or remove them.' });
+    expect(broken.impact).toBe(broken.pages);
+    const fr = (await json(await s.call('GET', `/v1/crawls/${crawl.id}/recommendations?limit=100`))).data;
+    expect(fr.find((r: { name: string }) => r.name === 'broken_internal_link').advice).toBe('Faites pointer ces liens vers une URL valide ou supprimez-les.');
+  });
+
+  it('answers 422 by field for any kind or severity outside their values, and only matching changes otherwise (property)', async () => {
+    const s = await scenario({});
+    const crawl = await s.crawl();
+    const values = fc.oneof(fc.constantFrom(...CHANGE_KINDS, 'error', 'warning', 'info'), fc.string({ maxLength: 12 }));
+    await fc.assert(
+      fc.asyncProperty(fc.record({ kind: fc.option(values, { nil: undefined }), severity: fc.option(values, { nil: undefined }) }), async (query) => {
+        const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined) as [string, string][]);
+        const res = await s.call('GET', `/v1/crawls/${crawl.id}/changes?${params}`);
+        const kindOk = query.kind === undefined || (CHANGE_KINDS as readonly string[]).includes(query.kind);
+        const severityOk = query.severity === undefined || ['error', 'warning', 'info'].includes(query.severity);
+        if (kindOk && severityOk) {
+          expect(res.status).toBe(200);
+          const body = await res.json();
+          for (const c of body.data) {
+            if (query.kind) expect(c.kind).toBe(query.kind);
+            if (query.severity) expect(c.severity).toBe(query.severity);
+          }
+        } else {
+          expect(res.status).toBe(422);
+          const body = await res.json();
+          expect(body.code).toBe('validation_failed');
+          const fields = Object.keys(body.errors);
+          if (!kindOk) expect(fields).toContain('kind');
+          if (!severityOk) expect(fields).toContain('severity');
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
