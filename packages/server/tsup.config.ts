@@ -30,8 +30,8 @@ export default defineConfig([
   },
   {
     ...common,
-    // The crawl thread's module is loaded by path (crawler/threads/pool.ts), beside the library and the bin.
-    entry: { cli: 'src/cli.ts', 'crawl-thread': 'src/crawler/threads/crawl-thread.ts' },
+    // The thread modules are loaded by path (crawler/threads/pool.ts, modules/logs/parse-runner.ts), beside the library and the bin.
+    entry: { cli: 'src/cli.ts', 'crawl-thread': 'src/crawler/threads/crawl-thread.ts', 'log-parse-thread': 'src/modules/logs/parse-thread.ts' },
     format: ['esm'],
     clean: ['!index.*'],
     // tsup marks an output that starts with a shebang as executable.

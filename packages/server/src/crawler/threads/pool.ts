@@ -9,11 +9,9 @@
  * the store's pace (and its lease fencing) governs the crawl as before. An error the sink raises
  * (a lost lease) is the error the crawl ends with, as the same object.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnThread } from '../../threads/spawn.js';
 import { abortError } from '../../abort.js';
 import { createRenderer, type RendererOptions } from '../../rendering/renderer.js';
 import { crawlSite } from '../crawl.js';
@@ -34,21 +32,8 @@ export function defaultCrawlThreads(): number {
   return availableParallelism();
 }
 
-/**
- * Starts the thread's module: the build beside this file, or in a clone (this file is the
- * TypeScript source) the source through tsx's loader, registered in the thread first (a worker's
- * `--import` does not apply to its own entry on Node 20).
- */
-function spawnThread(): Worker {
-  const self = import.meta.url;
-  const options = { name: 'siteaudit-crawl' };
-  if (!self.endsWith('.ts')) return new Worker(new URL('./crawl-thread.js', self), options);
-  // tsx's ESM API by its exports map (require.resolve would give the CommonJS one).
-  const manifest = createRequire(self).resolve('tsx/package.json');
-  const api = new URL(JSON.parse(readFileSync(manifest, 'utf8')).exports['./esm/api'].import.default, pathToFileURL(manifest)).href;
-  const entry = new URL('./crawl-thread.ts', self).href;
-  const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { ...options, eval: true });
+function spawnCrawlThread(): Worker {
+  return spawnThread(import.meta.url, './crawl-thread.ts', 'crawl-thread.js', 'siteaudit-crawl');
 }
 
 interface Pending {
@@ -67,7 +52,7 @@ class CrawlThread {
   private dead: Error | null = null;
 
   constructor() {
-    this.worker = spawnThread();
+    this.worker = spawnCrawlThread();
     this.worker.unref();
     this.worker.on('message', (message: FromThread) => void this.receive(message));
     this.worker.on('error', (error) => this.fail(error));
