@@ -110,7 +110,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 
     const replayable = op.idempotency !== 'none' ? { 'Idempotent-Replayed': ref('Idempotent-Replayed') } : {};
     const successHeaders = { ...COMMON_HEADERS, ...RATE_HEADERS, ...replayable };
-    const location = op.id === 'createExport' || op.id === 'launchCrawl' ? { Location: ref('Location') } : {};
+    const location = op.id === 'createExport' || op.id === 'launchCrawl' || op.id === 'createLogImport' ? { Location: ref('Location') } : {};
     const success =
       op.kind === 'empty'
         ? { description: 'Deleted.', headers: successHeaders }

@@ -14,7 +14,10 @@ import {
   logInsights,
   settleVerifications,
   withinLimit,
+  LOG_PILLAR_DAYS,
+  logPillar,
   type BotFamily,
+  type Scorecard,
   type JoinPage,
   type LogDayStat,
   type LogImport,
@@ -23,7 +26,7 @@ import {
 } from '@siteaudit/schema';
 import { data, fail, notFound, type BusinessMap, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
-import { assertUnlocked, basePath, iso, nextSeq, ownedProject, SECOND } from '../store.js';
+import { assertUnlocked, basePath, DAY, iso, nextSeq, ownedProject, SECOND } from '../store.js';
 
 const PARSE_MS = 1 * SECOND;
 
@@ -101,16 +104,51 @@ function urlStats(db: MockDb, projectId: string): UrlStat[] {
   return [...merged.values()];
 }
 
-/** The mock's crawls have no stored pages: the join has none, so findings and coverage are empty. */
+/** The latest settled crawl's internal pages, as the server's join reads them. */
 function crawlPages(db: MockDb, project: ProjectRecord): { id: string; pages: JoinPage[] } | null {
   const crawl = [...db.crawls.values()]
     .filter((c) => c.project_id === project.id && c.status === 'completed' && c.settled)
     .sort((a, b) => (b.finished_at ?? '').localeCompare(a.finished_at ?? '') || b.seq - a.seq)[0];
-  return crawl ? { id: crawl.id, pages: [] } : null;
+  if (!crawl) return null;
+  const pages = crawl.page_records
+    .filter((p) => p.is_internal)
+    .map((p) => ({
+      url: p.url,
+      status_code: p.status_code,
+      content_type: p.content_type,
+      canonical_url: p.canonical_url,
+      depth: p.depth,
+      noindex: p.issues.some((i) => i.name === 'noindex'),
+      robots_disallowed: p.issues.some((i) => i.name === 'blocked_by_robots'),
+    }));
+  return { id: crawl.id, pages };
 }
 
 const byIndex = <T>(items: T[]) => items.map((item, i) => ({ key: i, item }));
 const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The `logs` pillar as the server computes it (docs/health-score.md). */
+export function logsPillar(db: MockDb, project: ProjectRecord, now: Date): Scorecard['pillars'][number] {
+  const since = iso(now.getTime() - LOG_PILLAR_DAYS * DAY);
+  const recent = completed(db, project.id).filter((r) => r.import.period !== null && r.import.period.to >= since);
+  const base = { key: 'logs' as const, version: 1, available: true };
+  if (recent.length === 0) {
+    const reason = completed(db, project.id).length ? 'no_recent_logs' : 'no_logs';
+    return { ...base, score: null, status: 'not_measured', as_of: null, blocked_reason: reason, axes: [] };
+  }
+  const stats = recent.flatMap((r) => r.urls);
+  const crawl = crawlPages(db, project);
+  const result = logPillar(stats, crawl?.pages ?? null, now);
+  const asOf = recent.map((r) => r.import.period!.to).sort().at(-1)!;
+  return {
+    ...base,
+    score: result.score,
+    status: result.score === null ? 'not_measured' : 'measured',
+    as_of: asOf,
+    blocked_reason: result.score === null ? 'no_bot_hits' : crawl ? null : 'no_completed_crawl',
+    axes: result.axes,
+  };
+}
 
 export function runLogJob(env: MockEnv, job: Job): void {
   const record = env.db.logImports.get(job.id);

@@ -58,11 +58,11 @@ const LOG = [
   '',
 ].join('\n');
 
-const upload = (body: Uint8Array | string, headers: Record<string, string> = {}, token?: string) =>
+const upload = (body: Buffer | string, headers: Record<string, string> = {}, token?: string) =>
   fetch(`${h.url}/v1/projects/${projectId}/log-imports`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token ?? h.token}`, 'content-type': 'application/gzip', ...headers },
-    body,
+    body: body as BodyInit,
   });
 
 beforeAll(async () => {
