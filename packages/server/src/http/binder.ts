@@ -79,6 +79,9 @@ export interface BinderDeps {
 
 type Reply = Answer<Readable>;
 
+/** An unread upload body up to this size is drained to keep the connection; a larger one closes it. */
+const UNREAD_UPLOAD_DRAIN_BYTES = 1 << 20;
+
 /** The pipeline's request, with node's request and response for the address, the facts and the log. */
 interface NodeRequest extends PipelineRequest {
   req: IncomingMessage;
@@ -242,8 +245,10 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): NodeLayer 
       // mid-write) is answered here, never an unhandled rejection.
       run(op, pipelineRequest(req, res, decodePathParams(found.params), search))
         .then((reply) => {
-          // An upload refused or replayed before its body was read: the connection is not reused.
-          if (op.upload && !req.readableEnded) res.setHeader('Connection', 'close');
+          // An upload refused or replayed before its body was read: node discards what is left so
+          // the connection can serve the next request; closing at once would reset it under the
+          // client. Above 1 MiB left (or an unknown length) reading the rest is not worth it.
+          if (op.upload && !req.readableEnded && !(Number(req.headers['content-length'] ?? Infinity) <= UNREAD_UPLOAD_DRAIN_BYTES)) res.setHeader('Connection', 'close');
           send(res, reply);
         })
         .catch((error: unknown) => answerFailure(deps, req, res, error));

@@ -4,6 +4,7 @@
  * through a stand-in resolver), analysed against the crawl, scored, and deleted with the project.
  */
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsResolver } from '../../src/modules/logs/reverse-dns.js';
 import { startHarness, type Harness } from './harness.js';
@@ -184,6 +185,27 @@ describe('log imports', () => {
     const res = await fetch(`${h.url}/v1/projects/${small.id}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, body: LOG });
     await expectProblem(res, 413, 'log_import.too_large');
   });
+
+  it('answers any Content-Type and Content-Encoding with 202 or 415, never a 500 (property)', async () => {
+    const accepted = ['text/plain', 'application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-ndjson', 'application/jsonl'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.constantFrom(...accepted, 'application/json', 'multipart/form-data; boundary=x', 'TEXT/PLAIN; charset=utf-8', ''), fc.stringMatching(/^[a-z]{1,8}\/[a-z0-9.+-]{1,12}$/)),
+        fc.constantFrom(undefined, 'gzip', 'identity', 'br', 'GZIP'),
+        async (type, encoding) => {
+          const headers: Record<string, string> = { 'content-type': type };
+          if (encoding) headers['content-encoding'] = encoding;
+          const res = await upload('66.249.66.1 - - [09/Mar/2026:08:15:00 +0000] "GET / HTTP/1.1" 200 1\n', headers);
+          const ok = accepted.includes(type.split(';')[0].trim().toLowerCase()) && (encoding === undefined || ['gzip', 'identity'].includes(encoding.toLowerCase()));
+          if (ok) expect({ status: res.status, text: await res.text() }).toMatchObject({ status: 202 });
+          else await expectProblem(res, 415, 'log_import.unsupported_media_type');
+        },
+      ),
+      // Each accepted upload is parsed by a job in a thread of its own: few runs, and time for them.
+      { numRuns: 15 },
+    );
+    await h.server.jobs.idle();
+  }, 90_000);
 
   it('deletes everything with the project', async () => {
     expect((await h.call('DELETE', `/v1/projects/${projectId}`)).status).toBe(204);
