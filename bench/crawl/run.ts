@@ -94,7 +94,7 @@ function crawleeModule(): string | null {
 async function bundleChild(dir: string): Promise<string> {
   const esbuild = createRequire(path.join(root, 'package.json'))('esbuild') as typeof import('esbuild');
   await esbuild.build({
-    // The threads' modules too: spawn.ts loads them by path, beside its own (see onLoad).
+    // The threads' modules too: the pool loads them by path, beside its own (see onLoad).
     entryPoints: {
       child: path.join(root, 'bench/crawl/child.ts'),
       'crawl-thread': path.join(root, 'packages/server/src/crawler/threads/crawl-thread.ts'),
@@ -124,8 +124,8 @@ async function bundleChild(dir: string): Promise<string> {
           build.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
             if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
             const source = await readFile(args.path, 'utf8');
-            // spawn.ts finds the threads' modules beside itself: here, the bundled ones in `dir`.
-            const self = args.path.endsWith(path.join('crawler', 'threads', 'spawn.ts')) ? path.join(dir, 'spawn.js') : args.path;
+            // The pool finds its threads' modules beside itself: here, the bundled ones in `dir`.
+            const self = args.path.endsWith(path.join('crawler', 'threads', 'pool.ts')) ? path.join(dir, 'pool.js') : args.path;
             const url = JSON.stringify(pathToFileURL(self).href);
             return { contents: source.replace(/\bimport\.meta\.url\b/g, url), loader: 'ts' };
           });

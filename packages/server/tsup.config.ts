@@ -30,8 +30,13 @@ export default defineConfig([
   },
   {
     ...common,
-    // The crawl and page-analysis threads' modules are loaded by path (crawler/threads/spawn.ts), beside the library and the bin.
-    entry: { cli: 'src/cli.ts', 'crawl-thread': 'src/crawler/threads/crawl-thread.ts', 'analysis-thread': 'src/crawler/threads/analysis-thread.ts' },
+    // The thread modules are loaded by path (crawler/threads/pool.ts, modules/logs/parse-runner.ts), beside the library and the bin.
+    entry: {
+      cli: 'src/cli.ts',
+      'crawl-thread': 'src/crawler/threads/crawl-thread.ts',
+      'analysis-thread': 'src/crawler/threads/analysis-thread.ts',
+      'log-parse-thread': 'src/modules/logs/parse-thread.ts',
+    },
     format: ['esm'],
     clean: ['!index.*'],
     // tsup marks an output that starts with a shebang as executable.

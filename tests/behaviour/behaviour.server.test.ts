@@ -13,7 +13,8 @@ let target: Target;
 const exchanges: Promise<Exchange>[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ plans: BEHAVIOUR_PLANS });
+  // No network in tests: reverse DNS is off (its adapter is tested against a stand-in in logs.test.ts).
+  h = await startHarness({ plans: BEHAVIOUR_PLANS, logs: { resolver: null } });
   site = await startSite();
   receiver = createServer((_req, res) => res.writeHead(204).end());
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));

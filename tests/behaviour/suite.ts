@@ -437,7 +437,47 @@ export function behaviourSuite(setup: () => Target) {
       expect(scorecard.pillars.map((p) => p.key)).toEqual(['technique', 'contenu', 'accessibilite', 'acquisition', 'logs']);
       expect(scorecard).not.toHaveProperty('average');
       const logs = scorecard.pillars.find((p) => p.key === 'logs')!;
-      expect(logs).toMatchObject({ available: false, score: null });
+      // Measurable once a log is imported (extension): none yet, so null, never 0.
+      expect(logs).toMatchObject({ available: true, score: null, blocked_reason: 'no_logs' });
+    });
+
+    it('imports an access log (extension): parsed, bots classified and verified, joined with the crawl, scored', async () => {
+      const project = await newProject();
+      const campaign = (await client.campaigns.list({ project: project.id })).data[0];
+      await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+      const log = [
+        `66.249.66.1 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "${googlebot}"`,
+        `66.249.66.1 - - [${stamp}] "GET /gone HTTP/1.1" 404 128 "-" "${googlebot}"`,
+        `203.0.113.9 - - [${stamp}] "GET /admin HTTP/1.1" 404 128 "-" "${googlebot}"`,
+        `40.77.167.9 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"`,
+        `192.0.2.1 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0"`,
+        'not a log line',
+      ].join('\n');
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' }, { idempotencyKey: `log-${project.id}` });
+      expect(queued).toMatchObject({ status: 'queued', size_bytes: log.length });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done).toMatchObject({ status: 'completed', format: 'combined', lines: { read: 6, kept: 5, refused: 1 }, refusals: [{ line: 6, reason: 'unrecognised_format' }], human_hits: 1, bot_hits: 4 });
+
+      const urls = await client.logs.urls({ project: project.id, limit: 100 });
+      expect(urls.data.map((u) => `${u.family} ${u.verification} ${u.path}`)).toEqual(['bingbot verified /', 'googlebot verified /', 'googlebot unverified /admin', 'googlebot verified /gone']);
+      const findings = await client.logs.findings({ project: project.id, kind: 'not_in_crawl' });
+      expect(findings.data.map((f) => f.path)).toContain('/gone');
+      const insights = await client.logs.insights({ project: project.id });
+      expect(insights.hits).toEqual({ bots: 3, unverified_claims: 1, humans: 1 });
+      const days = await client.logs.days({ project: project.id, family: 'human' });
+      expect(days.data).toEqual([{ date: day.toISOString().slice(0, 10), family: 'human', verification: 'not_applicable', status_class: '2xx', hits: 1 }]);
+
+      const logsPillar = (await client.projects.scorecard({ project: project.id })).pillars.find((p) => p.key === 'logs')!;
+      expect(logsPillar).toMatchObject({ available: true, status: 'measured' });
+      expect(logsPillar.axes.find((a) => a.key === 'waste')!.score).toBe(67);
     });
   });
 }

@@ -115,8 +115,14 @@ export function createClient(options: ClientOptions): SiteAuditClient {
     // `required`: refused without a key, so one is generated; `accepted`: sent only when given.
     const key = op.idempotency === 'required' ? (opts.idempotencyKey ?? uuid()) : op.idempotency === 'accepted' ? opts.idempotencyKey : undefined;
     if (key) headers['idempotency-key'] = key;
-    let body: string | undefined;
-    if (hasBody && fields.length) {
+    let body: BodyInit | undefined;
+    let streamed = false;
+    if (op.upload) {
+      const { file, content_type } = rest as { file?: unknown; content_type?: string };
+      headers['content-type'] = content_type ?? 'text/plain';
+      body = file as BodyInit;
+      streamed = typeof ReadableStream !== 'undefined' && file instanceof ReadableStream;
+    } else if (hasBody && fields.length) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(Object.fromEntries(fields));
     }
@@ -128,8 +134,11 @@ export function createClient(options: ClientOptions): SiteAuditClient {
 
     // A POST without a key may have been applied when the answer was lost: retrying it on a
     // network error or a 502 could repeat it. 429 and 503 mean it was not applied.
-    const replayable = op.method !== 'POST' || key !== undefined;
-    const { res, text } = await send(id, url, { method: op.method, headers, body }, replayable, op.kind === 'file', opts.signal);
+    // A stream can be read once: its upload is never retried.
+    const replayable = !streamed && (op.method !== 'POST' || key !== undefined);
+    const init: RequestInit & { duplex?: 'half' } = { method: op.method, headers, body };
+    if (streamed) init.duplex = 'half';
+    const { res, text } = await send(id, url, init, replayable, op.kind === 'file', opts.signal);
 
     if (res.status === 304 && cached) return finish(op, JSON.parse(cached.body));
     if (!res.ok) throw errorFromResponse(res, text, null);

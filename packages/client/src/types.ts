@@ -16,7 +16,16 @@ type Clean<T> = T extends undefined ? {} : string extends keyof T ? {} : T;
 // `limit` is `z.coerce.number()`, whose input type is `unknown`; a boolean filter is
 // `'true' | 'false'` on the wire and a boolean here (sent as "true" / "false").
 type FixLimit<T> = { [K in keyof T]: K extends 'limit' ? number : [T[K]] extends ['true' | 'false' | undefined] ? boolean : T[K] };
-type BodyIn<K extends OperationId> = [Body<K>] extends [never] ? {} : Clean<Body<K>>;
+type BodyIn<K extends OperationId> = [Body<K>] extends [never] ? (Ops[K] extends { upload: true } ? UploadIn : {}) : Clean<Body<K>>;
+
+/** A file to upload: bytes, text, a Blob, or a stream (sent as it reads, never retried). */
+export type UploadFile = Uint8Array | ArrayBuffer | Blob | string | ReadableStream<Uint8Array>;
+/** The input of an upload (a log import): the file and its type (text/plain unless said). */
+export interface UploadIn {
+  file: UploadFile;
+  /** `text/plain` (default), `application/gzip`… (the contract's LOG_UPLOAD_TYPES). */
+  content_type?: string;
+}
 
 /**
  * The one input object of an operation: its path parameters, then its query fields (GET, DELETE)

@@ -1,5 +1,5 @@
 /**
- * Every one of the 43 operations (40 of the spec, 3 extensions) through the client against a real server started in process
+ * Every one of the 50 operations (40 of the spec, 10 extensions) through the client against a real server started in process
  * (in-memory SQLite, a local site to crawl, a local receiver for webhooks). A recording fetch
  * proves each operation was called and answered with its contract's success status.
  */
@@ -50,7 +50,7 @@ afterAll(async () => {
   site?.close();
 });
 
-it('calls all 43 operations of the contract, each answering its success status', async () => {
+it('calls all 50 operations of the contract, each answering its success status', async () => {
   await client.account.me();
   await client.account.usage();
   await client.account.operations();
@@ -100,11 +100,21 @@ it('calls all 43 operations of the contract, each answering its success status',
   await client.webhooks.deliveries({ webhook: hook.id });
   await client.webhooks.delete({ webhook: hook.id });
 
+  const log = `66.249.66.1 - - [09/Mar/2026:08:15:00 +0000] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"\n`;
+  const logImport = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+  await server.jobs.idle();
+  await client.logs.imports.list({ project: project.id });
+  expect(await client.logs.imports.get({ project: project.id, import: logImport.id })).toMatchObject({ status: 'completed', lines: { read: 1, kept: 1, refused: 0 } });
+  await client.logs.insights({ project: project.id });
+  await client.logs.urls({ project: project.id });
+  await client.logs.days({ project: project.id });
+  await client.logs.findings({ project: project.id, kind: 'not_in_crawl' });
+
   await client.campaigns.delete({ campaign: campaign.id });
   await client.projects.delete({ project: project.id });
   await server.jobs.idle();
 
   const missing = (Object.keys(OPERATIONS) as OperationId[]).filter((id) => !answered.has(id));
   expect(missing).toEqual([]);
-  expect(answered.size).toBe(43);
+  expect(answered.size).toBe(50);
 });

@@ -1,4 +1,4 @@
-import { OPERATIONS, OPERATION_IDS, type OperationId } from '@siteaudit/schema/operations';
+import { OPERATIONS, OPERATION_IDS, type OperationId, type OperationInfo } from '@siteaudit/schema/operations';
 import { describe, expect, it } from 'vitest';
 import { createClient, type Input } from '../src/index.js';
 import { UUID, fakeFetch, ids, json } from './fake-fetch.js';
@@ -14,9 +14,10 @@ interface Sample<K extends OperationId> {
   body?: unknown;
 }
 
+const LOG_BYTES = new Uint8Array([0x1f, 0x8b, 8, 0]);
 const campaignBody = { name: 'Weekly', start_url: 'https://example.com/', max_depth: 5, max_urls: 500, schedule: { frequency: 'weekly' as const, day: 'monday', time: '06:00' } };
 
-/** One call of each of the 43 operations, and the request it must produce. */
+/** One call of each of the 50 operations, and the request it must produce. */
 const SAMPLES: { [K in OperationId]: Sample<K> } = {
   getMe: { input: {}, path: '/v1/me' },
   getUsage: { input: {}, path: '/v1/usage' },
@@ -75,6 +76,14 @@ const SAMPLES: { [K in OperationId]: Sample<K> } = {
   rotateWebhookSecret: { input: { webhook }, path: `/v1/webhooks/${webhook}/rotate-secret` },
   testWebhook: { input: { webhook }, path: `/v1/webhooks/${webhook}/test` },
   listWebhookDeliveries: { input: { webhook, limit: 100 }, path: `/v1/webhooks/${webhook}/deliveries`, query: { limit: '100' } },
+  // The upload's body is the file as given (bytes here), never JSON.
+  createLogImport: { input: { project, file: LOG_BYTES, content_type: 'application/gzip' }, path: `/v1/projects/${project}/log-imports`, body: LOG_BYTES },
+  listLogImports: { input: { project }, path: `/v1/projects/${project}/log-imports` },
+  getLogImport: { input: { project, import: project }, path: `/v1/projects/${project}/log-imports/${project}` },
+  getLogInsights: { input: { project }, path: `/v1/projects/${project}/logs/insights` },
+  listLogUrls: { input: { project, family: 'googlebot' }, path: `/v1/projects/${project}/logs/urls`, query: { family: 'googlebot' } },
+  listLogDays: { input: { project }, path: `/v1/projects/${project}/logs/days` },
+  listLogFindings: { input: { project, kind: 'not_in_crawl' }, path: `/v1/projects/${project}/logs/findings`, query: { kind: 'not_in_crawl' } },
 };
 
 /** The answer each kind of operation gets from the fake server. */
@@ -101,9 +110,9 @@ function setup(id: OperationId) {
 }
 
 describe('every operation builds its request', () => {
-  it('has a sample for each of the 43 operations', () => {
+  it('has a sample for each of the 50 operations', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual([...OPERATION_IDS].sort());
-    expect(OPERATION_IDS).toHaveLength(43);
+    expect(OPERATION_IDS).toHaveLength(50);
   });
 
   it.each(OPERATION_IDS)('%s', async (id) => {
@@ -118,7 +127,7 @@ describe('every operation builds its request', () => {
     expect(req!.url.origin + req!.url.pathname).toBe(`https://api.test${sample.path}`);
     expect(Object.fromEntries(req!.url.searchParams)).toEqual(sample.query ?? {});
     expect(req!.body).toEqual(sample.body);
-    expect(req!.headers['content-type']).toBe(sample.body === undefined ? undefined : 'application/json');
+    expect(req!.headers['content-type']).toBe((op as OperationInfo).upload ? 'application/gzip' : sample.body === undefined ? undefined : 'application/json');
     expect(req!.headers.authorization).toBe('Bearer sat_secret');
     expect(req!.headers['accept-language']).toBe('en');
     expect(req!.headers.accept).toBe(op.kind === 'file' ? undefined : 'application/json');

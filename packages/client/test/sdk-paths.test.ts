@@ -51,6 +51,13 @@ const EXPECTED: { [K in OperationId]: SdkPaths[K] } = {
   rotateWebhookSecret: ['webhooks', 'rotateSecret'],
   testWebhook: ['webhooks', 'test'],
   listWebhookDeliveries: ['webhooks', 'deliveries'],
+  createLogImport: ['logs', 'imports', 'create'],
+  listLogImports: ['logs', 'imports', 'list'],
+  getLogImport: ['logs', 'imports', 'get'],
+  getLogInsights: ['logs', 'insights'],
+  listLogUrls: ['logs', 'urls'],
+  listLogDays: ['logs', 'days'],
+  listLogFindings: ['logs', 'findings'],
 };
 
 describe('SDK placement', () => {

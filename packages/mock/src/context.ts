@@ -79,6 +79,8 @@ export interface OpContext<K extends OperationId> {
   params: ParsedParams<K>;
   query: ParsedQuery<K>;
   body: ParsedBody<K>;
+  /** An upload operation's body, read whole (the mock holds it in memory). */
+  upload?: unknown;
   now: Date;
   language: Language;
 }

@@ -149,7 +149,7 @@ export interface DeliveryRecord extends WebhookDelivery {
 export interface Job {
   at: number;
   order: number;
-  kind: 'crawl.start' | 'crawl.fetched' | 'crawl.settle' | 'export.generate' | 'export.ready' | 'export.expire' | 'keyword.check' | 'delivery.attempt';
+  kind: 'crawl.start' | 'crawl.fetched' | 'crawl.settle' | 'export.generate' | 'export.ready' | 'export.expire' | 'keyword.check' | 'delivery.attempt' | 'logs.parsed';
   id: string;
   progress: boolean;
 }
@@ -169,6 +169,16 @@ export interface RateCounter {
 }
 
 /** The whole state of a mock. Exposed as `mock.db` for inspection in tests. */
+export interface LogImportRecord {
+  seq: number;
+  team_id: string;
+  import: import('@siteaudit/schema').LogImport;
+  /** What the import becomes once parsed. */
+  parsed: import('@siteaudit/schema').LogImport;
+  urls: import('@siteaudit/schema').UrlStat[];
+  days: import('@siteaudit/schema').LogDayStat[];
+}
+
 export interface MockDb {
   teams: Map<string, TeamRecord>;
   members: Map<string, MemberRecord>;
@@ -177,6 +187,8 @@ export interface MockDb {
   campaigns: Map<string, CampaignRecord>;
   crawls: Map<string, CrawlRecord>;
   exports: Map<string, ExportRecord>;
+  /** Log imports (extension) with what their parsing gave, settled at upload and shown when `logs.parsed` runs. */
+  logImports: Map<string, LogImportRecord>;
   /** Every crawl launch, kept after the crawl is deleted: the monthly quota is consumed. */
   launches: { team_id: string; at: string }[];
   keywords: KeywordRecord[];
@@ -202,6 +214,7 @@ export function createDb(): MockDb {
     campaigns: new Map(),
     crawls: new Map(),
     exports: new Map(),
+    logImports: new Map(),
     launches: [],
     keywords: [],
     keywordChecks: [],

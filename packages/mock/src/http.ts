@@ -188,6 +188,7 @@ function mockPorts(env: MockEnv, businesses: Record<OperationId, Business<Operat
         params: input.params as never,
         query: input.query as never,
         body: input.body as never,
+        upload: input.upload?.body,
         now: ctx.now,
         language: ctx.language,
       });
@@ -197,6 +198,20 @@ function mockPorts(env: MockEnv, businesses: Record<OperationId, Business<Operat
     validateResponses: true,
     unexpected: (error) => ({ detail: error instanceof Error ? error.message : String(error) }),
   };
+}
+
+/** The bytes of an upload and their text, gunzipped when they start with gzip's magic bytes. */
+async function readUpload(request: Request): Promise<{ raw: Uint8Array; text: string } | undefined> {
+  const raw = new Uint8Array(await request.arrayBuffer());
+  let bytes = raw;
+  if (raw[0] === 0x1f && raw[1] === 0x8b) {
+    try {
+      bytes = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+    } catch {
+      bytes = new Uint8Array();
+    }
+  }
+  return { raw, text: new TextDecoder().decode(bytes) };
 }
 
 /**
@@ -220,12 +235,15 @@ export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], 
       if (caller) Object.assign(headers, rateLimitHeaders(peek(env.db, caller.team.id, caller.plan, now), 0));
       return toResponse(problemAnswer(forced, language, requestId), headers);
     }
+    // An upload is read (and gunzipped) before the pipeline: the business functions are synchronous.
+    const upload = entry.upload ? await readUpload(request) : undefined;
     const answer = await run(entry, {
       caller,
       params,
       query: queryObject(new URL(request.url)),
       header: (name) => request.headers.get(name) ?? undefined,
       body: () => request.text(),
+      upload: () => upload,
       requestId,
       language,
     });

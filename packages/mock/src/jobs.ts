@@ -7,12 +7,14 @@ import type { MockEnv } from './context.js';
 import type { Job } from './db.js';
 import { runCrawlJob } from './modules/crawls.js';
 import { runExportJob } from './modules/exports.js';
+import { runLogJob } from './modules/logs.js';
 import { runKeywordCheckJob } from './modules/positions.js';
 import { runDeliveryJob } from './modules/webhooks.js';
 
 function run(env: MockEnv, job: Job): void {
   if (job.kind.startsWith('crawl.')) runCrawlJob(env, job);
   else if (job.kind.startsWith('export.')) runExportJob(env, job);
+  else if (job.kind === 'logs.parsed') runLogJob(env, job);
   else if (job.kind === 'keyword.check') runKeywordCheckJob(env, job);
   else if (job.kind === 'delivery.attempt') runDeliveryJob(env, job);
 }

@@ -8,6 +8,7 @@ import { exportOperations } from './modules/exports.js';
 import { positionOperations } from './modules/positions.js';
 import { projectOperations } from './modules/projects.js';
 import { webhookOperations } from './modules/webhooks.js';
+import { logOperations } from './modules/logs.js';
 
 /** Typed per operation; `satisfies` makes a missing operation a compile error. */
 export const BUSINESS = {
@@ -18,6 +19,7 @@ export const BUSINESS = {
   ...exportOperations,
   ...positionOperations,
   ...webhookOperations,
+  ...logOperations,
 } satisfies BusinessMap;
 
 /** The same map, widened for the generic handler, which feeds each entry its own parsed input. */

@@ -79,7 +79,7 @@ describe('projects', () => {
       expect(p.score).toBeLessThan(100);
     }
     for (const p of pillars.slice(2)) expect(p.score).toBeNull();
-    expect(pillars[4]).toMatchObject({ status: 'unavailable', available: false });
+    expect(pillars[4]).toMatchObject({ status: 'not_measured', available: true, score: null, blocked_reason: 'no_logs' });
     expect(res.body.data).not.toHaveProperty('average');
   });
 });

@@ -96,7 +96,8 @@ function literal(value: unknown): string {
 /** The TypeScript sample of one operation. */
 export function clientSample(op: ContractEntry): string {
   const input = sampleInput(op);
-  const args = Object.keys(input).length ? literal(input) : '';
+  // An upload's file is read from disk (the SDK also takes a Blob, a string or a stream).
+  const args = op.upload ? `${literal(input).slice(0, -2)}, file: await readFile('access.log.gz'), content_type: 'application/gzip' }` : Object.keys(input).length ? literal(input) : '';
   const call = `client.${op.sdk.join('.')}(${args})`;
   const use =
     op.kind === 'file'
@@ -108,6 +109,7 @@ export function clientSample(op: ContractEntry): string {
           : [`const result = await ${call};`, 'console.log(result);'];
   return [
     ...(op.kind === 'file' ? ["import { writeFile } from 'fs/promises';"] : []),
+    ...(op.upload ? ["import { readFile } from 'fs/promises';"] : []),
     "import { createClient } from '@siteaudit/client';",
     '',
     "const client = createClient({ baseUrl: 'https://api.example.com', token: process.env.SITEAUDIT_TOKEN! });",

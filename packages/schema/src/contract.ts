@@ -29,6 +29,17 @@ import {
   TrackKeywordsResult,
   UntrackKeywordsResult,
 } from './resources/positions.js';
+import {
+  ListLogDaysQuery,
+  ListLogFindingsQuery,
+  ListLogUrlsQuery,
+  LogDayStat,
+  LogFinding,
+  LogImport,
+  LogImportParams,
+  LogInsights,
+  LogUrlStat,
+} from './resources/logs.js';
 import { CreateProjectBody, Project, ProjectParams, UpdateProjectBody } from './resources/projects.js';
 import { Scorecard } from './resources/scorecard.js';
 import { SearchConsole } from './resources/search-console.js';
@@ -111,6 +122,15 @@ const SCHEMAS = {
   rotateWebhookSecret: S({ params: WebhookParams, query: NoQuery, body: NoBody, response: single(WebhookWithSecret) }),
   testWebhook: S({ params: WebhookParams, query: NoQuery, body: NoBody, response: single(WebhookDelivery) }),
   listWebhookDeliveries: S({ params: WebhookParams, query: PageQuery, body: null, response: list(WebhookDelivery) }),
+
+  // The upload's body is the file itself, streamed to the handler (`upload` in operations.ts).
+  createLogImport: S({ params: ProjectParams, query: NoQuery, body: null, response: single(LogImport) }),
+  listLogImports: S({ params: ProjectParams, query: PageQuery, body: null, response: list(LogImport) }),
+  getLogImport: S({ params: LogImportParams, query: NoQuery, body: null, response: single(LogImport) }),
+  getLogInsights: projectRead(single(LogInsights)),
+  listLogUrls: S({ params: ProjectParams, query: ListLogUrlsQuery, body: null, response: list(LogUrlStat) }),
+  listLogDays: S({ params: ProjectParams, query: ListLogDaysQuery, body: null, response: list(LogDayStat) }),
+  listLogFindings: S({ params: ProjectParams, query: ListLogFindingsQuery, body: null, response: list(LogFinding) }),
 } satisfies Record<OperationId, Schemas>;
 
 type Contract = {

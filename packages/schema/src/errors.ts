@@ -38,6 +38,7 @@ export const ERRORS = {
   'plan_limit.positions.live_checks_per_day': { status: 403, title: { fr: 'Quota quotidien de vérifications immédiates épuisé', en: 'Daily live check quota used up' } },
   'plan_limit.positions.monthly_spend': { status: 403, title: { fr: 'Plafond de dépense mensuel atteint', en: 'Monthly spend cap reached' } },
   'plan_limit.search_console': { status: 403, title: { fr: "Search Console n'est pas inclus dans votre offre", en: 'Search Console is not included in your plan' } },
+  'plan_limit.logs': { status: 403, title: { fr: "L'exploration des logs n'est pas incluse dans votre offre", en: 'Log exploration is not included in your plan' } },
   'plan_limit.api.webhooks.max': { status: 403, title: { fr: 'Nombre maximal de webhooks atteint', en: 'Webhook limit of your plan reached' } },
   'keywords.project_limit': { status: 403, title: { fr: 'Plafond de mots-clés du projet atteint', en: 'Project keyword ceiling reached' } },
   // 404, 405
@@ -58,6 +59,8 @@ export const ERRORS = {
   'export.expired': { status: 410, title: { fr: "L'export a expiré", en: 'The export has expired' } },
   'request.too_large': { status: 413, title: { fr: 'Corps de requête trop volumineux', en: 'Request body too large' } },
   'request.unsupported_media_type': { status: 415, title: { fr: 'Le corps doit être en JSON (application/json)', en: 'Body must be JSON (application/json)' } },
+  'log_import.too_large': { status: 413, title: { fr: "Fichier de logs plus volumineux que ce que permet votre offre", en: 'Log file larger than your plan allows' } },
+  'log_import.unsupported_media_type': { status: 415, title: { fr: 'Le fichier de logs doit être du texte ou du gzip', en: 'The log file must be plain text or gzip' } },
   'request.headers_too_large': { status: 431, title: { fr: "En-têtes de requête trop volumineux", en: 'Request header fields too large' } },
   // 422
   validation_failed: { status: 422, title: { fr: 'Données invalides', en: 'Invalid data' } },

@@ -7,6 +7,7 @@ import { operationErrorCodes } from './operation-errors.js';
 import { COMMON_HEADERS, CONDITIONAL_HEADERS, OPTIONAL_RATE_HEADERS, RATE_HEADERS, SHARED_STATUSES, problemResponse, ref, registerSharedResponses } from './openapi-responses.js';
 import { templatePath } from './operations.js';
 import { WEBHOOK_EVENT_PAYLOADS } from './resources/events.js';
+import { LOG_UPLOAD_TYPES } from './resources/logs.js';
 
 /** One tag per SDK group (`op.sdk[0]`), and one for the webhook events. */
 const TAGS: Record<string, string> = {
@@ -18,6 +19,7 @@ const TAGS: Record<string, string> = {
   positions: 'Rank tracking: tracked keywords and their positions.',
   searchConsole: 'Search Console performance and indexation.',
   webhooks: 'Signed outbound events (owners and admins only).',
+  logs: 'Extension: access-log imports, what search and AI bots fetch, joined with the latest crawl (docs/decisions/logs.md).',
   events: 'The events the server POSTs to webhook receivers, one per event type.',
 };
 
@@ -39,6 +41,11 @@ function errorHeaders(op: ContractEntry, status: number): Record<string, { $ref:
   return { ...COMMON_HEADERS, ...OPTIONAL_RATE_HEADERS, ...replayable };
 }
 
+/** The media types an upload accepts (LOG_UPLOAD_TYPES), each a binary string. */
+function uploadContent(): Record<string, { schema: { type: 'string'; format: 'binary' } }> {
+  return Object.fromEntries(LOG_UPLOAD_TYPES.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]));
+}
+
 /** How `Accept-Language` is read (rules.ts `pickLanguage`). */
 const ACCEPT_LANGUAGE =
   'Language of problem titles and messages, parsed as RFC 9110 language ranges with q-values: the ' +
@@ -54,7 +61,9 @@ function describe(op: ContractEntry): string {
   ];
   if (op.adminOnly) lines.push('Reserved to team owners and admins.');
   if (op.billingExempt) lines.push('Never refused by billing: allowed on a plan without API write access.');
-  return lines.join(' ');
+  if (op.upload) lines.push('The body is the file itself, streamed as sent: plain text, or gzip (by its type or `Content-Encoding: gzip`), up to the plan\'s `logs.import_max_bytes`.');
+  const text = lines.join(' ');
+  return op.extension ? `**Extension** beyond the specification ([${op.extension}](${op.extension})). ${text}` : text;
 }
 
 /**
@@ -97,11 +106,12 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       const key = z.string().min(1).max(255).meta({ description: 'A unique string per logical request.' });
       headerShape['Idempotency-Key'] = op.idempotency === 'required' ? key : key.optional();
     }
+    if (op.upload) headerShape['Content-Encoding'] = z.enum(['gzip', 'identity']).optional().meta({ description: 'gzip: the file is gzip-compressed whatever its Content-Type.' });
     if (conditional) headerShape['If-None-Match'] = z.string().optional().meta({ description: 'An ETag from an earlier answer: 304 when it still matches.' });
 
     const replayable = op.idempotency !== 'none' ? { 'Idempotent-Replayed': ref('Idempotent-Replayed') } : {};
     const successHeaders = { ...COMMON_HEADERS, ...RATE_HEADERS, ...replayable };
-    const location = op.id === 'createExport' || op.id === 'launchCrawl' ? { Location: ref('Location') } : {};
+    const location = op.id === 'createExport' || op.id === 'launchCrawl' || op.id === 'createLogImport' ? { Location: ref('Location') } : {};
     const success =
       op.kind === 'empty'
         ? { description: 'Deleted.', headers: successHeaders }
@@ -149,6 +159,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         ...(Object.keys(queryShape).length ? { query: op.query as z.ZodObject } : {}),
         headers: [z.object(headerShape)],
         ...(op.body ? { body: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: op.body } } } } : {}),
+        ...(op.upload ? { body: { required: true, description: 'The access log: Combined or Common Log Format, or JSON lines (docs/decisions/logs.md).', content: uploadContent() } } : {}),
       },
       responses: sorted as never,
       'x-scope': op.scope,

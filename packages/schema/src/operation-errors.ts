@@ -70,6 +70,13 @@ export const OPERATION_ERRORS: Record<OperationId, readonly ErrorCode[]> = {
   rotateWebhookSecret: [],
   testWebhook: [],
   listWebhookDeliveries: [],
+  createLogImport: ['project.locked', 'plan_limit.logs', 'log_import.too_large', 'log_import.unsupported_media_type'],
+  listLogImports: [],
+  getLogImport: [],
+  getLogInsights: [],
+  listLogUrls: [],
+  listLogDays: [],
+  listLogFindings: [],
 };
 
 /** What `operationErrorCodes` reads of an operation: its HTTP rules and whether it takes a body. */

@@ -33,6 +33,8 @@ export interface OperationInfo {
    * document marks it (`x-extension`, and its description says so).
    */
   readonly extension?: string;
+  /** The body is a file streamed as sent (a log upload), not JSON: `body` is null in the contract. */
+  readonly upload?: boolean;
 }
 
 const op = <const T extends OperationInfo>(o: T) => o;
@@ -89,6 +91,14 @@ export const OPERATIONS = {
   rotateWebhookSecret: op({ method: 'POST', path: '/v1/webhooks/:webhook/rotate-secret', scope: 'webhooks:write', cost: 1, idempotency: 'none', status: 200, sdk: ['webhooks', 'rotateSecret'], kind: 'json', adminOnly: true, summary: 'Rotate the signing secret' }),
   testWebhook: op({ method: 'POST', path: '/v1/webhooks/:webhook/test', scope: 'webhooks:write', cost: 1, idempotency: 'accepted', status: 202, sdk: ['webhooks', 'test'], kind: 'json', adminOnly: true, summary: 'Queue a signed webhook.test event' }),
   listWebhookDeliveries: op({ method: 'GET', path: '/v1/webhooks/:webhook/deliveries', scope: 'webhooks:read', cost: 1, idempotency: 'none', status: 200, sdk: ['webhooks', 'deliveries'], kind: 'list', adminOnly: true, summary: 'List deliveries, most recent first' }),
+  // Log exploration (extension, docs/decisions/logs.md)
+  createLogImport: op({ method: 'POST', path: '/v1/projects/:project/log-imports', scope: 'projects:write', cost: 10, idempotency: 'accepted', status: 202, sdk: ['logs', 'imports', 'create'], kind: 'json', upload: true, extension: 'docs/decisions/logs.md', summary: 'Upload an access log (plain or gzip) for parsing' }),
+  listLogImports: op({ method: 'GET', path: '/v1/projects/:project/log-imports', scope: 'projects:read', cost: 1, idempotency: 'none', status: 200, sdk: ['logs', 'imports', 'list'], kind: 'list', extension: 'docs/decisions/logs.md', summary: 'List log imports of a project, newest first' }),
+  getLogImport: op({ method: 'GET', path: '/v1/projects/:project/log-imports/:import', scope: 'projects:read', cost: 1, idempotency: 'none', status: 200, sdk: ['logs', 'imports', 'get'], kind: 'json', extension: 'docs/decisions/logs.md', summary: 'Read a log import' }),
+  getLogInsights: op({ method: 'GET', path: '/v1/projects/:project/logs/insights', scope: 'projects:read', cost: 5, idempotency: 'none', status: 200, sdk: ['logs', 'insights'], kind: 'json', extension: 'docs/decisions/logs.md', summary: 'Bot activity and crawl budget, joined with the latest crawl' }),
+  listLogUrls: op({ method: 'GET', path: '/v1/projects/:project/logs/urls', scope: 'projects:read', cost: 1, idempotency: 'none', status: 200, sdk: ['logs', 'urls'], kind: 'list', extension: 'docs/decisions/logs.md', summary: 'Hits per URL and bot family' }),
+  listLogDays: op({ method: 'GET', path: '/v1/projects/:project/logs/days', scope: 'projects:read', cost: 1, idempotency: 'none', status: 200, sdk: ['logs', 'days'], kind: 'list', extension: 'docs/decisions/logs.md', summary: 'Hits per day, family and status class' }),
+  listLogFindings: op({ method: 'GET', path: '/v1/projects/:project/logs/findings', scope: 'projects:read', cost: 1, idempotency: 'none', status: 200, sdk: ['logs', 'findings'], kind: 'list', extension: 'docs/decisions/logs.md', summary: 'URLs bots visit that the crawl did not find, indexable pages no bot visited' }),
 } as const satisfies Record<string, OperationInfo>;
 
 export type OperationId = keyof typeof OPERATIONS;

@@ -58,7 +58,8 @@ function readEndpointRows(markdown: string): SpecRow[] {
 }
 
 const rows = specFound ? readEndpointRows(readFileSync(specPath, 'utf8')) : [];
-const entries = Object.values(contract) as ContractEntry[];
+// Extensions (marked `extension`, docs/decisions/logs.md) are ours, beside the spec's operations.
+const entries = (Object.values(contract) as ContractEntry[]).filter((e) => !e.extension);
 const key = (method: string, p: string) => `${method} ${p}`;
 const byRoute = new Map(entries.map((e) => [key(e.method, templatePath(e.path)), e]));
 

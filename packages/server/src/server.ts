@@ -32,6 +32,7 @@ import { campaignHandlers } from './modules/campaigns/handlers.js';
 import { crawlsModule } from './modules/crawls/index.js';
 import { defaultExportDirectory, exportsModule, type ExportsOptions } from './modules/exports/index.js';
 import { scorecardHandlers } from './modules/scorecard/handlers.js';
+import { logsModule, type LogsOptions } from './modules/logs/index.js';
 import { positionsModule } from './modules/positions/index.js';
 import { searchConsoleModule } from './modules/search-console/index.js';
 import type { Providers } from './providers/index.js';
@@ -79,6 +80,8 @@ export interface SiteAuditServerOptions {
   exports?: ExportsOptions;
   /** Webhook deliveries: how long a receiver has to answer an attempt (default 10 s). */
   webhooks?: WebhooksOptions;
+  /** Log imports (extension, docs/decisions/logs.md): where uploads wait, the reverse-DNS adapter, threads. */
+  logs?: LogsOptions;
   /**
    * Worker threads that run this process's crawls (docs/architecture.md, "Where a crawl runs"):
    * started with the first crawl, up to this many; several crawls share a thread. 0 runs crawls
@@ -214,6 +217,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     positionsModule(services, options.providers ?? {}),
     searchConsoleModule(services, options.providers ?? {}),
     webhooksModule(services, webhooks),
+    logsModule(services, options.logs),
   ] as const satisfies readonly ServerModule<object>[];
   // A module missing for an operation is a compile error here.
   const handlers: Handlers = handlersOf(modules);

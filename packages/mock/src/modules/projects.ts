@@ -2,6 +2,7 @@
  * Projects: sites followed over time. Creating one also creates its default campaign, named
  * after the host; deleting one removes everything it holds, even when the project is locked.
  */
+import { logsPillar } from './logs.js';
 import { assertWithinPlan, defaultCampaignBounds,
   firstFreeSlug,
   healthScore,
@@ -79,7 +80,7 @@ function unmeasured(key: Pillar['key'], reason: string, available = true): Pilla
 }
 
 /** The scorecard of the latest settled crawl, pillar by pillar as the server builds it. */
-function scorecard(db: MockDb, project: ProjectRecord): Scorecard {
+function scorecard(db: MockDb, project: ProjectRecord, now: Date): Scorecard {
   const crawl = [...db.crawls.values()]
     .filter((c) => c.project_id === project.id && c.status === 'completed' && c.settled)
     .sort((a, b) => (b.finished_at ?? '').localeCompare(a.finished_at ?? '') || b.seq - a.seq)[0];
@@ -91,7 +92,7 @@ function scorecard(db: MockDb, project: ProjectRecord): Scorecard {
         unmeasured('contenu', 'no_completed_crawl'),
         unmeasured('accessibilite', 'accessibility_not_checked'),
         unmeasured('acquisition', 'search_console_no_data'),
-        unmeasured('logs', 'log_exploration_unavailable', false),
+        logsPillar(db, project, now),
       ],
     };
   }
@@ -123,7 +124,7 @@ function scorecard(db: MockDb, project: ProjectRecord): Scorecard {
       },
       unmeasured('accessibilite', 'accessibility_not_checked'),
       unmeasured('acquisition', 'search_console_no_data'),
-      unmeasured('logs', 'log_exploration_unavailable', false),
+      logsPillar(db, project, now),
     ],
   };
 }
@@ -186,7 +187,7 @@ export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProjec
     return empty();
   },
 
-  getScorecard({ db, caller, params }) {
-    return data(scorecard(db, ownedProject(db, params.project, caller)));
+  getScorecard({ db, caller, params, now }) {
+    return data(scorecard(db, ownedProject(db, params.project, caller), now));
   },
 };

@@ -20,7 +20,8 @@ import { accessRefusal, ifNoneMatchMatches, planRefusal } from '../rules.js';
 import type { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, parseJsonBody, toAnswer } from './answer.js';
 import { ApiError, problemAnswer } from './problem.js';
-import type { Answer, CallerFacts, PipelineContext, PipelinePorts, PipelineRequest } from './ports.js';
+import type { Answer, CallerFacts, PipelineContext, PipelinePorts, PipelineRequest, Upload } from './ports.js';
+import { LOG_UPLOAD_TYPES } from '../resources/logs.js';
 
 const CACHE_CONTROL = 'private, no-cache';
 
@@ -37,6 +38,18 @@ function binary(bytes: Uint8Array): string {
   let text = '';
   for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return text;
+}
+
+/** An upload's body and headers; 415 when its type is neither text nor gzip (rules/logs.ts). */
+function readUpload(request: PipelineRequest): Upload<unknown> {
+  const contentType = (request.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const encoding = (request.header('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (!(LOG_UPLOAD_TYPES as readonly string[]).includes(contentType) || (encoding !== 'identity' && encoding !== 'gzip')) {
+    throw new ApiError('log_import.unsupported_media_type');
+  }
+  const lengthHeader = request.header('content-length');
+  const length = lengthHeader !== undefined && /^[0-9]{1,15}$/.test(lengthHeader) ? Number(lengthHeader) : null;
+  return { body: request.upload?.(), contentType, gzip: encoding === 'gzip' || contentType.endsWith('gzip'), length };
 }
 
 export function createPipeline<C extends CallerFacts, S = unknown, R extends PipelineRequest = PipelineRequest>(ports: PipelinePorts<C, S, R>): Pipeline<S, R> {
@@ -77,12 +90,15 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
 
       const query = validate(op.query, request.query, language) as Record<string, unknown>;
       const body = op.body ? validate(op.body, parseJsonBody(await request.body(), request.header('content-type')), language, 'body') : undefined;
+      const upload = op.upload ? readUpload(request) : undefined;
 
       let after: unknown[] | null = null;
       if (op.kind === 'list' && typeof query.cursor === 'string') after = ports.cursors.decode(query.cursor, op.id, caller.teamId, query, params);
 
       if (key !== null) {
-        const claim = await ports.idempotency.claim(caller.teamId, key, requestFingerprintText(op.id, params, query, body), now);
+        // An upload is not read before the claim: its fingerprint is what its headers say of it.
+        const described = upload ? { content_type: upload.contentType, gzip: upload.gzip, length: upload.length } : body;
+        const claim = await ports.idempotency.claim(caller.teamId, key, requestFingerprintText(op.id, params, query, described), now);
         if (claim.kind === 'mismatch') throw new ApiError('idempotency.key_reused');
         if (claim.kind === 'in_flight') throw new ApiError('idempotency.key_in_use');
         if (claim.kind === 'replay') {
@@ -102,7 +118,7 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
       };
       let answer: Answer<S>;
       try {
-        const output = await ports.handle(op.id, ctx, { params, query, body });
+        const output = await ports.handle(op.id, ctx, { params, query, body, upload });
         answer = toAnswer(op, output, ctx, query, params, ports);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;

@@ -21,6 +21,8 @@ export interface PipelineRequest {
   header(name: string): string | undefined;
   /** The body's text, undefined when empty; read only for operations with a body. */
   body(): Promise<string | undefined> | string | undefined;
+  /** The body as the transport streams it, for an upload operation (`upload` in operations.ts). */
+  upload?(): unknown;
   requestId: string;
   language: Language;
 }
@@ -31,6 +33,15 @@ export interface Answer<S = unknown> {
   headers: Record<string, string>;
   body: string | Uint8Array | null;
   stream?: S;
+}
+
+/** The body of an upload operation: the transport's stream and what its headers say of it. */
+export interface Upload<B> {
+  body: B;
+  contentType: string;
+  gzip: boolean;
+  /** Content-Length, when sent. */
+  length: number | null;
 }
 
 /** What the gates need to know of a caller; the transport's own caller carries more. */
@@ -124,7 +135,7 @@ export interface PipelinePorts<C extends CallerFacts, S = unknown, R extends Pip
   /** Closes a download's stream that will not be sent (a conditional GET answered 304). */
   discard?(stream: S): void;
   /** The operation's handler: a JSON, list or file output, nothing for an empty answer. */
-  handle(op: OperationId, ctx: PipelineContext<C>, input: { params: unknown; query: unknown; body: unknown }): MaybePromise<unknown>;
+  handle(op: OperationId, ctx: PipelineContext<C>, input: { params: unknown; query: unknown; body: unknown; upload?: Upload<unknown> }): MaybePromise<unknown>;
   /** Hold every JSON answer to the contract (an answer outside it is a 500). */
   validateResponses: boolean;
   /**

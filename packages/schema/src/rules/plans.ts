@@ -19,6 +19,7 @@ export const ENTITLEMENTS = [
   'positions.monthly_spend',
   'search_console',
   'api.webhooks.max',
+  'logs.import_max_bytes',
 ] as const;
 export type Entitlement = (typeof ENTITLEMENTS)[number];
 
@@ -55,6 +56,7 @@ export const DEFAULT_PLANS: PlanCatalogue = {
       'positions.monthly_spend': 0,
       search_console: 0,
       'api.webhooks.max': 0,
+      'logs.import_max_bytes': 0,
     },
     scheduleFrequencies: ['manual'],
   },
@@ -76,6 +78,7 @@ export const DEFAULT_PLANS: PlanCatalogue = {
       'positions.monthly_spend': 100,
       search_console: null,
       'api.webhooks.max': 0,
+      'logs.import_max_bytes': 100 * 1024 * 1024,
     },
     scheduleFrequencies: ['manual', 'monthly', 'weekly'],
   },
@@ -97,6 +100,7 @@ export const DEFAULT_PLANS: PlanCatalogue = {
       'positions.monthly_spend': 1_000,
       search_console: null,
       'api.webhooks.max': 5,
+      'logs.import_max_bytes': 1024 * 1024 * 1024,
     },
     scheduleFrequencies: ['manual', 'monthly', 'weekly', 'daily'],
   },
@@ -118,6 +122,7 @@ export const DEFAULT_PLANS: PlanCatalogue = {
       'positions.monthly_spend': 10_000,
       search_console: null,
       'api.webhooks.max': 25,
+      'logs.import_max_bytes': 10 * 1024 * 1024 * 1024,
     },
     scheduleFrequencies: ['manual', 'monthly', 'weekly', 'daily'],
   },

@@ -7,10 +7,8 @@ import type { Severity } from './types.js';
 
 export { CHECKS, type CheckCategory, type CheckDefinition, type CheckName } from '@siteaudit/schema';
 
-/** Search and answer agents: blocking them removes the site from AI answers (error). */
-export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User', 'Claude-SearchBot'] as const;
-/** Training crawlers: blocking them is a legitimate choice, reported as info. */
-export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended'] as const;
+/** The AI agents live in the schema: the log module classifies requests by the same lists. */
+export { AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS } from '@siteaudit/schema';
 
 /**
  * Accessibility findings are named after their axe-core rule (`a11y_image-alt`), so they are not

@@ -30,6 +30,7 @@ import {
   type ParsedQuery,
   type PipelineRequest,
   type PlanCatalogue,
+  type Upload,
 } from '@siteaudit/schema';
 import type { Authenticator } from './auth.js';
 import type { Caller, RequestContext } from './context.js';
@@ -46,6 +47,8 @@ export interface Input<K extends OperationId> {
   params: ParsedParams<K>;
   query: ParsedQuery<K>;
   body: ParsedBody<K>;
+  /** An upload operation's body, as node streams it (set for those only). */
+  upload?: Upload<Readable>;
 }
 
 type OutputOf<K extends OperationId> = (typeof contract)[K]['kind'] extends 'list'
@@ -75,6 +78,9 @@ export interface BinderDeps {
 }
 
 type Reply = Answer<Readable>;
+
+/** An unread upload body up to this size is drained to keep the connection; a larger one closes it. */
+const UNREAD_UPLOAD_DRAIN_BYTES = 1 << 20;
 
 /** The pipeline's request, with node's request and response for the address, the facts and the log. */
 interface NodeRequest extends PipelineRequest {
@@ -181,6 +187,7 @@ function pipelineRequest(req: IncomingMessage, res: ServerResponse, params: Reco
       const raw = (req as IncomingMessage & { body?: unknown }).body;
       return raw && Buffer.isBuffer(raw) && raw.length > 0 ? raw.toString('utf8') : undefined;
     },
+    upload: () => req,
     requestId: res.getHeader('X-Request-Id') as string,
     language: (res.getHeader('Content-Language') as Language | undefined) ?? requestLanguage(req),
   };
@@ -237,7 +244,13 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): NodeLayer 
       // The pipeline answers every error itself; whatever escapes it or the write (a socket gone
       // mid-write) is answered here, never an unhandled rejection.
       run(op, pipelineRequest(req, res, decodePathParams(found.params), search))
-        .then((reply) => send(res, reply))
+        .then((reply) => {
+          // An upload refused or replayed before its body was read: node discards what is left so
+          // the connection can serve the next request; closing at once would reset it under the
+          // client. Above 1 MiB left (or an unknown length) reading the rest is not worth it.
+          if (op.upload && !req.readableEnded && !(Number(req.headers['content-length'] ?? Infinity) <= UNREAD_UPLOAD_DRAIN_BYTES)) res.setHeader('Connection', 'close');
+          send(res, reply);
+        })
         .catch((error: unknown) => answerFailure(deps, req, res, error));
     };
     if (!op.body) return go();

@@ -38,6 +38,9 @@ export interface SyncPayload {
 }
 export const SEARCH_CONSOLE_SYNC = defineJob<SyncPayload>('search-console.sync');
 
+/** Parse one uploaded access log (modules/logs). */
+export const LOG_IMPORT = defineJob<{ importId: string }>('logs.import');
+
 export const JOB_KINDS: readonly JobKind<unknown>[] = [
   CRAWL_RUN,
   CAMPAIGN_SCHEDULE,
@@ -50,6 +53,7 @@ export const JOB_KINDS: readonly JobKind<unknown>[] = [
   POSITIONS_DAILY,
   POSITIONS_KEYWORD_DATA,
   SEARCH_CONSOLE_SYNC,
+  LOG_IMPORT,
 ];
 
 /** Kinds queued with a singleton key (a chain that re-queues itself): one queued and one running at most. */

@@ -96,6 +96,10 @@ const AXES: Table = {
   axe_rendered: { en: 'Rules on the rendered page', fr: 'Règles sur la page rendue' },
   ctr: { en: 'Clicks for the positions held', fr: 'Clics au regard des positions' },
   trend: { en: 'Impressions trend', fr: 'Tendance des impressions' },
+  indexable_hits: { en: 'Bot hits on indexable 200 pages', fr: 'Passages de robots sur des pages indexables en 200' },
+  coverage: { en: 'Indexable pages visited by bots', fr: 'Pages indexables visitées par les robots' },
+  waste: { en: 'Budget not spent on errors and redirects', fr: 'Budget non dépensé en erreurs et redirections' },
+  freshness: { en: 'Freshness of the last visit to key pages', fr: 'Fraîcheur du dernier passage sur les pages clés' },
 };
 
 /** Why a pillar has no score (`blocked_reason`); `crawl_blocked:<reason>` is handled apart. */
@@ -116,6 +120,9 @@ const BLOCKED_REASONS: Table = {
   search_console_no_data: { en: 'Search Console has not been synchronised yet.', fr: 'Search Console n’a pas encore été synchronisé.' },
   search_console_no_impressions: { en: 'Search Console reports no impression.', fr: 'Search Console ne rapporte aucune impression.' },
   log_exploration_unavailable: { en: 'Log exploration is not available.', fr: 'L’exploration des logs n’est pas disponible.' },
+  no_logs: { en: 'No access log has been imported.', fr: 'Aucun log d’accès n’a été importé.' },
+  no_recent_logs: { en: 'No imported log covers the last 30 days.', fr: 'Aucun log importé ne couvre les 30 derniers jours.' },
+  no_bot_hits: { en: 'The imported logs hold no verified bot hit.', fr: 'Les logs importés ne contiennent aucun passage de robot vérifié.' },
 };
 
 const SAMPLE_ROLES: Table = {

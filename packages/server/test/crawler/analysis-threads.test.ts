@@ -8,7 +8,7 @@ import { MessageChannel, type Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyseHtml, type AnalysisRequest } from '../../src/crawler/page-analysis.js';
 import { AnalysisPorts } from '../../src/crawler/threads/analysis-ports.js';
-import { spawnThread } from '../../src/crawler/threads/spawn.js';
+import { spawnCrawlerThread } from '../../src/crawler/threads/pool.js';
 import { prose } from './fixture-site.js';
 
 const html = (n: number) => `<!doctype html><html lang="fr"><head><title>Page ${n} – Boutique</title><meta name="description" content="Une page, numéro ${n}.">
@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 function connected(): AnalysisPorts {
-  worker = spawnThread('analysis-thread', 'test-analysis');
+  worker = spawnCrawlerThread('analysis-thread', 'test-analysis');
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ type: 'port', port: port2 }, [port2]);
   const ports = new AnalysisPorts();

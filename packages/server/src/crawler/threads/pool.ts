@@ -11,12 +11,12 @@
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { spawnThread } from '../../threads/spawn.js';
 import { abortError } from '../../abort.js';
 import { createRenderer, type RendererOptions } from '../../rendering/renderer.js';
 import { crawlSite } from '../crawl.js';
 import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning } from '../types.js';
 import { fromThreadError, toThreadError, type FromThread, type ToThread } from './protocol.js';
-import { spawnThread } from './spawn.js';
 
 export interface CrawlRun {
   config: CrawlConfig;
@@ -30,6 +30,11 @@ export interface CrawlRun {
 /** Threads by default: one per core the process may use. */
 export function defaultCrawlThreads(): number {
   return availableParallelism();
+}
+
+/** Starts one of this folder's thread modules (crawl-thread, analysis-thread). */
+export function spawnCrawlerThread(module: 'crawl-thread' | 'analysis-thread', name: string): Worker {
+  return spawnThread(import.meta.url, `./${module}.ts`, `${module}.js`, name);
 }
 
 interface Pending {
@@ -48,7 +53,7 @@ class CrawlThread {
   private dead: Error | null = null;
 
   constructor() {
-    this.worker = spawnThread('crawl-thread', 'siteaudit-crawl');
+    this.worker = spawnCrawlerThread('crawl-thread', 'siteaudit-crawl');
     this.worker.unref();
     this.worker.on('message', (message: FromThread) => void this.receive(message));
     this.worker.on('error', (error) => this.fail(error));
@@ -195,7 +200,7 @@ export class CrawlThreadPool {
   private connect(thread: CrawlThread): void {
     if (this.analysis.length === 0) {
       for (let i = 1; i < this.size; i++) {
-        const worker = spawnThread('analysis-thread', 'siteaudit-page-analysis');
+        const worker = spawnCrawlerThread('analysis-thread', 'siteaudit-page-analysis');
         // Never what keeps the process alive; a thread that ends is dropped (crawl threads then analyse pages themselves).
         worker.unref();
         worker.on('error', () => undefined);

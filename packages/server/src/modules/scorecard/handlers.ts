@@ -11,6 +11,9 @@ import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
 import type { StoredPageSpeed } from '../crawls/pagespeed-step.js';
 import { findProject } from '../projects/handlers.js';
+import { latestCrawlPages } from '../logs/join-source.js';
+import { urlStats } from '../logs/store.js';
+import { LOG_PILLAR_DAYS, logPillar } from '@siteaudit/schema';
 import { CONTENT_AXES, TECHNIQUE_AXES, acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';
 
 type Pillar = Scorecard['pillars'][number];
@@ -122,14 +125,39 @@ async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean)
  * The five pillars of a project, the crawl pillars from `crawl` (the latest settled crawl for the
  * API; the exported crawl for a report).
  */
-export async function scorecardPillars(knex: Knex, projectId: string, crawl: CrawlRow | undefined, searchConsoleInPlan: boolean): Promise<Pillar[]> {
+export async function scorecardPillars(knex: Knex, projectId: string, crawl: CrawlRow | undefined, searchConsoleInPlan: boolean, now: Date = new Date()): Promise<Pillar[]> {
   return [
     ...(await crawlPillars(knex, crawl)),
     await accessibilityPillar(knex, projectId),
     await acquisitionPillar(knex, projectId, searchConsoleInPlan),
-    // No log module: the pillar exists so clients see it, unavailable.
-    unmeasured('logs', 'log_exploration_unavailable', false),
+    await logsPillar(knex, projectId, now),
   ];
+}
+
+/**
+ * Log exploration (docs/health-score.md): the imports whose period ends within the last
+ * LOG_PILLAR_DAYS days, joined with the latest settled crawl. No such import: null.
+ */
+async function logsPillar(knex: Knex, projectId: string, now: Date): Promise<Pillar> {
+  const since = new Date(now.getTime() - LOG_PILLAR_DAYS * 86_400_000).toISOString();
+  const stats = await urlStats(knex, projectId, since);
+  if (stats.length === 0) {
+    const any = await knex('log_imports').where({ project_id: projectId, status: 'completed' }).first('id');
+    return unmeasured('logs', any ? 'no_recent_logs' : 'no_logs');
+  }
+  const crawl = await latestCrawlPages(knex, projectId);
+  const result = logPillar(stats, crawl?.pages ?? null, now);
+  const [{ to }] = (await knex('log_imports').where({ project_id: projectId, status: 'completed' }).max({ to: 'period_to' })) as { to: string | null }[];
+  return {
+    key: 'logs',
+    score: result.score,
+    status: result.score === null ? 'not_measured' : 'measured',
+    available: true,
+    version: VERSION,
+    as_of: to,
+    blocked_reason: result.score === null ? 'no_bot_hits' : crawl ? null : 'no_completed_crawl',
+    axes: result.axes,
+  };
 }
 
 export function scorecardHandlers(services: Services): Pick<Handlers, 'getScorecard'> {
@@ -138,7 +166,7 @@ export function scorecardHandlers(services: Services): Pick<Handlers, 'getScorec
     async getScorecard(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
       const latest = (await settledCrawls(knex, project.id).first()) as CrawlRow | undefined;
-      const pillars = await scorecardPillars(knex, project.id, latest, ctx.caller.plan.limits.search_console !== 0);
+      const pillars = await scorecardPillars(knex, project.id, latest, ctx.caller.plan.limits.search_console !== 0, ctx.now);
       return { body: { data: { project_id: project.id, pillars } } };
     },
   };

@@ -10,6 +10,7 @@ import * as leases from './008-leases.js';
 import * as crawlLease from './009-jobs-crawl-lease.js';
 import * as crawlResources from './010-crawl-resources.js';
 import * as pageRedirects from './011-page-redirects.js';
+import * as logs from './012-logs.js';
 import * as crawlChanges from './013-crawl-changes.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '009-jobs-crawl-lease': crawlLease,
   '010-crawl-resources': crawlResources,
   '011-page-redirects': pageRedirects,
+  '012-logs': logs,
   '013-crawl-changes': crawlChanges,
 };
 

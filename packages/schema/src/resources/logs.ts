@@ -1,0 +1,129 @@
+/**
+ * Log exploration (extension, docs/decisions/logs.md): a project's access logs imported as files,
+ * what search and AI bots fetched, and what the join with the latest crawl says of it.
+ */
+import { z } from 'zod';
+import { DateTime, PageQuery, PlainDate, Uuid } from '../common.js';
+
+/** Bot families a request is classified into by its user agent (rules/logs.ts). */
+export const BOT_FAMILIES = [
+  'googlebot',
+  'googlebot_smartphone',
+  'googlebot_image',
+  'googlebot_video',
+  'googlebot_news',
+  'google_other',
+  'bingbot',
+  'applebot',
+  'yandexbot',
+  'baiduspider',
+  'ai_search',
+  'ai_training',
+] as const;
+export type BotFamily = (typeof BOT_FAMILIES)[number];
+/** `verified`: the address is in the operator's published ranges or its reverse DNS checks out; `unverified`: a claim that failed both; `not_applicable`: a family whose operator publishes nothing we check. */
+export const VERIFICATIONS = ['verified', 'unverified', 'not_applicable'] as const;
+export const LOG_IMPORT_STATUSES = ['queued', 'parsing', 'completed', 'failed'] as const;
+export const LOG_FORMATS = ['combined', 'common', 'json'] as const;
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'other'] as const;
+
+export const LogImport = z
+  .object({
+    id: Uuid,
+    project_id: Uuid,
+    status: z.enum(LOG_IMPORT_STATUSES),
+    format: z.enum(LOG_FORMATS).nullable().describe('detected on the first line that parses; null until then'),
+    size_bytes: z.int().min(0).describe('bytes received, as sent (compressed when gzip)'),
+    lines: z.object({
+      read: z.int().min(0),
+      kept: z.int().min(0).describe('lines parsed into a request'),
+      refused: z.int().min(0),
+    }),
+    refusals: z
+      .array(z.object({ line: z.int().min(1), reason: z.string() }))
+      .describe('the first refused lines (at most 10) with why; the lines themselves are not kept'),
+    human_hits: z.int().min(0).describe('requests not made by a known bot: counted, never stored one by one'),
+    bot_hits: z.int().min(0),
+    period: z
+      .object({ from: DateTime, to: DateTime })
+      .nullable()
+      .describe('first and last request time of the kept lines; null when none was kept'),
+    error: z.string().nullable(),
+    created_at: DateTime,
+    finished_at: DateTime.nullable(),
+  })
+  .meta({ id: 'LogImport', description: 'Extension (docs/decisions/logs.md): one uploaded access log and what its parsing gave.' });
+export type LogImport = z.infer<typeof LogImport>;
+
+export const LogUrlStat = z
+  .object({
+    path: z.string().describe('path and query string as logged'),
+    family: z.enum(BOT_FAMILIES),
+    verification: z.enum(VERIFICATIONS),
+    hits: z.int().min(1),
+    last_visit: DateTime,
+    status_codes: z.record(z.string(), z.int().min(1)).describe('hits by status code served'),
+    bytes: z.int().min(0),
+  })
+  .meta({ id: 'LogUrlStat', description: 'Extension (docs/decisions/logs.md): one URL as one bot family fetched it.' });
+export type LogUrlStat = z.infer<typeof LogUrlStat>;
+
+export const LogDayStat = z
+  .object({
+    date: PlainDate,
+    family: z.enum([...BOT_FAMILIES, 'human']),
+    verification: z.enum(VERIFICATIONS),
+    status_class: z.enum(STATUS_CLASSES),
+    hits: z.int().min(1),
+  })
+  .meta({ id: 'LogDayStat', description: 'Extension (docs/decisions/logs.md): hits of one day by family and status class.' });
+export type LogDayStat = z.infer<typeof LogDayStat>;
+
+/** What only the join of the logs with the latest settled crawl can say (docs/decisions/logs.md). */
+export const LOG_FINDING_KINDS = ['not_in_crawl', 'indexable_not_visited'] as const;
+export const LogFinding = z
+  .object({
+    kind: z.enum(LOG_FINDING_KINDS),
+    path: z.string(),
+    bot_hits: z.int().min(0).describe('verified and not-applicable bot hits on the URL; 0 for indexable_not_visited'),
+    last_visit: DateTime.nullable(),
+  })
+  .meta({ id: 'LogFinding', description: 'Extension (docs/decisions/logs.md): a URL bots visit that the crawl did not find, or an indexable page no bot visited.' });
+export type LogFinding = z.infer<typeof LogFinding>;
+
+/** Where the crawl budget went, by what the crawl says of the URL (one hit can fall in several). */
+export const BUDGET_BUCKETS = ['indexable', 'redirect', 'client_error', 'server_error', 'non_canonical', 'noindex', 'parameterised', 'robots_disallowed', 'not_in_crawl'] as const;
+
+export const LogInsights = z
+  .object({
+    project_id: Uuid,
+    period: z.object({ from: DateTime, to: DateTime }).nullable().describe('what the imports cover; null without logs'),
+    crawl_id: Uuid.nullable().describe('the settled crawl joined; null when none'),
+    hits: z.object({ bots: z.int().min(0), unverified_claims: z.int().min(0), humans: z.int().min(0) }),
+    families: z.array(z.object({ family: z.enum(BOT_FAMILIES), verification: z.enum(VERIFICATIONS), hits: z.int().min(0), urls: z.int().min(0), last_visit: DateTime.nullable() })),
+    budget: z
+      .array(z.object({ bucket: z.enum(BUDGET_BUCKETS), hits: z.int().min(0), share: z.number().min(0).max(1) }))
+      .describe('verified and not-applicable bot hits; empty without a settled crawl'),
+    coverage: z
+      .object({ indexable_pages: z.int().min(0), visited: z.int().min(0), not_in_crawl_urls: z.int().min(0) })
+      .nullable()
+      .describe('null without a settled crawl'),
+    ai: z
+      .object({ search_hits: z.int().min(0), training_hits: z.int().min(0), urls: z.int().min(0), last_visit: DateTime.nullable() })
+      .describe("AI agents' activity (the crawler's lists of AI search and training agents)"),
+  })
+  .meta({ id: 'LogInsights', description: 'Extension (docs/decisions/logs.md): bot activity and crawl budget, joined with the latest settled crawl.' });
+export type LogInsights = z.infer<typeof LogInsights>;
+
+export const LogImportParams = z.strictObject({ project: Uuid, import: Uuid });
+export const ListLogUrlsQuery = PageQuery.extend({
+  family: z.enum(BOT_FAMILIES).optional(),
+  verification: z.enum(VERIFICATIONS).optional(),
+});
+export const ListLogDaysQuery = PageQuery.extend({
+  family: z.enum([...BOT_FAMILIES, 'human']).optional(),
+});
+export const ListLogFindingsQuery = PageQuery.extend({ kind: z.enum(LOG_FINDING_KINDS) });
+
+/** Content types an import accepts: plain text or gzip (Content-Encoding: gzip also says gzip). */
+export const LOG_UPLOAD_TYPES = ['text/plain', 'application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-ndjson', 'application/jsonl'] as const;

@@ -1,0 +1,317 @@
+/**
+ * Access-log rules shared by the server's parse thread and the mock (docs/decisions/logs.md):
+ * the line formats and the JSON field mapping, the bot families by user agent, and the
+ * aggregation an import produces. Nothing here depends on Node.
+ */
+import type { BotFamily } from '../resources/logs.js';
+
+/** Search and answer agents: blocking them removes the site from AI answers (error in the crawl). */
+export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User', 'Claude-SearchBot'] as const;
+/** Training crawlers: blocking them is a legitimate choice, reported as info in the crawl. */
+export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended'] as const;
+
+export type LogFormat = 'combined' | 'common' | 'json';
+
+/** One request of a log, as far as the analysis needs it. */
+export interface LogRequest {
+  /** Epoch milliseconds. */
+  time: number;
+  ip: string;
+  method: string;
+  /** Path and query string; an absolute target is reduced to them. */
+  path: string;
+  status: number;
+  bytes: number;
+  userAgent: string;
+}
+
+export type ParsedLine = { ok: true; format: LogFormat; request: LogRequest } | { ok: false; reason: string };
+
+const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
+
+/** `10/Oct/2000:13:55:36 -0700` (Apache's and nginx's `%t` / `$time_local`) to epoch ms, or NaN. */
+export function parseClfTime(text: string): number {
+  if (text.length < 26) return NaN;
+  const month = MONTHS[text.slice(3, 6)];
+  if (month === undefined) return NaN;
+  const utc = Date.UTC(+text.slice(7, 11), month, +text.slice(0, 2), +text.slice(12, 14), +text.slice(15, 17), +text.slice(18, 20));
+  const sign = text[21] === '-' ? -1 : 1;
+  const offset = sign * (+text.slice(22, 24) * 60 + +text.slice(24, 26));
+  return utc - offset * 60_000;
+}
+
+// host ident user [time] "request" status bytes ["referer" "user agent"]
+const CLF = /^(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) (\d+|-)(?: "(?:[^"\\]|\\.)*" "((?:[^"\\]|\\.)*)")?/;
+
+/** The path and query of a request target (`/a?b`, or `http://host/a?b` from a proxy log). */
+function targetPath(target: string): string | null {
+  if (target.startsWith('/')) return target;
+  if (/^https?:\/\//i.test(target)) {
+    const slash = target.indexOf('/', target.indexOf('//') + 2);
+    return slash === -1 ? '/' : target.slice(slash);
+  }
+  return target === '*' ? null : null;
+}
+
+function requestLine(line: string): { method: string; path: string } | null {
+  const first = line.indexOf(' ');
+  if (first <= 0) return null;
+  const second = line.indexOf(' ', first + 1);
+  const target = second === -1 ? line.slice(first + 1) : line.slice(first + 1, second);
+  const path = targetPath(target);
+  return path === null ? null : { method: line.slice(0, first), path };
+}
+
+/**
+ * JSON lines: the first field present of each list is read (nginx `escape=json` and common
+ * shippers' names). `request` ("GET /a HTTP/1.1") stands for method and path when they are absent.
+ */
+export const JSON_FIELD_MAP = {
+  time: ['time', 'timestamp', '@timestamp', 'time_iso8601', 'time_local', 'date'],
+  ip: ['remote_addr', 'client_ip', 'clientip', 'ip', 'remote_ip', 'client'],
+  method: ['method', 'request_method', 'verb'],
+  path: ['path', 'request_uri', 'uri', 'url'],
+  request: ['request'],
+  status: ['status', 'status_code', 'response', 'code'],
+  bytes: ['body_bytes_sent', 'bytes_sent', 'bytes', 'size', 'response_bytes'],
+  userAgent: ['http_user_agent', 'user_agent', 'userAgent', 'agent', 'ua'],
+} as const;
+
+function pick(record: Record<string, unknown>, names: readonly string[]): unknown {
+  for (const name of names) if (record[name] !== undefined && record[name] !== null && record[name] !== '') return record[name];
+  return undefined;
+}
+
+function jsonTime(value: unknown): number {
+  if (typeof value === 'number') return value > 1e12 ? value : value * 1000;
+  if (typeof value !== 'string') return NaN;
+  if (/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:/.test(value)) return parseClfTime(value);
+  return Date.parse(value);
+}
+
+function parseJson(line: string): ParsedLine {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return { ok: false, reason: 'invalid_json' };
+  }
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return { ok: false, reason: 'invalid_json' };
+  const r = record as Record<string, unknown>;
+  const time = jsonTime(pick(r, JSON_FIELD_MAP.time));
+  if (!Number.isFinite(time)) return { ok: false, reason: 'missing_time' };
+  let method = pick(r, JSON_FIELD_MAP.method);
+  let path: unknown = pick(r, JSON_FIELD_MAP.path);
+  const req = pick(r, JSON_FIELD_MAP.request);
+  if ((method === undefined || path === undefined) && typeof req === 'string') {
+    const parsed = requestLine(req);
+    if (parsed) {
+      method ??= parsed.method;
+      path ??= parsed.path;
+    }
+  }
+  const p = typeof path === 'string' ? targetPath(path) : null;
+  if (p === null) return { ok: false, reason: 'missing_path' };
+  const status = Number(pick(r, JSON_FIELD_MAP.status));
+  if (!Number.isInteger(status) || status < 100 || status > 999) return { ok: false, reason: 'missing_status' };
+  const bytes = Number(pick(r, JSON_FIELD_MAP.bytes) ?? 0);
+  const ua = pick(r, JSON_FIELD_MAP.userAgent);
+  const ip = pick(r, JSON_FIELD_MAP.ip);
+  return {
+    ok: true,
+    format: 'json',
+    request: { time, ip: typeof ip === 'string' ? ip : '', method: typeof method === 'string' ? method : 'GET', path: p, status, bytes: Number.isFinite(bytes) && bytes > 0 ? Math.floor(bytes) : 0, userAgent: typeof ua === 'string' ? ua : '' },
+  };
+}
+
+/** Parses one line in the Combined or Common Log Format, or as a JSON object. */
+export function parseLogLine(line: string): ParsedLine {
+  if (line.charCodeAt(0) === 123 /* { */) return parseJson(line);
+  const m = CLF.exec(line);
+  if (!m) return { ok: false, reason: 'unrecognised_format' };
+  const time = parseClfTime(m[2]);
+  if (!Number.isFinite(time)) return { ok: false, reason: 'bad_time' };
+  const req = requestLine(m[3]);
+  if (!req) return { ok: false, reason: 'bad_request_line' };
+  return {
+    ok: true,
+    format: m[6] === undefined ? 'common' : 'combined',
+    request: { time, ip: m[1], method: req.method, path: req.path, status: +m[4], bytes: m[5] === '-' ? 0 : +m[5], userAgent: m[6] === undefined ? '' : m[6].replace(/\\(.)/g, '$1') },
+  };
+}
+
+/** Families whose claims are checked against published ranges and reverse DNS. */
+export type VerifiedOperator = 'google' | 'bing';
+export const OPERATOR_OF: Partial<Record<BotFamily, VerifiedOperator>> = {
+  googlebot: 'google',
+  googlebot_smartphone: 'google',
+  googlebot_image: 'google',
+  googlebot_video: 'google',
+  googlebot_news: 'google',
+  google_other: 'google',
+  bingbot: 'bing',
+};
+
+const GOOGLE_OTHER = /GoogleOther|Google-InspectionTool|Storebot-Google|AdsBot-Google|Mediapartners-Google|APIs-Google|FeedFetcher-Google|Google-Safety/;
+
+/**
+ * The bot family of a user agent, or null for anything else (counted as human traffic). AI agents
+ * come first: `Applebot-Extended` is not Applebot, `ChatGPT-User` is not a browser.
+ */
+export function botFamily(userAgent: string): BotFamily | null {
+  if (userAgent === '') return null;
+  for (const agent of AI_SEARCH_AGENTS) if (userAgent.includes(agent)) return 'ai_search';
+  for (const agent of AI_TRAINING_CRAWLERS) if (userAgent.includes(agent)) return 'ai_training';
+  if (userAgent.includes('Googlebot')) {
+    if (userAgent.includes('Googlebot-Image')) return 'googlebot_image';
+    if (userAgent.includes('Googlebot-Video')) return 'googlebot_video';
+    if (userAgent.includes('Googlebot-News')) return 'googlebot_news';
+    return /Mobile|Android/.test(userAgent) ? 'googlebot_smartphone' : 'googlebot';
+  }
+  if (GOOGLE_OTHER.test(userAgent)) return 'google_other';
+  if (/bingbot|BingPreview|adidxbot|msnbot/i.test(userAgent)) return 'bingbot';
+  if (userAgent.includes('Applebot')) return 'applebot';
+  if (/Yandex(?:\w*Bot|Images|Video|Metrika|Renderer|Accessibility)/.test(userAgent)) return 'yandexbot';
+  if (userAgent.includes('Baiduspider')) return 'baiduspider';
+  return null;
+}
+
+export const AI_FAMILIES: readonly BotFamily[] = ['ai_search', 'ai_training'];
+
+export function statusClass(status: number): '2xx' | '3xx' | '4xx' | '5xx' | 'other' {
+  if (status >= 200 && status < 300) return '2xx';
+  if (status >= 300 && status < 400) return '3xx';
+  if (status >= 400 && status < 500) return '4xx';
+  if (status >= 500 && status < 600) return '5xx';
+  return 'other';
+}
+
+/** Verification of one request: settled, or waiting for the reverse-DNS step with the address. */
+export type Verification = 'verified' | 'unverified' | 'not_applicable' | `?${string}`;
+
+export interface UrlAggregate {
+  hits: number;
+  last: number;
+  statuses: Record<string, number>;
+  bytes: number;
+}
+
+/** What parsing an import gives; `?<ip>` verifications are settled by the reverse-DNS step. */
+export interface LogAggregate {
+  format: LogFormat | null;
+  linesRead: number;
+  kept: number;
+  refused: number;
+  refusals: { line: number; reason: string }[];
+  humanHits: number;
+  botHits: number;
+  from: number | null;
+  to: number | null;
+  /** `family \t verification \t path` */
+  urls: Map<string, UrlAggregate>;
+  /** `YYYY-MM-DD \t family \t verification \t status class` (family `human` included). */
+  days: Map<string, number>;
+}
+
+export const REFUSAL_SAMPLES = 10;
+
+/**
+ * Folds lines into an aggregate. `verify` tells, for a Google or Bing claim, whether the address
+ * is in the operator's published ranges; a claim outside them is left `?<ip>` for reverse DNS.
+ * Human requests are counted per day and status class only: no path, no address.
+ */
+export function createLogAggregator(verify: (operator: VerifiedOperator, ip: string) => boolean) {
+  const agg: LogAggregate = { format: null, linesRead: 0, kept: 0, refused: 0, refusals: [], humanHits: 0, botHits: 0, from: null, to: null, urls: new Map(), days: new Map() };
+  const families = new Map<string, BotFamily | null>();
+  return {
+    aggregate: agg,
+    add(line: string): void {
+      if (line.length === 0 || (line.length === 1 && line === '\r')) return;
+      agg.linesRead++;
+      const parsed = parseLogLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+      if (!parsed.ok) {
+        agg.refused++;
+        if (agg.refusals.length < REFUSAL_SAMPLES) agg.refusals.push({ line: agg.linesRead, reason: parsed.reason });
+        return;
+      }
+      agg.kept++;
+      agg.format ??= parsed.format;
+      const r = parsed.request;
+      if (agg.from === null || r.time < agg.from) agg.from = r.time;
+      if (agg.to === null || r.time > agg.to) agg.to = r.time;
+      let family = families.get(r.userAgent);
+      if (family === undefined) {
+        family = botFamily(r.userAgent);
+        // User agents repeat: the cache stays small on real logs and is capped on hostile ones.
+        if (families.size < 50_000) families.set(r.userAgent, family);
+      }
+      const day = new Date(r.time).toISOString().slice(0, 10);
+      const klass = statusClass(r.status);
+      if (family === null) {
+        agg.humanHits++;
+        const key = `${day}\thuman\tnot_applicable\t${klass}`;
+        agg.days.set(key, (agg.days.get(key) ?? 0) + 1);
+        return;
+      }
+      agg.botHits++;
+      const operator = OPERATOR_OF[family];
+      const verification: Verification = operator === undefined ? 'not_applicable' : verify(operator, r.ip) ? 'verified' : `?${r.ip}`;
+      const dayKey = `${day}\t${family}\t${verification}\t${klass}`;
+      agg.days.set(dayKey, (agg.days.get(dayKey) ?? 0) + 1);
+      const urlKey = `${family}\t${verification}\t${r.path}`;
+      const url = agg.urls.get(urlKey);
+      if (url) {
+        url.hits++;
+        if (r.time > url.last) url.last = r.time;
+        url.statuses[r.status] = (url.statuses[r.status] ?? 0) + 1;
+        url.bytes += r.bytes;
+      } else {
+        agg.urls.set(urlKey, { hits: 1, last: r.time, statuses: { [r.status]: 1 }, bytes: r.bytes });
+      }
+    },
+  };
+}
+
+/**
+ * Settles the `?<ip>` verifications with the reverse-DNS answers (`verified` holds the addresses
+ * that passed) and drops the addresses: what is stored never names one.
+ */
+export function settleVerifications(agg: LogAggregate, verified: ReadonlySet<string>): void {
+  const settle = (v: string) => (v.startsWith('?') ? (verified.has(v.slice(1)) ? 'verified' : 'unverified') : v);
+  const urls = new Map<string, UrlAggregate>();
+  for (const [key, value] of agg.urls) {
+    const [family, verification, ...rest] = key.split('\t');
+    const k = `${family}\t${settle(verification)}\t${rest.join('\t')}`;
+    const prior = urls.get(k);
+    if (!prior) urls.set(k, { ...value, statuses: { ...value.statuses } });
+    else {
+      prior.hits += value.hits;
+      prior.last = Math.max(prior.last, value.last);
+      prior.bytes += value.bytes;
+      for (const [s, n] of Object.entries(value.statuses)) prior.statuses[s] = (prior.statuses[s] ?? 0) + n;
+    }
+  }
+  const days = new Map<string, number>();
+  for (const [key, hits] of agg.days) {
+    const [day, family, verification, klass] = key.split('\t');
+    const k = `${day}\t${family}\t${settle(verification)}\t${klass}`;
+    days.set(k, (days.get(k) ?? 0) + hits);
+  }
+  agg.urls = urls;
+  agg.days = days;
+}
+
+/** The addresses waiting for reverse DNS, by operator. */
+export function pendingClaims(agg: LogAggregate): Map<string, VerifiedOperator> {
+  const out = new Map<string, VerifiedOperator>();
+  for (const key of agg.urls.keys()) {
+    const [family, verification] = key.split('\t', 2);
+    if (verification.startsWith('?')) out.set(verification.slice(1), OPERATOR_OF[family as BotFamily]!);
+  }
+  return out;
+}
+
+/** Whether a logged path carries a query string (the budget's `parameterised` bucket). */
+export function isParameterised(path: string): boolean {
+  return path.includes('?');
+}

@@ -1,0 +1,60 @@
+/**
+ * Streams one uploaded log file through the line parser: read in 1 MiB chunks, gunzipped when it
+ * starts with gzip's magic bytes, split into lines, folded into the aggregate. Memory holds one
+ * chunk and the aggregate (distinct URLs per bot family), never the file.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+import { createLogAggregator, type LogAggregate } from '@siteaudit/schema';
+import { publishedRangeCheck } from './bot-ranges.js';
+
+/** A line longer than this is refused (and not held): no access log line comes near it. */
+export const MAX_LINE_CHARS = 64 * 1024;
+
+async function isGzip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function parseLogFile(file: string): Promise<LogAggregate> {
+  const { aggregate, add } = createLogAggregator(publishedRangeCheck());
+  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+  const source = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
+  raw.on('error', (error) => source.destroy(error));
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let overlong = false;
+  const tooLong = () => {
+    aggregate.linesRead++;
+    aggregate.refused++;
+    if (aggregate.refusals.length < 10) aggregate.refusals.push({ line: aggregate.linesRead, reason: 'line_too_long' });
+  };
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    const text = rest + decoder.write(chunk);
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      if (overlong) {
+        overlong = false;
+        tooLong();
+      } else if (nl - start > MAX_LINE_CHARS) tooLong();
+      else add(text.slice(start, nl));
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+    if (rest.length > MAX_LINE_CHARS) {
+      overlong = true;
+      rest = '';
+    }
+  }
+  rest += decoder.end();
+  if (overlong) tooLong();
+  else if (rest.length > 0) add(rest);
+  return aggregate;
+}
