@@ -38,6 +38,7 @@ export * from './rules/issue-catalogue.js';
 export * from './rules/check-thresholds.js';
 export * from './rules/check-guide.js';
 export * from './rules/check-details.js';
+export * from './rules/checks-reference.js';
 export * from './rules/comparable-crawls.js';
 export * from './rules/account.js';
 export * from './operation-errors.js';
