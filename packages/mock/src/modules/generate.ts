@@ -1,9 +1,11 @@
 /**
  * The pages and issues a mock crawl "finds": a fixed small site shape, with numbers drawn from a
  * generator seeded by the crawl id, so one crawl always yields the same report whatever else the
- * test did. Severities and categories come from the shared check catalogue.
+ * test did. Severities and categories come from the shared check catalogue; the checks of the
+ * deeper catalogue carry their details from the crawler's own templates (CHECK_DETAILS), so they
+ * read (and translate to French) as a real crawl's do.
  */
-import { CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence, type PageResource } from '@siteaudit/schema';
+import { CHECK_DETAILS as D, CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence, type PageResource } from '@siteaudit/schema';
 import type { CampaignRecord, PageRecord } from '../db.js';
 import { createRandom } from '../random.js';
 
@@ -33,7 +35,7 @@ const SITE: PageShape[] = [
     imagesWithoutAlt: 1,
     issues: [issue('image_missing_alt', '1 image has no alt text')],
   },
-  { path: '/about', depth: 1, status: 200, title: 'About us', h1: 'About us', words: [350, 500] },
+  { path: '/about', depth: 1, status: 200, title: 'About us', h1: 'About us', words: [350, 500], issues: [issue('single_inlink', D.singleInlink())] },
   {
     path: '/contact',
     depth: 1,
@@ -51,7 +53,10 @@ const SITE: PageShape[] = [
     title: 'Blog',
     h1: 'Blog',
     words: [300, 450],
-    issues: [issue('link_to_redirect', 'Links to /old-page, which redirects (301)')],
+    issues: [
+      issue('link_to_redirect', 'Links to /old-page, which redirects (301)'),
+      issue('anchor_text_generic', D.anchorsGeneric([{ text: 'Read more', url: '/blog/first-post' }, { text: 'Read more', url: '/blog/second-post' }])),
+    ],
   },
   {
     path: '/blog/first-post',
@@ -95,9 +100,13 @@ const SITE: PageShape[] = [
     title: 'Widget',
     h1: null,
     words: [300, 380],
-    issues: [issue('h1_missing', 'No h1 heading')],
+    issues: [
+      issue('h1_missing', 'No h1 heading'),
+      issue('schema_product_incomplete', D.schemaIncomplete('Product', ['offers | review | aggregateRating'])),
+      issue('not_in_sitemap', D.notInSitemap()),
+    ],
   },
-  { path: '/old-page', depth: 1, status: 301 },
+  { path: '/old-page', depth: 1, status: 301, issues: [issue('sitemap_redirect', D.sitemapEntry('redirects (status 301)'))] },
   {
     path: '/missing',
     depth: 2,
