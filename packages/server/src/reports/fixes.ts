@@ -47,6 +47,11 @@ export function fixFor(name: string, category: string, language: ExportLanguage)
   return general ? general[index(language)] : language === 'en' ? 'Review the affected pages.' : 'Examinez les pages concernées.';
 }
 
+/** Why a check of the catalogue matters, in the report's language; undefined for a name it does not list. */
+export function whyFor(name: string, language: ExportLanguage): string | undefined {
+  return catalogueGuide(name)?.why[language];
+}
+
 /** What to do about a low scorecard axis that has no check of its own; undefined for category axes. */
 export function axisFix(key: string, language: ExportLanguage): string | undefined {
   return AXIS_FIXES[key]?.[index(language)];
