@@ -39,6 +39,11 @@ function check(severity: Severity, category: CheckCategory, en: string, fr: stri
   return scope ? { severity, category, label: { fr, en }, scope } : { severity, category, label: { fr, en } };
 }
 
+/** 50000 → 50,000 (en) or 50 000 (fr), the same on every runtime (toLocaleString follows ICU's data). */
+function thousands(n: number, separator: string): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, separator);
+}
+
 export const CHECKS = {
   // HTTP and redirects
   http_5xx: check(E, 'http', 'Server error (5xx)', 'Erreur serveur (5xx)'),
@@ -115,7 +120,7 @@ export const CHECKS = {
   sitemap_non_canonical: check(W, 'robots_sitemaps', 'Sitemap lists a non-canonical URL', 'Le sitemap liste une URL non canonique'),
   sitemap_blocked: check(W, 'robots_sitemaps', 'Sitemap lists a URL blocked by robots.txt', 'Le sitemap liste une URL bloquée par le robots.txt'),
   not_in_sitemap: check(I, 'robots_sitemaps', 'Indexable page missing from the sitemap', 'Page indexable absente du sitemap'),
-  sitemap_too_large: check(W, 'robots_sitemaps', `Sitemap over ${T.sitemapMaxUrls.toLocaleString('en')} URLs or 50 MB`, `Sitemap de plus de ${T.sitemapMaxUrls.toLocaleString('fr')} URL ou 50 Mo`, 'site'),
+  sitemap_too_large: check(W, 'robots_sitemaps', `Sitemap over ${thousands(T.sitemapMaxUrls, ',')} URLs or 50 MB`, `Sitemap de plus de ${thousands(T.sitemapMaxUrls, '\u00a0')} URL ou 50 Mo`, 'site'),
   sitemap_invalid: check(W, 'robots_sitemaps', 'Sitemap that is not a sitemap XML document', 'Sitemap qui n’est pas un document XML de sitemap', 'site'),
   sitemap_foreign_url: check(W, 'robots_sitemaps', 'Sitemap lists URLs of another host', 'Le sitemap liste des URL d’un autre hôte', 'site'),
 
