@@ -4,7 +4,7 @@
  * the English words around the values, and unchanged in English.
  */
 import { describe, expect, it } from 'vitest';
-import { isKnownIssueDetail, localiseIssueDetails } from '../src/index.js';
+import { CHECK_DETAILS as D, isKnownIssueDetail, localiseIssueDetails } from '../src/index.js';
 
 const U = 'https://www.example.com/blog/missing-post';
 const V = 'https://www.example.com/about';
@@ -109,14 +109,64 @@ const EXAMPLES = [
   `hreflang de → ${U} answers status 404`,
   `hreflang de → ${U} does not link back`,
   'mobile performance score 42 (under 50), measured with lighthouse',
+  // The deeper catalogue's templates (check-details.ts), one example each.
+  ...deeperCatalogueExamples(),
 ];
+
+/** One example of every CHECK_DETAILS template: a template added there without its French fails here. */
+function deeperCatalogueExamples(): string[] {
+  const examples: Record<keyof typeof D, string> = {
+    urlUppercase: D.urlUppercase('/Blog/Post'),
+    urlUnderscores: D.urlUnderscores('/blog/my_post'),
+    urlSpaces: D.urlSpaces('/blog/my%20post'),
+    urlNonAscii: D.urlNonAscii('/blog/café'),
+    urlLength: D.urlLength(131),
+    urlParameters: D.urlParameters(['a', 'b', 'c', 'd']),
+    urlSessionId: D.urlSessionId('PHPSESSID'),
+    redirectHop: D.redirectHop(301, V),
+    httpNotRedirected: D.httpNotRedirected('http://www.example.com/', 200),
+    internalLinksToHttp: D.internalLinksToHttp(['http://www.example.com/a', 'http://www.example.com/b']),
+    soft404: D.soft404('Page not found'),
+    robotsConflict: D.robotsConflict(['index', 'noindex']),
+    robotsUnknown: D.robotsUnknown(['no-index']),
+    xRobotsTag: D.xRobotsTag('noarchive'),
+    metaRobots: D.metaRobots('nosnippet'),
+    noindexWithCanonical: D.noindexWithCanonical(V),
+    singleInlink: D.singleInlink(),
+    canonicalMissing: D.canonicalMissing(),
+    canonicalCrossDomain: D.canonicalCrossDomain('https://other.example/about'),
+    canonicalToHttp: D.canonicalToHttp('http://www.example.com/about'),
+    sitemapEntry: D.sitemapEntry('redirects (status 301)'),
+    notInSitemap: D.notInSitemap(),
+    sitemapTooManyUrls: D.sitemapTooManyUrls(`${U}.xml`, 50001),
+    sitemapTooManyBytes: D.sitemapTooManyBytes(`${U}.xml`),
+    sitemapInvalid: D.sitemapInvalid(`${U}.xml`, 200),
+    sitemapForeign: D.sitemapForeign(3, 'https://cdn.example/a'),
+    descriptionMultiple: D.descriptionMultiple(2),
+    h1Empty: D.h1Empty(),
+    h1Length: D.h1Length(84),
+    placeholder: D.placeholder('Lorem ipsum'),
+    charsetMissing: D.charsetMissing(),
+    anchorsEmpty: D.anchorsEmpty([U, V]),
+    anchorsGeneric: D.anchorsGeneric([{ text: 'click here', url: U }]),
+    hreflangInvalid: D.hreflangInvalid('en-UK'),
+    hreflangDuplicate: D.hreflangDuplicate('fr', [U, V]),
+    headerMissing: D.headerMissing('Content-Security-Policy'),
+    frameProtectionMissing: D.frameProtectionMissing(),
+    ogImageRelative: D.ogImageRelative('/share.png'),
+    twitterCardMissing: D.twitterCardMissing(),
+    schemaIncomplete: D.schemaIncomplete('Product', ['offers | review | aggregateRating']),
+  };
+  return Object.values(examples);
+}
 
 /** English words of the templates; French shares none of them as a whole word. */
 const ENGLISH = new Set(
   ('the and of with without word words link links status served plain missing characters followed redirect redirects answer answers no not is to on ' +
     'for by empty several same similar listed points back here loop chain hops more than used exists has line does start file while reading body header ' +
     'found inside where search engines may ignore disallowed unreachable everything lists cannot read ignored tags block parse other depth outgoing ' +
-    'measured under itself list').split(' '),
+    'measured under itself list uppercase letters underscores spaces parameters without redirecting conflicting unknown ' +
+    'internal canonical host uncompressed another generic invalid absolute nor single').split(' '),
 );
 
 /** The English words left in a text, as whole words (accented letters are letters). */
@@ -129,7 +179,7 @@ function withoutValues(text: string): string {
     .replace(/https?:\/\/\S+|ftp:\/\/\S+/g, ' ')
     .replace(/<[^>]*>/g, ' ')
     .replace(/"[^"]*"/g, ' ')
-    .replace(/\b(og:\w+|noindex|nofollow|siteauditbot|GPTBot|X-Robots-Tag|Strict-Transport-Security|Content-Encoding|Link|robots\.txt|llms\.txt|JSON-LD|HTML|HTTP|KB|ms|meta robots|meta refresh|href|hreflang|lighthouse|main|nav|timeout|aborted|ftp|de)\b/g, ' ');
+    .replace(/\b(og:\w+|noindex|nofollow|siteauditbot|GPTBot|X-Robots-Tag|Strict-Transport-Security|Content-Encoding|Link|robots\.txt|llms\.txt|JSON-LD|HTML|HTTP|KB|ms|meta robots|meta refresh|href|hreflang|lighthouse|main|nav|timeout|aborted|ftp|de|fr|en-UK|PHPSESSID|Product|offers|review|aggregateRating|index|noarchive|nosnippet|Content-Security-Policy|X-Frame-Options|CSP|frame-ancestors|charset|Content-Type|og:image|twitter:card|Lorem ipsum|URL|HTTPS|URLs|no-index)\b/g, ' ');
 }
 
 /**

@@ -2,10 +2,11 @@
  * The pages and issues a mock crawl "finds": a fixed small site shape, with numbers drawn from a
  * generator seeded by the crawl id, so one crawl always yields the same report whatever else the
  * test did. Severities and categories come from the shared check catalogue; each occurrence's
- * `details` is the English text the crawler writes for that check (packages/server/src/crawler),
- * so answers localise it with the same templates (`localiseIssueDetails`).
+ * `details` is the text the crawler writes for that check (packages/server/src/crawler; the deeper
+ * catalogue's from the shared templates, CHECK_DETAILS), so answers localise it with the same
+ * templates (`localiseIssueDetails`).
  */
-import { CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence, type PageResource } from '@siteaudit/schema';
+import { CHECK_DETAILS as D, CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence, type PageResource } from '@siteaudit/schema';
 import type { CampaignRecord, PageRecord } from '../db.js';
 import { createRandom } from '../random.js';
 
@@ -43,7 +44,7 @@ const SITE: PageShape[] = [
     imagesWithoutAlt: 1,
     issues: ({ origin }) => [['image_missing_alt', `1 image(s) without alt: ${origin}/images/hero.jpg`]],
   },
-  { path: '/about', depth: 1, status: 200, title: 'About us', h1: 'About us', words: [350, 500] },
+  { path: '/about', depth: 1, status: 200, title: 'About us', h1: 'About us', words: [350, 500], issues: () => [['single_inlink', D.singleInlink()]] },
   {
     path: '/contact',
     depth: 1,
@@ -61,7 +62,10 @@ const SITE: PageShape[] = [
     title: 'Blog',
     h1: 'Blog',
     words: [300, 450],
-    issues: ({ origin }) => [['link_to_redirect', `link to ${origin}/old-page: redirects (status 301)`]],
+    issues: ({ origin }) => [
+      ['link_to_redirect', `link to ${origin}/old-page: redirects (status 301)`],
+      ['anchor_text_generic', D.anchorsGeneric([{ text: 'Read more', url: `${origin}/blog/first-post` }, { text: 'Read more', url: `${origin}/blog/second-post` }])],
+    ],
   },
   {
     path: '/blog/first-post',
@@ -105,9 +109,13 @@ const SITE: PageShape[] = [
     title: 'Widget',
     h1: null,
     words: [300, 380],
-    issues: () => [['h1_missing', 'no <h1>']],
+    issues: () => [
+      ['h1_missing', 'no <h1>'],
+      ['schema_product_incomplete', D.schemaIncomplete('Product', ['offers | review | aggregateRating'])],
+      ['not_in_sitemap', D.notInSitemap()],
+    ],
   },
-  { path: '/old-page', depth: 1, status: 301 },
+  { path: '/old-page', depth: 1, status: 301, issues: () => [['sitemap_redirect', D.sitemapEntry('redirects (status 301)')]] },
   {
     path: '/missing',
     depth: 2,

@@ -8,6 +8,7 @@
  * health score counts them as affecting every page (docs/health-score.md).
  */
 import type { Severity } from '../common.js';
+import { THRESHOLDS as T } from './check-thresholds.js';
 
 export interface CheckDefinition {
   severity: Severity;
@@ -38,6 +39,11 @@ function check(severity: Severity, category: CheckCategory, en: string, fr: stri
   return scope ? { severity, category, label: { fr, en }, scope } : { severity, category, label: { fr, en } };
 }
 
+/** 50000 → 50,000 (en) or 50 000 (fr), the same on every runtime (toLocaleString follows ICU's data). */
+function thousands(n: number, separator: string): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, separator);
+}
+
 export const CHECKS = {
   // HTTP and redirects
   http_5xx: check(E, 'http', 'Server error (5xx)', 'Erreur serveur (5xx)'),
@@ -52,6 +58,20 @@ export const CHECKS = {
   meta_refresh: check(W, 'http', 'Meta refresh redirect', 'Redirection par balise meta refresh'),
   http_page: check(E, 'http', 'Page served over HTTP', 'Page servie en HTTP'),
   mixed_content: check(W, 'http', 'Mixed content on an HTTPS page', 'Contenu mixte sur une page HTTPS'),
+  redirect_to_http: check(W, 'http', 'HTTPS URL redirects to HTTP', 'URL HTTPS redirigée vers HTTP'),
+  redirect_external: check(I, 'http', 'Internal URL redirects to another host', 'URL interne redirigée vers un autre hôte'),
+  http_not_redirected: check(W, 'http', 'HTTP version of the site not redirected to HTTPS', 'Version HTTP du site non redirigée vers HTTPS', 'site'),
+  internal_link_to_http: check(W, 'http', 'HTTPS page links to internal HTTP URLs', 'Page HTTPS avec des liens internes en HTTP'),
+  soft_404: check(W, 'http', 'Soft 404: a “not found” page answering 200', 'Soft 404 : page « introuvable » qui répond 200'),
+
+  // URL hygiene, judged on every internal HTML page's own URL
+  url_uppercase: check(I, 'http', 'URL with uppercase letters', 'URL avec des majuscules'),
+  url_underscores: check(I, 'http', 'URL with underscores', 'URL avec des tirets bas'),
+  url_spaces: check(W, 'http', 'URL with spaces', 'URL avec des espaces'),
+  url_non_ascii: check(I, 'http', 'URL with non-ASCII characters', 'URL avec des caractères non ASCII'),
+  url_too_long: check(I, 'http', `URL over ${T.urlMaxChars} characters`, `URL de plus de ${T.urlMaxChars} caractères`),
+  url_many_parameters: check(I, 'http', `URL with more than ${T.urlMaxParameters} query parameters`, `URL avec plus de ${T.urlMaxParameters} paramètres`),
+  url_session_id: check(W, 'http', 'Session id in the URL', 'Identifiant de session dans l’URL'),
 
   // Resources pages load (docs/decisions/resources.md), reported on each page that uses them
   broken_stylesheet: check(E, 'http', 'Broken stylesheet (CSS)', 'Feuille de style (CSS) cassée'),
@@ -65,9 +85,15 @@ export const CHECKS = {
   noindex: check(W, 'indexability', 'Noindex (meta tag or X-Robots-Tag)', 'Noindex (balise meta ou X-Robots-Tag)'),
   blocked_by_robots: check(W, 'indexability', 'Blocked by robots.txt', 'Bloquée par le robots.txt'),
   orphan_page: check(W, 'indexability', 'Orphan page: in the sitemap, no internal link to it', 'Page orpheline : dans le sitemap, sans lien interne'),
-  deep_page: check(I, 'indexability', 'Click depth over 4', 'Profondeur de clic supérieure à 4'),
+  deep_page: check(I, 'indexability', `Click depth over ${T.maxDepth}`, `Profondeur de clic supérieure à ${T.maxDepth}`),
   dead_end_page: check(I, 'indexability', 'Dead-end page: no outgoing links', 'Page sans issue : aucun lien sortant'),
   meta_robots_in_body: check(W, 'indexability', 'Meta robots in <body>', 'Meta robots dans le <body>'),
+  robots_conflict: check(W, 'indexability', 'Conflicting robots directives', 'Directives robots contradictoires'),
+  robots_unknown_directive: check(I, 'indexability', 'Unknown robots directive', 'Directive robots inconnue'),
+  x_robots_tag_directives: check(I, 'indexability', 'X-Robots-Tag header restricts search engines', 'En-tête X-Robots-Tag restreignant les moteurs'),
+  robots_nosnippet: check(I, 'indexability', 'Snippets forbidden (nosnippet or max-snippet:0)', 'Extraits interdits (nosnippet ou max-snippet:0)'),
+  noindex_with_canonical: check(W, 'indexability', 'Noindex page with a canonical to another URL', 'Page noindex avec une canonique vers une autre URL'),
+  single_inlink: check(I, 'indexability', 'Page with a single incoming internal link', 'Page avec un seul lien interne entrant'),
 
   // Canonicals
   canonical_to_error: check(E, 'canonicals', 'Canonical to a 4xx/5xx page', 'Canonique vers une page en 4xx/5xx'),
@@ -78,30 +104,43 @@ export const CHECKS = {
   canonical_relative: check(I, 'canonicals', 'Relative canonical URL', 'URL canonique relative'),
   canonical_invalid: check(E, 'canonicals', 'Canonical that is not a crawlable http(s) URL', 'Canonique qui n’est pas une URL http(s) explorable'),
   canonical_in_body: check(W, 'canonicals', 'Canonical in <body> (ignored by search engines)', 'Canonique dans le <body> (ignorée par les moteurs)'),
+  canonical_missing: check(I, 'canonicals', 'No canonical on an indexable page', 'Aucune canonique sur une page indexable'),
+  canonical_cross_domain: check(W, 'canonicals', 'Canonical to another host', 'Canonique vers un autre hôte'),
+  canonical_to_http: check(W, 'canonicals', 'HTTPS page with an HTTP canonical', 'Page HTTPS avec une canonique HTTP'),
 
   // robots.txt and sitemaps
   robots_txt_5xx: check(E, 'robots_sitemaps', 'robots.txt answers 5xx (disallow all)', 'robots.txt en erreur 5xx (tout est interdit)', 'site'),
   robots_txt_missing: check(I, 'robots_sitemaps', 'robots.txt missing', 'robots.txt absent', 'site'),
   sitemap_missing: check(I, 'robots_sitemaps', 'No XML sitemap', 'Aucun sitemap XML', 'site'),
   sitemap_not_in_robots: check(I, 'robots_sitemaps', 'Sitemap not listed in robots.txt', 'Sitemap non déclaré dans le robots.txt', 'site'),
-  sitemap_bad_url: check(W, 'robots_sitemaps', 'Sitemap lists a non-200, noindex, non-canonical or blocked URL', 'Le sitemap liste une URL non 200, noindex, non canonique ou bloquée'),
+  // Named before the split below; now only the URLs answering 4xx/5xx or nothing (docs/decisions/checks-catalogue.md).
+  sitemap_bad_url: check(W, 'robots_sitemaps', 'Sitemap lists a URL answering 4xx/5xx or nothing', 'Le sitemap liste une URL en 4xx/5xx ou sans réponse'),
+  sitemap_redirect: check(W, 'robots_sitemaps', 'Sitemap lists a redirect', 'Le sitemap liste une redirection'),
+  sitemap_noindex: check(W, 'robots_sitemaps', 'Sitemap lists a noindex page', 'Le sitemap liste une page noindex'),
+  sitemap_non_canonical: check(W, 'robots_sitemaps', 'Sitemap lists a non-canonical URL', 'Le sitemap liste une URL non canonique'),
+  sitemap_blocked: check(W, 'robots_sitemaps', 'Sitemap lists a URL blocked by robots.txt', 'Le sitemap liste une URL bloquée par le robots.txt'),
+  not_in_sitemap: check(I, 'robots_sitemaps', 'Indexable page missing from the sitemap', 'Page indexable absente du sitemap'),
+  sitemap_too_large: check(W, 'robots_sitemaps', `Sitemap over ${thousands(T.sitemapMaxUrls, ',')} URLs or 50 MB`, `Sitemap de plus de ${thousands(T.sitemapMaxUrls, '\u00a0')} URL ou 50 Mo`, 'site'),
+  sitemap_invalid: check(W, 'robots_sitemaps', 'Sitemap that is not a sitemap XML document', 'Sitemap qui n’est pas un document XML de sitemap', 'site'),
+  sitemap_foreign_url: check(W, 'robots_sitemaps', 'Sitemap lists URLs of another host', 'Le sitemap liste des URL d’un autre hôte', 'site'),
 
   // Titles and descriptions
   title_missing: check(E, 'titles', 'Title missing or empty', 'Titre absent ou vide'),
   title_duplicate: check(W, 'titles', 'Duplicate title', 'Titre dupliqué'),
-  title_too_long: check(I, 'titles', 'Title over 60 characters', 'Titre de plus de 60 caractères'),
-  title_too_short: check(I, 'titles', 'Title under 20 characters', 'Titre de moins de 20 caractères'),
+  title_too_long: check(I, 'titles', `Title over ${T.titleMax} characters`, `Titre de plus de ${T.titleMax} caractères`),
+  title_too_short: check(I, 'titles', `Title under ${T.titleMin} characters`, `Titre de moins de ${T.titleMin} caractères`),
   title_multiple: check(W, 'titles', 'Several <title> tags', 'Plusieurs balises <title>'),
   description_missing: check(W, 'titles', 'Meta description missing', 'Meta description absente'),
   description_duplicate: check(W, 'titles', 'Duplicate meta description', 'Meta description dupliquée'),
-  description_too_short: check(I, 'titles', 'Meta description under 70 characters', 'Meta description de moins de 70 caractères'),
-  description_too_long: check(I, 'titles', 'Meta description over 160 characters', 'Meta description de plus de 160 caractères'),
+  description_too_short: check(I, 'titles', `Meta description under ${T.descriptionMin} characters`, `Meta description de moins de ${T.descriptionMin} caractères`),
+  description_too_long: check(I, 'titles', `Meta description over ${T.descriptionMax} characters`, `Meta description de plus de ${T.descriptionMax} caractères`),
+  description_multiple: check(W, 'titles', 'Several meta descriptions', 'Plusieurs meta descriptions'),
 
   // Content
   h1_missing: check(W, 'content', 'No h1', 'Aucun h1'),
   h1_multiple: check(I, 'content', 'Several h1', 'Plusieurs h1'),
   heading_skip: check(I, 'content', 'Heading levels skipped', 'Niveaux de titres sautés'),
-  thin_content: check(W, 'content', 'Thin content (under 200 words)', 'Contenu pauvre (moins de 200 mots)'),
+  thin_content: check(W, 'content', `Thin content (under ${T.thinWords} words)`, `Contenu pauvre (moins de ${T.thinWords} mots)`),
   duplicate_content: check(E, 'content', 'Exact duplicate content', 'Contenu dupliqué à l’identique'),
   near_duplicate_content: check(W, 'content', 'Near-duplicate content', 'Contenu quasi dupliqué'),
   lang_missing: check(I, 'content', 'Missing lang attribute', 'Attribut lang absent'),
@@ -109,29 +148,41 @@ export const CHECKS = {
   viewport_missing: check(W, 'content', 'No viewport meta tag', 'Aucune balise meta viewport'),
   html_too_large: check(W, 'content', 'HTML over 2 MB', 'HTML de plus de 2 Mo'),
   duplicate_id: check(I, 'content', 'Duplicate id attribute', 'Attribut id dupliqué'),
+  h1_empty: check(W, 'content', 'Empty h1', 'h1 vide'),
+  h1_too_long: check(I, 'content', `h1 over ${T.h1MaxChars} characters`, `h1 de plus de ${T.h1MaxChars} caractères`),
+  placeholder_text: check(W, 'content', 'Placeholder text (lorem ipsum)', 'Texte de remplissage (lorem ipsum)'),
+  charset_missing: check(I, 'content', 'No character encoding declared', 'Aucun encodage de caractères déclaré'),
 
   // Links and images
-  too_many_links: check(I, 'links_images', 'Over 100 links on the page', 'Plus de 100 liens sur la page'),
+  too_many_links: check(I, 'links_images', `Over ${T.maxLinks} links on the page`, `Plus de ${T.maxLinks} liens sur la page`),
   internal_nofollow: check(I, 'links_images', 'Nofollow on internal links', 'Nofollow sur des liens internes'),
   image_missing_alt: check(W, 'links_images', 'Image without alt', 'Image sans attribut alt'),
-  image_alt_too_long: check(I, 'links_images', 'Image alt over 100 characters', 'Texte alternatif de plus de 100 caractères'),
+  image_alt_too_long: check(I, 'links_images', `Image alt over ${T.altMax} characters`, `Texte alternatif de plus de ${T.altMax} caractères`),
   image_too_large: check(I, 'links_images', 'Image over 500 KB', 'Image de plus de 500 Ko'),
   broken_image: check(E, 'links_images', 'Broken image', 'Image cassée'),
   image_missing_dimensions: check(I, 'links_images', 'Image without width and height', 'Image sans largeur ni hauteur'),
+  anchor_text_empty: check(W, 'links_images', 'Internal link without anchor text', 'Lien interne sans texte d’ancre'),
+  anchor_text_generic: check(I, 'links_images', 'Internal link with generic anchor text (“click here”)', 'Lien interne au texte d’ancre générique (« cliquez ici »)'),
 
   // International
   hreflang_no_return: check(W, 'international', 'Hreflang without return link', 'Hreflang sans lien de retour'),
   hreflang_bad_target: check(W, 'international', 'Hreflang to a non-200 or non-canonical URL', 'Hreflang vers une URL non 200 ou non canonique'),
   hreflang_no_x_default: check(I, 'international', 'Hreflang without x-default', 'Hreflang sans x-default'),
   hreflang_no_self: check(I, 'international', 'Hreflang without self reference', 'Hreflang sans autoréférence'),
+  hreflang_invalid_code: check(W, 'international', 'Invalid hreflang language code', 'Code de langue hreflang invalide'),
+  hreflang_duplicate_lang: check(W, 'international', 'Several hreflang URLs for one language', 'Plusieurs URL hreflang pour une même langue'),
 
   // Performance and security
-  slow_response: check(W, 'performance_security', 'Response time over 800 ms', 'Temps de réponse supérieur à 800 ms'),
+  slow_response: check(W, 'performance_security', `Response time over ${T.slowMs} ms`, `Temps de réponse supérieur à ${T.slowMs} ms`),
   not_compressed: check(I, 'performance_security', 'HTML not compressed', 'HTML non compressé'),
   hsts_missing: check(I, 'performance_security', 'No HSTS on HTTPS', 'Pas de HSTS en HTTPS'),
   form_to_http: check(W, 'performance_security', 'Form posting to HTTP', 'Formulaire envoyé en HTTP'),
+  x_content_type_options_missing: check(I, 'performance_security', 'No X-Content-Type-Options: nosniff on HTTPS', 'Pas de X-Content-Type-Options: nosniff en HTTPS'),
+  csp_missing: check(I, 'performance_security', 'No Content-Security-Policy on HTTPS', 'Pas de Content-Security-Policy en HTTPS'),
+  frame_protection_missing: check(I, 'performance_security', 'No X-Frame-Options or frame-ancestors on HTTPS', 'Ni X-Frame-Options ni frame-ancestors en HTTPS'),
+  referrer_policy_missing: check(I, 'performance_security', 'No Referrer-Policy on HTTPS', 'Pas de Referrer-Policy en HTTPS'),
   // Raised by the crawl's PageSpeed step (modules/crawls/pagespeed-step.ts), on the measured page.
-  lighthouse_mobile_slow: check(W, 'performance_security', 'Lighthouse mobile performance under 50', 'Performance mobile Lighthouse inférieure à 50'),
+  lighthouse_mobile_slow: check(W, 'performance_security', `Lighthouse mobile performance under ${T.lighthouseMobileMin}`, `Performance mobile Lighthouse inférieure à ${T.lighthouseMobileMin}`),
 
   // JavaScript rendering and accessibility (with javascript_rendering or check_accessibility*).
   // Info: a page our browser could not load says little about the site, so it never lowers the score.
@@ -140,6 +191,17 @@ export const CHECKS = {
   // Structured data and social
   jsonld_invalid: check(W, 'structured_data', 'JSON-LD that does not parse', 'JSON-LD illisible'),
   og_missing: check(I, 'structured_data', 'Missing og:title, og:description or og:image', 'og:title, og:description ou og:image absent'),
+  og_image_not_absolute: check(I, 'structured_data', 'og:image is not an absolute URL', 'og:image n’est pas une URL absolue'),
+  twitter_card_missing: check(I, 'structured_data', 'No twitter:card on a page with Open Graph tags', 'Pas de twitter:card sur une page avec des balises Open Graph'),
+  // Structured data that parses but lacks what Google requires for the type's rich result.
+  schema_product_incomplete: check(W, 'structured_data', 'Product markup missing required properties', 'Balisage Product sans ses propriétés requises'),
+  schema_article_incomplete: check(W, 'structured_data', 'Article markup missing required properties', 'Balisage Article sans ses propriétés requises'),
+  schema_breadcrumb_incomplete: check(W, 'structured_data', 'BreadcrumbList markup missing required properties', 'Balisage BreadcrumbList sans ses propriétés requises'),
+  schema_organization_incomplete: check(W, 'structured_data', 'Organization markup missing required properties', 'Balisage Organization sans ses propriétés requises'),
+  schema_faq_incomplete: check(W, 'structured_data', 'FAQPage markup missing required properties', 'Balisage FAQPage sans ses propriétés requises'),
+  schema_event_incomplete: check(W, 'structured_data', 'Event markup missing required properties', 'Balisage Event sans ses propriétés requises'),
+  schema_recipe_incomplete: check(W, 'structured_data', 'Recipe markup missing required properties', 'Balisage Recipe sans ses propriétés requises'),
+  schema_local_business_incomplete: check(W, 'structured_data', 'LocalBusiness markup missing required properties', 'Balisage LocalBusiness sans ses propriétés requises'),
 
   // AI reachability (with check_ai_reachability)
   ai_search_agent_blocked: check(E, 'ai_reachability', 'AI search or answer agent blocked by robots.txt', 'Agent de recherche ou de réponse IA bloqué par le robots.txt', 'site'),

@@ -23,21 +23,5 @@ export const IMPACT_SEVERITY: Record<'critical' | 'serious' | 'moderate' | 'mino
   minor: 'info',
 };
 
-/** Thresholds from the catalogue, in one place so tests and docs agree. */
-export const THRESHOLDS = {
-  titleMax: 60,
-  titleMin: 20,
-  descriptionMin: 70,
-  descriptionMax: 160,
-  thinWords: 200,
-  maxDepth: 4,
-  maxLinks: 100,
-  altMax: 100,
-  htmlBytes: 2 * 1024 * 1024,
-  imageBytes: 500 * 1024,
-  slowMs: 800,
-  /** Lighthouse mobile performance score (0..100) under which lighthouse_mobile_slow is raised. */
-  lighthouseMobileMin: 50,
-  /** Below this many words a simhash says little; such pages are left out of near-duplicates. */
-  nearDuplicateMinWords: 50,
-} as const;
+/** Thresholds of the catalogue: one module, shared with the docs and the mock (@siteaudit/schema). */
+export { THRESHOLDS } from '@siteaudit/schema';

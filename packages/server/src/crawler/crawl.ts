@@ -169,6 +169,7 @@ class Crawler {
       hreflang: this.links.hreflang,
       duplicationThreshold: this.cfg.duplicationThreshold,
       linkGraphComplete: !this.scheduler.truncated && !this.control.blocked,
+      sitemapsComplete: this.siteFiles.sitemapsComplete && !this.scheduler.truncated,
       report: (name, id, details) => this.output.issue(name, id, details),
     });
   }

@@ -51,6 +51,14 @@ export interface HtmlFacts {
   lang: string | null;
   viewport: string | null;
   og: { title: string | null; description: string | null; image: string | null };
+  /** `<meta name="twitter:card">` content. */
+  twitterCard: string | null;
+  /** A charset declared by `<meta charset>` or `<meta http-equiv="content-type">`. */
+  metaCharset: boolean;
+  /** h1 elements with neither text nor an image alt. */
+  emptyH1: number;
+  /** Links (not in-page anchors) whose text is short (≤ ANCHOR_TEXT_MAX characters), as read: empty or generic ones are judged from them. */
+  shortAnchors: { href: string; text: string }[];
   jsonLd: string[];
   metaRefresh: string | null;
   duplicateIds: string[];
@@ -70,6 +78,9 @@ const HEADING_CAP = 200;
 const WORD_CAP = 200_000;
 const JSONLD_CAP = 256 * 1024;
 const SAMPLE_CAP = 2_000;
+/** Anchor texts longer than this are never generic ("click here", "lire la suite"): not kept. */
+export const ANCHOR_TEXT_MAX = 30;
+const ANCHOR_CAP = 500;
 
 /** Elements whose text is not page text. */
 const IGNORED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'select', 'textarea']);
@@ -143,6 +154,10 @@ export class HtmlAnalyser {
     lang: null,
     viewport: null,
     og: { title: null, description: null, image: null },
+    twitterCard: null,
+    metaCharset: false,
+    emptyH1: 0,
+    shortAnchors: [],
     jsonLd: [],
     metaRefresh: null,
     duplicateIds: [],
@@ -171,7 +186,9 @@ export class HtmlAnalyser {
   private chrome = 0;
   private main = 0;
   private titleText: string | null = null;
-  private heading: { level: number; text: string } | null = null;
+  private heading: { level: number; text: string; imageAlt: boolean } | null = null;
+  /** The open `<a href>`: its text, and whether something else names it (aria-label, title, an image alt). */
+  private anchorText: { href: string; text: string; named: boolean } | null = null;
   private jsonLd: string | null = null;
   private jsonLdBytes = 0;
   private htmlSeen = false;
@@ -271,9 +288,17 @@ export class HtmlAnalyser {
       case 'a':
       case 'area':
         if (a.href !== undefined) this.anchor(a.href.trim(), a.rel);
+        if (name === 'a' && a.href !== undefined && !a.href.trim().startsWith('#')) {
+          const named = [a['aria-label'], a['aria-labelledby'], a.title].some((v) => v !== undefined && v.trim() !== '');
+          this.anchorText = { href: a.href.trim(), text: '', named };
+        }
         break;
       case 'img':
         this.image(a);
+        if (a.alt !== undefined && a.alt.trim() !== '') {
+          if (this.anchorText) this.anchorText.named = true;
+          if (this.heading) this.heading.imageAlt = true;
+        }
         break;
       case 'script':
         this.script(a);
@@ -287,7 +312,7 @@ export class HtmlAnalyser {
       case 'h4':
       case 'h5':
       case 'h6':
-        if (this.svg === 0) this.heading = { level: Number(name[1]), text: '' };
+        if (this.svg === 0) this.heading = { level: Number(name[1]), text: '', imageAlt: false };
         break;
     }
     this.stack.push(bits);
@@ -324,11 +349,18 @@ export class HtmlAnalyser {
       this.titleText = null;
     } else if (this.heading && name === `h${this.heading.level}`) {
       const h = { level: this.heading.level, text: squash(this.heading.text) };
+      const imageAlt = this.heading.imageAlt;
       this.heading = null;
       if (h.level === 1) push(this.facts.h1, h.text, 50);
+      if (h.level === 1 && h.text === '' && !imageAlt) this.facts.emptyH1++;
       // The heading element itself is still open here: its scope is its parent's.
       if (this.inMainArea) this.mainArea.heading(h);
       if (this.inBodyArea) this.bodyArea.heading(h);
+    } else if (name === 'a' && this.anchorText) {
+      const { href, named } = this.anchorText;
+      const text = squash(this.anchorText.text);
+      this.anchorText = null;
+      if (!named && [...text].length <= ANCHOR_TEXT_MAX) push(this.facts.shortAnchors, { href, text }, ANCHOR_CAP);
     } else if (name === 'script' && this.jsonLd !== null) {
       if (this.jsonLdBytes + this.jsonLd.length <= JSONLD_CAP) {
         this.jsonLdBytes += this.jsonLd.length;
@@ -349,6 +381,7 @@ export class HtmlAnalyser {
       return;
     }
     if (this.heading) this.heading.text += data;
+    if (this.anchorText && this.anchorText.text.length <= ANCHOR_TEXT_MAX * 4) this.anchorText.text += data;
     if (this.ignored > 0 || !this.inBody) return;
     this.text += data;
     if (this.text.length > 64 * 1024) this.flush();
@@ -396,7 +429,10 @@ export class HtmlAnalyser {
     if (og === 'og:title' && this.facts.og.title === null) this.facts.og.title = content.trim();
     if (og === 'og:description' && this.facts.og.description === null) this.facts.og.description = content.trim();
     if ((og === 'og:image' || og === 'og:image:url') && this.facts.og.image === null) this.facts.og.image = content.trim();
-    if ((a['http-equiv'] ?? '').trim().toLowerCase() === 'refresh' && this.facts.metaRefresh === null) {
+    if (og === 'twitter:card' && this.facts.twitterCard === null) this.facts.twitterCard = content.trim();
+    const httpEquiv = (a['http-equiv'] ?? '').trim().toLowerCase();
+    if (a.charset !== undefined || (httpEquiv === 'content-type' && /charset\s*=/i.test(content))) this.facts.metaCharset = true;
+    if (httpEquiv === 'refresh' && this.facts.metaRefresh === null) {
       this.facts.metaRefresh = content.trim();
     }
   }

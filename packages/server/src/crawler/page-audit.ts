@@ -59,10 +59,12 @@ export interface PageSummary {
   xRobotsTag: string | null;
 }
 
-const ROBOTS_DIRECTIVES = new Set([
+export const ROBOTS_DIRECTIVES = new Set([
   'all', 'noindex', 'nofollow', 'none', 'noarchive', 'nosnippet', 'notranslate', 'noimageindex', 'unavailable_after',
   'max-snippet', 'max-image-preview', 'max-video-preview', 'indexifembedded', 'index', 'follow', 'noai', 'noimageai',
 ]);
+/** Directives other engines read, or Google once did: not reported as unknown. */
+export const OTHER_ROBOTS_DIRECTIVES = new Set(['noodp', 'noydir', 'noyaca', 'nocache', 'nositelinkssearchbox', 'noarchive', 'archive', 'snippet', 'odp', 'imageindex', 'translate']);
 
 /**
  * Robots directives that apply to us: every meta robots value, and the X-Robots-Tag lines that

@@ -4,6 +4,7 @@
  * budget and recorded, one page record per hop with the chain from that hop on. The response that
  * ends the chain (not a redirect) goes to the page stage.
  */
+import { CHECK_DETAILS as D } from '@siteaudit/schema';
 import { MAX_REDIRECTS } from './config.js';
 import type { CrawlControl } from './control.js';
 import { CHAIN_FAILED, CHAIN_UNKNOWN, Flag, State, type UrlRegistry } from './frontier.js';
@@ -178,6 +179,15 @@ export class UrlFetcher {
     else if (chain.firstId === this.startId) this.control.stop('address_refused');
   }
 
+  /** Where one hop leads, when it leaves HTTPS or the site. */
+  private async hopTarget(id: number, status: number, location: string): Promise<void> {
+    const from = new URL(this.reg.url(id));
+    const to = new URL(location);
+    if (from.protocol === 'https:' && to.protocol === 'http:') await this.output.issue('redirect_to_http', id, D.redirectHop(status, location));
+    // The start URL moving the whole site to another host made that host internal (scope.addSite).
+    if (to.host !== from.host && !this.scope.isInternal(location)) await this.output.issue('redirect_external', id, D.redirectHop(status, location));
+  }
+
   /** Records each redirect hop of the chain, then the chain's own issue (loop, too long). */
   private async recordChain(chain: Chain): Promise<void> {
     const { hops: steps, final, loop, tooMany } = chain;
@@ -198,6 +208,7 @@ export class UrlFetcher {
       record.error_type = loop ? 'redirect_loop' : tooMany ? 'too_many_redirects' : h.location === null ? 'invalid_redirect' : null;
       await this.output.record(h.id, record);
       if (h.status === 302 || h.status === 307) await this.output.issue('temporary_redirect', h.id, `${h.status} to ${h.location}`);
+      if (h.location !== null) await this.hopTarget(h.id, h.status, h.location);
     }
     const path = hops.map((h) => h.url).concat(hops[hops.length - 1].location ?? []).join(' → ');
     if (loop) await this.output.issue('redirect_loop', chain.firstId, path);

@@ -5,6 +5,7 @@
  * Broken links and links to redirects are resolved during the crawl instead (link-graph.ts), as soon
  * as both ends are known, so no link list has to be kept.
  */
+import { CHECK_DETAILS as D } from '@siteaudit/schema';
 import type { CheckName } from './checks.js';
 import { Flag, isId, NO_ID, State, type UrlRegistry } from './frontier.js';
 import { nearDuplicatesIndexed, nearDuplicatesPairwise } from './near-duplicates.js';
@@ -18,6 +19,11 @@ export interface SiteAuditInput {
   duplicationThreshold: number;
   /** False when the budget or a stop left the link graph incomplete: orphans cannot be told. */
   linkGraphComplete: boolean;
+  /**
+   * True when the site's sitemaps were read to the end (none stopped at the budget or the file
+   * cap): only then can an indexable page be said missing from them. Absent: false.
+   */
+  sitemapsComplete?: boolean;
   report: Report;
   /** Candidates compared pair by pair up to this count (default 5,000); the indexed search above. */
   pairwiseLimit?: number;
@@ -75,8 +81,14 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
   await reportGroups(reg, indexable.filter((id) => reg.has(id, Flag.HasText)), (id) => reg.contentKey[id], 'duplicate_content', 'main text', report);
   await nearDuplicates(input, indexable.filter((id) => reg.has(id, Flag.NearDuplicateCandidate)));
 
+  let hasSitemap = false;
+  for (let id = 0; id < reg.size && !hasSitemap; id++) hasSitemap = reg.has(id, Flag.InSitemap);
   for (let id = 0; id < reg.size; id++) {
     if (reg.state[id] !== State.Done || !reg.has(id, Flag.Internal)) continue;
+    if (isIndexable2xx(reg, id)) {
+      if (input.sitemapsComplete && hasSitemap && !reg.has(id, Flag.InSitemap)) await report('not_in_sitemap', id, D.notInSitemap());
+      if (input.linkGraphComplete && !reg.has(id, Flag.Start) && reg.inlinks[id] === 1) await report('single_inlink', id, D.singleInlink());
+    }
     if (input.linkGraphComplete && reg.has(id, Flag.InSitemap) && !reg.has(id, Flag.Start) && reg.inlinks[id] === 0 && isFetchedOk(reg, id)) {
       await report('orphan_page', id, 'listed in the sitemap, no internal link points to it');
     }
@@ -126,15 +138,18 @@ async function canonicalTarget(reg: UrlRegistry, id: number, report: Report): Pr
   }
 }
 
+/** A sitemap URL that should not be listed, by why: blocked, broken, redirecting, noindex, not canonical. */
 async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promise<void> {
   if (reg.has(id, Flag.Protection)) return;
-  let why: string | null = null;
-  if (reg.has(id, Flag.Blocked)) why = 'blocked by robots.txt';
-  else if (reg.has(id, Flag.Failed)) why = describeStatus(reg, id);
-  else if (reg.status[id] !== 200) why = `status ${reg.status[id]}`;
-  else if (reg.has(id, Flag.Noindex)) why = 'noindex';
-  else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== id) why = 'not canonical';
-  if (why) await report('sitemap_bad_url', id, `listed in the sitemap: ${why}`);
+  const status = reg.status[id];
+  let found: [CheckName, string] | null = null;
+  if (reg.has(id, Flag.Blocked)) found = ['sitemap_blocked', 'blocked by robots.txt'];
+  else if (reg.has(id, Flag.Failed) || status >= 400 || status < 200) found = ['sitemap_bad_url', describeStatus(reg, id)];
+  else if (status >= 300) found = ['sitemap_redirect', `redirects (status ${status})`];
+  else if (status !== 200) found = ['sitemap_bad_url', `status ${status}`];
+  else if (reg.has(id, Flag.Noindex)) found = ['sitemap_noindex', 'noindex'];
+  else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== id) found = ['sitemap_non_canonical', 'not canonical'];
+  if (found) await report(found[0], id, D.sitemapEntry(found[1]));
 }
 
 /**

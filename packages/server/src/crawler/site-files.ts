@@ -3,6 +3,7 @@
  * it tells AI agents), the sitemaps (read in the background while pages are fetched: their URLs
  * are registered, and those no link reaches are crawled after the link crawl) and llms.txt.
  */
+import { CHECK_DETAILS as D } from '@siteaudit/schema';
 import { AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS } from './checks.js';
 import { isHtmlContentType } from './decode.js';
 import { Flag, type UrlRegistry } from './frontier.js';
@@ -11,7 +12,7 @@ import type { CrawlOutput } from './output.js';
 import type { RobotsPolicy } from './robots.js';
 import type { Scheduler } from './scheduler.js';
 import type { CrawlScope } from './scope.js';
-import { readSitemaps } from './sitemap.js';
+import { readSitemaps, type SitemapReport } from './sitemap.js';
 import { normaliseUrl, originOf } from './url.js';
 
 export interface SiteFilesOptions {
@@ -23,6 +24,10 @@ export interface SiteFilesOptions {
 export class SiteFiles {
   /** Settles once the sitemaps are read (or their reading failed, which the scheduler then holds). */
   sitemapsRead: Promise<void> = Promise.resolve();
+  /** Whether the sitemaps were read to the end, every URL of the crawl's scope registered (set once `sitemapsRead` settles). */
+  sitemapsComplete = false;
+  /** Sitemap locations on a host the crawl does not count as the site's: how many, and the first. */
+  private foreign = { count: 0, example: '' };
 
   constructor(
     private readonly reg: UrlRegistry,
@@ -45,6 +50,22 @@ export class SiteFiles {
       if (policy.state === 'ok') await this.aiAgents(policy, `${origin}/`);
       await this.llmsTxt(origin);
     }
+    if (origin.startsWith('https:')) await this.httpCounterpart();
+  }
+
+  /**
+   * The HTTP version of an HTTPS start URL must redirect to HTTPS. Reported when it answers a page
+   * of its own (2xx on HTTP); an HTTP port that answers nothing or an error is not a second copy
+   * of the site.
+   */
+  private async httpCounterpart(): Promise<void> {
+    const http = new URL(this.scope.startUrl);
+    http.protocol = 'http:';
+    if (http.port === '443') http.port = '';
+    const res = await this.client.getResource(http.href, { maxHops: 5, maxBytes: 1024, accept: 'text/html,*/*;q=0.5' });
+    if (res.status !== null && res.status >= 200 && res.status < 300 && res.finalUrl.startsWith('http:')) {
+      await this.output.issue('http_not_redirected', null, D.httpNotRedirected(http.href, res.status), http.href);
+    }
   }
 
   private async aiAgents(policy: RobotsPolicy, home: string): Promise<void> {
@@ -62,6 +83,7 @@ export class SiteFiles {
     let added = 0;
     return (loc) => {
       const url = normaliseUrl(loc);
+      if (url && !this.scope.isInternal(url) && this.foreign.count++ === 0) this.foreign.example = url;
       if (!url || !this.scope.inScope(url)) return true;
       let id = this.reg.get(url);
       if (id === undefined) {
@@ -80,6 +102,7 @@ export class SiteFiles {
     const robotsUrl = `${originOf(this.scope.startUrl)}/robots.txt`;
     if (listed.length > 0) {
       const report = await readSitemaps(this.client, listed, onUrl);
+      await this.sitemapHygiene(report, robotsUrl);
       if (report.found.length === 0) {
         const failed = report.failed.map((f) => `${f.url} (${f.status ?? 'no response'})`).join(', ');
         await this.output.issue('sitemap_missing', null, `robots.txt lists sitemaps that cannot be read: ${failed}`, robotsUrl);
@@ -87,8 +110,20 @@ export class SiteFiles {
       return;
     }
     const report = await readSitemaps(this.client, [fallback], onUrl);
+    // A missing /sitemap.xml that answers some page is no sitemap, not an invalid one.
+    if (report.found.length > 0) await this.sitemapHygiene(report, robotsUrl);
     if (report.found.length > 0) await this.output.issue('sitemap_not_in_robots', null, `${fallback} exists but robots.txt has no Sitemap line`, robotsUrl);
     else await this.output.issue('sitemap_missing', null, `no Sitemap line in robots.txt and ${fallback} answers ${report.failed[0]?.status ?? 'nothing'}`, fallback);
+  }
+
+  /** What the sitemaps read break of the protocol: size limits, format, URLs of other hosts. */
+  private async sitemapHygiene(report: SitemapReport, robotsUrl: string): Promise<void> {
+    this.sitemapsComplete = report.complete && report.found.length > 0;
+    for (const file of report.oversized) {
+      await this.output.issue('sitemap_too_large', null, file.truncated ? D.sitemapTooManyBytes(file.url) : D.sitemapTooManyUrls(file.url, file.urls), file.url);
+    }
+    for (const file of report.invalid) await this.output.issue('sitemap_invalid', null, D.sitemapInvalid(file.url, file.status), file.url);
+    if (this.foreign.count > 0) await this.output.issue('sitemap_foreign_url', null, D.sitemapForeign(this.foreign.count, this.foreign.example), report.found[0] ?? robotsUrl);
   }
 
   private async llmsTxt(origin: string): Promise<void> {

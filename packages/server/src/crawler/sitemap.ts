@@ -7,17 +7,24 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { Parser } from 'htmlparser2';
+import { THRESHOLDS } from './checks.js';
 import type { HttpClient } from './http.js';
 
 const MAX_SITEMAP_FILES = 50;
 /** The protocol caps a sitemap at 50 MB uncompressed. */
-const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
+const MAX_SITEMAP_BYTES = THRESHOLDS.sitemapMaxBytes;
 
 export interface SitemapReport {
   /** Sitemap files that answered 2xx with at least one <loc>, or an empty but valid urlset. */
   found: string[];
-  /** Sitemap URLs that answered non-2xx or failed. */
+  /** Sitemap URLs that answered non-2xx or failed, or answered 2xx with something else than a sitemap. */
   failed: { url: string; status: number | null }[];
+  /** Files that answered 2xx but are not a urlset or sitemapindex document (a subset of `failed`). */
+  invalid: { url: string; status: number }[];
+  /** Files past the protocol's limits: more than 50,000 URLs, or 50 MB uncompressed (read up to it). */
+  oversized: { url: string; urls: number; truncated: boolean }[];
+  /** True when every file was read and every location handed over (no stop, no file cap). */
+  complete: boolean;
 }
 
 /** A streaming parser of one sitemap document: calls back for page and child-sitemap locations. */
@@ -69,15 +76,17 @@ export class SitemapParser {
 export async function readSitemaps(client: HttpClient, roots: string[], onUrl: (url: string) => boolean): Promise<SitemapReport> {
   const queue = [...new Set(roots)];
   const visited = new Set<string>();
-  const report: SitemapReport = { found: [], failed: [] };
+  const report: SitemapReport = { found: [], failed: [], invalid: [], oversized: [], complete: true };
   let more = true;
   while (queue.length > 0 && visited.size < MAX_SITEMAP_FILES && more) {
     const url = queue.shift()!;
     if (visited.has(url)) continue;
     visited.add(url);
     const decoder = new StringDecoder('utf8');
+    let urls = 0;
     const parser = new SitemapParser(
       (loc) => {
+        urls++;
         if (more) more = onUrl(loc);
       },
       (loc) => {
@@ -118,8 +127,12 @@ export async function readSitemaps(client: HttpClient, roots: string[], onUrl: (
     }
     parser.write(decoder.end());
     parser.end();
-    if (res.status !== null && res.status >= 200 && res.status < 300 && parser.isSitemapDocument) report.found.push(url);
+    const ok = res.status !== null && res.status >= 200 && res.status < 300;
+    if (ok && parser.isSitemapDocument) report.found.push(url);
     else report.failed.push({ url, status: res.status });
+    if (ok && !parser.isSitemapDocument) report.invalid.push({ url, status: res.status! });
+    if (ok && (urls > THRESHOLDS.sitemapMaxUrls || res.truncated)) report.oversized.push({ url, urls, truncated: res.truncated });
   }
+  if (!more || queue.some((u) => !visited.has(u))) report.complete = false;
   return report;
 }

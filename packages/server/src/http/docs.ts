@@ -2,14 +2,16 @@
  * The API's own documentation, outside the contract (no token, no rate limit): the OpenAPI
  * document at GET /openapi.json, the interactive reference at GET /docs (Scalar, every asset
  * served from here: nothing from a CDN, no fonts from the internet), the error catalogue at
- * GET /docs/errors (what every problem `type` points at) and a small index at GET /v1.
+ * GET /docs/errors (what every problem `type` points at), the audit's check catalogue at
+ * GET /docs/checks (what each issue `name` means, why it matters, how to fix it; docs/checks.md is
+ * the same catalogue) and a small index at GET /v1.
  * docs/decisions/api-reference.md.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { apiReference } from '@scalar/express-api-reference';
-import { ERRORS, ERROR_DESCRIPTIONS, type ErrorCode } from '@siteaudit/schema';
+import { CATEGORY_TITLES, checkReference, ERRORS, ERROR_DESCRIPTIONS, type ErrorCode } from '@siteaudit/schema';
 import { buildOpenApiDocument } from '@siteaudit/schema/openapi';
 import express, { type Request, type Response } from 'express';
 
@@ -75,6 +77,32 @@ ${rows.join('\n')}
 `;
 }
 
+/** The check catalogue as one page, each check anchored by its name, grouped by category. */
+export function checksPage(): string {
+  const rows = checkReference();
+  const both = (t: { en: string; fr: string }) => `${escape(t.en)}<br><span lang="fr">${escape(t.fr)}</span>`;
+  const sections = [...new Set(rows.map((r) => r.category))].map((category) => {
+    const body = rows
+      .filter((r) => r.category === category)
+      .map((r) => `<tr id="${escape(r.name)}"><td><a href="#${escape(r.name)}"><code>${escape(r.name)}</code></a>${r.site ? ' (site)' : ''}</td><td>${r.severity}</td><td>${both(r.what)}</td><td>${both(r.why)}</td><td>${both(r.fix)}</td></tr>`)
+      .join('\n');
+    return `<h2>${both(CATEGORY_TITLES[category])}</h2>\n<table><thead><tr><th>Check</th><th>Severity</th><th>What</th><th>Why it matters</th><th>How to fix</th></tr></thead>\n<tbody>\n${body}\n</tbody></table>`;
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Site Audit API checks</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:80rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}
+td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}tr:target{background:#fff6c8}span[lang=fr]{color:#555}</style>
+</head><body>
+<h1>Checks</h1>
+<p>Every issue occurrence names one of these ${rows.length} checks (<code>name</code>), or an axe-core accessibility rule as <code>a11y_&lt;rule&gt;</code>
+(impact critical → error, serious → warning, moderate and minor → info). Info never lowers the health score; checks marked (site) are reported once for the site.
+<a href="./">API reference</a> · <a href="errors">Errors</a> · <a href="../openapi.json">OpenAPI document</a></p>
+${sections.join('\n')}
+</body></html>
+`;
+}
+
 /** The documentation routes, for the app's first layer to hand GET and HEAD requests to. */
 export function docsRouter(options: DocsOptions): express.Router {
   const router = express.Router({ strict: true });
@@ -90,6 +118,7 @@ export function docsRouter(options: DocsOptions): express.Router {
   };
   const scalar = scalarScript();
   const errors = errorsPage();
+  const checks = checksPage();
 
   router.get('/openapi.json', (_req: Request, res: Response) => {
     res.type('application/json').send(openapi());
@@ -99,6 +128,9 @@ export function docsRouter(options: DocsOptions): express.Router {
   });
   router.get('/docs/errors', (_req: Request, res: Response) => {
     res.type('text/html').send(errors);
+  });
+  router.get('/docs/checks', (_req: Request, res: Response) => {
+    res.type('text/html').send(checks);
   });
   router.get('/docs', (req: Request, res: Response) => {
     // Paths from this app's mount point, so an application may serve it under a prefix.
@@ -125,7 +157,7 @@ export function docsRouter(options: DocsOptions): express.Router {
     res.json({
       name: 'Site Audit API',
       version,
-      links: { docs: `${base}/docs`, openapi: `${base}/openapi.json`, errors: `${options.docsUrl}/errors` },
+      links: { docs: `${base}/docs`, openapi: `${base}/openapi.json`, errors: `${options.docsUrl}/errors`, checks: `${options.docsUrl}/checks` },
     });
   });
   return router;

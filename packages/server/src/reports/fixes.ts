@@ -7,7 +7,7 @@ import { ACCESSIBILITY_PREFIX, fixFor as catalogueFix } from '@siteaudit/schema'
 import { axeRuleDescription } from '../rendering/axe-locale.js';
 import type { ExportLanguage } from './types.js';
 
-export { axisFix } from '@siteaudit/schema';
+export { axisFix, whyFor } from '@siteaudit/schema';
 
 /** What to do about a check that fired. */
 export function fixFor(name: string, category: string, language: ExportLanguage): string {

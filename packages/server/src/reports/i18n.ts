@@ -87,6 +87,7 @@ export interface ExportStrings {
   scorecardMissing: string;
   asOf: (date: string) => string;
   whatToFix: string;
+  whyItMatters: string;
   noFailingCheck: string;
   moreChecks: (n: string) => string;
   occurrenceCount: (count: number, formatted: string) => string;
@@ -208,6 +209,7 @@ const en: ExportStrings = {
   scorecardMissing: 'The scorecard was not available for this report.',
   asOf: (date) => `as of ${date}`,
   whatToFix: 'What to fix',
+  whyItMatters: 'Why it matters',
   occurrenceCount: (count, n) => `${n} ${count === 1 ? 'occurrence' : 'occurrences'}`,
   noFailingCheck: 'No failing check.',
   moreChecks: (n) => `… and ${n} more checks, listed under Issues by severity and category.`,
@@ -334,6 +336,7 @@ const fr: ExportStrings = {
   scorecardMissing: "Le bilan par pilier n'était pas disponible pour ce rapport.",
   asOf: (date) => `au ${date}`,
   whatToFix: 'À corriger',
+  whyItMatters: 'Pourquoi c’est important',
   occurrenceCount: (count, n) => `${n} ${count < 2 ? 'occurrence' : 'occurrences'}`,
   noFailingCheck: 'Aucune vérification en échec.',
   moreChecks: (n) => `… et ${n} autres vérifications, listées dans Problèmes par gravité et catégorie.`,

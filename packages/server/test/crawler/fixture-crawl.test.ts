@@ -4,16 +4,30 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/crawler/index.js';
-import { startFixtureSite, type FixtureSite } from './fixture-site.js';
+import { SITEMAP_PATHS, startFixtureSite, type FixtureSite } from './fixture-site.js';
 import { crawl, pairs } from './helpers.js';
 
 describe('crawl of the labelled fixture site', () => {
   let site: FixtureSite;
   let result: Awaited<ReturnType<typeof crawl>>;
 
+  /** Internal pages linking to each URL, read from the HTML the fixture serves (not from the crawler). */
+  const linkingPages = new Map<string, Set<string>>();
+
   beforeAll(async () => {
     site = await startFixtureSite();
     result = await crawl(`${site.origin}/`, { checkExternalLinks: true, checkAiReachability: true, concurrency: 4 });
+    for (const p of result.pages) {
+      if (!p.is_internal || p.status_code !== 200 || !p.content_type?.startsWith('text/html')) continue;
+      const html = await (await fetch(p.url)).text();
+      for (const [, href] of html.matchAll(/<a\s[^>]*href="([^"#]+)"/g)) {
+        const target = new URL(href, p.url).href;
+        if (!target.startsWith(site.origin) || target === p.url) continue;
+        linkingPages.set(target, (linkingPages.get(target) ?? new Set()).add(p.url));
+      }
+      const refresh = /http-equiv="refresh" content="\d+; url=([^"]+)"/.exec(html);
+      if (refresh) linkingPages.set(new URL(refresh[1], p.url).href, (linkingPages.get(new URL(refresh[1], p.url).href) ?? new Set()).add(p.url));
+    }
   });
   afterAll(() => site.close());
 
@@ -26,9 +40,14 @@ describe('crawl of the labelled fixture site', () => {
       `llms_txt_no_h1 ${site.origin}/llms.txt`,
     );
     // The fixture is plain HTTP: every internal HTML page answering 2xx is served over HTTP.
+    // Two site-structure checks apply to most of its pages, by construction: the sitemap lists only
+    // SITEMAP_PATHS (not_in_sitemap on every other indexable page), and defect pages hang off one
+    // hub (single_inlink on each indexable page, other than the start, that one page links to).
     for (const p of result.pages) {
       if (p.is_internal && !p.protection && p.status_code !== null && p.status_code < 300 && p.content_type?.startsWith('text/html')) {
         labels.push(`http_page ${p.url}`);
+        if (p.indexable && !SITEMAP_PATHS.includes(new URL(p.url).pathname)) labels.push(`not_in_sitemap ${p.url}`);
+        if (p.indexable && p.url !== `${site.origin}/` && linkingPages.get(p.url)?.size === 1) labels.push(`single_inlink ${p.url}`);
       }
     }
     return [...new Set(labels)].sort();
@@ -42,9 +61,10 @@ describe('crawl of the labelled fixture site', () => {
     expect({ missing, unexpected }).toEqual({ missing: [], unexpected: [] });
   });
 
-  it('reports nothing but http_page on the clean pages', () => {
+  it('reports nothing but http_page (and the sitemap and inlink structure) on the clean pages', () => {
+    const structure = new Set(['not_in_sitemap', 'single_inlink']);
     for (const path of ['/', '/about', '/blog/', '/blog/post-1', '/blog/post-2', '/products/', '/contact', '/defects/', '/en/page', '/fr/page', '/de/page']) {
-      const names = result.issues.filter((i) => i.url === `${site.origin}${path}`).map((i) => i.name);
+      const names = result.issues.filter((i) => i.url === `${site.origin}${path}` && !structure.has(i.name)).map((i) => i.name);
       expect(names, path).toEqual(['http_page']);
     }
   });

@@ -101,7 +101,7 @@ export function pageHtml(o: PageOptions, origin: string): string {
     ...canonicals.map((c) => `<link rel="canonical" href="${c}">`),
     o.og === false
       ? ''
-      : `<meta property="og:title" content="OG ${name}"><meta property="og:description" content="Open Graph description of ${name}"><meta property="og:image" content="${origin}/img/logo.png">`,
+      : `<meta property="og:title" content="OG ${name}"><meta property="og:description" content="Open Graph description of ${name}"><meta property="og:image" content="${origin}/img/logo.png"><meta name="twitter:card" content="summary">`,
     o.head ?? '',
   ].join('\n');
   const nav = o.nav === false ? '' : `<header><nav>${NAV.map((p) => `<a href="${p}">${p}</a>`).join(' ')}</nav></header>`;
@@ -151,6 +151,9 @@ const CHALLENGE =
 
 export const DEFECT_PATHS: string[] = [];
 
+/** The paths the fixture's sitemap lists. */
+export const SITEMAP_PATHS = ['/', '/about', '/orphan', '/noindex', '/old-about'];
+
 function defects(): [string, Route][] {
   const list: [string, Route][] = [
     page({ path: '/missing-title', title: null }, ['title_missing']),
@@ -186,7 +189,7 @@ function defects(): [string, Route][] {
     page({ path: '/form-http', body: '<form method="post" action="http://127.0.0.1:9/submit"><input name="q"></form>' }, ['form_to_http']),
     page({ path: '/bad-jsonld', head: '<script type="application/ld+json">{ "@type": "Thing", </script>' }, ['jsonld_invalid']),
     page({ path: '/no-og', og: false }, ['og_missing']),
-    page({ path: '/noindex', head: '<meta name="robots" content="noindex, follow">' }, ['noindex', 'sitemap_bad_url']),
+    page({ path: '/noindex', head: '<meta name="robots" content="noindex, follow">' }, ['noindex', 'sitemap_noindex']),
     page({ path: '/x-robots-noindex' }, ['noindex'], { headers: { 'x-robots-tag': 'noindex' } }),
     page({ path: '/robots-in-body', body: '<meta name="robots" content="index, follow">' }, ['meta_robots_in_body']),
     page({ path: '/meta-refresh', head: '<meta http-equiv="refresh" content="0; url=/about">' }, ['meta_refresh']),
@@ -194,7 +197,7 @@ function defects(): [string, Route][] {
     page({ path: '/canonical-404', canonical: '/gone' }, ['canonical_to_error', 'canonical_relative']),
     ['/gone', { status: 404, html: () => '<html><body>Not found</body></html>', labels: ['http_4xx'] }],
     page({ path: '/canonical-redirect' }, ['canonical_to_redirect'], { html: (o) => pageHtml({ path: '/canonical-redirect', canonical: `${o}/old-about` }, o) }),
-    redirect('/old-about', 301, '/about', ['sitemap_bad_url']),
+    redirect('/old-about', 301, '/about', ['sitemap_redirect']),
     page({ path: '/canonical-noindex' }, ['canonical_to_noindex'], { html: (o) => pageHtml({ path: '/canonical-noindex', canonical: `${o}/noindex` }, o) }),
     page({ path: '/canonical-chain' }, ['canonical_chain'], { html: (o) => pageHtml({ path: '/canonical-chain', canonical: `${o}/canonical-mid` }, o) }),
     page({ path: '/canonical-mid' }, [], { html: (o) => pageHtml({ path: '/canonical-mid', canonical: `${o}/about` }, o) }),
@@ -328,7 +331,7 @@ const DEFAULT_ROBOTS = (origin: string) =>
   ['User-agent: *', 'Disallow: /private/', '', 'User-agent: GPTBot', 'Disallow: /', '', 'User-agent: PerplexityBot', 'Disallow: /', '', `Sitemap: ${origin}/sitemap.xml`].join('\n');
 
 const SITEMAP = (origin: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/about', '/orphan', '/noindex', '/old-about']
+  `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${SITEMAP_PATHS
     .map((p) => `<url><loc>${origin}${p}</loc></url>`)
     .join('')}</urlset>`;
 

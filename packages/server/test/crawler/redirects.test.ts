@@ -89,6 +89,20 @@ describe('fetching and redirects', () => {
     expect(moving.scope.isInternal('https://www.shop.example.com/x')).toBe(true);
   });
 
+  it('reports a hop to another host (redirect_external) or from HTTPS to HTTP (redirect_to_http), not the start moving the site', async () => {
+    const off = fetcher({ [`${START}p`]: moved(301, 'https://other.example/p'), [`${START}q`]: moved(301, 'http://shop.example/q'), 'http://shop.example/q': response(200) });
+    await off.fetch(off.scheduler.discover(`${START}p`, 1, 'link')!);
+    await off.fetch(off.scheduler.discover(`${START}q`, 1, 'link')!);
+    expect(off.store.issues.map((i) => [i.name, i.url, i.details])).toEqual([
+      ['redirect_external', `${START}p`, '301 to https://other.example/p'],
+      ['redirect_to_http', `${START}q`, '301 to http://shop.example/q'],
+    ]);
+    // The same host (another path), HTTPS to HTTPS, and the start URL moving the whole site: nothing.
+    const fine = fetcher({ [START]: moved(301, 'https://shop.example.com/'), 'https://shop.example.com/': moved(308, '/home'), 'https://shop.example.com/home': response(200) });
+    await fine.fetch();
+    expect(fine.store.issues.map((i) => i.name)).toEqual(['redirect_chain']);
+  });
+
   it('stops a chain at a URL already fetched, taking its outcome', async () => {
     const t = fetcher({ [`${START}old`]: moved(301, '/') });
     t.reg.status[t.startId] = 404;

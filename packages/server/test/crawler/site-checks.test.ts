@@ -96,6 +96,46 @@ describe('link graph checks', () => {
     expect(truncated.issues.filter((i) => i.name === 'orphan_page')).toEqual([]);
   });
 
+  it('sitemap entries by cause; indexable pages missing from the sitemap; pages with a single incoming link', async () => {
+    const listed = ['/', '/linked', '/moved', '/gone', '/hidden', '/copy', '/private/x'];
+    const sitemap = (o: string) => `<?xml version="1.0"?><urlset>${listed.map((p) => `<url><loc>${o}${p}</loc></url>`).join('')}</urlset>`;
+    const s = await start({
+      robots: 'User-agent: *\nDisallow: /private/\nSitemap: /sitemap.xml\n',
+      routes: {
+        '/': hub(['/linked', '/twice', '/unlisted', '/moved', '/hidden', '/copy']),
+        '/linked': pageRoute('/linked', { path: '/linked', body: '<a href="/twice">t</a>' }),
+        '/twice': pageRoute('/twice'),
+        '/unlisted': pageRoute('/unlisted'),
+        '/moved': { status: 301, headers: { location: '/linked' }, body: () => '' },
+        '/gone': { status: 404, html: () => 'gone' },
+        '/hidden': pageRoute('/hidden', { path: '/hidden', head: '<meta name="robots" content="noindex">' }),
+        '/copy': pageRoute('/copy', { path: '/copy', canonical: '/linked' }),
+        '/private/x': pageRoute('/private/x'),
+        '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap },
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    const flagged = (name: string) => r.issues.filter((i) => i.name === name).map((i) => `${i.url.replace(s.origin, '')} ${i.details}`).sort();
+    expect(flagged('sitemap_redirect')).toEqual(['/moved listed in the sitemap: redirects (status 301)']);
+    expect(flagged('sitemap_bad_url')).toEqual(['/gone listed in the sitemap: status 404']);
+    expect(flagged('sitemap_noindex')).toEqual(['/hidden listed in the sitemap: noindex']);
+    expect(flagged('sitemap_non_canonical')).toEqual(['/copy listed in the sitemap: not canonical']);
+    expect(flagged('sitemap_blocked')).toEqual(['/private/x listed in the sitemap: blocked by robots.txt']);
+    // Listed pages, noindex and non-canonical ones are not asked into the sitemap.
+    expect(flagged('not_in_sitemap')).toEqual(['/twice indexable, not listed in the sitemap', '/unlisted indexable, not listed in the sitemap']);
+    // /twice has two linking pages, the start has none to count; /copy and /hidden are not indexable.
+    expect(flagged('single_inlink')).toEqual(['/linked a single internal page links here', '/unlisted a single internal page links here']);
+
+    // Without a sitemap nothing is missing from one; a crawl cut by its budget judges no inlinks.
+    await s.close();
+    const none = await start({ routes: { '/': hub(['/a']), '/a': pageRoute('/a') } });
+    const plain = await crawl(`${none.origin}/`);
+    expect(plain.issues.filter((i) => i.name === 'not_in_sitemap')).toEqual([]);
+    expect(plain.issues.filter((i) => i.name === 'single_inlink').map((i) => i.url)).toEqual([`${none.origin}/a`]);
+    const cut = await crawl(`${none.origin}/`, { maxUrls: 1 });
+    expect(cut.issues.filter((i) => i.name === 'single_inlink')).toEqual([]);
+  });
+
   it('broken links are found whichever end is fetched first', async () => {
     // /a and /b both link to /gone; /gone is fetched between them (breadth first).
     const s = await start({

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, OPERATION_IDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
+import { CHECK_GUIDE, CHECKS, ERROR_CODES, OPERATION_IDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
 import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../rendering/support.js';
 import { createSiteAuditServer, type SiteAuditServer } from '../../src/index.js';
 import { sharedDatabase, startHarness, type Harness } from './harness.js';
@@ -45,8 +45,21 @@ describe('the served documentation', () => {
     expect(await res.json()).toEqual({
       name: 'Site Audit API',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      links: { docs: `${h.url}/docs`, openapi: `${h.url}/openapi.json`, errors: 'https://siteaudit.dev/docs/errors' },
+      links: { docs: `${h.url}/docs`, openapi: `${h.url}/openapi.json`, errors: 'https://siteaudit.dev/docs/errors', checks: 'https://siteaudit.dev/docs/checks' },
     });
+  });
+
+  it('lists every check of the catalogue on the checks page, with why and how to fix in both languages, linked from the reference', async () => {
+    const res = await fetch(`${h.url}/docs/checks`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    for (const name of Object.keys(CHECKS)) expect(html, name).toContain(`<tr id="${name}">`);
+    expect(html).toContain(CHECK_GUIDE.url_session_id.why.en);
+    expect(html).toContain(CHECK_GUIDE.url_session_id.fix.fr);
+    // The reference's description (what /docs shows first) links to it.
+    const doc = await (await fetch(`${h.url}/openapi.json`)).text();
+    expect(doc).toContain('https://siteaudit.dev/docs/checks');
   });
 
   it('lists every code of the catalogue on the errors page, each anchored by its name', async () => {

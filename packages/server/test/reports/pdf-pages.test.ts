@@ -19,12 +19,12 @@ const CASES: { name: string; options: SyntheticOptions }[] = [
 const EXPECTED = {
   en: {
     cover: ['SITE AUDIT REPORT', 'Acme Boutique', 'https://www.acme.example/', 'Audit date', '12 March 2025', 'Health score', '73', 'Scorecard'],
-    somewhere: ['Issues by category and severity', 'Health score over recent comparable crawls', 'What to fix', 'Top issues', 'Broken internal link', 'HTTP and redirects'],
+    somewhere: ['Issues by category and severity', 'Health score over recent comparable crawls', 'What to fix', 'Why it matters', 'Top issues', 'Broken internal link', 'HTTP and redirects'],
     footer: ['Acme Boutique — Site audit report', 'Page'],
   },
   fr: {
     cover: ["RAPPORT D'AUDIT DE SITE", 'Acme Boutique', 'https://www.acme.example/', "Date de l'audit", '12 mars 2025', 'Score de santé', '73', 'Bilan par pilier'],
-    somewhere: ['Problèmes par catégorie et gravité', 'Score de santé des derniers crawls comparables', 'À corriger', 'Principaux problèmes', 'Lien interne cassé', 'HTTP et redirections'],
+    somewhere: ['Problèmes par catégorie et gravité', 'Score de santé des derniers crawls comparables', 'À corriger', 'Pourquoi c’est important', 'Principaux problèmes', 'Lien interne cassé', 'HTTP et redirections'],
     footer: ["Acme Boutique — Rapport d'audit de site", 'Page'],
   },
 } as const;

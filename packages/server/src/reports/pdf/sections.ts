@@ -5,7 +5,7 @@
 import type { PageSpeedResult } from '@siteaudit/schema';
 import { issueDetailsIn } from '../issue-details.js';
 import type { ReportPage } from '../types.js';
-import { fixFor } from '../fixes.js';
+import { fixFor, whyFor } from '../fixes.js';
 import { SEVERITIES, SEVERITY_RANK } from '../i18n.js';
 import { rankGroups, type TopIssue } from '../top-issues.js';
 import { categoryMatrix, total } from './charts.js';
@@ -114,6 +114,8 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
       width: layout.width - indent,
     });
     layout.y += 12;
+    const why = whyFor(issue.name, language);
+    if (why) layout.paragraph(`${t.whyItMatters}${language === 'fr' ? ' : ' : ': '}${why}`, { size: 8.5, color: MUTED }, 2, { x: layout.left + indent, width: layout.width - indent });
     const fix = `${t.whatToFix}${language === 'fr' ? ' : ' : ': '}${fixFor(issue.name, issue.category, language)}`;
     layout.paragraph(fix, { size: 8.5, color: INK }, 3, { x: layout.left + indent, width: layout.width - indent });
     // The URL on a line of its own (shortened if need be: it links to the page), its details

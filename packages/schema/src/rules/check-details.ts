@@ -1,0 +1,52 @@
+/**
+ * The English details of the checks added with the deeper catalogue, built in one place: the
+ * crawler stores them, the mock's generated reports use them, and issue-details.ts renders each
+ * template in French. Older checks build theirs in the crawler (same templates, translated there).
+ */
+const list = (items: readonly string[], n = 3) => (items.length > n ? `${items.slice(0, n).join(', ')} (+${items.length - n})` : items.join(', '));
+
+export const CHECK_DETAILS = {
+  urlUppercase: (path: string) => `uppercase letters in ${path}`,
+  urlUnderscores: (path: string) => `underscores in ${path}`,
+  urlSpaces: (path: string) => `spaces in ${path}`,
+  urlNonAscii: (path: string) => `non-ASCII characters in ${path}`,
+  urlLength: (chars: number) => `${chars} characters`,
+  urlParameters: (names: readonly string[]) => `${names.length} parameters: ${list(names, 6)}`,
+  urlSessionId: (name: string) => `session parameter ${name}`,
+  /** A redirect hop (redirect_to_http, redirect_external; temporary_redirect too). */
+  redirectHop: (status: number, location: string) => `${status} to ${location}`,
+  httpNotRedirected: (url: string, status: number) => `${url} answers ${status} without redirecting to HTTPS`,
+  internalLinksToHttp: (urls: readonly string[]) => `${urls.length} internal link(s) to HTTP: ${list(urls)}`,
+  soft404: (title: string) => `answers 200 with the title "${title.slice(0, 120)}"`,
+  robotsConflict: (directives: readonly string[]) => `conflicting directives: ${directives.join(', ')}`,
+  robotsUnknown: (directives: readonly string[]) => `unknown directive(s): ${list(directives, 5)}`,
+  xRobotsTag: (value: string) => `X-Robots-Tag: ${value}`,
+  metaRobots: (value: string) => `meta robots: ${value}`,
+  noindexWithCanonical: (canonical: string) => `noindex, canonical ${canonical}`,
+  singleInlink: () => 'a single internal page links here',
+  canonicalMissing: () => 'no canonical',
+  canonicalCrossDomain: (canonical: string) => `canonical ${canonical} is on another host`,
+  canonicalToHttp: (canonical: string) => `canonical ${canonical} is HTTP`,
+  /** Why a sitemap lists a URL it should not (sitemap_bad_url, sitemap_redirect, sitemap_noindex…). */
+  sitemapEntry: (why: string) => `listed in the sitemap: ${why}`,
+  notInSitemap: () => 'indexable, not listed in the sitemap',
+  sitemapTooManyUrls: (url: string, count: number) => `${url}: ${count} URLs`,
+  sitemapTooManyBytes: (url: string) => `${url}: over 50 MB uncompressed`,
+  sitemapInvalid: (url: string, status: number) => `${url} answers ${status} but is not a sitemap document`,
+  sitemapForeign: (count: number, example: string) => `${count} URL(s) of another host, e.g. ${example}`,
+  descriptionMultiple: (count: number) => `${count} meta descriptions`,
+  h1Empty: () => 'empty <h1>',
+  h1Length: (chars: number) => `${chars} characters`,
+  placeholder: (words: string) => `placeholder text: "${words}"`,
+  charsetMissing: () => 'no charset in Content-Type nor <meta charset>',
+  anchorsEmpty: (urls: readonly string[]) => `${urls.length} link(s) without text: ${list(urls)}`,
+  anchorsGeneric: (links: readonly { text: string; url: string }[]) => `${links.length} link(s) with generic text: ${list(links.map((l) => `"${l.text}" → ${l.url}`))}`,
+  hreflangInvalid: (code: string) => `invalid hreflang "${code.slice(0, 40)}"`,
+  hreflangDuplicate: (lang: string, urls: readonly string[]) => `hreflang ${lang} → ${urls.length} URLs: ${list(urls)}`,
+  headerMissing: (header: string) => `no ${header} header`,
+  frameProtectionMissing: () => 'no X-Frame-Options nor CSP frame-ancestors',
+  ogImageRelative: (value: string) => `og:image "${value.slice(0, 200)}" is not an absolute URL`,
+  twitterCardMissing: () => 'no <meta name="twitter:card">',
+  /** A structured data entity and what it lacks (`Product without offers | review | aggregateRating`). */
+  schemaIncomplete: (type: string, missing: readonly string[]) => `${type} without ${missing.join(', ')}`,
+} as const;
