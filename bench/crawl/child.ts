@@ -228,8 +228,9 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
   const server = await createSiteAuditServer({
     database: memory ? 'sqlite::memory:' : path.join(dir, `bench-${process.pid}.db`),
     network: { allowPrivateAddresses: true },
-    // Polling every 100 ms for minutes would otherwise spend the agency plan's minute budget.
-    plans: { agency: { rateLimits: { minute: null, day: null } } },
+    // Polling every 100 ms for minutes would otherwise spend the agency plan's minute budget; an
+    // operator's plan with a larger URL budget than the agency's 100,000 for the large runs.
+    plans: { agency: { rateLimits: { minute: null, day: null }, limits: { 'crawls.max_urls': null } } },
     exports: { directory: path.join(dir, 'exports') },
     secretKey: 'crawl-benchmark-secret-key-0123456789abcdef',
     crawlThreads: threads,
