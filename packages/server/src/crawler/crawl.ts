@@ -1,7 +1,7 @@
 /**
  * The crawl: robots.txt and site-level checks first, then a breadth-first fetch of internal URLs
- * (exact click depths), redirects followed hop by hop, each page analysed as it streams in and
- * forgotten once its digest is kept, then the sitemap-only URLs, then the cross-page checks.
+ * (exact click depths), redirects followed hop by hop, each page analysed once read (in this
+ * thread or a page-analysis thread) and forgotten once its digest is kept, then the sitemap-only URLs, then the cross-page checks.
  * With a renderer (JavaScript rendering, accessibility checks) each internal HTML page is also
  * handed to headless Chromium once fetched (docs/decisions/rendering.md).
  *

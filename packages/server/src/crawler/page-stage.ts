@@ -1,8 +1,9 @@
 /**
- * Page analysis: the response that ends a redirect chain. Error answers and non-HTML files are
- * recorded as they are; an HTML page is decoded and parsed as it streams in, checked for a
- * firewall's challenge, handed to the browser when the campaign asks for it, audited on its own
- * (page-audit.ts), digested for the cross-page checks, and its links go to the link graph.
+ * The response that ends a redirect chain. Error answers and non-HTML files are recorded as they
+ * are; an HTML page's body is read (up to the HTML cap) and analysed, here or in a page-analysis
+ * thread (page-analysis.ts: decoded, parsed, audited on its own, digested), checked for a
+ * firewall's challenge, handed to the browser when the campaign asks for it, then recorded here:
+ * its digest kept in the registry and its links given to the link graph.
  */
 import { ACCESSIBILITY_PREFIX, IMPACT_SEVERITY } from './checks.js';
 import { browserPass, type BrowserOutcome, type BrowserPassOptions } from './browser-pass.js';
