@@ -33,6 +33,11 @@ export function axeRuleDescription(rule: string, language: Language): string | u
   return (rules(language).get(rule) ?? rules('en').get(rule))?.description;
 }
 
+/** axe's short statement of a rule (`Images must have alternative text`) in `language`, or undefined for a rule it does not know. */
+export function axeRuleHelp(rule: string, language: Language): string | undefined {
+  return (rules(language).get(rule) ?? rules('en').get(rule))?.help;
+}
+
 /**
  * A finding's stored details in `language`: axe's help for the rule in that language, then the
  * element count and the selectors as they are. A text that does not start with the rule's English

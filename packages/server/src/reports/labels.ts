@@ -4,6 +4,7 @@
  * same thing. A value this table does not know is made readable (`some_code` → "Some code")
  * rather than printed raw.
  */
+import { axeRuleHelp } from '../rendering/axe-locale.js';
 import { ACCESSIBILITY_PREFIX, catalogueLabel } from './catalogue.js';
 import type { ExportLanguage } from './types.js';
 
@@ -154,8 +155,15 @@ export interface ReportLabels {
 
 /**
  * The labels of one language. `override` (an embedder's own catalogue) is asked first for check
- * names; then the issue catalogue; accessibility findings read "Accessibility: <axe rule>".
+ * names; then the issue catalogue; accessibility findings read "Accessibility: <axe's statement of
+ * the rule>" in the report's language (axe-core's own translation), or the rule's id when axe does
+ * not know it.
  */
+/** An axe rule as a reader knows it: axe's statement of it, else its id. */
+function axeRule(rule: string, language: ExportLanguage): string {
+  return axeRuleHelp(rule, language) ?? rule;
+}
+
 export function reportLabels(language: ExportLanguage, override?: (name: string) => string): ReportLabels {
   const from = (table: Table) => (key: string) => table[key]?.[language] ?? humanize(key);
   const checks = new Map<string, string>();
@@ -169,7 +177,7 @@ export function reportLabels(language: ExportLanguage, override?: (name: string)
         label =
           (given && given !== name ? given : undefined) ??
           catalogueLabel(name, language) ??
-          (name.startsWith(ACCESSIBILITY_PREFIX) ? `${accessibility}${sep}${name.slice(ACCESSIBILITY_PREFIX.length)}` : humanize(name));
+          (name.startsWith(ACCESSIBILITY_PREFIX) ? `${accessibility}${sep}${axeRule(name.slice(ACCESSIBILITY_PREFIX.length), language)}` : humanize(name));
         // Names come from a small catalogue; the cap only guards against a runaway source.
         if (checks.size < 10_000) checks.set(name, label);
       }

@@ -27,7 +27,7 @@ export const CATALOGUE_LABELS_EN: Record<string, string> = {
   slow_response: 'Response time over 800 ms',
   h1_missing: 'No h1',
   redirect_chain: 'Redirect chain of more than one hop',
-  'a11y_color-contrast': 'Accessibility: color-contrast',
+  'a11y_color-contrast': 'Accessibility: Elements must meet minimum color contrast ratio thresholds',
   image_missing_alt: 'Image without alt',
   canonical_relative: 'Relative canonical URL',
 };

@@ -48,7 +48,7 @@ describe('renderPdf', () => {
     }
     const { source } = syntheticSource({ pages: 10, language: 'en' });
     const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
-    for (const label of ['HTTP and redirects', 'Performance and security', 'Links and images', 'Accessibility: color-contrast', 'Completed', 'Home page']) {
+    for (const label of ['HTTP and redirects', 'Performance and security', 'Links and images', 'Accessibility: Elements must meet minimum color contrast ratio thresholds', 'Completed', 'Home page']) {
       expect(text).toContain(label);
     }
   });

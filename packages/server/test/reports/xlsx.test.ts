@@ -112,7 +112,7 @@ describe('renderXlsx', () => {
     // The check keeps its code (a stable key for filters) next to its label.
     expect(seen.get('title_missing')).toEqual(['Erreur', 'Titres et descriptions', 'title_missing', 'Titre absent ou vide']);
     expect(seen.get('slow_response')).toEqual(['Avertissement', 'Performance et sécurité', 'slow_response', 'Temps de réponse supérieur à 800 ms']);
-    expect(seen.get('a11y_color-contrast')).toEqual(['Information', 'Accessibilité', 'a11y_color-contrast', 'Accessibilité : color-contrast']);
+    expect(seen.get('a11y_color-contrast')).toEqual(['Information', 'Accessibilité', 'a11y_color-contrast', 'Accessibilité : Les éléments doivent avoir un contraste de couleurs suffisant']);
     for (const [, values] of seen) expect(String(values[1])).not.toMatch(/_/);
 
     const summary = fr.getWorksheet('Synthèse')!;
