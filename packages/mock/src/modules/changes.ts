@@ -6,6 +6,7 @@
  * form; kinds come in the order of `CHANGE_KINDS`, each in the order its rows were found.
  */
 import {
+  notComparedSummary,
   CHANGE_KINDS,
   CRAWL_PILLARS,
   checkLabel,
@@ -142,15 +143,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
 /** The summary of a settled crawl: not compared when it did not complete. */
 export function changesSummaryOf(crawl: CrawlRecord): CrawlChangesSummary {
   if (crawl.comparison) return { crawl_id: crawl.id, ...crawl.comparison.summary };
-  return {
-    crawl_id: crawl.id,
-    previous_crawl_id: null,
-    basis: 'not_compared',
-    issues: { new: zero(), fixed: zero(), persisting: zero() },
-    pages: { added: 0, removed: 0, status_changed: 0 },
-    health: [],
-    checks: [],
-  };
+  return notComparedSummary(crawl.id);
 }
 
 /** The prioritised fix list, highest impact first. */

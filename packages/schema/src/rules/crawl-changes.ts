@@ -5,6 +5,7 @@
  * so both answer alike.
  */
 import type { Severity } from '../common.js';
+import type { CrawlChangesSummary } from '../resources/changes.js';
 import { CHECKS } from './issue-catalogue.js';
 import { ACCESSIBILITY_PREFIX } from './fix-advice.js';
 
@@ -111,4 +112,21 @@ export function checkLabel(name: string, language: 'fr' | 'en'): string {
   if (own) return own;
   if (name.startsWith(ACCESSIBILITY_PREFIX)) return `${language === 'en' ? 'Accessibility' : 'Accessibilité'}: ${name.slice(ACCESSIBILITY_PREFIX.length)}`;
   return name;
+}
+
+/**
+ * The summary of a crawl that was not compared (failed, stopped, first of its campaign, or settled
+ * before comparisons existed): it says so, with every count at zero.
+ */
+export function notComparedSummary(crawlId: string): CrawlChangesSummary {
+  const zero = () => ({ error: 0, warning: 0, info: 0 });
+  return {
+    crawl_id: crawlId,
+    previous_crawl_id: null,
+    basis: 'not_compared',
+    issues: { new: zero(), fixed: zero(), persisting: zero() },
+    pages: { added: 0, removed: 0, status_changed: 0 },
+    health: [],
+    checks: [],
+  };
 }

@@ -6,7 +6,7 @@
  * 200,000-page crawl settles without holding its pages.
  */
 import type { Knex } from 'knex';
-import { CHANGE_KINDS, CRAWL_PILLARS, type ChangeKind, type CrawlChangesSummary, type CrawlPillar, type Severity } from '@siteaudit/schema';
+import { CHANGE_KINDS, CRAWL_PILLARS, notComparedSummary, type ChangeKind, type CrawlChangesSummary, type CrawlPillar, type Severity } from '@siteaudit/schema';
 import { bool, json } from '../../store/database.js';
 import { auditedPages, CONTENT_AXES, crawlChecks, scoreOf } from '../scorecard/formulas.js';
 import type { CrawlRow } from './crawl-row.js';
@@ -158,13 +158,5 @@ export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow |
 export function changesSummary(crawl: CrawlRow): CrawlChangesSummary {
   const stored = json<StoredChanges | null>(crawl.changes ?? null, null);
   if (stored) return { crawl_id: crawl.id, ...stored };
-  return {
-    crawl_id: crawl.id,
-    previous_crawl_id: null,
-    basis: 'not_compared',
-    issues: { new: zero(), fixed: zero(), persisting: zero() },
-    pages: { added: 0, removed: 0, status_changed: 0 },
-    health: [],
-    checks: [],
-  };
+  return notComparedSummary(crawl.id);
 }
