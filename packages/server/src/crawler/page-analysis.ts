@@ -58,6 +58,16 @@ export function analyseHtml(request: AnalysisRequest): PageAnalysis {
   if (request.body.length) decoder.write(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength));
   decoder.end();
   const html = analyser.end();
+  const { findings, summary, digest } = analyseFacts(request, html);
+  if (kept) return { html, summary, findings, digest, decoded: kept.join('') };
+  return { html: { ...html, mainWords: [], links: [], resources: [] }, summary, findings, digest, decoded: null };
+}
+
+/** What a page's facts (fetched, or rendered by the browser) give: its own checks, its summary and its digest. */
+export function analyseFacts(
+  request: Omit<AnalysisRequest, 'body' | 'contentType' | 'keepHtml'>,
+  html: HtmlFacts,
+): { findings: Finding[]; summary: PageSummary; digest: PageDigest } {
   const sites = new Set(request.sites);
   const { findings, summary } = analysePage({
     url: request.url,
@@ -78,9 +88,7 @@ export function analyseHtml(request: AnalysisRequest): PageAnalysis {
     },
     robotsToken: request.robotsToken,
   });
-  const digest = digestOf(summary, html.mainWords);
-  if (kept) return { html, summary, findings, digest, decoded: kept.join('') };
-  return { html: { ...html, mainWords: [], links: [], resources: [] }, summary, findings, digest, decoded: null };
+  return { findings, summary, digest: digestOf(summary, html.mainWords) };
 }
 
 /** Where pages are analysed: in this thread (the default) or in a pool of threads. */

@@ -16,9 +16,9 @@ import type { HtmlFacts } from './html.js';
 import { FetchError, headerValue, type HttpClient, type HttpResponse } from './http.js';
 import type { LinkGraph } from './link-graph.js';
 import type { CrawlOutput } from './output.js';
-import { analysePage, type Finding, type PageSummary } from './page-audit.js';
-import type { PageAnalyser } from './page-analysis.js';
-import { digestOf, keepDigest, type PageDigest } from './page-digest.js';
+import type { Finding, PageSummary } from './page-audit.js';
+import { analyseFacts, type PageAnalyser } from './page-analysis.js';
+import { keepDigest, type PageDigest } from './page-digest.js';
 import { accessibilityDetails, emptyRecord, fillFromAnalysis } from './page-record.js';
 import { detectProtection } from './protection.js';
 import type { CrawlScope } from './scope.js';
@@ -77,21 +77,19 @@ export class PageStage {
     const body = await this.readBody(id, record, response);
     if (!body) return;
     const browserOptions = this.options.browser;
-    const analysis = await this.options.analyser.analyse({
+    const page = {
       url,
       status,
       headers,
       ttfbMs: response.ttfbMs,
       depth,
       discoveredVia: this.reg.discoveredVia(id),
-      contentType,
-      body,
       sizeBytes: record.size_bytes!,
       truncated: record.body_truncated,
       sites: this.scope.siteKeys,
       robotsToken: this.options.token,
-      keepHtml: browserOptions !== null,
-    });
+    };
+    const analysis = await this.options.analyser.analyse({ ...page, contentType, body, keepHtml: browserOptions !== null });
     const fetched = analysis.html;
     const sample = `${fetched.textSample} ${fetched.scriptSrcs.join(' ')}`;
     if (detectProtection({ status, headers, title: fetched.titles[0] ?? null, body: sample })) return this.protectionPage(id, record);
@@ -100,20 +98,7 @@ export class PageStage {
     const browser = await browserPass(browserOptions, { url, status, headers, html: analysis.decoded! }, fetched);
     // The rendered DOM's facts (JavaScript rendering) are analysed again, here.
     if (browser.html === fetched) return this.record(id, depth, record, analysis, browser);
-    const again = analysePage({
-      url,
-      status,
-      headers,
-      ttfbMs: response.ttfbMs,
-      depth,
-      discoveredVia: this.reg.discoveredVia(id),
-      html: browser.html,
-      sizeBytes: record.size_bytes!,
-      truncated: record.body_truncated,
-      isInternal: (u) => this.scope.isInternal(u),
-      robotsToken: this.options.token,
-    });
-    return this.record(id, depth, record, { ...again, html: browser.html, digest: digestOf(again.summary, browser.html.mainWords) }, browser);
+    return this.record(id, depth, record, { ...analyseFacts(page, browser.html), html: browser.html }, browser);
   }
 
   /** An error answer or a file that is not HTML: recorded, with its status reported. */
