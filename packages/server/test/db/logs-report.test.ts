@@ -158,8 +158,8 @@ describe('the log section of the reports', () => {
       'AI training crawlers 1',
       'URLs fetched by AI agents 1',
       'Top 6 URLs by bot hits',
-      '/ 3 Googlebot (desktop) 200 × 3',
-      '/about 2 Googlebot (desktop), Bingbot 200 × 2',
+      '/ Googlebot (desktop) 200 × 3 3 9 March 2026',
+      '/about Googlebot (desktop), Bingbot 200 × 2 2 9 March 2026',
     ]) {
       expect(text).toContain(expected);
     }

@@ -5,7 +5,8 @@
  * Latin placeholder, in neither, and URLs are left out). A page that hangs up without answering
  * gives a network failure (`fetch_failed`), read as a sentence in each language;
  * where Chromium is installed, the crawl checks accessibility too and axe's findings read in each
- * language (axe-core's French locale).
+ * language (axe-core's French locale). An access log is imported so that the log section and
+ * sheets (docs/decisions/exports.md#the-log-section) are read too.
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,13 +73,33 @@ let h: Harness;
 let site: Site;
 let crawlId: string;
 
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+/** Googlebot inside and outside Google's ranges (a claim no lookup confirms), GPTBot, a browser. */
+const ACCESS_LOG = [
+  ['66.249.66.1', '/', 200, GOOGLEBOT],
+  ['66.249.66.1', '/vetus', 301, GOOGLEBOT],
+  ['66.249.66.1', '/orbus?x=1', 404, GOOGLEBOT],
+  ['203.0.113.9', '/', 200, GOOGLEBOT],
+  ['20.171.207.1', '/dolor', 200, 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)'],
+  ['192.0.2.44', '/', 200, 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0'],
+]
+  .map(([ip, path, status, ua]) => `${ip} - - [09/Mar/2026:08:15:00 +0000] "GET ${path} HTTP/1.1" ${status} 100 "-" "${ua}"`)
+  .join('\n');
+const noDns = {
+  reverse: async () => [] as string[],
+  lookup: async () => [] as string[],
+};
+
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ logs: { resolver: noDns } });
   site = await startSite(PAGES);
   const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/`, name: 'Lorem' } })).json()).data;
   const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];
   if (HAS_CHROMIUM) expect((await h.call('PATCH', `/v1/campaigns/${campaign.id}`, { body: { check_accessibility: true } })).status).toBe(200);
   crawlId = (await (await h.call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': 'language-crawl' } })).json()).data.id;
+  await h.server.jobs.idle();
+  const logs = await fetch(`${h.url}/v1/projects/${project.id}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'text/plain' }, body: ACCESS_LOG });
+  expect(logs.status).toBe(202);
   await h.server.jobs.idle();
 }, 60_000);
 afterAll(async () => {
@@ -143,12 +164,17 @@ describe('one language per answer', () => {
   it.each(['fr', 'en'] as const)('the PDF in %s has no word of the other language', async (language) => {
     const text = (await pdfPages(await exported('pdf', language))).join('\n');
     expect(text.length).toBeGreaterThan(1000);
+    expect(text).toContain(language === 'fr' ? 'Ce que les robots explorent' : 'What bots crawl');
     expect(foreign(text, language)).toEqual([]);
   });
 
   it.each(['fr', 'en'] as const)('the workbook in %s has no word of the other language, sheet names included', async (language) => {
     const { sheets, text } = await workbookText(await exported('xlsx', language));
-    expect(sheets).toEqual(language === 'fr' ? ['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions'] : ['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes']);
+    expect(sheets).toEqual(
+      language === 'fr'
+        ? ['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions', 'Journaux', 'Journaux – URL', 'Journaux – jours']
+        : ['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes', 'Logs', 'Log URLs', 'Log days'],
+    );
     expect(foreign(text, language)).toEqual([]);
   });
 });

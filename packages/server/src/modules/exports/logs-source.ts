@@ -4,7 +4,7 @@
  * logs/findings does, then only bounded lists are kept; the workbook's rows are streamed.
  */
 import type { Knex } from 'knex';
-import { BOT_FAMILIES, joinLogs, logFindings, logInsights, type LogFinding, type UrlStat } from '@siteaudit/schema';
+import { BOT_FAMILIES, joinLogs, logFindings, logInsights, type JoinPage, type LogFinding, type UrlStat } from '@siteaudit/schema';
 import type { ReportLogs, ReportLogUrl } from '../../reports/index.js';
 import { latestCrawlPages } from '../logs/join-source.js';
 import { completedImportCount, dayStats, urlStatStream } from '../logs/report-reads.js';
@@ -32,12 +32,13 @@ export function topUrls(stats: readonly UrlStat[], count: number): ReportLogUrl[
   return top;
 }
 
-/** The log section of a project's reports; undefined when it has no completed import. */
-export async function logsSource(knex: Knex, projectId: string): Promise<ReportLogs | undefined> {
-  const totals = await importTotals(knex, projectId);
-  if (!totals.period) return undefined;
-  const [stats, crawl, imports] = await Promise.all([urlStats(knex, projectId), latestCrawlPages(knex, projectId), completedImportCount(knex, projectId)]);
-  const insights = logInsights(projectId, stats, totals.humans, totals.period, crawl);
+/** The bounded part of the section, from the statistics as the log module reads them. */
+export function logSummary(
+  projectId: string,
+  stats: readonly UrlStat[],
+  totals: { period: { from: string; to: string } | null; humans: number },
+  crawl: { id: string; pages: readonly JoinPage[] } | null,
+): Pick<ReportLogs, 'insights' | 'topUrls' | 'findings'> {
   const join = crawl ? joinLogs(stats, crawl.pages) : null;
   const finding = (kind: LogFinding['kind']) => {
     const all = join ? logFindings(join, kind) : [];
@@ -46,10 +47,23 @@ export async function logsSource(knex: Knex, projectId: string): Promise<ReportL
     return { count: all.length, examples: all.slice(0, LOG_FINDING_EXAMPLES) };
   };
   return {
-    insights,
-    imports,
+    insights: logInsights(projectId, stats, totals.humans, totals.period, crawl),
     topUrls: topUrls(stats, LOG_TOP_URLS),
     findings: { not_in_crawl: finding('not_in_crawl'), indexable_not_visited: finding('indexable_not_visited') },
+  };
+}
+
+/**
+ * The log section of a project's reports; undefined when it has no completed import. The URL
+ * statistics are read whole once (as GET logs/insights does) and dropped once summarised.
+ */
+export async function logsSource(knex: Knex, projectId: string): Promise<ReportLogs | undefined> {
+  const totals = await importTotals(knex, projectId);
+  if (!totals.period) return undefined;
+  const [stats, crawl, imports] = await Promise.all([urlStats(knex, projectId), latestCrawlPages(knex, projectId), completedImportCount(knex, projectId)]);
+  return {
+    ...logSummary(projectId, stats, totals, crawl),
+    imports,
     urls: () => urlStatStream(knex, projectId),
     async *days() {
       yield* await dayStats(knex, projectId);

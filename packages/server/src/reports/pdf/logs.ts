@@ -6,7 +6,10 @@
 import type { LogFinding } from '@siteaudit/schema';
 import { statusList } from '../i18n.js';
 import type { PdfContext } from './context.js';
-import { MUTED, scoreColour, SEVERITY_COLOURS } from './layout.js';
+import { MUTED, ROW_HEIGHT, scoreColour, SEVERITY_COLOURS } from './layout.js';
+
+/** Room a sub-heading keeps below it, so a table never starts with a lone row at a page's foot. */
+const TABLE_ROOM = ROW_HEIGHT * 6;
 
 /** Budget buckets where a hit is spent on something a bot should not fetch. */
 const WASTE = new Set(['redirect', 'client_error', 'server_error', 'non_canonical', 'noindex', 'parameterised', 'robots_disallowed', 'not_in_crawl']);
@@ -28,7 +31,7 @@ export function drawLogs(ctx: PdfContext): void {
   layout.keyValue(l.humanHits, f.int(insights.hits.humans), { keyWidth: 300 });
 
   // Families: verified and not-applicable first, the unverified claims after, greyed.
-  layout.heading(l.byFamily, 2);
+  layout.heading(l.byFamily, 2, TABLE_ROOM);
   const families = layout.table([
     { header: l.family, width: w - 140 - 2 * 60 - 100 },
     { header: l.verification, width: 140 },
@@ -51,7 +54,7 @@ export function drawLogs(ctx: PdfContext): void {
   // The pillar, as the scorecard has it.
   const pillar = source.scorecard?.find((p) => p.key === 'logs');
   if (pillar) {
-    layout.heading(labels.pillar('logs'), 2);
+    layout.heading(labels.pillar('logs'), 2, TABLE_ROOM);
     layout.keyValue(t.score, pillar.score === null ? labels.pillarStatus(pillar.status) : `${f.int(pillar.score)} / 100`, { keyWidth: 300, color: scoreColour(pillar.score) });
     if (pillar.blocked_reason) layout.paragraph(labels.blockedReason(pillar.blocked_reason), { size: 9, color: MUTED });
     if (pillar.axes.length > 0) {
@@ -64,7 +67,7 @@ export function drawLogs(ctx: PdfContext): void {
   }
 
   if (insights.budget.length > 0) {
-    layout.heading(l.budget, 2);
+    layout.heading(l.budget, 2, TABLE_ROOM);
     layout.paragraph(l.budgetNote, { size: 8.5, color: MUTED }, 4);
     const budget = layout.table([
       { header: l.spentOn, width: w - 2 * 90 },
@@ -82,30 +85,30 @@ export function drawLogs(ctx: PdfContext): void {
     drawFindings(ctx, l.notVisited(f.int(logs.findings.indexable_not_visited.count)), logs.findings.indexable_not_visited, false);
   }
 
-  layout.heading(l.ai, 2);
+  layout.heading(l.ai, 2, ROW_HEIGHT * 5);
   layout.keyValue(labels.botFamily('ai_search'), f.int(insights.ai.search_hits), { keyWidth: 300 });
   layout.keyValue(labels.botFamily('ai_training'), f.int(insights.ai.training_hits), { keyWidth: 300 });
   layout.keyValue(l.aiUrls, f.int(insights.ai.urls), { keyWidth: 300 });
   layout.keyValue(l.aiLastVisit, f.dateTime(insights.ai.last_visit), { keyWidth: 300 });
 
-  layout.heading(l.topUrls(f.int(logs.topUrls.length)), 2);
+  layout.heading(l.topUrls(f.int(logs.topUrls.length)), 2, TABLE_ROOM);
   if (logs.topUrls.length === 0) {
     layout.paragraph(l.none, { size: 10, color: MUTED });
     return;
   }
   const top = layout.table([
-    { header: t.url, width: w - 50 - 115 - 90 - 100 },
-    { header: l.hits, width: 50, align: 'right' },
+    { header: t.url, width: w - 115 - 90 - 60 - 100 },
     { header: l.families, width: 115 },
     { header: l.statusCodes, width: 90 },
+    { header: l.hits, width: 60, align: 'right' },
     { header: l.lastVisit, width: 100, align: 'right' },
   ]);
   for (const u of logs.topUrls) {
     top.row([
       { text: u.path },
-      { text: f.int(u.hits), bold: true },
       { text: u.families.map((x) => labels.botFamily(x)).join(', ') },
       { text: statusList(u.status_codes, f.int) },
+      { text: f.int(u.hits), bold: true },
       { text: f.date(u.last_visit) },
     ]);
   }
@@ -114,7 +117,7 @@ export function drawLogs(ctx: PdfContext): void {
 function drawFindings(ctx: PdfContext, heading: string, finding: { count: number; examples: LogFinding[] }, withHits: boolean): void {
   const { layout, t, f } = ctx;
   const l = t.logs;
-  layout.heading(heading, 2);
+  layout.heading(heading, 2, TABLE_ROOM);
   if (finding.count === 0) {
     layout.paragraph(l.none, { size: 9, color: MUTED });
     return;
