@@ -118,6 +118,24 @@ class SheetWriter {
     this.rowNumber += 1;
   }
 
+  /**
+   * A row per item of a stream, up to Excel's row limit (a last row then says the sheet was cut),
+   * then the filter over the rows written and the sheet committed.
+   */
+  async stream<T>(items: AsyncIterable<T>, row: (item: T) => Value[], truncatedNote: string, dateColumns: number[] = []): Promise<void> {
+    let truncated = false;
+    for await (const item of items) {
+      if (this.full) {
+        truncated = true;
+        break;
+      }
+      await this.add(row(item), dateColumns);
+    }
+    const lastRow = this.rows;
+    if (truncated) await this.add([truncatedNote]);
+    this.finish({ lastRow, columns: this.columns.length });
+  }
+
   finish(filter: { lastRow: number; columns: number }): void {
     if (filter.lastRow >= 1) {
       this.ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: filter.lastRow, column: filter.columns } };
@@ -289,17 +307,11 @@ async function writeIssues(wb: Workbook, source: ExportSource, t: ExportStrings,
     return label;
   };
 
-  let truncated = false;
-  for await (const issue of source.issues()) {
-    if (sheet.full) {
-      truncated = true;
-      break;
-    }
-    await sheet.add([labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(issueDetailsIn(issue.name, issue.details, source.language))]);
-  }
-  const lastRow = sheet.rows;
-  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
-  sheet.finish({ lastRow, columns: columns.length });
+  await sheet.stream(
+    source.issues(),
+    (issue) => [labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(issueDetailsIn(issue.name, issue.details, source.language))],
+    t.truncatedAtExcelLimit,
+  );
 }
 
 async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
@@ -326,38 +338,34 @@ async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, 
   ];
   const sheet = new SheetWriter(wb, t.sheets.pages, columns, out);
   let links = 0;
-  let truncated = false;
-  for await (const page of source.pages()) {
-    if (sheet.full) {
-      truncated = true;
-      break;
-    }
-    const link = links < XLSX_HYPERLINK_LIMIT && canLink(page.url);
-    if (link) links += 1;
-    await sheet.add([
-      link ? { text: page.url, hyperlink: page.url } : text(page.url),
-      num(page.status_code),
-      page.error_type ? labels.pageError(page.error_type) : undefined,
-      text(page.content_type),
-      page.is_internal,
-      num(page.depth),
-      text(page.title),
-      text(page.meta_description),
-      text(page.h1),
-      num(page.word_count),
-      text(page.canonical_url),
-      num(page.response_time_ms),
-      num(page.size_bytes),
-      num(page.internal_links),
-      num(page.external_links),
-      num(page.images),
-      num(page.images_without_alt),
-      text(page.redirect_url ?? null),
-    ]);
-  }
-  const lastRow = sheet.rows;
-  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
-  sheet.finish({ lastRow, columns: columns.length });
+  await sheet.stream(
+    source.pages(),
+    (page) => {
+      const link = links < XLSX_HYPERLINK_LIMIT && canLink(page.url);
+      if (link) links += 1;
+      return [
+        link ? { text: page.url, hyperlink: page.url } : text(page.url),
+        num(page.status_code),
+        page.error_type ? labels.pageError(page.error_type) : undefined,
+        text(page.content_type),
+        page.is_internal,
+        num(page.depth),
+        text(page.title),
+        text(page.meta_description),
+        text(page.h1),
+        num(page.word_count),
+        text(page.canonical_url),
+        num(page.response_time_ms),
+        num(page.size_bytes),
+        num(page.internal_links),
+        num(page.external_links),
+        num(page.images),
+        num(page.images_without_alt),
+        text(page.redirect_url ?? null),
+      ];
+    },
+    t.truncatedAtExcelLimit,
+  );
 }
 
 async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
@@ -416,30 +424,25 @@ async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings
   ];
   const sheet = new SheetWriter(wb, t.sheets.changes, columns, out);
   const { summary } = source.changes!;
-  let truncated = false;
   if (summary.basis !== 'compared') {
     await sheet.add([summary.basis === 'no_previous_crawl' ? c.noPrevious : summary.basis === 'blocked' ? c.blocked : c.notCompared]);
-  } else {
-    for await (const change of source.changes!.items()) {
-      if (sheet.full) {
-        truncated = true;
-        break;
-      }
-      await sheet.add([
-        c.kinds[change.kind],
-        text(change.name),
-        change.name ? text(labels.check(change.name)) : undefined,
-        change.severity ? labels.severity(change.severity) : undefined,
-        text(change.url),
-        change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language)),
-        num(change.status_code),
-        num(change.previous_status_code),
-      ]);
-    }
+    sheet.finish({ lastRow: sheet.rows, columns: columns.length });
+    return;
   }
-  const lastRow = sheet.rows;
-  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
-  sheet.finish({ lastRow, columns: columns.length });
+  await sheet.stream(
+    source.changes!.items(),
+    (change) => [
+      c.kinds[change.kind],
+      text(change.name),
+      change.name ? text(labels.check(change.name)) : undefined,
+      change.severity ? labels.severity(change.severity) : undefined,
+      text(change.url),
+      change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language)),
+      num(change.status_code),
+      num(change.previous_status_code),
+    ],
+    t.truncatedAtExcelLimit,
+  );
 }
 
 /** The log section's figures (docs/decisions/exports.md#the-log-section), blocks as in the PDF. */
@@ -517,17 +520,12 @@ async function writeLogUrls(wb: Workbook, logs: ReportLogs, t: ExportStrings, la
     { header: l.lastVisit, width: 20 },
   ];
   const sheet = new SheetWriter(wb, t.sheets.logUrls, columns, out);
-  let truncated = false;
-  for await (const u of logs.urls()) {
-    if (sheet.full) {
-      truncated = true;
-      break;
-    }
-    await sheet.add([text(u.path), labels.botFamily(u.family), labels.verification(u.verification), u.hits, u.bytes, statusList(u.status_codes, (n) => String(n)), date(u.last_visit)], [6]);
-  }
-  const lastRow = sheet.rows;
-  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
-  sheet.finish({ lastRow, columns: columns.length });
+  await sheet.stream(
+    logs.urls(),
+    (u) => [text(u.path), labels.botFamily(u.family), labels.verification(u.verification), u.hits, u.bytes, statusList(u.status_codes, (n) => String(n)), date(u.last_visit)],
+    t.truncatedAtExcelLimit,
+    [6],
+  );
 }
 
 /** Hits per day, family, verification and status class (humans as counts), most recent day first. */

@@ -9,6 +9,8 @@ import { urlStatStream } from '../../src/modules/logs/report-reads.js';
 import type { DnsResolver } from '../../src/modules/logs/reverse-dns.js';
 import { pdfPages } from '../reports/pdf-read.js';
 import { startHarness, type Harness } from './harness.js';
+import { accessLine, USER_AGENTS } from './support/access-log.js';
+import { exportedFile } from './support/exports.js';
 import { manualClock } from './support/http.js';
 import { startSite, type Site } from './support/site.js';
 
@@ -23,12 +25,8 @@ const resolver: DnsResolver = {
   },
 };
 
-const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
-const BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)';
-const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
-const line = (ip: string, day: number, path: string, status: number, ua: string) =>
-  `${ip} - - [${String(day).padStart(2, '0')}/Mar/2026:08:15:00 +0000] "GET ${path} HTTP/1.1" ${status} 5120 "-" "${ua}"`;
+const { googlebot: GOOGLEBOT, bingbot: BINGBOT, gptbot: GPTBOT, browser: BROWSER } = USER_AGENTS;
+const line = accessLine;
 
 /**
  * Against the test site (/, /about, /blog/, /blog/post-1 indexable; /old a 301, /missing a 404).
@@ -74,15 +72,7 @@ async function upload(projectId: string, body: string): Promise<void> {
   expect((await (await h.call('GET', `/v1/projects/${projectId}/log-imports/${id}`)).json()).data.status).toBe('completed');
 }
 
-async function exported(crawlId: string, format: 'pdf' | 'xlsx', language: 'fr' | 'en'): Promise<Buffer> {
-  const res = await h.call('POST', `/v1/crawls/${crawlId}/exports`, { body: { format }, headers: { 'accept-language': language } });
-  expect(res.status).toBe(202);
-  const { id } = (await res.json()).data;
-  await h.server.jobs.idle();
-  const file = await h.call('GET', `/v1/exports/${id}/download`);
-  expect(file.status).toBe(200);
-  return Buffer.from(await file.arrayBuffer());
-}
+const exported = (crawlId: string, format: 'pdf' | 'xlsx', language: 'fr' | 'en') => exportedFile(h, crawlId, format, language);
 
 /** The text of PDF pages with the spacing between drawn items made one space. */
 const flat = (pages: string[]) => pages.join(' ').replace(/\s+/g, ' ');

@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM } from '../rendering/support.js';
 import { pdfPages } from '../reports/pdf-read.js';
 import { startHarness, type Harness } from './harness.js';
+import { accessLine, USER_AGENTS } from './support/access-log.js';
+import { exportedFile } from './support/exports.js';
 import { startSite, type Site, type SitePage } from './support/site.js';
 
 const LOREM = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua. ';
@@ -73,18 +75,15 @@ let h: Harness;
 let site: Site;
 let crawlId: string;
 
-const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 /** Googlebot inside and outside Google's ranges (a claim no lookup confirms), GPTBot, a browser. */
 const ACCESS_LOG = [
-  ['66.249.66.1', '/', 200, GOOGLEBOT],
-  ['66.249.66.1', '/vetus', 301, GOOGLEBOT],
-  ['66.249.66.1', '/orbus?x=1', 404, GOOGLEBOT],
-  ['203.0.113.9', '/', 200, GOOGLEBOT],
-  ['20.171.207.1', '/dolor', 200, 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)'],
-  ['192.0.2.44', '/', 200, 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0'],
-]
-  .map(([ip, path, status, ua]) => `${ip} - - [09/Mar/2026:08:15:00 +0000] "GET ${path} HTTP/1.1" ${status} 100 "-" "${ua}"`)
-  .join('\n');
+  accessLine('66.249.66.1', 9, '/', 200, USER_AGENTS.googlebot),
+  accessLine('66.249.66.1', 9, '/vetus', 301, USER_AGENTS.googlebot),
+  accessLine('66.249.66.1', 9, '/orbus?x=1', 404, USER_AGENTS.googlebot),
+  accessLine('203.0.113.9', 9, '/', 200, USER_AGENTS.googlebot),
+  accessLine('20.171.207.1', 9, '/dolor', 200, USER_AGENTS.gptbot),
+  accessLine('192.0.2.44', 9, '/', 200, USER_AGENTS.browser),
+].join('\n');
 const noDns = {
   reverse: async () => [] as string[],
   lookup: async () => [] as string[],
@@ -107,15 +106,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function exported(format: 'pdf' | 'xlsx', language: 'fr' | 'en'): Promise<Buffer> {
-  const res = await h.call('POST', `/v1/crawls/${crawlId}/exports`, { body: { format }, headers: { 'accept-language': language } });
-  expect(res.status).toBe(202);
-  const { id } = (await res.json()).data;
-  await h.server.jobs.idle();
-  const file = await h.call('GET', `/v1/exports/${id}/download`);
-  expect(file.status).toBe(200);
-  return Buffer.from(await file.arrayBuffer());
-}
+const exported = (format: 'pdf' | 'xlsx', language: 'fr' | 'en') => exportedFile(h, crawlId, format, language);
 
 async function workbookText(buffer: Buffer): Promise<{ sheets: string[]; text: string }> {
   const wb = new ExcelJS.Workbook();
