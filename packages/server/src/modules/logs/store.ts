@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { BotFamily, LogAggregate, LogImport, UrlStat } from '@siteaudit/schema';
+import { statusRecord, type BotFamily, type LogAggregate, type LogImport, type UrlStat } from '@siteaudit/schema';
 import { json } from '../../store/database.js';
 
 export interface LogImportRow {
@@ -63,7 +63,7 @@ export async function storeAggregate(trx: Knex.Transaction, row: LogImportRow, a
       verification,
       hits: v.hits,
       last_visit: new Date(v.last).toISOString(),
-      status_codes: JSON.stringify(v.statuses),
+      status_codes: JSON.stringify(statusRecord(v.statuses)),
       bytes: v.bytes,
     };
   });
