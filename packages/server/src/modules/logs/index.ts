@@ -13,8 +13,6 @@ import {
   logFindings,
   joinLogs,
   logInsights,
-  pendingClaims,
-  settleVerifications,
   withinLimit,
   limitUpgrade,
   type LogDayStat,
@@ -29,9 +27,9 @@ import type { ServerModule } from '../module.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { assertUnlocked, findProject } from '../projects/handlers.js';
 import { latestCrawlPages } from './join-source.js';
-import { parseInThread } from './parse-runner.js';
+import { startParse } from './parse-runner.js';
 import { systemResolver, verifyByReverseDns, type DnsResolver } from './reverse-dns.js';
-import { importTotals, storeAggregate, toLogImport, urlStats, type LogImportRow } from './store.js';
+import { clearImportRows, completeImport, importTotals, toLogImport, urlStats, type LogImportRow } from './store.js';
 import { receiveFile } from './upload.js';
 
 export interface LogsOptions {
@@ -86,18 +84,27 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
       await knex('log_imports').where({ id: row.id }).update({ status: 'parsing' });
       const started = performance.now();
       const file = join(directory, row.file_key);
-      const aggregate = await parseInThread(file, options.threads ?? true);
-      // Addresses leave memory here: claims outside the ranges are looked up, then settled.
-      const verified = await verifyByReverseDns(resolver, pendingClaims(aggregate));
-      settleVerifications(aggregate, verified);
-      await transaction(knex, (trx) => storeAggregate(trx, row, aggregate, services.clock().toISOString()));
-      await rm(file, { force: true });
-      log.info({ import: row.id, project: row.project_id, lines: aggregate.linesRead, kept: aggregate.kept, duration_ms: Math.round(performance.now() - started) }, 'log import parsed');
+      const run = startParse({ file, importId: row.id, projectId: row.project_id }, options.threads ?? true);
+      try {
+        const { summary, claims } = await run.parse();
+        // Addresses leave memory here: claims outside the ranges are looked up, then settled.
+        await run.settle(await verifyByReverseDns(resolver, new Map(claims)));
+        // Rows go in by batches, each its own statement (the single SQLite connection is never
+        // held for the whole import); the reads see them only once the import is completed.
+        await clearImportRows(knex, row.id);
+        for (let batch = await run.next(); batch; batch = await run.next()) await knex(batch.table).insert(batch.rows);
+        await completeImport(knex, row, summary, services.clock().toISOString());
+        await rm(file, { force: true });
+        log.info({ import: row.id, project: row.project_id, lines: summary.linesRead, kept: summary.kept, duration_ms: Math.round(performance.now() - started) }, 'log import parsed');
+      } finally {
+        await run.close();
+      }
     },
     async onFailed({ importId }, _message, cause) {
       log.error({ err: cause, import: importId }, 'log import failed');
       const row = (await knex('log_imports').where({ id: importId }).first()) as LogImportRow | undefined;
       if (row?.file_key) await rm(join(directory, row.file_key), { force: true });
+      await clearImportRows(knex, importId);
       await knex('log_imports').where({ id: importId }).update({ status: 'failed', error: IMPORT_FAILED, file_key: null, finished_at: services.clock().toISOString() });
     },
   });

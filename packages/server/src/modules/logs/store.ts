@@ -47,16 +47,27 @@ export function toLogImport(row: LogImportRow): LogImport {
 }
 
 const hashOf = (path: string) => createHash('sha256').update(path).digest('hex');
-const BATCH = 500;
+/** Rows per INSERT: small enough that building one never holds the API thread for long. */
+export const ROW_BATCH = 500;
 
-/** Writes a settled aggregate (no `?<ip>` left) and completes the import, in one transaction. */
-export async function storeAggregate(trx: Knex.Transaction, row: LogImportRow, agg: LogAggregate, finishedAt: string): Promise<void> {
-  const urls = [...agg.urls].map(([key, v]) => {
+export type LogStatTable = 'log_url_stats' | 'log_day_stats';
+export interface RowBatch {
+  table: LogStatTable;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * The rows of a settled aggregate (no `?<ip>` left), `ROW_BATCH` at a time: built where the parse
+ * ran (a parse thread), so the API thread only inserts them.
+ */
+export function* aggregateRows(agg: LogAggregate, importId: string, projectId: string): Generator<RowBatch> {
+  let rows: Record<string, unknown>[] = [];
+  for (const [key, v] of agg.urls) {
     const [family, verification, ...rest] = key.split('\t');
     const path = rest.join('\t');
-    return {
-      import_id: row.id,
-      project_id: row.project_id,
+    rows.push({
+      import_id: importId,
+      project_id: projectId,
       path,
       path_hash: hashOf(path),
       family,
@@ -65,15 +76,41 @@ export async function storeAggregate(trx: Knex.Transaction, row: LogImportRow, a
       last_visit: new Date(v.last).toISOString(),
       status_codes: JSON.stringify(statusRecord(v.statuses)),
       bytes: v.bytes,
-    };
-  });
-  for (let i = 0; i < urls.length; i += BATCH) await trx('log_url_stats').insert(urls.slice(i, i + BATCH));
-  const days = [...agg.days].map(([key, hits]) => {
+    });
+    if (rows.length === ROW_BATCH) {
+      yield { table: 'log_url_stats', rows };
+      rows = [];
+    }
+  }
+  if (rows.length > 0) yield { table: 'log_url_stats', rows };
+  rows = [];
+  for (const [key, hits] of agg.days) {
     const [date, family, verification, status_class] = key.split('\t');
-    return { import_id: row.id, project_id: row.project_id, date, family, verification, status_class, hits };
-  });
-  for (let i = 0; i < days.length; i += BATCH) await trx('log_day_stats').insert(days.slice(i, i + BATCH));
-  await trx('log_imports')
+    rows.push({ import_id: importId, project_id: projectId, date, family, verification, status_class, hits });
+    if (rows.length === ROW_BATCH) {
+      yield { table: 'log_day_stats', rows };
+      rows = [];
+    }
+  }
+  if (rows.length > 0) yield { table: 'log_day_stats', rows };
+}
+
+/** What an import's row says of its parse (the aggregate without its maps). */
+export type LogSummary = Omit<LogAggregate, 'urls' | 'days'>;
+
+export function summaryOf(agg: LogAggregate): LogSummary {
+  const { urls: _urls, days: _days, ...summary } = agg;
+  return summary;
+}
+
+/** Removes an import's statistics (a retried or failed parse leaves none behind). */
+export async function clearImportRows(knex: Knex, importId: string): Promise<void> {
+  for (const table of ['log_url_stats', 'log_day_stats'] as const) await knex(table).where({ import_id: importId }).del();
+}
+
+/** Completes the import: its statistics, inserted before, become visible to the reads with it. */
+export async function completeImport(knex: Knex, row: LogImportRow, agg: LogSummary, finishedAt: string): Promise<void> {
+  await knex('log_imports')
     .where({ id: row.id })
     .update({
       status: 'completed',
