@@ -194,6 +194,22 @@ describe('aggregation', () => {
     );
   });
 
+  it('settles claims in place as settleVerifications does, and lists them as pendingClaims does', () => {
+    fc.assert(
+      fc.property(lines, fc.boolean(), (input, verifyFirst) => {
+        const aggregator = createLogAggregator((_op, ip) => verifyIp(ip));
+        for (const line of input) aggregator.add(line);
+        const reference = aggregator.result();
+        expect(aggregator.claims(500)).toEqual([...pendingClaims(reference)]);
+        const verified = new Set(verifyFirst ? aggregator.claims(1).map(([ip]) => ip) : []);
+        settleVerifications(reference, verified);
+        aggregator.settle(verified);
+        expect(comparable(aggregator.aggregate)).toEqual(comparable(reference));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    );
+  });
+
   it('gives the same aggregate from parts of a file merged as from the whole file (the parse threads)', () => {
     fc.assert(
       fc.property(lines, fc.array(fc.nat(), { maxLength: 3 }), (input, cuts) => {

@@ -25,8 +25,12 @@ const HUMAN = BOT_FAMILIES.length;
 const FAMILY_INDEX = new Map<BotFamily, number>(BOT_FAMILIES.map((f, i) => [f, i]));
 const OPERATORS: readonly (VerifiedOperator | undefined)[] = BOT_FAMILIES.map((f) => OPERATOR_OF[f]);
 const CLASS_NAMES = ['2xx', '3xx', '4xx', '5xx', 'other'] as const;
-/** Day counter keys: `day * DAY_KEY + family * 10 + verification * 5 + class` (verification 0 verified, 1 not applicable). */
+/** Day counter keys: `day * DAY_KEY + family * 15 + verification * 5 + class` (VERIFICATION_NAMES order). */
 const DAY_KEY = 1000;
+const VERIFIED = 0;
+const NOT_APPLICABLE = 1;
+const UNVERIFIED = 2;
+const VERIFICATION_NAMES = ['verified', 'not_applicable', 'unverified'] as const;
 
 /** statusClass as an index into CLASS_NAMES. */
 const classIndex = (status: number) => (status >= 200 && status < 600 ? ((status / 100) | 0) - 2 : 4);
@@ -106,8 +110,16 @@ export interface LogAggregator {
   add(line: string): void;
   /** The line `text[start, end)`, read in place. */
   addRange(text: string, start: number, end: number): void;
-  /** A plain copy of the aggregate (what a thread posts). */
+  /** A plain copy of the aggregate. */
   result(): LogAggregate;
+  /** The claims waiting for reverse DNS (at most `limit`), in the order they were met. */
+  claims(limit: number): [string, VerifiedOperator][];
+  /** Settles the waiting claims in place: `verified` passed reverse DNS, every other one is unverified. */
+  settle(verified: ReadonlySet<string>): void;
+  /** URL statistics as `[family, verification, path, value]`, without building a key per URL. */
+  urlEntries(): Generator<[string, string, string, UrlAggregate]>;
+  /** Day counts as `[date, family, verification, status class, hits]`. */
+  dayEntries(): Generator<[string, string, string, string, number]>;
 }
 
 /**
@@ -120,6 +132,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
   const families = new Map<string, number>();
   /** Per bot family: settled URL statistics by path (verified or not applicable). */
   const settled: (Map<string, UrlAggregate> | undefined)[] = [];
+  /** Per Google or Bing family: claims that failed verification, by path (after `settle`). */
+  const unverified: (Map<string, UrlAggregate> | undefined)[] = [];
   /** Per Google or Bing family: claims outside the ranges, by address, with their paths and day counts. */
   const pending: (Map<string, Pending> | undefined)[] = [];
   const dayCounts = new Map<number, number>();
@@ -137,26 +151,80 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     set: (days: Map<string, number>) => (replaced.days = days),
   });
 
-  function build() {
-    const urls = new Map<string, UrlAggregate>();
+  function* urlEntries(): Generator<[string, string, string, UrlAggregate]> {
     for (let f = 0; f < HUMAN; f++) {
       const name = FAMILY_NAMES[f];
       const verification = OPERATORS[f] === undefined ? 'not_applicable' : 'verified';
-      for (const [path, value] of settled[f] ?? []) urls.set(`${name}\t${verification}\t${path}`, value);
-      for (const [ip, claims] of pending[f] ?? []) for (const [path, value] of claims.paths) urls.set(`${name}\t?${ip}\t${path}`, value);
+      for (const [path, value] of settled[f] ?? []) yield [name, verification, path, value];
+      for (const [path, value] of unverified[f] ?? []) yield [name, 'unverified', path, value];
+      for (const [ip, claims] of pending[f] ?? []) for (const [path, value] of claims.paths) yield [name, `?${ip}`, path, value];
     }
-    const days = new Map<string, number>();
+  }
+
+  function* dayEntries(): Generator<[string, string, string, string, number]> {
     const dayNames = new Map<number, string>();
-    const dayKey = (key: number, verification: string | null) => {
+    const entry = (key: number, verification: string | null): [string, string, string, string, number] => {
       const day = Math.floor(key / DAY_KEY);
       const rest = key - day * DAY_KEY;
       let name = dayNames.get(day);
       if (name === undefined) dayNames.set(day, (name = new Date(day * DAY_MS).toISOString().slice(0, 10)));
-      return `${name}\t${FAMILY_NAMES[Math.floor(rest / 10)]}\t${verification ?? (rest % 10 < 5 ? 'verified' : 'not_applicable')}\t${CLASS_NAMES[rest % 5]}`;
+      return [name, FAMILY_NAMES[Math.floor(rest / 15)], verification ?? VERIFICATION_NAMES[Math.floor((rest % 15) / 5)], CLASS_NAMES[rest % 5], 0];
     };
-    for (const [key, hits] of dayCounts) days.set(dayKey(key, null), hits);
-    for (let f = 0; f < HUMAN; f++) for (const [ip, claims] of pending[f] ?? []) for (const [key, hits] of claims.days) days.set(dayKey(key, `?${ip}`), hits);
+    for (const [key, hits] of dayCounts) {
+      const e = entry(key, null);
+      e[4] = hits;
+      yield e;
+    }
+    for (let f = 0; f < HUMAN; f++) {
+      for (const [ip, claims] of pending[f] ?? []) {
+        for (const [key, hits] of claims.days) {
+          const e = entry(key, `?${ip}`);
+          e[4] = hits;
+          yield e;
+        }
+      }
+    }
+  }
+
+  function build() {
+    const urls = new Map<string, UrlAggregate>();
+    for (const [family, verification, path, value] of urlEntries()) urls.set(`${family}\t${verification}\t${path}`, value);
+    const days = new Map<string, number>();
+    for (const [date, family, verification, klass, hits] of dayEntries()) days.set(`${date}\t${family}\t${verification}\t${klass}`, hits);
     return { urls, days };
+  }
+
+  function settle(verified: ReadonlySet<string>): void {
+    built = null;
+    for (let f = 0; f < HUMAN; f++) {
+      for (const [ip, claims] of pending[f] ?? []) {
+        const ok = verified.has(ip);
+        const into = ok ? (settled[f] ??= new Map()) : (unverified[f] ??= new Map());
+        for (const [path, value] of claims.paths) {
+          const prior = into.get(path);
+          if (prior) addUrlAggregate(prior, value);
+          else into.set(path, value);
+        }
+        // The claims' day keys carry `verified`; a failed one moves to `unverified`.
+        for (const [key, hits] of claims.days) {
+          const k = ok ? key : key + (UNVERIFIED - VERIFIED) * 5;
+          dayCounts.set(k, (dayCounts.get(k) ?? 0) + hits);
+        }
+      }
+      pending[f] = undefined;
+    }
+  }
+
+  function claims(limit: number): [string, VerifiedOperator][] {
+    // By address, as pendingClaims gives them (an address claiming two operators is looked up once).
+    const out = new Map<string, VerifiedOperator>();
+    for (let f = 0; f < HUMAN; f++) {
+      for (const ip of pending[f]?.keys() ?? []) {
+        if (out.size === limit && !out.has(ip)) return [...out];
+        out.set(ip, OPERATORS[f]!);
+      }
+    }
+    return [...out];
   }
 
   function familyOf(userAgent: string): number {
@@ -191,14 +259,14 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     const klass = classIndex(status);
     if (family === HUMAN) {
       agg.humanHits++;
-      const key = day * DAY_KEY + HUMAN * 10 + 5 + klass;
+      const key = day * DAY_KEY + HUMAN * 15 + NOT_APPLICABLE * 5 + klass;
       dayCounts.set(key, (dayCounts.get(key) ?? 0) + 1);
       return;
     }
     agg.botHits++;
     const path = text.slice(pathStart, pathEnd);
     const operator = OPERATORS[family];
-    const key = day * DAY_KEY + family * 10 + (operator === undefined ? 5 : 0) + klass;
+    const key = day * DAY_KEY + family * 15 + (operator === undefined ? NOT_APPLICABLE : VERIFIED) * 5 + klass;
     if (operator !== undefined) {
       const ip = text.slice(ipStart, ipEnd);
       if (!verify(operator, ip)) {
@@ -281,6 +349,10 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     add: (line) => addRange(line, 0, line.length),
     addRange,
     result: () => ({ ...agg, urls: agg.urls, days: agg.days }),
+    claims,
+    settle,
+    urlEntries,
+    dayEntries,
   };
 }
 

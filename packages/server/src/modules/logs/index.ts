@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   assertIncluded,
-  logFindings,
-  joinLogs,
-  logInsights,
+  createLogJoin,
   withinLimit,
   limitUpgrade,
   type LogDayStat,
+  type LogFinding,
   type LogUrlStat,
 } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
@@ -29,7 +28,7 @@ import { assertUnlocked, findProject } from '../projects/handlers.js';
 import { latestCrawlPages } from './join-source.js';
 import { startParse } from './parse-runner.js';
 import { systemResolver, verifyByReverseDns, type DnsResolver } from './reverse-dns.js';
-import { clearImportRows, completeImport, importTotals, toLogImport, urlStats, type LogImportRow } from './store.js';
+import { clearImportRows, completeImport, eachUrlStat, importTotals, toLogImport, urlStatPage, type LogImportRow } from './store.js';
 import { receiveFile } from './upload.js';
 
 export interface LogsOptions {
@@ -92,7 +91,12 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
         // Rows go in by batches, each its own statement (the single SQLite connection is never
         // held for the whole import); the reads see them only once the import is completed.
         await clearImportRows(knex, row.id);
-        for (let batch = await run.next(); batch; batch = await run.next()) await knex(batch.table).insert(batch.rows);
+        // The thread builds the next batch while this one is inserted.
+        for (let next = run.next(), batch = await next; batch; batch = await next) {
+          next = run.next();
+          next.catch(() => undefined); // awaited next turn; a failed insert must not leave it unhandled
+          await knex(batch.table).insert(batch.rows);
+        }
         await completeImport(knex, row, summary, services.clock().toISOString());
         await rm(file, { force: true });
         log.info({ import: row.id, project: row.project_id, lines: summary.linesRead, kept: summary.kept, duration_ms: Math.round(performance.now() - started) }, 'log import parsed');
@@ -163,17 +167,16 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
 
     async getLogInsights(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      const [stats, totals, crawl] = await Promise.all([urlStats(knex, project.id), importTotals(knex, project.id), latestCrawlPages(knex, project.id)]);
-      return { body: { data: logInsights(project.id, stats, totals.humans, totals.period, crawl) } };
+      const [totals, crawl] = await Promise.all([importTotals(knex, project.id), latestCrawlPages(knex, project.id)]);
+      const join = createLogJoin(crawl?.pages ?? null);
+      await eachUrlStat(knex, project.id, undefined, join.add);
+      return { body: { data: join.insights(project.id, totals.humans, totals.period, crawl?.id ?? null) } };
     },
 
     async listLogUrls(ctx, { params, query }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      const stats = (await urlStats(knex, project.id))
-        .filter((s) => (query.family === undefined || s.family === query.family) && (query.verification === undefined || s.verification === query.verification))
-        .sort((a, b) => textOrder(a.path, b.path) || textOrder(a.family, b.family) || textOrder(a.verification, b.verification));
-      const key = (s: LogUrlStat) => [s.path, s.family, s.verification];
-      return { items: pageAfter(stats, key, ctx.page.after, ctx.page.limit), key };
+      const items = await urlStatPage(knex, project.id, { family: query.family, verification: query.verification, after: ctx.page.after, limit: ctx.page.limit + 1 });
+      return { items, key: (s: LogUrlStat) => [s.path, s.family, s.verification] };
     },
 
     async listLogDays(ctx, { params, query }) {
@@ -196,7 +199,12 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
     async listLogFindings(ctx, { params, query }) {
       const project = await findProject(knex, ctx.caller, params.project);
       const crawl = await latestCrawlPages(knex, project.id);
-      const findings = crawl ? logFindings(joinLogs(await urlStats(knex, project.id), crawl.pages), query.kind) : [];
+      let findings: LogFinding[] = [];
+      if (crawl) {
+        const join = createLogJoin(crawl.pages);
+        await eachUrlStat(knex, project.id, undefined, join.add);
+        findings = join.findings(query.kind);
+      }
       const key = (f: { path: string }) => [f.path];
       return { items: pageAfter(findings, key, ctx.page.after, ctx.page.limit), key };
     },

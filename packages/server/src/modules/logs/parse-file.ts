@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { createLogAggregator, REFUSAL_SAMPLES, type LogAggregate } from '@siteaudit/schema';
+import { createLogAggregator, REFUSAL_SAMPLES, type LogAggregator } from '@siteaudit/schema';
 import { publishedRangeCheck } from './bot-ranges.js';
 
 /** A line longer than this is refused (and not held): no access log line comes near it. */
@@ -23,8 +23,9 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
-export async function parseLogFile(file: string): Promise<LogAggregate> {
-  const { aggregate, addRange, result } = createLogAggregator(publishedRangeCheck());
+export async function parseLogFile(file: string): Promise<LogAggregator> {
+  const aggregator = createLogAggregator(publishedRangeCheck());
+  const { aggregate, addRange } = aggregator;
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
   const source = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
   raw.on('error', (error) => source.destroy(error));
@@ -56,5 +57,5 @@ export async function parseLogFile(file: string): Promise<LogAggregate> {
   rest += decoder.end();
   if (overlong) tooLong();
   else if (rest.length > 0) addRange(rest, 0, rest.length);
-  return result();
+  return aggregator;
 }

@@ -4,7 +4,7 @@
  * rows to store a batch at a time. The aggregate never leaves the thread that built it: the API
  * thread receives a few hundred addresses and batches of ready rows (docs/decisions/logs.md).
  */
-import { pendingClaims, settleVerifications, type LogAggregate, type VerifiedOperator } from '@siteaudit/schema';
+import type { LogAggregator, VerifiedOperator } from '@siteaudit/schema';
 import { parseLogFile } from './parse-file.js';
 import { MAX_REVERSE_LOOKUPS } from './reverse-dns.js';
 import { aggregateRows, summaryOf, type LogSummary, type RowBatch } from './store.js';
@@ -22,30 +22,24 @@ export interface Parsed {
 }
 
 export function createParseSession() {
-  let aggregate: LogAggregate | null = null;
+  let aggregator: LogAggregator | null = null;
   let batches: Generator<RowBatch> | null = null;
   return {
     async parse(request: ParseRequest): Promise<Parsed> {
-      aggregate = await parseLogFile(request.file);
-      const claims: [string, VerifiedOperator][] = [];
-      for (const claim of pendingClaims(aggregate)) {
-        if (claims.length === MAX_REVERSE_LOOKUPS) break;
-        claims.push(claim);
-      }
+      aggregator = await parseLogFile(request.file);
       batches = null;
-      const summary = summaryOf(aggregate);
-      return { summary, claims };
+      return { summary: summaryOf(aggregator.aggregate), claims: aggregator.claims(MAX_REVERSE_LOOKUPS) };
     },
     /** Settles the claims (`verified` passed reverse DNS, every other one is unverified). */
     settle(request: ParseRequest, verified: readonly string[]): void {
-      settleVerifications(aggregate!, new Set(verified));
-      batches = aggregateRows(aggregate!, request.importId, request.projectId);
+      aggregator!.settle(new Set(verified));
+      batches = aggregateRows(aggregator!, request.importId, request.projectId);
     },
     /** The next batch of rows, or null when all are out. */
     next(): RowBatch | null {
       const next = batches!.next();
       if (!next.done) return next.value;
-      aggregate = null;
+      aggregator = null;
       return null;
     },
   };

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { statusRecord, type BotFamily, type LogAggregate, type LogImport, type UrlStat } from '@siteaudit/schema';
+import { statusRecord, type BotFamily, type LogAggregate, type LogAggregator, type LogImport, type UrlStat } from '@siteaudit/schema';
 import { json } from '../../store/database.js';
 
 export interface LogImportRow {
@@ -60,11 +60,9 @@ export interface RowBatch {
  * The rows of a settled aggregate (no `?<ip>` left), `ROW_BATCH` at a time: built where the parse
  * ran (a parse thread), so the API thread only inserts them.
  */
-export function* aggregateRows(agg: LogAggregate, importId: string, projectId: string): Generator<RowBatch> {
+export function* aggregateRows(aggregator: LogAggregator, importId: string, projectId: string): Generator<RowBatch> {
   let rows: Record<string, unknown>[] = [];
-  for (const [key, v] of agg.urls) {
-    const [family, verification, ...rest] = key.split('\t');
-    const path = rest.join('\t');
+  for (const [family, verification, path, v] of aggregator.urlEntries()) {
     rows.push({
       import_id: importId,
       project_id: projectId,
@@ -84,8 +82,7 @@ export function* aggregateRows(agg: LogAggregate, importId: string, projectId: s
   }
   if (rows.length > 0) yield { table: 'log_url_stats', rows };
   rows = [];
-  for (const [key, hits] of agg.days) {
-    const [date, family, verification, status_class] = key.split('\t');
+  for (const [date, family, verification, status_class, hits] of aggregator.dayEntries()) {
     rows.push({ import_id: importId, project_id: projectId, date, family, verification, status_class, hits });
     if (rows.length === ROW_BATCH) {
       yield { table: 'log_day_stats', rows };
@@ -99,8 +96,8 @@ export function* aggregateRows(agg: LogAggregate, importId: string, projectId: s
 export type LogSummary = Omit<LogAggregate, 'urls' | 'days'>;
 
 export function summaryOf(agg: LogAggregate): LogSummary {
-  const { urls: _urls, days: _days, ...summary } = agg;
-  return summary;
+  const { format, linesRead, kept, refused, refusals, humanHits, botHits, from, to } = agg;
+  return { format, linesRead, kept, refused, refusals, humanHits, botHits, from, to };
 }
 
 /** Removes an import's statistics (a retried or failed parse leaves none behind). */
@@ -135,26 +132,65 @@ export function completedImports(knex: Knex, projectId: string, since?: string) 
   return q.select('id');
 }
 
-/** URL statistics summed over imports (status codes merged in JS: they are JSON). */
-export async function urlStats(knex: Knex, projectId: string, since?: string): Promise<UrlStat[]> {
-  const rows = (await knex('log_url_stats')
-    .whereIn('import_id', completedImports(knex, projectId, since))
-    .select('path', 'family', 'verification', 'hits', 'last_visit', 'status_codes', 'bytes')) as Record<string, unknown>[];
-  const merged = new Map<string, UrlStat>();
-  for (const r of rows) {
-    const key = `${r.family}\t${r.verification}\t${r.path}`;
-    const codes = json<Record<string, number>>(r.status_codes, {});
-    const prior = merged.get(key);
-    if (!prior) {
-      merged.set(key, { path: String(r.path), family: r.family as BotFamily, verification: r.verification as UrlStat['verification'], hits: Number(r.hits), last_visit: String(r.last_visit), status_codes: codes, bytes: Number(r.bytes) });
-      continue;
-    }
-    prior.hits += Number(r.hits);
-    prior.bytes += Number(r.bytes);
-    if (String(r.last_visit) > prior.last_visit) prior.last_visit = String(r.last_visit);
-    for (const [code, n] of Object.entries(codes)) prior.status_codes[code] = (prior.status_codes[code] ?? 0) + n;
+export interface UrlStatQuery {
+  /** Only imports whose period ends on or after this (the pillar's window). */
+  since?: string;
+  family?: string;
+  verification?: string;
+  /** Keyset: statistics after this `[path, family, verification]`. */
+  after?: unknown[] | null;
+  limit: number;
+}
+
+/**
+ * One page of URL statistics summed over the project's completed imports, in `(path, family,
+ * verification)` order: grouped, ordered and limited in SQL, so a read holds one page whatever
+ * the number of distinct URLs. Status codes are JSON per import, merged here. PostgreSQL orders
+ * text by its "C" collation (code points), as SQLite does and as the cursors compare.
+ */
+export async function urlStatPage(knex: Knex, projectId: string, query: UrlStatQuery): Promise<UrlStat[]> {
+  const postgres = (knex.client as { dialect?: string }).dialect === 'postgresql';
+  const c = postgres ? ' collate "C"' : '';
+  const q = knex('log_url_stats')
+    .where('project_id', projectId)
+    .whereIn('import_id', completedImports(knex, projectId, query.since))
+    .groupBy('path', 'family', 'verification')
+    .select('path', 'family', 'verification')
+    .sum({ hits: 'hits', bytes: 'bytes' })
+    .select(knex.raw(`max(last_visit${c}) as last_visit`))
+    .select(knex.raw(postgres ? "string_agg(status_codes, '|') as status_codes" : "group_concat(status_codes, '|') as status_codes"))
+    .orderByRaw(`path${c}, family${c}, verification${c}`)
+    .limit(query.limit);
+  if (query.family !== undefined) q.andWhere('family', query.family);
+  if (query.verification !== undefined) q.andWhere('verification', query.verification);
+  if (query.after) q.andWhereRaw(`(path${c}, family${c}, verification${c}) > (?, ?, ?)`, query.after.slice(0, 3) as string[]);
+  const rows = (await q) as Record<string, unknown>[];
+  return rows.map((r) => {
+    const status_codes: Record<string, number> = {};
+    for (const part of String(r.status_codes).split('|')) for (const [code, n] of Object.entries(json<Record<string, number>>(part, {}))) status_codes[code] = (status_codes[code] ?? 0) + n;
+    return { path: String(r.path), family: r.family as BotFamily, verification: r.verification as UrlStat['verification'], hits: Number(r.hits), last_visit: String(r.last_visit), status_codes, bytes: Number(r.bytes) };
+  });
+}
+
+/** Statistics read per query when all are walked: each batch is folded before the next is asked for. */
+export const URL_STAT_BATCH = 5000;
+
+/**
+ * Every URL statistic of the project, a batch at a time (`urlStatPage`), to `visit`: the API
+ * thread folds one batch, then waits on the database for the next, answering other requests
+ * meanwhile; nothing holds them all.
+ */
+export async function eachUrlStat(knex: Knex, projectId: string, since: string | undefined, visit: (stat: UrlStat) => void): Promise<number> {
+  let after: unknown[] | null = null;
+  let count = 0;
+  for (;;) {
+    const page = await urlStatPage(knex, projectId, { since, after, limit: URL_STAT_BATCH });
+    for (const stat of page) visit(stat);
+    count += page.length;
+    if (page.length < URL_STAT_BATCH) return count;
+    const last = page[page.length - 1];
+    after = [last.path, last.family, last.verification];
   }
-  return [...merged.values()];
 }
 
 /** Period and human hits of the project's completed imports. */
