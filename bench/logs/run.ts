@@ -4,10 +4,10 @@
  * side with GoAccess parsing the same file in the same run. Prints one JSON document on stdout
  * (its `markdown` goes into docs/benchmarks.md).
  *
- *   npx tsx bench/logs/run.ts [--lines 5000000] [--postgres postgres://…/db] [--threads N] [--skip-goaccess]
+ *   npm run build && npx tsx bench/logs/run.ts [--lines 5000000] [--postgres postgres://…/db] [--server built|source] [--skip-goaccess]
  *
  * - Import: upload (POST /log-imports, the file streamed) until the import reads `completed`,
- *   wall clock; the server runs in a child process so its peak RSS (the kernel's VmHWM, every
+ *   wall clock; the server runs in a child process (serve.mjs) so its peak RSS (the kernel's VmHWM, every
  *   thread included) and its API thread's event-loop delay (monitorEventLoopDelay, 10 ms
  *   resolution, as bench/crawl) are its own. SQLite always; PostgreSQL when --postgres (or
  *   BENCH_LOGS_DATABASE_URL) names an empty database.
@@ -22,14 +22,15 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateLog } from './generate.js';
 
 const MB = 1024 * 1024;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const RSS_TARGET_MB = 300;
 const STALL_TARGET_MS = 100;
@@ -38,10 +39,9 @@ const { values } = parseArgs({
   options: {
     lines: { type: 'string', default: '5000000' },
     postgres: { type: 'string', default: process.env.BENCH_LOGS_DATABASE_URL },
-    threads: { type: 'string' },
     'skip-goaccess': { type: 'boolean', default: false },
-    serve: { type: 'string' },
-    dir: { type: 'string' },
+    /** `built` (default): the server as it ships, packages/server/dist (run `npm run build` first); `source`: through tsx. */
+    server: { type: 'string', default: 'built' },
   },
 });
 
@@ -52,6 +52,7 @@ interface Ready {
 }
 
 interface ServerFigures {
+  rss_baseline_mb: number;
   stall_max_ms: number;
   stall_p99_ms: number;
   stall_mean_ms: number;
@@ -60,78 +61,12 @@ interface ServerFigures {
   cpu_ms: number;
 }
 
-/** VmHWM of this process: the kernel's exact peak RSS (Linux only). */
-function kernelPeakRss(): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Child mode: one server with a team, a token and a project; measures itself between `start` and `stop`. */
-async function serve(database: string, dir: string): Promise<void> {
-  const { createSiteAuditServer } = await import('../../packages/server/src/index.js');
-  const { SCOPES } = await import('@siteaudit/schema');
-  const server = await createSiteAuditServer({
-    logger: { error: (message: string, error?: unknown) => console.error(message, error) },
-    database,
-    secretKey: 'bench-secret-key-0123456789abcdef0123',
-    validateResponses: false,
-    plans: { agency: { rateLimits: { minute: 1_000_000_000, day: 1_000_000_000 } } },
-    logs: {
-      directory: path.join(dir, 'uploads'),
-      // No PTR for anyone, at once: the network is not what is measured.
-      resolver: { reverse: () => Promise.reject(Object.assign(new Error('no PTR'), { code: 'ENOTFOUND' })), lookup: () => Promise.resolve([]) },
-    },
-  });
-  const { url } = await server.listen(0);
-  await server.admin.createTeam({ slug: 'bench', name: 'Bench', plan: 'agency' });
-  await server.admin.addMember({ team: 'bench', email: 'bench@bench.test', name: 'Bench', role: 'owner' });
-  const { token } = await server.admin.createToken({ team: 'bench', member: 'bench@bench.test', name: 'bench', scopes: [...SCOPES] });
-  const res = await fetch(`${url}/v1/projects`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: 'https://boutique.example/' }),
-  });
-  if (res.status !== 201) throw new Error(`project: ${res.status} ${await res.text()}`);
-  const project = ((await res.json()) as { data: { id: string } }).data.id;
-
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  let peak = 0;
-  let sampler: NodeJS.Timeout | undefined;
-  let cpu = process.cpuUsage();
-  process.on('message', (message: string) => {
-    if (message === 'start') {
-      delay.reset();
-      delay.enable();
-      cpu = process.cpuUsage();
-      sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-    } else if (message === 'stop') {
-      delay.disable();
-      clearInterval(sampler);
-      const used = process.cpuUsage(cpu);
-      const hwm = kernelPeakRss();
-      const figures: ServerFigures = {
-        stall_max_ms: round(delay.max / 1e6),
-        stall_p99_ms: round(delay.percentile(99) / 1e6),
-        stall_mean_ms: round(delay.mean / 1e6),
-        rss_peak_mb: round(peak / MB),
-        rss_hwm_mb: hwm === null ? null : round(hwm / MB),
-        cpu_ms: Math.round((used.user + used.system) / 1000),
-      };
-      process.send!(figures);
-    }
-  });
-  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
-  process.stdout.write(`${JSON.stringify({ url, token, project } satisfies Ready)}\n`);
-}
-
 function startServer(database: string, dir: string): Promise<{ proc: ChildProcess; ready: Ready }> {
-  const script = fileURLToPath(import.meta.url);
-  const env = { ...process.env, NODE_ENV: 'production', ...(values.threads ? { SITEAUDIT_LOG_THREADS: values.threads } : {}) };
-  const proc = spawn(process.execPath, [...process.execArgv, script, '--serve', database, '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
+  // The built server runs under plain Node, as in production (tsx's loader alone adds tens of MB).
+  const script = path.join(root, 'bench/logs/serve.mjs');
+  const execArgv = values.server === 'source' ? process.execArgv : [];
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const proc = spawn(process.execPath, [...execArgv, script, database, dir, values.server!], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
   return new Promise((resolve, reject) => {
     createInterface({ input: proc.stdout! }).once('line', (line) => resolve({ proc, ready: JSON.parse(line) as Ready }));
     proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
@@ -162,6 +97,8 @@ interface ImportRun {
   lines_per_s: number;
   upload_seconds: number;
   server: ServerFigures;
+  /** The same measures over 5 s of the idle server just before. */
+  idle: ServerFigures;
   /** Reads after the import: the first page of each list, the insights. */
   reads_ms: Record<string, number>;
 }
@@ -170,6 +107,11 @@ async function importThrough(label: string, database: string, file: string, dir:
   const { proc, ready } = await startServer(database, dir);
   try {
     const auth = { authorization: `Bearer ${ready.token}` };
+    // A control: the same measure on the idle server, so what the machine's load alone does to
+    // the event loop is told apart from what the import does.
+    proc.send('start');
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const idle = await ask(proc, 'stop');
     proc.send('start');
     const started = performance.now();
     const res = await fetch(`${ready.url}/v1/projects/${ready.project}/log-imports`, {
@@ -209,6 +151,7 @@ async function importThrough(label: string, database: string, file: string, dir:
       lines_per_s: Math.round(row.lines.read / seconds),
       upload_seconds: round((uploaded - started) / 1000, 2),
       server,
+      idle,
       reads_ms,
     };
   } finally {
@@ -242,7 +185,7 @@ function goaccess(file: string, dir: string, lines: number): GoAccessRun {
 
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 
-function markdown(result: { lines: number; file_mb: number; uncompressed_mb: number; goaccess: GoAccessRun | null; imports: ImportRun[]; load_before: number[]; load_after: number[]; cpus: number; threads: string }): string {
+function markdown(result: { lines: number; file_mb: number; uncompressed_mb: number; goaccess: GoAccessRun | null; imports: ImportRun[]; load_before: number[]; load_after: number[]; cpus: number; server: string | undefined }): string {
   const ga = result.goaccess;
   const rows = result.imports.map((run) => {
     const peak = run.server.rss_hwm_mb ?? run.server.rss_peak_mb;
@@ -252,10 +195,10 @@ function markdown(result: { lines: number; file_mb: number; uncompressed_mb: num
   const targets = result.imports.map((run) => {
     const peak = run.server.rss_hwm_mb ?? run.server.rss_peak_mb;
     const half = ga ? run.lines_per_s >= ga.lines_per_s / 2 : null;
-    return `- ${run.database}: half GoAccess's lines/s ${half === null ? 'not measured' : verdict(half)}; peak RSS under ${RSS_TARGET_MB} MB ${verdict(peak < RSS_TARGET_MB)} (${peak} MB); API thread never stalled over ${STALL_TARGET_MS} ms ${verdict(run.server.stall_max_ms <= STALL_TARGET_MS)} (${run.server.stall_max_ms} ms). Reads after it: ${Object.entries(run.reads_ms).map(([read, ms]) => `${read} ${ms} ms`).join(', ')}.`;
+    return `- ${run.database}: half GoAccess's lines/s ${half === null ? 'not measured' : verdict(half)}; peak RSS under ${RSS_TARGET_MB} MB ${verdict(peak < RSS_TARGET_MB)} (${peak} MB); API thread never stalled over ${STALL_TARGET_MS} ms ${verdict(run.server.stall_max_ms <= STALL_TARGET_MS)} (${run.server.stall_max_ms} ms; the idle server over 5 s just before: max ${run.idle.stall_max_ms} / p99 ${run.idle.stall_p99_ms} ms). Reads after it: ${Object.entries(run.reads_ms).map(([read, ms]) => `${read} ${ms} ms`).join(', ')}.`;
   });
   return [
-    `Generated file: ${result.lines.toLocaleString('en')} lines, ${result.file_mb} MB gzip (${result.uncompressed_mb} MB plain). ${result.cpus} cores; parse threads: ${result.threads}. Load average before ${result.load_before.join(' ')}, after ${result.load_after.join(' ')}.`,
+    `Generated file: ${result.lines.toLocaleString('en')} lines, ${result.file_mb} MB gzip (${result.uncompressed_mb} MB plain). ${result.cpus} cores; server ${result.server === 'source' ? 'from the sources (tsx)' : 'as built (packages/server/dist)'}, one parse thread per import. Load average before ${result.load_before.join(' ')}, after ${result.load_after.join(' ')}.`,
     '',
     '| Run | Lines | Seconds | Lines/s | × GoAccess | Peak RSS MB | API stall max / p99 ms | CPU ms |',
     '|---|---|---|---|---|---|---|---|',
@@ -268,11 +211,8 @@ function markdown(result: { lines: number; file_mb: number; uncompressed_mb: num
 }
 
 async function main(): Promise<void> {
-  if (values.serve) {
-    await serve(values.serve, values.dir!);
-    return;
-  }
   const lines = Number(values.lines);
+  if (values.server !== 'source' && !existsSync(path.join(root, 'packages/server/dist/index.js'))) throw new Error('No packages/server/dist: run `npm run build` first, or pass --server source');
   const cache = path.join(os.tmpdir(), 'siteaudit-bench-logs');
   await mkdir(cache, { recursive: true });
   const file = path.join(cache, `access-${lines}-v1.log.gz`);
@@ -299,7 +239,7 @@ async function main(): Promise<void> {
       file_mb: round(statSync(file).size / MB),
       uncompressed_mb: round(uncompressed / MB),
       cpus: os.availableParallelism(),
-      threads: values.threads ?? process.env.SITEAUDIT_LOG_THREADS ?? 'default',
+      server: values.server,
       load_before,
       load_after,
       goaccess: goaccessRun,
