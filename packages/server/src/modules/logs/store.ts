@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { statusRecord, type BotFamily, type LogAggregate, type LogAggregator, type LogImport, type UrlStat } from '@siteaudit/schema';
 import { json } from '../../store/database.js';
+import { urlStatStream } from './report-reads.js';
 
 export interface LogImportRow {
   id: string;
@@ -172,25 +173,28 @@ export async function urlStatPage(knex: Knex, projectId: string, query: UrlStatQ
   });
 }
 
-/** Statistics read per query when all are walked: each batch is folded before the next is asked for. */
-export const URL_STAT_BATCH = 5000;
-
 /**
- * Every URL statistic of the project, a batch at a time (`urlStatPage`), to `visit`: the API
- * thread folds one batch, then waits on the database for the next, answering other requests
- * meanwhile; nothing holds them all.
+ * Every URL statistic of the project (imports ending on or after `since`) to `visit`, read a page
+ * at a time (report-reads.ts): the API thread folds one page, then waits on the database for the
+ * next, answering other requests meanwhile; nothing holds them all. Returns how many there were.
  */
 export async function eachUrlStat(knex: Knex, projectId: string, since: string | undefined, visit: (stat: UrlStat) => void): Promise<number> {
-  let after: unknown[] | null = null;
   let count = 0;
-  for (;;) {
-    const page = await urlStatPage(knex, projectId, { since, after, limit: URL_STAT_BATCH });
-    for (const stat of page) visit(stat);
-    count += page.length;
-    if (page.length < URL_STAT_BATCH) return count;
-    const last = page[page.length - 1];
-    after = [last.path, last.family, last.verification];
+  for await (const stat of urlStatStream(knex, projectId, URL_STAT_PAGE, since)) {
+    visit(stat);
+    count++;
   }
+  return count;
+}
+
+/** Rows read per query when every statistic is walked. */
+const URL_STAT_PAGE = 5000;
+
+/** Every URL statistic of the project in one array (the reports' log section summarises them whole). */
+export async function urlStats(knex: Knex, projectId: string, since?: string): Promise<UrlStat[]> {
+  const stats: UrlStat[] = [];
+  await eachUrlStat(knex, projectId, since, (stat) => stats.push(stat));
+  return stats;
 }
 
 /** Period and human hits of the project's completed imports. */
