@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import { CHANGE_KINDS, CRAWL_PILLARS, notComparedSummary, type ChangeKind, type CrawlChangesSummary, type CrawlPillar, type Severity } from '@siteaudit/schema';
 import { bool, json } from '../../store/database.js';
-import { auditedPages, CONTENT_AXES, crawlChecks, scoreOf } from '../scorecard/formulas.js';
+import { auditedPages, CONTENT_AXES, crawlChecks, scoreOf } from '../scorecard/reads.js';
 import type { CrawlRow } from './crawl-row.js';
 
 type Db = Knex | Knex.Transaction;

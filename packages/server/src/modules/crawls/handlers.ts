@@ -5,10 +5,10 @@ import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
-import { findCampaign } from '../campaigns/handlers.js';
+import { findCampaign } from '../campaigns/campaign-row.js';
 import { byCreation, newestFirst } from '../paging.js';
-import { assertUnlocked, findProject } from '../projects/handlers.js';
-import { toCrawl, type CrawlRow } from './crawl-row.js';
+import { assertUnlocked, findProject } from '../projects/project-row.js';
+import { findCrawl, toCrawl, type CrawlRow } from './crawl-row.js';
 import { launchCrawl } from './launch.js';
 import { pageResources } from './page-resources.js';
 import { issueDetailsIn } from '../../reports/issue-details.js';
@@ -16,13 +16,7 @@ import { issueSummary } from './summary.js';
 import { changesSummary } from './changes.js';
 import { changeRows, toChange, type ChangeRow } from './change-list.js';
 import { recommendations } from './recommendations.js';
-import { urlHash } from './run.js';
-
-export async function findCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
-  const row = await knex('crawls').where({ id, team_id: caller.teamId }).first();
-  if (!row) throw notFound();
-  return row as CrawlRow;
-}
+import { urlHash } from './crawl-sink.js';
 
 /** Reports are read once post-processing has ended (spec: States, Crawl). */
 async function settledCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {

@@ -11,9 +11,10 @@ import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
-import { assertUnlocked, findProject } from '../projects/handlers.js';
+import { assertUnlocked, findProject } from '../projects/project-row.js';
 import { lockTeam } from '../team-lock.js';
-import { CHECK_JOB, KEYWORD_DATA_JOB, scheduleDaily } from './jobs.js';
+import { POSITIONS_CHECK, POSITIONS_KEYWORD_DATA } from './jobs.js';
+import { scheduleDaily } from './tracking-jobs.js';
 import { readPositions } from './read.js';
 import { LISTED, TRACKER_DEFAULTS, canonicalList, count, isListed, liveChecksSince, poolUsed, type TrackedKeywordRow } from './store.js';
 import { transaction } from '../../store/retry.js';
@@ -101,7 +102,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         if (inserts.length) await trx('tracked_keywords').insert(inserts);
         if (providers.keywordData) {
           const missing = fresh.filter((k) => !rows.get(k)?.keyword_data_at);
-          if (missing.length) await services.jobs.enqueue(KEYWORD_DATA_JOB, { projectId: project.id, keywords: missing }, { trx });
+          if (missing.length) await services.jobs.enqueue(POSITIONS_KEYWORD_DATA, { projectId: project.id, keywords: missing }, { trx });
         }
         return { tracked: fresh, already_tracked: already };
       });
@@ -191,7 +192,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
           created_at: ctx.now.toISOString(),
           finished_at: null,
         });
-        await services.jobs.enqueue(CHECK_JOB, { checkId: id }, { trx });
+        await services.jobs.enqueue(POSITIONS_CHECK, { checkId: id }, { trx });
       });
       return { body: { data: { project_id: project.id, keyword, status: 'queued' as const, date: today } } };
     },

@@ -2,7 +2,7 @@
 import { assertIncluded, SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod, type SearchConsole } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
 import type { Services } from '../../services.js';
-import { findProject } from '../projects/handlers.js';
+import { findProject } from '../projects/project-row.js';
 
 export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSearchConsole'> {
   const { knex } = services;

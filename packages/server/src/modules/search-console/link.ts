@@ -5,7 +5,7 @@
 import { isoDay } from '@siteaudit/schema';
 import { parseServiceAccount } from '../../providers/google-auth.js';
 import type { Services } from '../../services.js';
-import { credentialsContext, scheduleSync } from './sync.js';
+import { credentialsContext, scheduleSync } from './sync-job.js';
 import { transaction } from '../../store/retry.js';
 
 export interface LinkSearchConsoleInput {

@@ -10,7 +10,7 @@ import { deliveryLogCutoff, secretRotationEndsAt, TEST_EVENT_TYPE } from '../../
 import { generateWebhookSecret } from '../../delivery/signing.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
-import { queueDeliveries } from './worker.js';
+import { queueDeliveries } from './delivery-jobs.js';
 import { secretContext, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
 import { transaction } from '../../store/retry.js';
 
