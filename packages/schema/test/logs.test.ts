@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { botFamily, createLogAggregator, parseClfTime, parseLogLine, pendingClaims, settleVerifications } from '../src/index.js';
+import { botFamily, createLogAggregator, parseClfTime, parseLogLine, pendingClaims, settleVerifications } from '../src/rules/index.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 

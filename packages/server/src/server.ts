@@ -11,7 +11,7 @@ import { createAdmin, type Admin } from './admin.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import { serverSecret } from './crypto/server-secret.js';
 import { EventBus } from './events/bus.js';
-import { createApp, serveMetrics, type ServedApp } from './http/app.js';
+import { answerMetrics, createApp, type ServedApp } from './http/app.js';
 import { requestObserver, requestPath } from './http/request-log.js';
 import { resolveLogger, type LoggerOption } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
@@ -39,7 +39,7 @@ import { projectsModule } from './modules/projects/index.js';
 import { checkModules, handlersOf, type ServerModule } from './modules/module.js';
 import { createHealthProbe, workerApp } from './http/health.js';
 import { webhooksModule, webhooksOptions, type WebhooksOptions } from './modules/webhooks/index.js';
-import { problemTypeBase, resolvePlans, type PlanOverrides } from '@siteaudit/schema';
+import { problemTypeBase, resolvePlans, type PlanOverrides } from '@siteaudit/schema/rules';
 import { DEFAULT_DOCS_URL } from '@siteaudit/schema/openapi';
 import type { Services } from './services.js';
 import { migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
@@ -267,7 +267,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const listenMetrics = (registry: Registry, port: number, host: string) =>
     new Promise<string>((resolve, reject) => {
       const server = createServer((req, res) => {
-        if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') return serveMetrics(registry, res, (error) => res.writeHead(500).end(String(error)));
+        if (answerMetrics(registry, req, res, (error) => res.writeHead(500).end(String(error)))) return;
         res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: the metrics are at /metrics\n');
       });
       metricsHttp = server;
@@ -281,7 +281,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   let connections: ServerConnections | null = null;
   return {
     app: served.app,
-    admin: createAdmin(services),
+    admin: createAdmin(services, { onAuthChange: () => authenticator.forgetTokens() }),
     knex: db.knex,
     role,
     jobs: { idle: () => (runJobs ? services.jobs.idle() : Promise.resolve()) },

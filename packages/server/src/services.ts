@@ -3,7 +3,7 @@
  * once by server.ts and frozen; modules declare their jobs and quotas instead of adding to it.
  */
 import type { Knex } from 'knex';
-import type { PlanCatalogue } from '@siteaudit/schema';
+import type { PlanCatalogue } from '@siteaudit/schema/rules';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { EventBus } from './events/bus.js';
 import type { JobRunner } from './jobs/job-runner.js';

@@ -9,7 +9,7 @@
  * answers, so assigning it to `Handlers` makes a missing handler a compile error (as the mock's
  * `satisfies` does).
  */
-import type { Entitlement } from '@siteaudit/schema';
+import type { Entitlement } from '@siteaudit/schema/rules';
 import type { Handlers } from '../http/binder.js';
 import type { EventSubscriber } from '../events/bus.js';
 import type { Caller } from '../http/context.js';

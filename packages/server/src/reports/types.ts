@@ -56,4 +56,4 @@ export interface ExportSource {
 }
 
 /** Shared with the mock, whose placeholder files carry the same types. */
-export { EXPORT_CONTENT_TYPES, type ExportFileFormat } from '@siteaudit/schema';
+export { EXPORT_CONTENT_TYPES, type ExportFileFormat } from '@siteaudit/schema/rules';

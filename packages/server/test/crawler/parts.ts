@@ -2,7 +2,7 @@
  * The crawler's parts wired the way crawl.ts wires them, with a fake HTTP client: unit tests of
  * one part drive it directly and read the registry, the records and the issues it produced.
  */
-import { compilePatterns } from '@siteaudit/schema';
+import { compilePatterns } from '@siteaudit/schema/rules';
 import { CrawlControl } from '../../src/crawler/control.js';
 import { Emitter } from '../../src/crawler/emitter.js';
 import { Flag, UrlRegistry } from '../../src/crawler/frontier.js';

@@ -1,4 +1,4 @@
-import { OPERATIONS_CAP, apiAccess, crawlProgressPercent, usageAnswer } from '@siteaudit/schema';
+import { OPERATIONS_CAP, apiAccess, crawlProgressPercent, usageAnswer } from '@siteaudit/schema/rules';
 import type { Handlers } from '../../http/binder.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import type { Services } from '../../services.js';

@@ -1,4 +1,5 @@
-import { quotaOf, type Entitlement, type Usage } from '@siteaudit/schema';
+import { type Usage } from '@siteaudit/schema';
+import { quotaOf, type Entitlement } from '@siteaudit/schema/rules';
 import type { Caller } from '../../http/context.js';
 import type { ModuleQuota, QuotaCounter } from '../module.js';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CAMPAIGN_SETTING_DEFAULTS, defaultCampaignBounds, nextRunAt, normaliseSchedule, type Campaign, type Plan } from '@siteaudit/schema';
+import { type Campaign } from '@siteaudit/schema';
+import { CAMPAIGN_SETTING_DEFAULTS, defaultCampaignBounds, nextRunAt, normaliseSchedule, type Plan } from '@siteaudit/schema/rules';
 import type { Knex } from 'knex';
 import type { Caller } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { assertIncluded, assertWithinPlan as assertPlanLimit, frequencyUpgrade, nextRunAt, normaliseSchedule, type CreateCampaignBody, type Plan, type UpdateCampaignBody } from '@siteaudit/schema';
+import { type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
+import { frequencyUpgrade, nextRunAt, normaliseSchedule, type Plan } from '@siteaudit/schema/rules';
+import { assertIncluded, assertWithinPlan as assertPlanLimit } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
@@ -12,7 +14,7 @@ export interface CrawlStopper {
   stopWhere(where: { campaign_id: string }): Promise<void>;
 }
 
-/** Plan bounds on a campaign (spec: URL budget, JavaScript rendering, schedule frequencies). */
+/** Plan bounds on a campaign (docs/plans.md). */
 function assertWithinPlan(services: Services, plan: Plan, row: CampaignRow): void {
   const plans = services.plans();
   assertPlanLimit(plans, plan, 'crawls.max_urls', row.max_urls, 'plan_limit.crawls.max_urls', `max_urls ${row.max_urls} exceeds ${plan.limits['crawls.max_urls']}`);

@@ -5,7 +5,7 @@
  * through the crawl's lease (lease.ts): a run that lost its crawl to another worker writes nothing more.
  */
 import { throwIfAborted } from '../../abort.js';
-import { PatternError } from '@siteaudit/schema';
+import { PatternError } from '@siteaudit/schema/rules';
 import { defineJobHandler, type ModuleJob } from '../module.js';
 import { CRAWL_RUN } from './jobs.js';
 import type { Services } from '../../services.js';

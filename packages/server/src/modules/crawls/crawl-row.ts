@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { CRAWL_STEPS, type Crawl, type CrawlStep } from '@siteaudit/schema';
+import { type Crawl } from '@siteaudit/schema';
+import { CRAWL_STEPS, type CrawlStep } from '@siteaudit/schema/rules';
 import type { Caller } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { bool, json } from '../../store/database.js';
@@ -85,7 +86,7 @@ export function toCrawl(row: CrawlRow): Crawl {
 }
 
 /** Errors first (the shared rule of `@siteaudit/schema`). */
-export { SEVERITY_RANK } from '@siteaudit/schema';
+export { SEVERITY_RANK } from '@siteaudit/schema/rules';
 
 /** The team's crawl, or 404. */
 export async function findCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { assertWithinPlan, crawlSettingsText, QUEUED_CRAWL, type Plan } from '@siteaudit/schema';
+import { crawlSettingsText, QUEUED_CRAWL, type Plan } from '@siteaudit/schema/rules';
+import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { ApiError } from '../../http/errors.js';
 import { CRAWL_RUN } from './jobs.js';
 import type { Services } from '../../services.js';

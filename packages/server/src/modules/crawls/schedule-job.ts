@@ -3,7 +3,7 @@
  * manual never; paused skipped) with trigger `schedule`, within the monthly quota, and advances
  * `next_run_at`. It reads the server clock, so tests drive it with the `clock` option.
  */
-import { nextRunAt, normaliseSchedule } from '@siteaudit/schema';
+import { nextRunAt, normaliseSchedule } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
 import { ApiError } from '../../http/errors.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';

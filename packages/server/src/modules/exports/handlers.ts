@@ -1,7 +1,8 @@
 /** The three export operations: request one, read it, download its file (docs/decisions/exports.md). */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { assertIncluded, exportFilename } from '@siteaudit/schema';
+import { exportFilename } from '@siteaudit/schema/rules';
+import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { EXPORT_CONTENT_TYPES } from '../../reports/index.js';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';

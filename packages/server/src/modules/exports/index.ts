@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_EXPORT_RETENTION_DAYS } from '@siteaudit/schema';
+import { DEFAULT_EXPORT_RETENTION_DAYS } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
 import { defineModule } from '../module.js';
 import { createDirectoryBlobStore, type BlobStore } from './blob-store.js';

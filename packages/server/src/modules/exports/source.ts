@@ -5,7 +5,8 @@ import type { ExportSource, HealthPoint, ReportPage, ReportPillar } from '../../
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
 import { changeRows, changesSummary, issueSummary, toChange } from '../crawls/reads.js';
-import { CONTENT_AXES, TECHNIQUE_AXES, scorecardPillars } from '../scorecard/reads.js';
+import { CONTENT_AXES, TECHNIQUE_AXES } from '@siteaudit/schema/rules';
+import { scorecardPillars } from '../scorecard/reads.js';
 
 const CHUNK = 1000;
 /** Crawls in the report's health score chart, this one included. */

@@ -8,18 +8,9 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  assertIncluded,
-  logFindings,
-  joinLogs,
-  logInsights,
-  pendingClaims,
-  settleVerifications,
-  withinLimit,
-  limitUpgrade,
-  type LogDayStat,
-  type LogUrlStat,
-} from '@siteaudit/schema';
+import { type LogDayStat, type LogUrlStat } from '@siteaudit/schema';
+import { logFindings, joinLogs, logInsights, pendingClaims, settleVerifications, withinLimit, limitUpgrade } from '@siteaudit/schema/rules';
+import { assertIncluded } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';

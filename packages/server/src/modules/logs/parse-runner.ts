@@ -3,7 +3,7 @@
  * this thread when threads are off (`logThreads: 0`, the tests' in-process case). Several imports
  * parse at once on as many threads as the job runner runs jobs.
  */
-import type { LogAggregate } from '@siteaudit/schema';
+import type { LogAggregate } from '@siteaudit/schema/rules';
 import { spawnThread } from '../../threads/spawn.js';
 import { parseLogFile } from './parse-file.js';
 

@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { BotFamily, LogAggregate, LogImport, UrlStat } from '@siteaudit/schema';
+import type { BotFamily, LogImport } from '@siteaudit/schema';
+import type { LogAggregate, UrlStat } from '@siteaudit/schema/rules';
 import { json } from '../../store/database.js';
 
 export interface LogImportRow {

@@ -1,5 +1,5 @@
 /** The rank-tracking module: its handlers, its jobs and its quota counters for GET /v1/usage. */
-import { isoDay, monthStartDay } from '@siteaudit/schema';
+import { isoDay, monthStartDay } from '@siteaudit/schema/rules';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import { defineModule, defineQuota } from '../module.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addDays, dayStartOf, isoDay } from '@siteaudit/schema';
+import { addDays, dayStartOf, isoDay } from '@siteaudit/schema/rules';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import type { TrackedKeywordRow, TrackerRow } from './store.js';

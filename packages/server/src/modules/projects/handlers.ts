@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { assertWithinPlan, firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema';
+import { firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
+import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
@@ -69,7 +70,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
         const site = normaliseSiteUrl(body.url);
         await assertPublicSite(services.network, site.href, 'url', ctx.language);
         if (site.href !== project.url) {
-          // A new site makes the learned profile and priority URLs meaningless (spec: PATCH).
+          // A new site makes the learned profile and priority URLs meaningless (docs/decisions/projects.md).
           Object.assign(changes, { url: site.href, domain: site.hostname, profile: null, priority_urls: null });
         }
       }
@@ -89,7 +90,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
 
     async deleteProject(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      // Allowed on a locked project (spec). Running crawls stop first; the rest cascades.
+      // Allowed on a locked project (docs/decisions/projects.md). Running crawls stop first; the rest cascades.
       await crawls.stopWhere({ project_id: project.id });
       await knex('projects').where({ id: project.id }).delete();
     },

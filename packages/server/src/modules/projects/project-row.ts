@@ -1,6 +1,7 @@
 /** A project's row, its API form, and the lookups other modules make of it. */
 import type { Knex } from 'knex';
-import { privateSiteRefusal, type Language, type Project } from '@siteaudit/schema';
+import { type Language, type Project } from '@siteaudit/schema';
+import { privateSiteRefusal } from '@siteaudit/schema/rules';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { checkUrlAddress } from '../../net/url-check.js';

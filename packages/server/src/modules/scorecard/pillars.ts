@@ -9,8 +9,8 @@ import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
 import type { StoredPageSpeed } from '../crawls/reads.js';
 import { latestCrawlPages, urlStats } from '../logs/reads.js';
-import { LOG_PILLAR_DAYS, logPillar } from '@siteaudit/schema';
-import { CONTENT_AXES, TECHNIQUE_AXES, acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';
+import { contentAxes, LOG_PILLAR_DAYS, logPillar, techniqueAxes } from '@siteaudit/schema/rules';
+import { acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';
 
 type Pillar = Scorecard['pillars'][number];
 
@@ -38,7 +38,6 @@ async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pi
   const pagespeed = json<StoredPageSpeed | null>(crawl.pagespeed, null);
   // PageSpeed is part of the health score once measured (modules/crawls/pagespeed-step.ts): shown as an axis.
   const speed = pagespeed?.status === 'measured' && pagespeed.combined !== null ? Math.round(pagespeed.combined) : null;
-  const techniqueKeys: string[] = [...TECHNIQUE_AXES, ...(speed !== null ? ['pagespeed'] : [])];
   const technique: Pillar = {
     key: 'technique',
     score: crawl.health_score === null ? null : Math.round(crawl.health_score),
@@ -47,26 +46,22 @@ async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pi
     version: VERSION,
     as_of: crawl.finished_at,
     blocked_reason: crawl.health_score === null ? (bool(crawl.blocked) ? `crawl_blocked:${crawl.blocked_reason}` : 'no_internal_page') : null,
-    axes: techniqueKeys.map((key) => ({ key, score: key === 'pagespeed' ? speed : scoreOf(data, [key]), weight: 1 / techniqueKeys.length })),
+    axes: techniqueAxes((category) => scoreOf(data, [category]), speed),
   };
   const aiChecked = bool(config(crawl).check_ai_reachability);
-  const contentAxes = CONTENT_AXES.filter((k) => k !== 'ai_reachability' || aiChecked);
-  const content = scoreOf(data, contentAxes);
+  const content = contentAxes((category) => scoreOf(data, [category]), aiChecked);
+  const score = scoreOf(data, content.scored);
   return [
     technique,
     {
       key: 'contenu',
-      score: content,
-      status: content === null ? 'not_measured' : 'measured',
+      score,
+      status: score === null ? 'not_measured' : 'measured',
       available: true,
       version: VERSION,
       as_of: crawl.finished_at,
-      blocked_reason: content === null ? 'no_internal_page' : aiChecked ? null : 'ai_reachability_not_checked',
-      axes: CONTENT_AXES.map((key) => ({
-        key,
-        score: key === 'ai_reachability' && !aiChecked ? null : scoreOf(data, [key]),
-        weight: contentAxes.includes(key) ? 1 / contentAxes.length : 0,
-      })),
+      blocked_reason: score === null ? 'no_internal_page' : aiChecked ? null : 'ai_reachability_not_checked',
+      axes: content.axes,
     },
   ];
 }

@@ -1,3 +1,3 @@
-/** What other modules read of the scorecard: its pillars and the axes of the crawl pillars. */
-export { CONTENT_AXES, TECHNIQUE_AXES, auditedPages, crawlChecks, scoreOf } from './formulas.js';
+/** What other modules read of the scorecard: its pillars and the formulas of the crawl pillars. */
+export { auditedPages, crawlChecks, scoreOf } from './formulas.js';
 export { scorecardPillars } from './pillars.js';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema';
+import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema/rules';
 import { parseServiceAccount } from '../../providers/google-auth.js';
 import type { SearchConsoleProvider } from '../../providers/index.js';
 import type { Services } from '../../services.js';
