@@ -1,3 +1,4 @@
-/** What other modules read of the log imports: URL statistics and the crawl they are joined with. */
+/** What other modules read of the log imports: URL statistics, the crawl they are joined with, the reports' reads. */
 export { latestCrawlPages } from './join-source.js';
-export { urlStats } from './store.js';
+export { completedImportCount, dayStats, urlStatStream } from './report-reads.js';
+export { importTotals, urlStats } from './store.js';

@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { CHECKS } from '../../crawler/checks.js';
-import { healthScore } from '../../crawler/score.js';
+import { healthScore } from '../../crawler/run/score.js';
 
 export interface Axis {
   key: string;
