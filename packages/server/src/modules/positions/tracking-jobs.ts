@@ -80,8 +80,7 @@ export function positionJobs(services: Services, providers: Providers): ModuleJo
     });
   }
 
-  return [
-  defineJobHandler(POSITIONS_CHECK, {
+  const checkJob = defineJobHandler(POSITIONS_CHECK, {
     async run({ checkId }, ctx) {
       const check = await knex('keyword_checks').where({ id: checkId }).first();
       if (!check || check.status !== 'queued') return;
@@ -93,9 +92,9 @@ export function positionJobs(services: Services, providers: Providers): ModuleJo
         .where({ id: checkId })
         .update({ status: outcome.status, reason: 'reason' in outcome ? outcome.reason : null, finished_at: services.clock().toISOString() });
     },
-  }),
+  });
 
-  defineJobHandler(POSITIONS_DAILY, {
+  const dailyJob = defineJobHandler(POSITIONS_DAILY, {
     async run({ projectId, day }, ctx) {
       const today = isoDay(services.clock());
       // Claim this run and schedule the next one together, so exactly one chain lives per tracker.
@@ -155,14 +154,15 @@ export function positionJobs(services: Services, providers: Providers): ModuleJo
         if (tracker && tracker.next_run_on === null) await scheduleDaily(services, trx, projectId, addDays(isoDay(services.clock()), 1));
       });
     },
-  }),
+  });
 
-  defineJobHandler(POSITIONS_KEYWORD_DATA, {
+  const keywordDataJob = defineJobHandler(POSITIONS_KEYWORD_DATA, {
     async run({ projectId, keywords }) {
       const tracker = (await knex('position_trackers').where({ project_id: projectId }).first()) as TrackerRow | undefined;
       if (!tracker) return;
       await refreshKeywordData(projectId, tracker, keywords);
     },
-  }),
-  ];
+  });
+
+  return [checkJob, dailyJob, keywordDataJob];
 }
