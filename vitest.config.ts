@@ -28,6 +28,7 @@ export default defineConfig({
     // Exact matches, so that subpaths such as @siteaudit/schema/operations resolve to their file.
     alias: [
       { find: /^@siteaudit\/schema\/(operations|openapi)$/, replacement: fileURLToPath(new URL('./packages/schema/src/$1.ts', import.meta.url)) },
+      { find: /^@siteaudit\/schema\/(rules|pipeline)$/, replacement: fileURLToPath(new URL('./packages/schema/src/$1/index.ts', import.meta.url)) },
       { find: /^@siteaudit\/schema$/, replacement: src('schema') },
       { find: /^@siteaudit\/server$/, replacement: src('server') },
       { find: /^@siteaudit\/client$/, replacement: src('client') },

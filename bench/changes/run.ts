@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { CHECKS, SEVERITY_RANK } from '@siteaudit/schema';
+import { CHECKS, SEVERITY_RANK } from '@siteaudit/schema/rules';
 import { migrate, openDatabase } from '../../packages/server/src/store/database.js';
 import { previousComparableCrawl, writeChanges } from '../../packages/server/src/modules/crawls/changes.js';
 import { recommendations } from '../../packages/server/src/modules/crawls/recommendations.js';

@@ -6,7 +6,7 @@ import { defineConfig } from 'tsup';
  * `instanceof` checks and `.meta()` registries in the user's program.
  */
 export default defineConfig({
-  entry: { index: 'src/index.ts', operations: 'src/operations.ts', openapi: 'src/openapi.ts' },
+  entry: { index: 'src/index.ts', rules: 'src/rules/index.ts', pipeline: 'src/pipeline/index.ts', operations: 'src/operations.ts', openapi: 'src/openapi.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   target: 'node20',

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { matchOperation, allowedMethods, contract } from '@siteaudit/schema';
+import { contract } from '@siteaudit/schema';
+import { matchOperation, allowedMethods } from '@siteaudit/schema/rules';
 
 /** One request of the suite and what came back. */
 export interface Exchange {

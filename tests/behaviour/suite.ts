@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError, createClient, type SiteAuditClient } from '@siteaudit/client';
-import { SCOPES, WEEKDAYS, type PlanOverrides, type Scope } from '@siteaudit/schema';
+import { SCOPES, WEEKDAYS, type Scope } from '@siteaudit/schema';
+import { type PlanOverrides } from '@siteaudit/schema/rules';
 
 /**
  * Plans both targets add to their catalogue: `keywords` has a small keyword pool (3) and a

@@ -3,6 +3,12 @@ const assert = require('node:assert');
 const { createClient, SiteAuditError, NotFoundError, verifyWebhook } = require('@siteaudit/client');
 const { createSiteAuditServer } = require('@siteaudit/server');
 const { contract } = require('@siteaudit/schema');
+// The shared rules and the request pipeline are subpaths of their own, beside the contract.
+const { pickLanguage } = require('@siteaudit/schema/rules');
+const { createPipeline } = require('@siteaudit/schema/pipeline');
+assert.strictEqual(pickLanguage('en-GB'), 'en');
+assert.strictEqual(typeof createPipeline, 'function');
+assert.strictEqual(require('@siteaudit/schema').pickLanguage, undefined);
 
 assert.strictEqual(typeof createClient, 'function');
 assert.strictEqual(typeof verifyWebhook, 'function');

@@ -4,6 +4,18 @@ import { createClient, NotFoundError } from '@siteaudit/client';
 import { createMockApi } from '@siteaudit/mock';
 import { createSiteAuditServer } from '@siteaudit/server';
 import { OPERATIONS } from '@siteaudit/schema/operations';
+import * as contract from '@siteaudit/schema';
+import { pickLanguage } from '@siteaudit/schema/rules';
+import { createPipeline } from '@siteaudit/schema/pipeline';
+import * as serverPackage from '@siteaudit/server';
+
+// The contract at the root; the shared rules and the request pipeline under subpaths of their own.
+assert.strictEqual(pickLanguage('en-GB'), 'en');
+assert.strictEqual(typeof createPipeline, 'function');
+assert.ok(!('pickLanguage' in contract) && !('createPipeline' in contract));
+// The server's surface names its providers' factories, not their endpoints or Google's signing.
+assert.strictEqual(typeof serverPackage.createGoogleSearchConsole, 'function');
+assert.ok(!('GOOGLE_TOKEN_URL' in serverPackage) && !('serviceAccountAssertion' in serverPackage));
 
 // The spec's 40 operations and the marked extensions (docs/decisions).
 assert.strictEqual(Object.values(OPERATIONS).filter((op) => !op.extension).length, 40);

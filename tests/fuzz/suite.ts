@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { createClient } from '@siteaudit/client';
-import { ERRORS, contract, type ErrorCode, type OperationId, type PlanOverrides } from '@siteaudit/schema';
+import { ERRORS, contract, type ErrorCode, type OperationId } from '@siteaudit/schema';
+import { type PlanOverrides } from '@siteaudit/schema/rules';
 import { anyRequest, resolve, type FuzzRequest } from './requests.js';
 
 /** Limits high enough that a long run never meets the rate limit or a plan ceiling. */

@@ -8,7 +8,8 @@ import type { RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll } from 'vitest';
 import { createMockApi } from '@siteaudit/mock';
-import { SCOPES, type PlanOverrides, type Scope } from '@siteaudit/schema';
+import { SCOPES, type Scope } from '@siteaudit/schema';
+import { type PlanOverrides } from '@siteaudit/schema/rules';
 import { caller, type CallInit } from '../../packages/server/test/db/support/http.js';
 
 export interface TokenInput {

@@ -277,7 +277,7 @@ export function createClient(options: ClientOptions): SiteAuditClient {
   return client as unknown as SiteAuditClient;
 }
 
-/** Spec envelope rule 1: a single resource is `{ data }`, returned unwrapped. */
+/** A single resource is `{ data }` (the envelope of docs/openapi.json), returned unwrapped. */
 function finish(op: OperationInfo, body: unknown): unknown {
   if (op.kind === 'empty') return undefined;
   return op.kind === 'json' && body !== null && typeof body === 'object' && !('meta' in body) && 'data' in body ? body.data : body;

@@ -33,7 +33,7 @@ export interface UploadIn {
  */
 export type Input<K extends OperationId> = Simplify<Clean<Params<K>> & FixLimit<Clean<Query<K>>> & BodyIn<K>>;
 
-/** Envelope `meta` of a list (spec: Envelope rules). */
+/** Envelope `meta` of a list (docs/decisions/pagination.md). */
 export interface ListMeta {
   limit: number;
   has_more: boolean;

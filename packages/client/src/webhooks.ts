@@ -2,7 +2,7 @@
  * Standard Webhooks 1.0 verification with Web Crypto only, so that it runs in Node 20+, browsers,
  * Deno and edge runtimes. The `standardwebhooks` package needs Node's Buffer, fixes the tolerance
  * at 300 s and takes one secret per instance, while a receiver must accept either secret during
- * the 24-hour rotation overlap (spec: Events, rule 2).
+ * the 24-hour rotation overlap (docs/decisions/webhook-delivery.md).
  */
 import type { WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
 import type { output } from 'zod';

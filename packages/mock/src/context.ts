@@ -3,19 +3,10 @@
  * function hands back. A business function never checks auth, scope, cost, validation or
  * idempotency: the generic handler has done it (as the server's binder does).
  */
-import { ApiError } from '@siteaudit/schema';
-import type {
-  CallerFacts,
-  ErrorCode,
-  Language,
-  OperationId,
-  ParsedBody,
-  ParsedParams,
-  ParsedQuery,
-  Plan,
-  PlanCatalogue,
-  ProblemExtras,
-} from '@siteaudit/schema';
+import { ApiError } from '@siteaudit/schema/pipeline';
+import type { ErrorCode, Language, OperationId, ParsedBody, ParsedParams, ParsedQuery } from '@siteaudit/schema';
+import type { Plan, PlanCatalogue, ProblemExtras } from '@siteaudit/schema/rules';
+import type { CallerFacts } from '@siteaudit/schema/pipeline';
 import type { Job, MemberRecord, MockDb, TeamRecord, TokenRecord } from './db.js';
 import type { Random } from './random.js';
 

@@ -1,10 +1,10 @@
 /**
- * Opaque list cursors (spec: Endpoints rule 4), bound to the operation, its path parameters
+ * Opaque list cursors (docs/decisions/pagination.md), bound to the operation, its path parameters
  * and filters, and the team. The server signs with HMAC-SHA256; the mock uses a keyed FNV
  * checksum instead, because it must run in browsers without `node:crypto` and only has to
  * detect a cursor used elsewhere or edited by hand, not resist an attacker.
  */
-import { cursorBinding } from '@siteaudit/schema';
+import { cursorBinding } from '@siteaudit/schema/rules';
 import { base64UrlDecode, base64UrlEncode, hashHex } from './random.js';
 
 interface CursorPayload {

@@ -1,10 +1,24 @@
 /**
  * The in-memory store of the mock. Records keep every field the API shows plus what it hides
- * (write-only campaign fields, webhook secrets); serializers in `resources.ts` decide what goes
+ * (write-only campaign fields, webhook secrets); each module's serializer (modules/campaigns.ts, webhooks.ts…) decides what goes
  * out. `seq` is a global insertion counter: lists sort on it, because the mock's clock stands
  * still between calls and `created_at` alone would not order them.
  */
-import type { AuthFailureCount, Campaign, CampaignWriteOnly, CrawlChange, CrawlChangesSummary, CrawledPage, Crawl, IssueOccurrence, PageResource, Project, Role, Scope, StoredSchedule, WebhookDelivery } from '@siteaudit/schema';
+import type {
+  Campaign,
+  CrawlChange,
+  CrawlChangesSummary,
+  CrawledPage,
+  Crawl,
+  IssueOccurrence,
+  PageResource,
+  Project,
+  Role,
+  Scope,
+  WebhookDelivery,
+} from '@siteaudit/schema';
+import type { AuthFailureCount, CampaignWriteOnly, StoredSchedule } from '@siteaudit/schema/rules';
+import { MemoryRateCounters } from '@siteaudit/schema/rules';
 
 export type ExportFormat = 'pdf' | 'xlsx';
 
@@ -163,11 +177,6 @@ export interface IdempotencyRecord {
   expires_at: number;
 }
 
-export interface RateCounter {
-  minute: { start: number; used: number };
-  day: { start: number; used: number };
-}
-
 /** The whole state of a mock. Exposed as `mock.db` for inspection in tests. */
 export interface LogImportRecord {
   seq: number;
@@ -175,7 +184,7 @@ export interface LogImportRecord {
   import: import('@siteaudit/schema').LogImport;
   /** What the import becomes once parsed. */
   parsed: import('@siteaudit/schema').LogImport;
-  urls: import('@siteaudit/schema').UrlStat[];
+  urls: import('@siteaudit/schema/rules').UrlStat[];
   days: import('@siteaudit/schema').LogDayStat[];
 }
 
@@ -199,7 +208,7 @@ export interface MockDb {
   /** Keyed by `team id` + NUL + key. */
   idempotency: Map<string, IdempotencyRecord>;
   /** Keyed by team id. */
-  rate: Map<string, RateCounter>;
+  rate: MemoryRateCounters;
   /** Failed authentications this minute; one key, `client`: the mock sees no client address. */
   authFailures: Map<string, AuthFailureCount>;
   seq: number;
@@ -222,7 +231,7 @@ export function createDb(): MockDb {
     deliveries: new Map(),
     jobs: [],
     idempotency: new Map(),
-    rate: new Map(),
+    rate: new MemoryRateCounters(),
     authFailures: new Map(),
     seq: 0,
   };

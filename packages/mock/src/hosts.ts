@@ -4,7 +4,7 @@
  * refuses only what is private on its face: local names and IP literals in non-public ranges.
  * Written by hand because the check is a few ranges and the mock must stay dependency-free.
  */
-import { isLocalHostName } from '@siteaudit/schema';
+import { isLocalHostName } from '@siteaudit/schema/rules';
 
 function ipv4Private(a: number, b: number): boolean {
   return (

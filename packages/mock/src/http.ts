@@ -5,28 +5,18 @@
  * business functions) and turns its answer into a `Response`. Only `failNext` is the mock's
  * own: a queued answer comes before every rule.
  */
+import { WWW_AUTHENTICATE, type ContractEntry, type Language, type OperationId } from '@siteaudit/schema';
 import {
   IDEMPOTENCY_KEY_RETENTION_MS,
-  WWW_AUTHENTICATE,
   VARY,
-  ApiError,
-  allowedMethods,
-  createPipeline,
   decodePathParams,
   matchOperation,
   pickLanguage,
-  problemAnswer,
   rateLimitHeaders,
   rateLimitUpgrade,
   recordAuthFailure,
-  type Answer,
-  type ContractEntry,
-  type Language,
-  type ListOutput,
-  type OperationId,
-  type PipelinePorts,
-  type PipelineRequest,
-} from '@siteaudit/schema';
+} from '@siteaudit/schema/rules';
+import { ApiError, createPipeline, problemAnswer, unroutedError, type Answer, type ListOutput, type PipelinePorts, type PipelineRequest } from '@siteaudit/schema/pipeline';
 import { http, type HttpHandler } from 'msw';
 import type { Business, Caller, MockEnv, Outcome } from './context.js';
 import { bindingHash, decodeCursor, encodeCursor } from './cursor.js';
@@ -270,9 +260,7 @@ export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], 
       const language = pickLanguage(request.headers.get('accept-language'));
       const requestId = newRequestId(env);
       const path = new URL(request.url).pathname.slice(basePath.length);
-      const allowed = allowedMethods(path);
-      const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: allowed.join(', ') }) : new ApiError('not_found');
-      return toResponse(problemAnswer(error, language, requestId), baseHeaders(requestId, language));
+      return toResponse(problemAnswer(unroutedError(path), language, requestId), baseHeaders(requestId, language));
     }),
   );
   return handlers;

@@ -1,4 +1,5 @@
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE, contract, resolvePlans, type ErrorCode, type OperationId, type PlanOverride } from '@siteaudit/schema';
+import { contract, type ErrorCode, type OperationId } from '@siteaudit/schema';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, resolvePlans, type PlanOverride } from '@siteaudit/schema/rules';
 import type { HttpHandler } from 'msw';
 import type { MockEnv } from './context.js';
 import { clearDb, createDb, type MockDb } from './db.js';

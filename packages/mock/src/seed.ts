@@ -3,7 +3,8 @@
  * `server.admin`, and the one-call scenarios. Everything here writes the store directly: seeding
  * costs no rate-limit units and leaves no idempotency records.
  */
-import { canonicalKeyword, contract, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, WEBHOOK_EVENTS, type OperationId, type Role, type Scope } from '@siteaudit/schema';
+import { contract, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, WEBHOOK_EVENTS, type OperationId, type Role, type Scope } from '@siteaudit/schema';
+import { canonicalKeyword } from '@siteaudit/schema/rules';
 import type { Caller, MockEnv, OpContext, Outcome } from './context.js';
 import type { MemberRecord, TeamRecord, TokenRecord } from './db.js';
 import { authenticate } from './http.js';
@@ -39,7 +40,7 @@ export interface MockAdmin {
   addMember(input: { team: string; email: string; name: string; role: Role }): { id: string };
   /** Creates a token for a member (by email); `days` defaults to 90, at most 365 (whole days). */
   createToken(input: { team: string; member: string; name: string; scopes: readonly Scope[]; days?: number }): { id: string; token: string };
-  /** The member's tokens stop working (spec: Authentication 3). */
+  /** The member's tokens stop working (docs/decisions/roles-and-health.md). */
   removeMember(input: { team: string; email: string }): void;
   setPlan(input: { team: string; plan: string }): void;
   setProjectLocked(projectId: string, locked: boolean): void;

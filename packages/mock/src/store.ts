@@ -37,7 +37,7 @@ export const ownedCrawl = (db: MockDb, id: string, caller: Caller): CrawlRecord 
 export const ownedExport = (db: MockDb, id: string, caller: Caller): ExportRecord => owned(db.exports, id, caller);
 export const ownedWebhook = (db: MockDb, id: string, caller: Caller): WebhookRecord => owned(db.webhooks, id, caller);
 
-/** 403 `project.locked` when the project is read-only (spec: PATCH project; Errors). */
+/** 403 `project.locked` when the project is read-only (docs/decisions/projects.md). */
 export function assertUnlocked(project: ProjectRecord): void {
   if (project.locked) fail('project.locked');
 }

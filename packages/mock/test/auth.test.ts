@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE } from '@siteaudit/schema';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE } from '@siteaudit/schema/rules';
 import { call, useMock } from './helpers.js';
 
 const mock = useMock();

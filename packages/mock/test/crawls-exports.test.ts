@@ -1,4 +1,5 @@
-import { Crawl, CrawledPageWithIssues, Export, IssueSummary, isKnownIssueDetail } from '@siteaudit/schema';
+import { Crawl, CrawledPageWithIssues, Export, IssueSummary } from '@siteaudit/schema';
+import { isKnownIssueDetail } from '@siteaudit/schema/rules';
 import { describe, expect, it } from 'vitest';
 import { call, key, readAll, useMock } from './helpers.js';
 

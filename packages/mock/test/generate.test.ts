@@ -3,7 +3,7 @@
  * crawler's templates: they read (and render in French) as a real crawl's do.
  */
 import { describe, expect, it } from 'vitest';
-import { isKnownIssueDetail, localiseIssueDetails } from '@siteaudit/schema';
+import { isKnownIssueDetail, localiseIssueDetails } from '@siteaudit/schema/rules';
 import type { CampaignRecord } from '../src/db.js';
 import { generateFindings } from '../src/modules/generate.js';
 

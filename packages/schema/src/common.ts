@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Identifiers are UUID strings (spec: Formats). */
+/** Identifiers are UUID strings (docs/openapi.json). */
 export const Uuid = z.uuid();
 /** Timestamps are ISO 8601 UTC date-times. */
 export const DateTime = z.iso.datetime();

@@ -137,7 +137,7 @@ type Contract = {
   [K in OperationId]: (typeof OPERATIONS)[K] & (typeof SCHEMAS)[K] & { readonly id: K };
 };
 
-/** The contract: one entry per operation of the spec, its HTTP rules joined to its schemas. */
+/** The contract: one entry per operation of the API, its HTTP rules joined to its schemas. */
 export const contract = Object.fromEntries(
   (Object.keys(OPERATIONS) as OperationId[]).map((id) => [id, { id, ...OPERATIONS[id], ...SCHEMAS[id] }]),
 ) as Contract;

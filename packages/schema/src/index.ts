@@ -1,52 +1,153 @@
-export * from './common.js';
-export * from './errors.js';
-export * from './scopes.js';
-export * from './operations.js';
-export * from './contract.js';
-export * from './resources/account.js';
-export * from './resources/projects.js';
-export * from './resources/campaigns.js';
-export * from './resources/crawls.js';
-export * from './resources/changes.js';
-export * from './resources/exports.js';
-export * from './resources/positions.js';
-export * from './resources/search-console.js';
-export * from './resources/scorecard.js';
-export * from './resources/webhooks.js';
-export * from './resources/events.js';
-export * from './resources/logs.js';
-export * from './rules/logs.js';
-export * from './rules/log-aggregator.js';
-export * from './rules/log-analysis.js';
-export * from './rules.js';
-export * from './rules/request-input.js';
-export * from './rules/plans.js';
-export * from './rules/rate-limits.js';
-export * from './rules/auth-failures.js';
-export * from './rules/idempotency.js';
-export * from './rules/schedule.js';
-export * from './rules/health-score.js';
-export * from './rules/periods.js';
-export * from './rules/rank-tracking.js';
-export * from './rules/urls.js';
-export * from './rules/url-patterns.js';
-export * from './rules/local-names.js';
-export * from './rules/project-setup.js';
-export * from './rules/campaign-settings.js';
-export * from './rules/webhooks.js';
-export * from './rules/site-refusal.js';
-export * from './rules/issue-details.js';
-export * from './rules/exports.js';
-export * from './rules/crawls.js';
-export * from './pipeline/index.js';
-export * from './rules/issue-catalogue.js';
-export * from './rules/check-thresholds.js';
-export * from './rules/check-guide.js';
-export * from './rules/check-details.js';
-export * from './rules/checks-reference.js';
-export * from './rules/comparable-crawls.js';
-export * from './rules/crawl-changes.js';
-export * from './rules/fix-advice.js';
-export * from './rules/account.js';
-export * from './operation-errors.js';
-export * from './error-docs.js';
+/**
+ * @siteaudit/schema: the contract (resources, errors, scopes, operations and their typed shape).
+ * The rules the server and the mock share are at `@siteaudit/schema/rules`, the request pipeline
+ * at `@siteaudit/schema/pipeline`, the OpenAPI document at `@siteaudit/schema/openapi`.
+ */
+export {
+  BooleanText,
+  DateTime,
+  list,
+  ListMeta,
+  NoBody,
+  NoParams,
+  NoQuery,
+  PageQuery,
+  Period,
+  PERIOD_PRESETS,
+  PeriodPreset,
+  PlainDate,
+  queryInteger,
+  Severity,
+  SeverityCounts,
+  single,
+  Uuid,
+} from './common.js';
+export {
+  ERROR_CODES,
+  ERROR_TYPE_BASE,
+  type ErrorCode,
+  ERRORS,
+  errorStatus,
+  errorTitle,
+  FieldError,
+  type Language,
+  LANGUAGES,
+  Problem,
+} from './errors.js';
+export { type Role, ROLES, type Scope, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, WWW_AUTHENTICATE } from './scopes.js';
+export {
+  fillPath,
+  type HttpMethod,
+  type IdempotencyMode,
+  OPERATION_IDS,
+  type OperationId,
+  type OperationInfo,
+  OPERATIONS,
+  templatePath,
+} from './operations.js';
+export {
+  type Body,
+  contract,
+  type ContractEntry,
+  type Params,
+  type ParsedBody,
+  type ParsedParams,
+  type ParsedQuery,
+  type Query,
+  type ResponseBody,
+} from './contract.js';
+export { Me, Operation, OPERATION_KINDS, OperationList, RateLimitWindow, Usage } from './resources/account.js';
+export {
+  Campaign,
+  CampaignParams,
+  CreateCampaignBody,
+  ListCampaignsQuery,
+  MONTH_DAYS,
+  Schedule,
+  SCHEDULE_FREQUENCIES,
+  type ScheduleFrequency,
+  ScheduleInput,
+  UpdateCampaignBody,
+  WEEKDAYS,
+} from './resources/campaigns.js';
+export { CHANGE_BASES, CrawlChange, CrawlChangesSummary, ListChangesQuery, ListRecommendationsQuery, Recommendation } from './resources/changes.js';
+export {
+  Crawl,
+  CRAWL_STAGES,
+  CRAWL_STATUSES,
+  CRAWL_TRIGGERS,
+  CrawledPage,
+  CrawledPageWithIssues,
+  CrawlParams,
+  IssueOccurrence,
+  IssueSummary,
+  LaunchCrawlBody,
+  ListCrawlsQuery,
+  ListIssuesQuery,
+  ListPagesQuery,
+  PAGE_STATUS_FILTERS,
+  PageByUrlQuery,
+  PageResource,
+  PAGESPEED_STATUSES,
+  PageSpeedResult,
+  RESOURCE_TYPES,
+  type ResourceType,
+  StagePlan,
+  STEP_STATES,
+} from './resources/crawls.js';
+export { WEBHOOK_EVENT_PAYLOADS } from './resources/events.js';
+export { CreateExportBody, Export, EXPORT_FORMATS, EXPORT_STATUSES, ExportParams } from './resources/exports.js';
+export {
+  BOT_FAMILIES,
+  type BotFamily,
+  BUDGET_BUCKETS,
+  ListLogDaysQuery,
+  ListLogFindingsQuery,
+  ListLogUrlsQuery,
+  LOG_FINDING_KINDS,
+  LOG_FORMATS,
+  LOG_IMPORT_STATUSES,
+  LOG_UPLOAD_TYPES,
+  LogDayStat,
+  LogFinding,
+  LogImport,
+  LogImportParams,
+  LogInsights,
+  LogUrlStat,
+  STATUS_CLASSES,
+  VERIFICATIONS,
+} from './resources/logs.js';
+export {
+  CheckKeywordBody,
+  KeywordCheck,
+  KeywordsActivityResult,
+  KeywordsBody,
+  PeriodQuery,
+  Positions,
+  POSITIONS_STATUSES,
+  PositionsKeyword,
+  TrackKeywordsBody,
+  TrackKeywordsResult,
+  UntrackKeywordsResult,
+} from './resources/positions.js';
+export { CreateProjectBody, ListProjectsQuery, Project, ProjectParams, SiteUrl, UpdateProjectBody } from './resources/projects.js';
+export { PILLAR_KEYS, PILLAR_STATUSES, Scorecard, ScorecardPillar } from './resources/scorecard.js';
+export { SEARCH_CONSOLE_STATUSES, SearchConsole } from './resources/search-console.js';
+export {
+  CreateWebhookBody,
+  DELIVERY_ERROR_REASONS,
+  DELIVERY_STATUSES,
+  type DeliveryErrorReason,
+  ListDeliveriesQuery,
+  ListWebhooksQuery,
+  UpdateWebhookBody,
+  Webhook,
+  WEBHOOK_EVENTS,
+  WebhookDelivery,
+  webhookEvent,
+  type WebhookEventType,
+  WebhookParams,
+  WebhookWithSecret,
+} from './resources/webhooks.js';
+export { type ErrorSource, OPERATION_ERRORS, operationErrorCodes } from './operation-errors.js';
+export { ERROR_DESCRIPTIONS } from './error-docs.js';

@@ -1,5 +1,5 @@
 /**
- * Every operation of the spec with its HTTP rules, free of zod so that the SDK can read it in a
+ * Every operation of the API with its HTTP rules, free of zod so that the SDK can read it in a
  * browser without the schemas. `contract.ts` joins each entry to its schemas; the server binder,
  * the client, the mock and the OpenAPI document are all derived from the two.
  */
@@ -25,7 +25,7 @@ export interface OperationInfo {
   readonly kind: 'json' | 'list' | 'empty' | 'file';
   /** Reserved to owners and admins (webhooks). */
   readonly adminOnly?: boolean;
-  /** "Never refused by billing" (spec): allowed on a plan without API write access. */
+  /** "Never refused by billing" (docs/plans.md): allowed on a plan without API write access. */
   readonly billingExempt?: boolean;
   readonly summary: string;
   /**
@@ -104,7 +104,7 @@ export const OPERATIONS = {
 export type OperationId = keyof typeof OPERATIONS;
 export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[];
 
-/** `/v1/projects/:project` → `/v1/projects/{project}` (OpenAPI and the spec's notation). */
+/** `/v1/projects/:project` → `/v1/projects/{project}` (OpenAPI's notation). */
 export function templatePath(path: string): string {
   return path.replace(/:([a-z_]+)/g, '{$1}');
 }

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
-  webhookUrlSchemeError,
   Campaign,
   CreateCampaignBody,
   CreateWebhookBody,
@@ -20,6 +19,7 @@ import {
   type ContractEntry,
   type OperationId,
 } from '../src/index.js';
+import { webhookUrlSchemeError } from '../src/rules/index.js';
 
 const campaignBody = { name: 'Audit', start_url: 'https://www.example.com/', max_depth: 5, max_urls: 500 };
 const webhookBody = { url: 'https://hooks.example.com/in', events: ['crawl.completed'] };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHECK_GUIDE, CHECKS, checkReference, checksMarkdown, THRESHOLDS } from '../src/index.js';
+import { CHECK_GUIDE, CHECKS, checkReference, checksMarkdown, THRESHOLDS } from '../src/rules/index.js';
 
 describe('the check catalogue', () => {
   it('holds at least 120 checks, each with what, why and how to fix in French and English', () => {

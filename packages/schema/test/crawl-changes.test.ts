@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HEALTH_DROP_ERROR, HEALTH_DROP_WARNING, IMPACT_PILLAR_WEIGHTS, compareRecommendations, pillarOf, recommendationImpact, regressionSignal } from '../src/index.js';
+import {
+  HEALTH_DROP_ERROR,
+  HEALTH_DROP_WARNING,
+  IMPACT_PILLAR_WEIGHTS,
+  compareRecommendations,
+  pillarOf,
+  recommendationImpact,
+  regressionSignal,
+} from '../src/rules/index.js';
 
 const none = { error: 0, warning: 0, info: 0 };
 const steady = { score: 80, previous: 80 };

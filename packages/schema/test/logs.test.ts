@@ -12,7 +12,7 @@ import {
   statusClass,
   statusRecord,
   type LogAggregate,
-} from '../src/index.js';
+} from '../src/rules/index.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 

@@ -35,7 +35,7 @@ import {
   slugify,
   visibilityPercent,
   type ListedKeyword,
-} from '../src/index.js';
+} from '../src/rules/index.js';
 
 const NOW = new Date('2026-01-15T10:00:20Z'); // a Thursday
 

@@ -4,7 +4,8 @@
  * covered by packages/server/test/crawler/url.test.ts, through the crawler's re-export.
  */
 import { describe, expect, it } from 'vitest';
-import { CreateCampaignBody, PATTERN_LIMITS, PatternError, UpdateCampaignBody, compilePatterns, fieldErrors, patternProblem, splitPatterns } from '@siteaudit/schema';
+import { CreateCampaignBody, UpdateCampaignBody } from '@siteaudit/schema';
+import { PATTERN_LIMITS, PatternError, compilePatterns, fieldErrors, patternProblem, splitPatterns } from '@siteaudit/schema/rules';
 
 const u = (path: string) => `https://example.com${path}`;
 

@@ -1,15 +1,16 @@
 /**
- * The operator interface (docs/operations.md): what the spec leaves to a settings screen
+ * The operator interface (docs/operations.md): what the API leaves to a settings screen
  * — teams, members, tokens, plans, locks — done from code or the CLI.
  *
  * It needs the store and nothing of the API, the crawler or the exporters: `openAdmin` gives it
  * without a server, so that `siteaudit-server admin …` starts in a fraction of a second.
  */
 import { randomUUID } from 'node:crypto';
-import { resolvePlans, ROLES, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, type PlanOverrides, type Role, type Scope } from '@siteaudit/schema';
+import { ROLES, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, type Role, type Scope } from '@siteaudit/schema';
+import { resolvePlans, type PlanOverrides } from '@siteaudit/schema/rules';
 import { createSecretBox, generateToken, hashToken } from './crypto/secret-box.js';
 import { serverSecret } from './crypto/server-secret.js';
-import { invalidateTokenCache, TOKEN_PREFIX } from './http/auth.js';
+import { announceAuthChange, TOKEN_PREFIX } from './http/auth.js';
 import { createJobRunner } from './jobs/index.js';
 import { linkSearchConsole, type LinkSearchConsoleInput } from './modules/search-console/link.js';
 import type { Services } from './services.js';
@@ -34,7 +35,16 @@ export interface CreatedToken {
 /** What the operator tasks use of the services: queued jobs are only enqueued, never run. */
 export type AdminServices = Pick<Services, 'knex' | 'clock' | 'plans' | 'secrets' | 'jobs'>;
 
-export function createAdmin(services: AdminServices) {
+export interface AdminOptions {
+  /**
+   * Called after every change to who may call (a member removed or rejoining, a plan changed, a
+   * token revoked): the server's authenticator forgets its cached tokens (and, on PostgreSQL, tells
+   * every other process); the CLI's admin only tells the others.
+   */
+  onAuthChange(): Promise<void>;
+}
+
+export function createAdmin(services: AdminServices, { onAuthChange }: AdminOptions) {
   const { knex } = services;
 
   async function teamId(slug: string): Promise<string> {
@@ -69,7 +79,7 @@ export function createAdmin(services: AdminServices) {
         // Rejoining gives a fresh membership: tokens of the earlier one stay dead.
         await knex('tokens').where({ member_id: existing.id }).delete();
         await knex('members').where({ id: existing.id }).update({ name: input.name, role, removed_at: null });
-        await invalidateTokenCache(knex);
+        await onAuthChange();
         return { id: existing.id as string, email, name: input.name, role };
       }
       const member = { id: randomUUID(), team_id: id, email, name: input.name, role, created_at: services.clock().toISOString(), removed_at: null };
@@ -104,7 +114,7 @@ export function createAdmin(services: AdminServices) {
       return { token, id: row.id, expires_at: row.expires_at };
     },
 
-    /** The member's tokens stop working at once (spec: Authentication §3). */
+    /** The member's tokens stop working at once (docs/decisions/roles-and-health.md). */
     async removeMember(input: { team: string; email: string }) {
       const id = await teamId(input.team);
       const updated = await knex('members')
@@ -112,7 +122,7 @@ export function createAdmin(services: AdminServices) {
         .whereNull('removed_at')
         .update({ removed_at: services.clock().toISOString() });
       if (updated === 0) throw new AdminError(`${input.email} is not a member of ${input.team}`);
-      await invalidateTokenCache(knex);
+      await onAuthChange();
     },
 
     async setPlan(input: { team: string; plan: string }) {
@@ -120,7 +130,7 @@ export function createAdmin(services: AdminServices) {
       const team = await knex('teams').where({ slug: input.team }).first('id', 'plan');
       if (!team) throw new AdminError(`No team "${input.team}"`);
       await knex('teams').where({ id: team.id }).update({ plan: input.plan });
-      await invalidateTokenCache(knex);
+      await onAuthChange();
       return { team: input.team, plan: input.plan, previous_plan: team.plan as string };
     },
 
@@ -174,7 +184,7 @@ export function createAdmin(services: AdminServices) {
       const row = await knex('tokens').where({ team_id: id, id: input.id.toLowerCase() }).first('id', 'name');
       if (!row) throw new AdminError(`No token ${input.id} in team ${input.team} (admin list-tokens --team ${input.team} shows them)`);
       await knex('tokens').where({ id: row.id }).delete();
-      await invalidateTokenCache(knex);
+      await onAuthChange();
       return { team: input.team, id: row.id as string, name: row.name as string, revoked: true };
     },
 
@@ -203,13 +213,10 @@ export async function openAdmin(options: { database: DatabaseOption; secretKey?:
     const clock = options.clock ?? (() => new Date());
     // Enqueues only: no worker, no engine maintenance; stopped with the admin.
     const jobs = createJobRunner({ knex: db.knex, dialect: db.dialect, clock, supervise: false });
-    const admin = createAdmin({
-      knex: db.knex,
-      clock,
-      plans: () => plans,
-      secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }),
-      jobs,
-    });
+    const admin = createAdmin(
+      { knex: db.knex, clock, plans: () => plans, secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }), jobs },
+      { onAuthChange: () => announceAuthChange(db.knex) },
+    );
     return {
       admin,
       close: async () => {

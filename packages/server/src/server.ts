@@ -11,7 +11,7 @@ import { createAdmin, type Admin } from './admin.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import { serverSecret } from './crypto/server-secret.js';
 import { EventBus } from './events/bus.js';
-import { createApp, serveMetrics, type ServedApp } from './http/app.js';
+import { answerMetrics, createApp, type ServedApp } from './http/app.js';
 import { requestObserver, requestPath } from './http/request-log.js';
 import { resolveLogger, type LoggerOption } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
@@ -24,23 +24,22 @@ import { Authenticator } from './http/auth.js';
 import type { Handlers } from './http/binder.js';
 import { CursorCodec } from './http/cursor.js';
 import { IdempotencyStore } from './http/idempotency.js';
-import { parsePublicUrl, PublicLinks } from './http/public-url.js';
+import { listenBase, parsePublicUrl, PublicLinks } from './http/public-url.js';
 import { createMemoryRateLimiter, createPostgresRateLimiter } from './http/rate-limit.js';
-import { accountHandlers } from './modules/account/handlers.js';
-import { QuotaReader } from './modules/account/quotas.js';
-import { campaignHandlers } from './modules/campaigns/handlers.js';
+import { accountModule, QuotaReader } from './modules/account/index.js';
+import { campaignsModule } from './modules/campaigns/index.js';
 import { crawlsModule } from './modules/crawls/index.js';
 import { defaultExportDirectory, exportsModule, type ExportsOptions } from './modules/exports/index.js';
-import { scorecardHandlers } from './modules/scorecard/handlers.js';
+import { scorecardModule } from './modules/scorecard/index.js';
 import { logsModule, type LogsOptions } from './modules/logs/index.js';
 import { positionsModule } from './modules/positions/index.js';
 import { searchConsoleModule } from './modules/search-console/index.js';
 import type { Providers } from './providers/index.js';
-import { projectHandlers } from './modules/projects/handlers.js';
-import { handlersOf, type ServerModule } from './modules/module.js';
+import { projectsModule } from './modules/projects/index.js';
+import { checkModules, handlersOf, type ServerModule } from './modules/module.js';
 import { createHealthProbe, workerApp } from './http/health.js';
 import { webhooksModule, webhooksOptions, type WebhooksOptions } from './modules/webhooks/index.js';
-import { problemTypeBase, resolvePlans, type PlanOverrides } from '@siteaudit/schema';
+import { problemTypeBase, resolvePlans, type PlanOverrides } from '@siteaudit/schema/rules';
 import { DEFAULT_DOCS_URL } from '@siteaudit/schema/openapi';
 import type { Services } from './services.js';
 import { migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
@@ -159,7 +158,9 @@ export interface SiteAuditServer {
 
 export async function createSiteAuditServer(options: SiteAuditServerOptions = {}): Promise<SiteAuditServer> {
   const publicUrl = options.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL;
-  const links = new PublicLinks(publicUrl ? parsePublicUrl(publicUrl) : null);
+  // Without a configured public URL, links are based on the address `listen()` binds (set there).
+  let listening: string | null = null;
+  const links = new PublicLinks(publicUrl ? parsePublicUrl(publicUrl) : null, () => listening);
   const envDocsUrl = options.docsUrl ?? process.env.SITEAUDIT_DOCS_URL;
   // Each server its own: two embedded in one process may point at different documentation.
   const docsUrl = envDocsUrl ? parsePublicUrl(envDocsUrl) : DEFAULT_DOCS_URL;
@@ -180,7 +181,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
 
   const clock = options.clock ?? (() => new Date());
   const runJobs = role !== 'api';
-  const services: Services = {
+  const services: Services = Object.freeze({
     knex: db.knex,
     dialect: db.dialect,
     clock,
@@ -190,10 +191,9 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }),
     jobs: createJobRunner({ knex: db.knex, dialect: db.dialect, clock, injectedClock: options.clock !== undefined, logger: logger.child({ module: 'jobs' }), onFailed: metrics ? (kind) => metrics.jobFailed(kind) : undefined }),
     events: new EventBus(clock),
-    quotas: new QuotaReader(db.knex),
     logger,
     metrics,
-  };
+  });
   metrics?.watchJobs(() => services.jobs.counts());
 
   const httpLog = logger.child({ module: 'http' });
@@ -201,24 +201,32 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   await authenticator.start();
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
 
-  // Every module, in one list: built here (each registers its jobs and quota counters), started
-  // in this order when this process runs jobs, closed in the reverse order.
+  // Every module, in one list (docs/architecture.md, "Modules"): each declares its handlers, jobs,
+  // quotas and event subscribers, registered below and nowhere else; a module's needs are handed
+  // to it here. Started in this order when this process runs jobs, closed in the reverse order.
+  const quotas = new QuotaReader();
   const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads });
   const modules = [
-    { handlers: accountHandlers(services, { authenticator, rateLimiter }) },
-    { handlers: projectHandlers(services, crawls.control) },
-    { handlers: campaignHandlers(services, crawls.control) },
+    accountModule(services, { rateLimiter, quotas }),
     crawls,
+    projectsModule(services, { stopper: crawls.provides.stopper }),
+    campaignsModule(services, { stopper: crawls.provides.stopper }),
     exportsModule(services, {
       ...options.exports,
       directory: options.exports?.directory ?? defaultExportDirectory(db.dialect === 'sqlite' && /memory/.test(String(options.database ?? ''))),
     }),
-    { handlers: scorecardHandlers(services) },
+    scorecardModule(services),
     positionsModule(services, options.providers ?? {}),
     searchConsoleModule(services, options.providers ?? {}),
     webhooksModule(services, webhooks),
     logsModule(services, options.logs),
   ] as const satisfies readonly ServerModule<object>[];
+  checkModules(modules);
+  for (const module of modules as readonly ServerModule<object>[]) {
+    for (const { kind, handler } of module.jobs) services.jobs.register(kind, handler);
+    for (const quota of module.quotas) quotas.register(quota);
+    for (const subscriber of module.events) services.events.subscribe(subscriber);
+  }
   // A module missing for an operation is a compile error here.
   const handlers: Handlers = handlersOf(modules);
 
@@ -259,7 +267,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const listenMetrics = (registry: Registry, port: number, host: string) =>
     new Promise<string>((resolve, reject) => {
       const server = createServer((req, res) => {
-        if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') return serveMetrics(registry, res, (error) => res.writeHead(500).end(String(error)));
+        if (answerMetrics(registry, req, res, (error) => res.writeHead(500).end(String(error)))) return;
         res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: the metrics are at /metrics\n');
       });
       metricsHttp = server;
@@ -273,7 +281,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   let connections: ServerConnections | null = null;
   return {
     app: served.app,
-    admin: createAdmin(services),
+    admin: createAdmin(services, { onAuthChange: () => authenticator.forgetTokens() }),
     knex: db.knex,
     role,
     jobs: { idle: () => (runJobs ? services.jobs.idle() : Promise.resolve()) },
@@ -297,7 +305,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           const address = http.address() as AddressInfo;
           const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
           // A worker's address serves health checks only: never the base of the API's links.
-          if (role !== 'worker') links.listening(url, host);
+          if (role !== 'worker') listening = listenBase(url, host);
           resolve({ url, port: address.port, metricsUrl });
         });
       });

@@ -1,10 +1,12 @@
-/** What every module receives: the store, the clock, the plans and the shared machinery. */
+/**
+ * What every module receives: the store, the clock, the plans and the shared machinery. Built
+ * once by server.ts and frozen; modules declare their jobs and quotas instead of adding to it.
+ */
 import type { Knex } from 'knex';
-import type { PlanCatalogue } from '@siteaudit/schema';
+import type { PlanCatalogue } from '@siteaudit/schema/rules';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { EventBus } from './events/bus.js';
 import type { JobRunner } from './jobs/job-runner.js';
-import type { QuotaReader } from './modules/account/quotas.js';
 import type { PublicLinks } from './http/public-url.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
@@ -21,8 +23,6 @@ export interface Services {
   secrets: SecretBox;
   jobs: JobRunner;
   events: EventBus;
-  /** Modules register how their quotas are counted for GET /v1/usage. */
-  quotas: QuotaReader;
   /** Modules log with a child of it: `services.logger.child({ module: 'crawls' })`. */
   logger: Logger;
   /** Null unless the server was created with `metrics`. */

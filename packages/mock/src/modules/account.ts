@@ -2,7 +2,8 @@
  * Account: the current token, usage (both rate windows and the plan quotas) and the team's
  * running operations (crawls only, in the mock).
  */
-import { OPERATIONS_CAP, apiAccess, quotaOf, usageAnswer, type Entitlement, type Me, type Operation } from '@siteaudit/schema';
+import { type Me, type Operation } from '@siteaudit/schema';
+import { OPERATIONS_CAP, apiAccess, quotaOf, usageAnswer, type Entitlement } from '@siteaudit/schema/rules';
 import { data, type BusinessMap, type Caller } from '../context.js';
 import type { MockDb } from '../db.js';
 import { peek } from '../rate-limit.js';

@@ -1,8 +1,18 @@
 /**
  * Campaigns: reusable crawl configurations with a schedule. Write-only fields (patterns,
- * timeouts, HTTP credentials…) are kept on the record and never echoed (spec: Campaign).
+ * timeouts, HTTP credentials…) are kept on the record and never echoed (docs/decisions/campaign-fields.md).
  */
-import { assertIncluded, assertWithinPlan, CAMPAIGN_WRITE_ONLY_FIELDS, campaignSettings, frequencyUpgrade, nextRunAt, normaliseSchedule, privateSiteRefusal, type Campaign, type CampaignWriteOnly, type CreateCampaignBody, type Language, type UpdateCampaignBody } from '@siteaudit/schema';
+import { type Campaign, type CreateCampaignBody, type Language, type UpdateCampaignBody } from '@siteaudit/schema';
+import {
+  CAMPAIGN_WRITE_ONLY_FIELDS,
+  campaignSettings,
+  frequencyUpgrade,
+  nextRunAt,
+  normaliseSchedule,
+  privateSiteRefusal,
+  type CampaignWriteOnly,
+} from '@siteaudit/schema/rules';
+import { assertIncluded, assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, empty, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, MockDb, ProjectRecord } from '../db.js';
 import { isObviouslyPrivateHost } from '../hosts.js';
@@ -31,7 +41,7 @@ export function serializeCampaign(record: CampaignRecord, now: Date): Campaign {
   };
 }
 
-/** Plan bounds on the campaign as it would be saved (spec: URL budget, JavaScript rendering, frequencies). */
+/** Plan bounds on the campaign as it would be saved (docs/plans.md). */
 function assertPlanBounds(env: MockEnv, caller: Caller, campaign: Pick<CampaignRecord, 'max_urls' | 'javascript_rendering' | 'schedule'>) {
   const { plan } = caller;
   assertWithinPlan(env.plans, plan, 'crawls.max_urls', campaign.max_urls, 'plan_limit.crawls.max_urls');

@@ -5,6 +5,7 @@
  * occurrence carrying the details; a page change is an internal URL, matched on its normalised
  * form; kinds come in the order of `CHANGE_KINDS`, each in the order its rows were found.
  */
+import { type CrawlChange, type CrawlChangesSummary, type Language, type Recommendation, type Severity } from '@siteaudit/schema';
 import {
   notComparedSummary,
   CHANGE_KINDS,
@@ -17,13 +18,8 @@ import {
   recommendationImpact,
   regressionSignal,
   type ChangeKind,
-  type CrawlChange,
-  type CrawlChangesSummary,
-  type Language,
-  type Recommendation,
   type RegressionThreshold,
-  type Severity,
-} from '@siteaudit/schema';
+} from '@siteaudit/schema/rules';
 import type { CampaignRecord, CrawlRecord } from '../db.js';
 import { crawlPillarScores } from './projects.js';
 

@@ -1,9 +1,21 @@
 /**
  * Crawls: launched as `queued`, then moved by `advance()` through `running` (stage `fetching`)
  * to `completed` with `settled: false` (post-processing), then `settled: true`, when reports
- * may be read (spec: States, Crawl). Reports before that answer 409 `crawl.not_settled`.
+ * may be read (docs/decisions/crawl-lifecycle.md). Reports before that answer 409 `crawl.not_settled`.
  */
-import { assertWithinPlan, CRAWL_STEPS, QUEUED_CRAWL, SEVERITY_RANK, crawlSettingsText, crawlProgressPercent, localiseIssueDetails, normaliseUrl, pagespeedSkipReason, unmeasuredPageSpeed, type Crawl, type IssueOccurrence, type IssueSummary, type Language, type PageSpeedResult } from '@siteaudit/schema';
+import { type Crawl, type IssueOccurrence, type IssueSummary, type Language, type PageSpeedResult } from '@siteaudit/schema';
+import {
+  CRAWL_STEPS,
+  QUEUED_CRAWL,
+  SEVERITY_RANK,
+  crawlSettingsText,
+  crawlProgressPercent,
+  localiseIssueDetails,
+  normaliseUrl,
+  pagespeedSkipReason,
+  unmeasuredPageSpeed,
+} from '@siteaudit/schema/rules';
+import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { CampaignRecord, CrawlRecord, Job, MockDb } from '../db.js';
 import { hashHex } from '../random.js';
@@ -127,7 +139,7 @@ export function runCrawlJob(env: MockEnv, job: Job): void {
     step('fetching').state = 'running';
     env.schedule('crawl.fetched', crawl.id, job.at + CRAWL_TIMING.fetching);
   } else if (job.kind === 'crawl.fetched' && crawl.status === 'running') {
-    // `completed` comes before post-processing ends (spec): active false, settled still false.
+    // `completed` comes before post-processing ends (docs/decisions/crawl-lifecycle.md): active false, settled still false.
     const counts = { error: 0, warning: 0, info: 0 };
     for (const issue of crawl.issues) counts[issue.severity]++;
     Object.assign(crawl, { status: 'completed', active: false, stage: 'analysing', finished_at: at, issue_counts: counts });

@@ -1,9 +1,11 @@
 /**
  * Exports: requested as `queued` (202 + Location), `generating`, then `ready` with a
  * download_url until `expires_at`, then `expired` (download 410). An identical export still in
- * progress is answered instead of a new one (spec: States, Export).
+ * progress is answered instead of a new one (docs/decisions/exports.md).
  */
-import { assertIncluded, DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename, type Export } from '@siteaudit/schema';
+import { type Export } from '@siteaudit/schema';
+import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename } from '@siteaudit/schema/rules';
+import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type MockEnv } from '../context.js';
 import type { ExportRecord, Job } from '../db.js';
 import { DAY, iso, nextSeq, ownedCrawl, ownedExport, SECOND } from '../store.js';

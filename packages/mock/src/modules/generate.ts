@@ -6,7 +6,8 @@
  * catalogue's from the shared templates, CHECK_DETAILS), so answers localise it with the same
  * templates (`localiseIssueDetails`).
  */
-import { CHECK_DETAILS as D, CHECKS, SEVERITY_RANK, type CheckName, type IssueOccurrence, type PageResource } from '@siteaudit/schema';
+import { type IssueOccurrence, type PageResource } from '@siteaudit/schema';
+import { CHECK_DETAILS as D, CHECKS, SEVERITY_RANK, type CheckName } from '@siteaudit/schema/rules';
 import type { CampaignRecord, PageRecord } from '../db.js';
 import { createRandom } from '../random.js';
 

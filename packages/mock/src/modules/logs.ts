@@ -5,8 +5,8 @@
  * inside 66.249.64.0/19 (Googlebot's historical block), a Bing claim inside Bing's published
  * IPv4 prefixes; any other claim is unverified.
  */
+import { type BotFamily, type Scorecard, type LogDayStat, type LogImport } from '@siteaudit/schema';
 import {
-  assertIncluded,
   createLogAggregator,
   statusRecord,
   joinLogs,
@@ -17,14 +17,11 @@ import {
   withinLimit,
   LOG_PILLAR_DAYS,
   logPillar,
-  type BotFamily,
-  type Scorecard,
   type JoinPage,
-  type LogDayStat,
-  type LogImport,
   type UrlStat,
   type VerifiedOperator,
-} from '@siteaudit/schema';
+} from '@siteaudit/schema/rules';
+import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, fail, notFound, type BusinessMap, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
 import { assertUnlocked, basePath, DAY, iso, nextSeq, ownedProject, SECOND } from '../store.js';

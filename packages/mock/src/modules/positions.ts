@@ -5,16 +5,17 @@
  * from a generator seeded by project, keyword and date, and appear after a `check` and
  * `advance()` (or through `seed.trackedKeywords()`). Search Console is always `unconfigured`.
  */
-import { assertIncluded, assertWithinPlan, POSITIONS_DEFAULT_PERIOD,
+import { type PeriodPreset, type Positions, type SearchConsole } from '@siteaudit/schema';
+import {
+  POSITIONS_DEFAULT_PERIOD,
   SEARCH_CONSOLE_DEFAULT_PERIOD,
   canonicalKeyword,
   positionsPeriod,
   quotaOf,
   readListedKeywords,
   searchConsolePeriod,
-  type PeriodPreset,
-  type Positions,
-  type SearchConsole, } from '@siteaudit/schema';
+} from '@siteaudit/schema/rules';
+import { assertIncluded, assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, KeywordRecord, MockDb, ProjectRecord } from '../db.js';
 import { createRandom } from '../random.js';
@@ -112,7 +113,7 @@ export function trackKeywordRecords(db: MockDb, project: ProjectRecord, keywords
     const existing = db.keywords.find((k) => k.project_id === project.id && k.keyword === keyword);
     if (existing && existing.state !== 'untracked') continue;
     if (existing) {
-      // Re-tracking keeps the paid history (spec: untrack keeps it).
+      // Re-tracking keeps the paid history (docs/decisions/positions.md).
       existing.state = 'tracked';
     } else {
       db.keywords.push({
@@ -137,7 +138,7 @@ export function trackKeywordRecords(db: MockDb, project: ProjectRecord, keywords
   return changed;
 }
 
-/** The module needs a plan that includes it: a pool of 0 means not included (spec: Usage). */
+/** The module needs a plan that includes it: a pool of 0 means not included (docs/plans.md). */
 function assertModule(env: MockEnv, caller: Caller): void {
   assertIncluded(env.plans, caller.plan, 'positions.tracked_keywords', 'plan_limit.positions');
 }

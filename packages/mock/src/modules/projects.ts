@@ -3,14 +3,9 @@
  * after the host; deleting one removes everything it holds, even when the project is locked.
  */
 import { logsPillar } from './logs.js';
-import { assertWithinPlan, defaultCampaignBounds,
-  firstFreeSlug,
-  healthScore,
-  normaliseSiteUrl,
-  slugify,
-  type IssueOccurrence,
-  type Project,
-  type Scorecard, } from '@siteaudit/schema';
+import { type IssueOccurrence, type Project, type Scorecard } from '@siteaudit/schema';
+import { contentAxes, defaultCampaignBounds, firstFreeSlug, healthScore, normaliseSiteUrl, slugify, techniqueAxes } from '@siteaudit/schema/rules';
+import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, empty, type BusinessMap, type MockEnv } from '../context.js';
 import type { CrawlRecord, MockDb, ProjectRecord } from '../db.js';
 import { assertUnlocked, iso, newestFirst, nextSeq, ownedProject } from '../store.js';
@@ -45,9 +40,6 @@ export function removeProject(env: MockEnv, project: ProjectRecord, now: Date): 
 
 type Pillar = Scorecard['pillars'][number];
 
-/** Technique axes and content categories, as the server's scorecard groups the check categories. */
-const TECHNIQUE_AXES = ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'];
-const CONTENT_AXES = ['titles', 'content', 'structured_data'];
 /**
  * The health score (`healthScore`, docs/health-score.md) of `issues` over `pages` scored pages:
  * each check counts the pages it fired on. The mock's site has no site-wide check.
@@ -63,7 +55,7 @@ function scoreOf(pages: number, issues: IssueOccurrence[]): number | null {
 }
 
 /** The health score of a crawl's issues in some categories, over its internal pages answering 2xx. */
-function crawlScorer(crawl: CrawlRecord): (categories: string[]) => number | null {
+function crawlScorer(crawl: CrawlRecord): (categories: readonly string[]) => number | null {
   const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
   return (categories) => scoreOf(ok, crawl.issues.filter((i) => categories.includes(i.category)));
 }
@@ -72,7 +64,8 @@ function crawlScorer(crawl: CrawlRecord): (categories: string[]) => number | nul
 export function crawlPillarScores(crawl: CrawlRecord): { technique: number | null; contenu: number | null; accessibilite: number | null } {
   const scored = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
   const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
-  return { technique: ok > 0 ? scoreOf(scored, crawl.issues) : null, contenu: crawlScorer(crawl)(CONTENT_AXES), accessibilite: null };
+  // The mock never checks AI reachability, so that axis stays out of the content score.
+  return { technique: ok > 0 ? scoreOf(scored, crawl.issues) : null, contenu: crawlScorer(crawl)(contentAxes(() => null, false).scored), accessibilite: null };
 }
 
 function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
@@ -109,7 +102,7 @@ function scorecard(db: MockDb, project: ProjectRecord, now: Date): Scorecard {
         version: 1,
         as_of: crawl.finished_at,
         blocked_reason: technique === null ? 'no_internal_page' : null,
-        axes: TECHNIQUE_AXES.map((key) => ({ key, score: within([key]), weight: 1 / TECHNIQUE_AXES.length })),
+        axes: techniqueAxes((category) => within([category]), null),
       },
       {
         key: 'contenu',
@@ -120,7 +113,7 @@ function scorecard(db: MockDb, project: ProjectRecord, now: Date): Scorecard {
         as_of: crawl.finished_at,
         // The mock never checks AI reachability, so that axis stays out of the score.
         blocked_reason: content === null ? 'no_internal_page' : 'ai_reachability_not_checked',
-        axes: [...CONTENT_AXES.map((key) => ({ key, score: within([key]), weight: 1 / CONTENT_AXES.length })), { key: 'ai_reachability', score: null, weight: 0 }],
+        axes: contentAxes((category) => within([category]), false).axes,
       },
       unmeasured('accessibilite', 'accessibility_not_checked'),
       unmeasured('acquisition', 'search_console_no_data'),
@@ -182,7 +175,7 @@ export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProjec
   },
 
   deleteProject({ env, db, caller, params, now }) {
-    // Allowed on a locked project (spec: DELETE project).
+    // Allowed on a locked project (docs/decisions/projects.md).
     removeProject(env, ownedProject(db, params.project, caller), now);
     return empty();
   },

@@ -3,16 +3,17 @@
  * delivery is recorded as `pending` and `advance()` marks it delivered (200), so the log, the
  * counters and `last_delivery_at` move as they would against a healthy receiver.
  */
-import { assertWithinPlan, TEST_EVENT_TYPE,
+import { type Language, type Webhook, type WebhookDelivery } from '@siteaudit/schema';
+import {
+  TEST_EVENT_TYPE,
   WEBHOOK_SECRET_BYTES,
   WEBHOOK_SECRET_PREFIX,
   deliveryLogCutoff,
   isRetriedEvent,
   secretRotationEndsAt,
   webhookUrlSchemeError,
-  type Language,
-  type Webhook,
-  type WebhookDelivery, } from '@siteaudit/schema';
+} from '@siteaudit/schema/rules';
+import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, empty, fail, type BusinessMap, type MockEnv } from '../context.js';
 import type { DeliveryRecord, Job, WebhookRecord } from '../db.js';
 import { isObviouslyPrivateHost } from '../hosts.js';
@@ -99,7 +100,7 @@ export function runDeliveryJob(env: MockEnv, job: Job): void {
     delivered_at: iso(job.at),
   });
   webhook.last_delivery_at = iso(job.at);
-  // A success resets the failure counter; webhook.test never counts either way (spec: Events).
+  // A success resets the failure counter; webhook.test never counts either way (docs/decisions/webhook-delivery.md).
   if (isRetriedEvent(delivery.event_type)) webhook.consecutive_failures = 0;
 }
 
@@ -156,7 +157,7 @@ export const webhookOperations: Pick<
     if (body.events !== undefined) webhook.events = [...new Set(body.events)];
     if (body.description !== undefined) webhook.description = body.description;
     if (body.active === true) {
-      // Re-enabling clears the disablement and resets the counter (spec: Events 5).
+      // Re-enabling clears the disablement and resets the counter (docs/decisions/webhook-delivery.md).
       Object.assign(webhook, { active: true, disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
     } else if (body.active === false && webhook.active) {
       Object.assign(webhook, { active: false, disabled_reason: 'manual', disabled_at: iso(now) });
@@ -183,7 +184,7 @@ export const webhookOperations: Pick<
 
   testWebhook({ env, db, caller, params, now }) {
     const webhook = ownedWebhook(db, params.webhook, caller);
-    // Sent even to a disabled subscription (spec: Webhooks, test).
+    // Sent even to a disabled subscription (docs/decisions/webhooks.md).
     const delivery = queueDelivery(env, webhook, TEST_EVENT_TYPE, now.getTime());
     return data(serializeDelivery(delivery), { status: 202 });
   },

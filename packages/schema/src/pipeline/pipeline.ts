@@ -1,5 +1,5 @@
 /**
- * The request pipeline of the server and the mock: every common rule of the spec around an
+ * The request pipeline of the server and the mock: every common rule of the API around an
  * operation's handler, in this order:
  *
  *   authentication → plan gate → rate limit → role and scope → path (404) → Idempotency-Key
@@ -16,7 +16,8 @@ import type { Language } from '../errors.js';
 import { parseIdempotencyKey, requestFingerprintText } from '../rules/idempotency.js';
 import { rateLimitHeaders, rateLimitRefusal } from '../rules/rate-limits.js';
 import { checkInput } from '../rules/request-input.js';
-import { accessRefusal, ifNoneMatchMatches, planRefusal } from '../rules.js';
+import { ifNoneMatchMatches } from '../rules/conditional-requests.js';
+import { accessRefusal, planRefusal } from '../rules/gates.js';
 import type { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, parseJsonBody, toAnswer } from './answer.js';
 import { ApiError, problemAnswer } from './problem.js';
@@ -74,7 +75,7 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
       const denied = accessRefusal(op, caller.role, caller.scopes);
       if (denied) throw new ApiError(denied.code, denied.extras);
 
-      // Spec, Endpoints rule 5: a malformed identifier names no resource, it answers like a missing one.
+      // A malformed identifier names no resource, it answers like a missing one.
       const parsedParams = op.params.safeParse(request.params);
       if (!parsedParams.success) throw new ApiError('not_found');
       const params = parsedParams.data as Record<string, unknown>;

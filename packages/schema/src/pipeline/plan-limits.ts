@@ -1,5 +1,5 @@
 /**
- * The plan-limit refusals (spec: Usage), thrown alike by the server's handlers and the mock's
+ * The plan-limit refusals (docs/plans.md), thrown alike by the server's handlers and the mock's
  * business functions: the catalogue code, and in `upgrade_to` the first plan that would allow it.
  */
 import type { ErrorCode } from '../errors.js';
@@ -13,7 +13,7 @@ export function assertWithinPlan(plans: PlanCatalogue, plan: Plan, entitlement: 
   throw new ApiError(code, detail === undefined ? { upgrade_to } : { detail, upgrade_to });
 }
 
-/** Refuses with `code` when the plan does not include the feature (a limit of 0, spec: Usage). */
+/** Refuses with `code` when the plan does not include the feature (a limit of 0, docs/plans.md). */
 export function assertIncluded(plans: PlanCatalogue, plan: Plan, entitlement: Entitlement, code: ErrorCode): void {
   if (plan.limits[entitlement] !== 0) return;
   throw new ApiError(code, { upgrade_to: featureUpgrade(plans, plan, entitlement) });

@@ -8,7 +8,7 @@ import type { Language } from '../errors.js';
 import type { OperationId } from '../operations.js';
 import type { Plan, PlanCatalogue } from '../rules/plans.js';
 import type { RateDecision, RateWindowState } from '../rules/rate-limits.js';
-import type { ProblemExtras } from '../rules.js';
+import type { ProblemExtras } from '../rules/problem-bodies.js';
 import type { Role, Scope } from '../scopes.js';
 
 /** A request as the transport read it. */

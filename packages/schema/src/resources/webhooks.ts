@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DateTime, PageQuery, Uuid } from '../common.js';
 import { WEBHOOK_URL_MESSAGE } from '../rules/webhooks.js';
 
-/** Event types a subscription may list (spec: Webhooks). `webhook.test` is sent only by the test call. */
+/** Event types a subscription may list (docs/decisions/webhooks.md). `webhook.test` is sent only by the test call. */
 export const WEBHOOK_EVENTS = [
   'crawl.completed',
   'crawl.failed',

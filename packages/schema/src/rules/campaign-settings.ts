@@ -1,6 +1,6 @@
 /**
- * What a new campaign holds for each optional setting its create body leaves out (spec:
- * Campaign): every check off, no patterns, the crawler's own defaults (`null`), regression
+ * What a new campaign holds for each optional setting its create body leaves out
+ * (docs/decisions/campaign-fields.md): every check off, no patterns, the crawler's own defaults (`null`), regression
  * alerts off, no HTTP credentials. The server and the mock start every campaign from these.
  */
 import type { CreateCampaignBody } from '../resources/campaigns.js';

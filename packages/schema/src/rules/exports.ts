@@ -1,5 +1,5 @@
 /**
- * Export files (spec: Exports; docs/decisions/exports.md): their content types, how long a ready
+ * Export files (docs/decisions/exports.md): their content types, how long a ready
  * export stays downloadable, and the attachment name, alike from the server and the mock.
  */
 

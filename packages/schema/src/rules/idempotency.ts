@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key rules shared by the server and the mock (spec: Endpoints rule 2;
+ * Idempotency-Key rules shared by the server and the mock (
  * docs/decisions/idempotency.md): how the header is read, how long a key is kept and what makes
  * two requests "the same request". Each side stores records its own way.
  */

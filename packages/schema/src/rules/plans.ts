@@ -1,7 +1,7 @@
 /**
  * The default plan catalogue (docs/plans.md). Every number a plan sets lives here; the server's
  * `plans` option deep-merges over it. In `limits`, null means unlimited and 0 means not included
- * (spec: Usage), so a feature flag is a limit of 0 or null.
+ * (docs/plans.md), so a feature flag is a limit of 0 or null.
  */
 import type { ScheduleFrequency } from '../resources/campaigns.js';
 

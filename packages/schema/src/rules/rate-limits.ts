@@ -1,5 +1,5 @@
 /**
- * Per-team rate limits over a minute and a day window, in cost units (spec: Limits;
+ * Per-team rate limits over a minute and a day window, in cost units (docs/decisions/rate-limits.md;
  * docs/decisions/rate-limits.md): the windows, the decision and the response headers. The
  * server keeps the counters in memory or PostgreSQL, the mock in its in-memory store; both decide
  * and answer with these functions, so a 429 and its headers are the same from either.
@@ -70,7 +70,7 @@ export function decideRate(used: Record<RateWindow, number>, cost: number, limit
 }
 
 /**
- * The response headers of spec Limits §3, in the IETF draft -10 syntax: `X-Request-Cost`, then,
+ * The rate-limit response headers (docs/decisions/rate-limits.md), in the IETF draft -10 syntax: `X-Request-Cost`, then,
  * for the limited windows, `RateLimit-Policy` and `RateLimit`, and `X-RateLimit-*` for the minute.
  *
  * @example

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { Language } from '../errors.js';
-import { fieldErrors, type FieldErrors } from '../rules.js';
+import { fieldErrors, type FieldErrors } from './problem-bodies.js';
 
 export type InputCheck<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 

@@ -1,5 +1,5 @@
 /**
- * Webhook numbers the spec fixes (Limits 10, Events) and the secret format, shared by the
+ * Webhook numbers fixed for every deployment (rotation overlap, log retention, the test event) and the secret format, shared by the
  * server's deliveries and the mock's (docs/decisions/webhook-delivery.md). The retry schedule and
  * the disablement threshold are the server's alone: the mock's receiver never fails.
  */
@@ -12,13 +12,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_BYTES = 32;
 
-/** Spec, Limits 10: old and new secrets both sign for 24 h after a rotation. */
+/** Old and new secrets both sign for 24 h after a rotation. */
 export const SECRET_ROTATION_OVERLAP_MS = DAY_MS;
-/** Spec, Limits 10 and Events 3: the delivery log is kept 30 days. */
+/** The delivery log is kept 30 days. */
 export const DELIVERY_LOG_RETENTION_DAYS = 30;
 export const DELIVERY_LOG_RETENTION_MS = DELIVERY_LOG_RETENTION_DAYS * DAY_MS;
 
-/** Spec, Events: sent only by the test operation, never retried, never counted as a failure. */
+/** Sent only by the test operation, never retried, never counted as a failure. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
 /** True when this event's failed deliveries are retried and count toward disablement. */
@@ -41,7 +41,7 @@ export const WEBHOOK_URL_MESSAGE = { en: 'Must be an absolute https URL', fr: 'D
 
 /**
  * The scheme rule of a webhook URL, which depends on the server (docs/decisions/webhook-delivery.md):
- * https only (spec: Webhooks), and http too when private addresses are allowed (local
+ * https only (docs/decisions/webhooks.md), and http too when private addresses are allowed (local
  * development, `network.allowPrivateAddresses`). The contract takes any absolute http(s) URL; the
  * server and the mock call this next, so both answer alike. Null when the URL is taken, else the
  * `validation_failed` errors to answer.

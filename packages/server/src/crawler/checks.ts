@@ -5,17 +5,17 @@
  */
 import type { Severity } from './crawl-types.js';
 
-export { CHECKS, type CheckCategory, type CheckDefinition, type CheckName } from '@siteaudit/schema';
+export { CHECKS, type CheckCategory, type CheckDefinition, type CheckName } from '@siteaudit/schema/rules';
 
 /** The AI agents live in the schema: the log module classifies requests by the same lists. */
-export { AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS } from '@siteaudit/schema';
+export { AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS } from '@siteaudit/schema/rules';
 
 /**
  * Accessibility findings are named after their axe-core rule (`a11y_image-alt`), so they are not
  * listed in CHECKS; the impact sets the severity (docs/decisions/rendering.md: critical → error,
  * serious → warning, moderate and minor → info).
  */
-export { ACCESSIBILITY_PREFIX } from '@siteaudit/schema';
+export { ACCESSIBILITY_PREFIX } from '@siteaudit/schema/rules';
 export const IMPACT_SEVERITY: Record<'critical' | 'serious' | 'moderate' | 'minor', Severity> = {
   critical: 'error',
   serious: 'warning',
@@ -24,4 +24,4 @@ export const IMPACT_SEVERITY: Record<'critical' | 'serious' | 'moderate' | 'mino
 };
 
 /** Thresholds of the catalogue: one module, shared with the docs and the mock (@siteaudit/schema). */
-export { THRESHOLDS } from '@siteaudit/schema';
+export { THRESHOLDS } from '@siteaudit/schema/rules';

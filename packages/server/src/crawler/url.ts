@@ -2,7 +2,7 @@
  * URL normalisation (docs/decisions/url-normalisation.md) lives in `@siteaudit/schema`: by-URL
  * reads of the server and the mock look pages up under the same key the crawler stores.
  */
-export { normaliseUrl } from '@siteaudit/schema';
+export { normaliseUrl } from '@siteaudit/schema/rules';
 
 /** Host name without a leading `www.`: `www.example.com` and `example.com` are one site. */
 export function siteHost(hostname: string): string {

@@ -1,7 +1,7 @@
 /**
- * The numbers of webhook delivery the spec leaves open ("Retry schedule and the failure count
- * that triggers automatic disablement: not shown"). Those it fixes (24 h rotation overlap,
- * 30-day delivery log, the test event) are shared with the mock from `@siteaudit/schema` and
+ * The numbers of webhook delivery that are ours to choose: the retry schedule and the failure
+ * count that triggers automatic disablement. Those fixed for all (24 h rotation overlap,
+ * 30-day delivery log, the test event) are shared with the mock from `@siteaudit/schema/rules` and
  * re-exported here. Reasons in docs/decisions/webhook-delivery.md.
  */
 export {
@@ -12,7 +12,7 @@ export {
   deliveryLogCutoff,
   isRetriedEvent,
   secretRotationEndsAt,
-} from '@siteaudit/schema';
+} from '@siteaudit/schema/rules';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;

@@ -5,7 +5,7 @@
  * must send one signature per valid secret during a rotation; the tests verify our output with it.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX as SECRET_PREFIX } from '@siteaudit/schema';
+import { WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX as SECRET_PREFIX } from '@siteaudit/schema/rules';
 
 const STANDARD_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 

@@ -4,12 +4,12 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { VARY, allowedMethods } from '@siteaudit/schema';
+import { VARY } from '@siteaudit/schema/rules';
+import { unroutedError } from '@siteaudit/schema/pipeline';
 import { answerBodyError, answerFailure, contractRouter, newRequestId, problemReply, requestLanguage, splitTarget, type BinderDeps, type Handlers, type NodeLayer } from './binder.js';
 import { docsRouter, type DocsOptions } from './docs.js';
 import type { RequestDrain } from './drain.js';
 import { answerHealth, type HealthProbe } from './health.js';
-import { ApiError } from './errors.js';
 import { facts } from './request-log.js';
 
 export interface AppExtras {
@@ -44,9 +44,7 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
   const first: NodeLayer = (req, res, next) => {
     // In this layer rather than a route of its own, which every API request would walk past.
     if (health && answerHealth(health, req, res)) return;
-    if (metrics && req.method === 'GET' && splitTarget(req.url ?? '/').path === '/metrics') {
-      return serveMetrics(metrics, res, (error) => answerFailure(deps, req, res, error));
-    }
+    if (answerMetrics(metrics, req, res, (error) => answerFailure(deps, req, res, error))) return;
     observe?.(req, res);
     res.setHeader('X-Request-Id', newRequestId());
     res.setHeader('Content-Language', requestLanguage(req));
@@ -62,14 +60,8 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
 
   // Anything under /v1 the contract does not route: 405 with Allow when the path exists, else
   // 404. Other paths fall through, so an app embedding this one keeps its own routes.
-  app.use('/v1', (req: Request, res: Response) => {
-    // The path within this app: an application may mount it under a prefix of its own.
-    const allowed = allowedMethods(`/v1${req.path}`);
-    facts(res).operation = 'unrouted';
-    const error = allowed.length > 0 ? new ApiError('method_not_allowed', {}, { Allow: allowed.join(', ') }) : new ApiError('not_found');
-    const reply = problemReply(error, requestLanguage(req), res.getHeader('X-Request-Id') as string, deps.problemTypeBase);
-    res.status(reply.status).set(reply.headers).end(reply.body);
-  });
+  // The path within this app: an application may mount it under a prefix of its own.
+  app.use('/v1', (req: Request, res: Response) => answerUnrouted(req, res, `/v1${req.path}`, deps.problemTypeBase));
 
   // Errors raised in express's layers: the docs' own, mostly.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => answerBodyError(deps, req, res, err));
@@ -89,11 +81,16 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
   };
 }
 
-/** Prometheus text: outside /v1, without a token or the rate limit, not in the contract. */
-export function serveMetrics(metrics: NonNullable<AppExtras['metrics']>, res: ServerResponse, next: (error: unknown) => void): void {
+/**
+ * GET /metrics, wherever it is served (the API's app, a worker's, the metrics port): Prometheus
+ * text, outside /v1, without a token or the rate limit, not in the contract. True when answered.
+ */
+export function answerMetrics(metrics: AppExtras['metrics'], req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void): boolean {
+  if (!metrics || req.method !== 'GET' || splitTarget(req.url ?? '/').path !== '/metrics') return false;
   metrics.metrics().then((text) => {
     res.writeHead(200, { 'Content-Type': metrics.contentType }).end(text);
-  }, next);
+  }, onError);
+  return true;
 }
 
 /**
@@ -104,9 +101,12 @@ export function serveMetrics(metrics: NonNullable<AppExtras['metrics']>, res: Se
  */
 export function standaloneApp(app: express.Express, problemTypeBase: string): RequestListener {
   return (req, res) =>
-    app(req as Request, res as Response, () => {
-      facts(res).operation ??= 'unrouted';
-      const reply = problemReply(new ApiError('not_found'), requestLanguage(req), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), problemTypeBase);
-      res.writeHead(reply.status, reply.headers).end(reply.body);
-    });
+    app(req as Request, res as Response, () => answerUnrouted(req, res, null, problemTypeBase));
+}
+
+/** A request no route took: the contract's 405 or 404 for a path under /v1 (`unroutedError`), else 404. */
+function answerUnrouted(req: IncomingMessage, res: ServerResponse, path: string | null, problemTypeBase: string): void {
+  facts(res).operation ??= 'unrouted';
+  const reply = problemReply(unroutedError(path), requestLanguage(req), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), problemTypeBase);
+  res.writeHead(reply.status, reply.headers).end(reply.body);
 }

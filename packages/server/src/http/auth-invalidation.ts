@@ -24,18 +24,15 @@ export function isPostgres(knex: Knex): boolean {
   return /pg|postgres/.test(String(knex.client.config.client ?? knex.client.dialect ?? ''));
 }
 
-/** Listeners of this process, by database: a notifier waits for its echo on one of them. */
-const listenersOf = new WeakMap<Knex, Set<AuthListener>>();
-
 /**
  * Tells every process on this database (this one included) to forget its cached tokens, and
- * returns once the notification came back to a listener of this process: PostgreSQL has then
- * handed it to every listener, so a request sent after this returns finds the caches emptied.
- * A process without a listener of its own (the operator's CLI) listens for the time of the call.
+ * returns once the notification came back to `own` (the server's listener) or, without one
+ * connected (the operator's CLI), to a listener opened for the time of the call: PostgreSQL has
+ * then handed it to every listener, so a request sent after this returns finds the caches emptied.
  */
-export async function notifyAuthChange(knex: Knex): Promise<void> {
+export async function notifyAuthChange(knex: Knex, own: AuthListener | null = null): Promise<void> {
   const nonce = randomUUID();
-  const listener = [...(listenersOf.get(knex) ?? [])].find((l) => l.connected);
+  const listener = own?.connected ? own : null;
   const temporary = listener ? null : new AuthListener(knex, () => undefined);
   try {
     await temporary?.start();
@@ -59,11 +56,7 @@ export class AuthListener {
     /** Empties the cache; `listening` says whether changes of other processes will be heard. */
     private readonly onChange: (listening: boolean) => void,
     private readonly logger?: Logger,
-  ) {
-    let set = listenersOf.get(knex);
-    if (!set) listenersOf.set(knex, (set = new Set()));
-    set.add(this);
-  }
+  ) {}
 
   get connected(): boolean {
     return this.client !== null;
@@ -132,7 +125,6 @@ export class AuthListener {
 
   async close(): Promise<void> {
     this.closed = true;
-    listenersOf.get(this.knex)?.delete(this);
     if (this.retry) clearTimeout(this.retry);
     const client = this.client;
     this.client = null;

@@ -4,7 +4,7 @@
  * of 401 until the minute ends. A valid token is never counted nor refused here.
  */
 import ipaddr from 'ipaddr.js';
-import { recordAuthFailure, type AuthFailureCount } from '@siteaudit/schema';
+import { recordAuthFailure, type AuthFailureCount } from '@siteaudit/schema/rules';
 import { ApiError } from './errors.js';
 
 /** Addresses tracked at once; the oldest is forgotten first (a flood of addresses cannot grow memory). */

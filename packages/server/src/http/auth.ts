@@ -1,5 +1,5 @@
 /**
- * Bearer token → caller (spec: Authentication). Tokens are stored as SHA-256 hashes only.
+ * Bearer token → caller (docs/decisions/scopes.md). Tokens are stored as SHA-256 hashes only.
  * `last_used_at` is kept in memory and written in batches, not on every request.
  *
  * A token's row (token, member, team) is cached for a short while, keyed by the token hash, so a
@@ -18,7 +18,8 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Knex } from 'knex';
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE, WWW_AUTHENTICATE, type PlanCatalogue, type Role, type Scope } from '@siteaudit/schema';
+import { WWW_AUTHENTICATE, type Role, type Scope } from '@siteaudit/schema';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type PlanCatalogue } from '@siteaudit/schema/rules';
 import { hashToken } from '../crypto/secret-box.js';
 import { AuthListener, isPostgres, notifyAuthChange } from './auth-invalidation.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
@@ -65,14 +66,12 @@ interface CachedToken {
 }
 
 /** The authenticators of each database, so that an operator change there reaches every cache. */
-const authenticatorsOf = new WeakMap<Knex, Set<Authenticator>>();
-
 /**
- * Forgets every cached token of this database: called by `admin` after each change. On
- * PostgreSQL every process listening on the database forgets them too, before this resolves.
+ * What the operator's tasks call after a change to who may call, without a server (the CLI): on
+ * PostgreSQL every server listening on the database forgets its cached tokens before this
+ * resolves; on SQLite there is no other process to tell. A server hands `forgetTokens` instead.
  */
-export async function invalidateTokenCache(knex: Knex): Promise<void> {
-  for (const authenticator of authenticatorsOf.get(knex) ?? []) authenticator.invalidate();
+export async function announceAuthChange(knex: Knex): Promise<void> {
   if (isPostgres(knex)) await notifyAuthChange(knex);
 }
 
@@ -99,9 +98,6 @@ export class Authenticator {
     // `last_used_at` is advisory: a failed write is retried with the next flush.
     this.timer = setInterval(() => void this.flush().catch((err) => options.logger?.warn({ err }, 'token last_used_at not written')), FLUSH_EVERY_MS);
     this.timer.unref();
-    let registered = authenticatorsOf.get(knex);
-    if (!registered) authenticatorsOf.set(knex, (registered = new Set()));
-    registered.add(this);
     this.listener = options.listen
       ? new AuthListener(knex, (listening) => {
           this.listening = listening;
@@ -113,6 +109,15 @@ export class Authenticator {
   /** Opens the listening connection (when asked for); a failure is retried in the background. */
   async start(): Promise<void> {
     await this.listener?.start();
+  }
+
+  /**
+   * Forgets every cached token after a change to who may call (admin's tasks call it): this
+   * server's at once, and on PostgreSQL every process listening on the database, before this resolves.
+   */
+  async forgetTokens(): Promise<void> {
+    this.invalidate();
+    if (isPostgres(this.knex)) await notifyAuthChange(this.knex, this.listener);
   }
 
   invalidate(): void {
@@ -216,7 +221,6 @@ export class Authenticator {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    authenticatorsOf.get(this.knex)?.delete(this);
     await this.listener?.close();
     this.cache.clear();
     this.unknown.clear();

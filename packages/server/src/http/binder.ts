@@ -11,27 +11,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Readable } from 'node:stream';
 import express from 'express';
+import { contract, type ContractEntry, type Language, type OperationId, type ParsedBody, type ParsedParams, type ParsedQuery } from '@siteaudit/schema';
+import { decodePathParams, matchOperation, pickLanguage, type PlanCatalogue } from '@siteaudit/schema/rules';
 import {
-  contract,
   createPipeline,
-  decodePathParams,
-  matchOperation,
-  pickLanguage,
   problemAnswer,
   type Answer,
-  type ContractEntry,
   type FileOutput as PipelineFileOutput,
   type JsonOutput,
-  type Language,
   type ListOutput,
-  type OperationId,
-  type ParsedBody,
-  type ParsedParams,
-  type ParsedQuery,
   type PipelineRequest,
-  type PlanCatalogue,
   type Upload,
-} from '@siteaudit/schema';
+} from '@siteaudit/schema/pipeline';
 import type { Authenticator } from './auth.js';
 import type { Caller, RequestContext } from './context.js';
 import type { CursorCodec } from './cursor.js';

@@ -4,7 +4,7 @@
  * we write the catalogue's problem, in the default language since the headers were not read.
  */
 import type { Duplex } from 'node:stream';
-import { buildProblem } from '@siteaudit/schema';
+import { buildProblem } from '@siteaudit/schema/rules';
 import { newRequestId } from './binder.js';
 
 export function answerClientError(error: Error & { code?: string }, socket: Duplex, problemTypeBase: string): void {

@@ -1,4 +1,6 @@
-import type { PipelineContext, Plan, Role, Scope } from '@siteaudit/schema';
+import type { Role, Scope } from '@siteaudit/schema';
+import type { Plan } from '@siteaudit/schema/rules';
+import type { PipelineContext } from '@siteaudit/schema/pipeline';
 
 /** Who is calling, resolved from the bearer token before any handler runs. */
 export interface Caller {
@@ -18,7 +20,7 @@ export interface Caller {
   role: Role;
 }
 
-export type { PageRequest } from '@siteaudit/schema';
+export type { PageRequest } from '@siteaudit/schema/pipeline';
 
 /** What a handler is told besides its input (the pipeline's context with the server's caller). */
 export type RequestContext = PipelineContext<Caller>;

@@ -5,7 +5,7 @@
  * carries the keyset position of the last item returned.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { cursorBinding } from '@siteaudit/schema';
+import { cursorBinding } from '@siteaudit/schema/rules';
 import { ApiError } from './errors.js';
 
 interface CursorPayload {

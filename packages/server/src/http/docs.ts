@@ -11,7 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { apiReference } from '@scalar/express-api-reference';
-import { CATEGORY_TITLES, checkReference, ERRORS, ERROR_DESCRIPTIONS, type ErrorCode } from '@siteaudit/schema';
+import { ERRORS, ERROR_DESCRIPTIONS, type ErrorCode } from '@siteaudit/schema';
+import { CATEGORY_TITLES, checkReference } from '@siteaudit/schema/rules';
 import { buildOpenApiDocument } from '@siteaudit/schema/openapi';
 import express, { type Request, type Response } from 'express';
 

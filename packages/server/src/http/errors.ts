@@ -1,4 +1,4 @@
-import { ApiError } from '@siteaudit/schema';
+import { ApiError } from '@siteaudit/schema/pipeline';
 
 /**
  * A refusal from the catalogue: the one problem class, shared with the mock through the request

@@ -10,8 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Knex } from 'knex';
-import { serveMetrics, standaloneApp, type AppExtras, type ServedApp } from './app.js';
-import { splitTarget } from './binder.js';
+import { answerMetrics, standaloneApp, type AppExtras, type ServedApp } from './app.js';
 import { migrationSource } from '../store/migrations/index.js';
 
 export const HEALTH_PATHS = ['/healthz', '/readyz'] as const;
@@ -94,8 +93,7 @@ export function workerApp(probe: HealthProbe, metrics: AppExtras['metrics'], pro
   app.disable('x-powered-by');
   app.use((req, res, next) => {
     if (answerHealth(probe, req, res)) return;
-    if (metrics && req.method === 'GET' && splitTarget(req.url).path === '/metrics') return serveMetrics(metrics, res, next);
-    next();
+    if (!answerMetrics(metrics, req, res, next)) next();
   });
   return { app, listener: standaloneApp(app, problemTypeBase) };
 }

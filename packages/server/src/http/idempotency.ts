@@ -1,12 +1,13 @@
 /**
- * Idempotency-Key records (spec: Endpoints rule 2; docs/decisions/idempotency.md). A key is claimed with
+ * Idempotency-Key records (docs/decisions/idempotency.md). A key is claimed with
  * one INSERT … ON CONFLICT DO NOTHING on (team, key), never a read then a write, so two
  * concurrent requests with the same key cannot both run. The first answer is stored and
  * replayed; a key in flight answers 409, a key reused for another request 409 too.
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { IDEMPOTENCY_KEY_RETENTION_MS, type IdempotencyClaim, type StoredAnswer } from '@siteaudit/schema';
+import { IDEMPOTENCY_KEY_RETENTION_MS } from '@siteaudit/schema/rules';
+import { type IdempotencyClaim, type StoredAnswer } from '@siteaudit/schema/pipeline';
 import type { Logger } from '../observability/logger.js';
 import { retryTransient } from '../store/retry.js';
 

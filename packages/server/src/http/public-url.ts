@@ -24,16 +24,24 @@ function isWildcard(host: string): boolean {
   return host === '' || host === '0.0.0.0' || host === '::' || host === '[::]';
 }
 
+/** The base a `listen()` on `host` gives links when no public URL is configured: `http://host:port`, none for a wildcard. */
+export function listenBase(url: string, host: string): string | null {
+  return isWildcard(host) ? null : url;
+}
+
+/**
+ * The links of one server. Its base is the configured public URL, else the address the server
+ * listens on, which exists only once `listen()` has bound it: `listening` reads it (the server's
+ * own record of its address), so the links themselves never change.
+ */
 export class PublicLinks {
-  private base: string;
+  constructor(
+    private readonly configured: string | null,
+    private readonly listening: () => string | null = () => null,
+  ) {}
 
-  constructor(private readonly configured: string | null) {
-    this.base = configured ?? '';
-  }
-
-  /** Without a configured URL, `listen()` on a named interface gives `http://host:port`. */
-  listening(url: string, host: string): void {
-    if (this.configured === null && !isWildcard(host)) this.base = url;
+  private get base(): string {
+    return this.configured ?? this.listening() ?? '';
   }
 
   /** `path` (starting with `/v1/`) as an absolute URL, or as a path from the root when no base is known. */

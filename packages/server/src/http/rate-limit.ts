@@ -1,7 +1,8 @@
 /**
- * Per-team rate limits over a minute and a day window, in cost units (spec: Limits). The windows,
- * the decision and the headers are the shared rules of `@siteaudit/schema` (the mock uses them
- * too); here are the counters, in memory or in PostgreSQL.
+ * Per-team rate limits over a minute and a day window, in cost units (docs/decisions/rate-limits.md).
+ * The windows, the decision, the headers and the in-memory counters are the shared rules of
+ * `@siteaudit/schema/rules` (the mock uses them too); here the counters are chosen, and kept in
+ * PostgreSQL when the server shares a database with others.
  *
  * Written here rather than with rate-limiter-flexible because our rule is that a call is checked
  * against both windows before either is charged, so a refused call costs nothing, and N parallel
@@ -10,6 +11,7 @@
  */
 import type { Knex } from 'knex';
 import {
+  MemoryRateCounters,
   RATE_WINDOWS,
   decideRate,
   rateWindowStart,
@@ -18,7 +20,7 @@ import {
   type RateLimits,
   type RateWindow,
   type RateWindowState,
-} from '@siteaudit/schema';
+} from '@siteaudit/schema/rules';
 import { retryTransient } from '../store/retry.js';
 
 export interface RateLimiter {
@@ -29,36 +31,13 @@ export interface RateLimiter {
   peek(teamId: string, limits: RateLimits, now: Date): Promise<RateWindowState[]>;
 }
 
-/** One process (the SQLite default): JavaScript runs each take to completion, so it is exact. */
+/** One process (the SQLite default): the schema's in-memory counters, the mock's too. */
 export function createMemoryRateLimiter(): RateLimiter {
-  const counters = new Map<string, Record<RateWindow, { start: number; used: number }>>();
-  const current = (teamId: string, now: Date) => {
-    let entry = counters.get(teamId);
-    if (!entry) {
-      entry = { minute: { start: 0, used: 0 }, day: { start: 0, used: 0 } };
-      counters.set(teamId, entry);
-    }
-    for (const w of RATE_WINDOWS) {
-      const start = rateWindowStart(w, now);
-      if (entry[w].start !== start) entry[w] = { start, used: 0 };
-    }
-    return entry;
-  };
+  const counters = new MemoryRateCounters();
   return {
-    async take(teamId, cost, limits, now) {
-      const entry = current(teamId, now);
-      const result = decideRate({ minute: entry.minute.used, day: entry.day.used }, cost, limits, now);
-      if (result.ok) for (const w of RATE_WINDOWS) entry[w].used += cost;
-      return result;
-    },
-    async refund(teamId, cost, now) {
-      const entry = current(teamId, now);
-      for (const w of RATE_WINDOWS) entry[w].used = Math.max(0, entry[w].used - cost);
-    },
-    async peek(teamId, limits, now) {
-      const entry = current(teamId, now);
-      return rateWindowStates({ minute: entry.minute.used, day: entry.day.used }, limits, now);
-    },
+    take: async (teamId, cost, limits, now) => counters.take(teamId, cost, limits, now),
+    refund: async (teamId, cost, now) => counters.refund(teamId, cost, now),
+    peek: async (teamId, limits, now) => counters.peek(teamId, limits, now),
   };
 }
 

@@ -7,17 +7,47 @@
 import type { Knex } from 'knex';
 
 /**
- * A kind of job and the type of its payload: made once with `defineJob` (jobs/kinds.ts), used by
- * both the code that enqueues and the code that runs, so the name is never written twice.
+ * How a kind of job runs, declared with the kind by the module that owns it: the engines read
+ * these and know no kind by name (docs/architecture.md, "Modules").
+ */
+export interface JobOptions {
+  /**
+   * A chain that re-queues itself: one queued and one running job at most, keyed by the kind's
+   * name unless `enqueue` names a key (pg-boss: a `stately` queue).
+   */
+  singleton?: boolean;
+  /** Attempts before a throwing job is marked failed. Default 3. A crash counts as an attempt. */
+  maxAttempts?: number;
+  /** Lease length; a job whose lease is not renewed for this long is taken over. Default 60 s. */
+  leaseMs?: number;
+  /**
+   * pg-boss, which keeps no heartbeat, retries a job whose process died once it has run this
+   * long: the longest run of the kind. Default `leaseMs`.
+   */
+  expireMs?: number;
+  /** Jobs of this kind run at once in this process. Default 2. */
+  concurrency?: number;
+}
+
+/**
+ * A kind of job, its options and the type of its payload: made once with `defineJob` in the
+ * module that owns it, used by both the code that enqueues and the code that runs, so the name
+ * is never written twice.
  */
 export interface JobKind<P> {
   readonly name: string;
+  readonly options: Readonly<JobOptions>;
   /** Type only: carries the payload type from `enqueue` to `register`. */
   readonly payload?: P;
 }
 
-export function defineJob<P extends object = Record<string, never>>(name: string): JobKind<P> {
-  return { name };
+export function defineJob<P extends object = Record<string, never>>(name: string, options: JobOptions = {}): JobKind<P> {
+  return Object.freeze({ name, options: Object.freeze({ ...options }) });
+}
+
+/** The key a job is queued under: the caller's, else the kind's name for a singleton kind. */
+export function singletonKeyOf(kind: JobKind<unknown>, requested: string | undefined): string | undefined {
+  return requested ?? (kind.options.singleton ? kind.name : undefined);
 }
 
 /** Thrown by a fenced write of a run that no longer holds its work. */
@@ -59,21 +89,18 @@ export type JobResult = void | { retryAt: Date };
 
 export interface JobHandler<P> {
   run(payload: P, ctx: JobContext): Promise<JobResult>;
-  /** Attempts before a throwing job is marked failed. Default 3. A crash counts as an attempt. */
-  maxAttempts?: number;
   /** Called once a job has failed for good (`cause` is what was thrown, or a JobInterruptedError). */
   onFailed?(payload: P, error: string, cause: unknown): Promise<void>;
-  /** Lease length; a job whose lease is not renewed for this long is taken over. Default 60 s. */
-  leaseMs?: number;
-  /** Jobs of this kind run at once in this process. Default 2. */
-  concurrency?: number;
 }
 
 export interface EnqueueOptions {
   runAt?: Date;
   /** Queued in the caller's transaction: if it rolls back, so does the job. */
   trx?: Knex.Transaction;
-  /** At most one queued-or-running job per key: when one exists, nothing is queued and null is returned. */
+  /**
+   * At most one queued-or-running job per key: when one exists, nothing is queued and null is
+   * returned. Default: the kind's name for a `singleton` kind, else none.
+   */
   singletonKey?: string;
 }
 

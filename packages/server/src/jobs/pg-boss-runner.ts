@@ -3,6 +3,8 @@
  * (`<schema>_pgboss`, `pgboss` for `public`), so servers on different schemas never share queues.
  * - Enqueue runs pg-boss's insert on the caller's transaction connection: the job commits or rolls
  *   back with the change that asked for it.
+ * - One queue per kind, created with the options the kind was declared with (`defineJob`), when
+ *   the kind is first registered or sent; this engine knows no kind by name.
  * - Singleton kinds live in `stately` queues: one queued and one running job per key at most, so
  *   a chain that re-queues itself while running keeps exactly one next link.
  * - run-at is business time (the server clock, which tests move): a job is sent to start when the
@@ -10,7 +12,7 @@
  * - stop() aborts the running handlers and hands each job back at once (a fresh copy queued, the
  *   interrupted one completed), so another process takes it without waiting for an expiry.
  * A crashed process's job is retried by pg-boss once it expires (`expireInSeconds`, from the
- * handler's `leaseMs`); work that must be taken over sooner and never written twice (a crawl)
+ * kind's `expireMs`, else its `leaseMs`); work that must be taken over sooner and never written twice (a crawl)
  * keeps a lease of its own (docs/reliability.md, "Crawls across workers").
  */
 import type { Knex } from 'knex';
@@ -18,8 +20,7 @@ import PgBoss from 'pg-boss';
 import { pino } from 'pino';
 import type { Logger } from '../observability/logger.js';
 import { transaction } from '../store/retry.js';
-import { JobInterruptedError, LeaseLostError, type JobCount, type JobHandler, type JobKind, type JobLease, type JobRunner, type JobState } from './job-runner.js';
-import { CRAWL_RUN, JOB_KINDS, SINGLETON_KINDS } from './kinds.js';
+import { JobInterruptedError, LeaseLostError, singletonKeyOf, type JobCount, type JobHandler, type JobKind, type JobLease, type JobOptions, type JobRunner, type JobState } from './job-runner.js';
 
 export interface PgBossRunnerOptions {
   knex: Knex;
@@ -44,8 +45,6 @@ const RECHECK_MS = 500;
 const POLL_MS = 500;
 const REAL_CLOCK_RECHECK_MS = 5 * 60_000;
 const DEFAULT_LEASE_MS = 60_000;
-/** A crawl runs for hours at most; until crawls hold a lease of their own, its expiry is that long. */
-const CRAWL_EXPIRY_MS = 6 * 3_600_000;
 
 type Db = PgBoss.Db;
 
@@ -99,7 +98,11 @@ export function createPgBossRunner(options: PgBossRunnerOptions): JobRunner {
   const { knex, clock } = options;
   const log = options.logger ?? pino({ level: 'silent' });
   const recheckMs = options.injectedClock ? RECHECK_MS : REAL_CLOCK_RECHECK_MS;
-  const handlers = new Map<string, JobHandler<unknown>>();
+  const handlers = new Map<string, JobHandler<unknown> & JobOptions>();
+  /** Kinds seen by register or send: their queues are made once pg-boss is open. */
+  const kinds = new Map<string, JobKind<unknown>>();
+  /** Queues known to exist (made here or found at open). */
+  const queues = new Set<string>();
   const controller = new AbortController();
   const running = new Set<Promise<unknown>>();
   let schema = '';
@@ -122,26 +125,42 @@ export function createPgBossRunner(options: PgBossRunnerOptions): JobRunner {
       instance.on('error', (err) => log.error({ err }, 'job engine error'));
       await exclusively(knex, `siteaudit_pgboss:${schema}`, async () => {
         await instance.start();
-        const existing = new Set((await instance.getQueues()).map((q) => q.name));
-        for (const kind of JOB_KINDS) {
-          if (existing.has(kind.name)) continue;
-        const handler = handlers.get(kind.name);
-        await instance.createQueue(kind.name, {
-          name: kind.name,
-          policy: SINGLETON_KINDS.has(kind.name) ? 'stately' : 'standard',
-          // pg-boss has no heartbeat: a job is expired (and retried) only past its longest run.
-          expireInSeconds: Math.ceil((kind === CRAWL_RUN ? CRAWL_EXPIRY_MS : (handler?.leaseMs ?? DEFAULT_LEASE_MS)) / 1000),
-          // Retries are this runner's (attempts in the envelope): pg-boss retries only a crash.
-          retryLimit: 100,
-          retryDelay: 0,
-          retentionDays: 7,
-        });
-        }
+        for (const queue of await instance.getQueues()) queues.add(queue.name);
+        for (const kind of kinds.values()) await createQueue(instance, kind);
       });
       boss = instance;
       return instance;
     })();
     return opening;
+  }
+
+  /** The queue of `kind`, made with its declared options unless it exists. */
+  async function createQueue(instance: PgBoss, kind: JobKind<unknown>): Promise<void> {
+    if (queues.has(kind.name)) return;
+    const { singleton, expireMs, leaseMs } = kind.options;
+    await instance.createQueue(kind.name, {
+      name: kind.name,
+      policy: singleton ? 'stately' : 'standard',
+      // pg-boss has no heartbeat: a job is expired (and retried) only past its longest run.
+      expireInSeconds: Math.ceil((expireMs ?? leaseMs ?? DEFAULT_LEASE_MS) / 1000),
+      // Retries are this runner's (attempts in the envelope): pg-boss retries only a crash.
+      retryLimit: 100,
+      retryDelay: 0,
+      retentionDays: 7,
+    });
+    queues.add(kind.name);
+  }
+
+  /** Makes the queue of a kind first seen after pg-boss opened (an admin command's enqueue). */
+  async function ensureQueue(kind: JobKind<unknown>): Promise<void> {
+    if (!kinds.has(kind.name)) kinds.set(kind.name, kind);
+    const instance = await open();
+    if (queues.has(kind.name)) return;
+    await exclusively(knex, `siteaudit_pgboss:${schema}`, async () => {
+      // Another process may have made it meanwhile.
+      for (const queue of await instance.getQueues()) queues.add(queue.name);
+      await createQueue(instance, kind);
+    });
   }
 
   /** Real-time start of a job due at business time `runAt`. */
@@ -247,18 +266,23 @@ export function createPgBossRunner(options: PgBossRunnerOptions): JobRunner {
   }
 
   return {
-    register({ name }, handler) {
-      handlers.set(name, handler as JobHandler<unknown>);
+    register(kind, handler) {
+      kinds.set(kind.name, kind);
+      handlers.set(kind.name, { ...kind.options, ...(handler as JobHandler<unknown>) });
     },
-    async enqueue({ name }, payload, opts = {}) {
+    async enqueue(kind, payload, opts = {}) {
+      const { name } = kind;
+      await ensureQueue(kind);
       const envelope: Envelope = { payload, runAt: (opts.runAt ?? clock()).toISOString(), attempts: 0 };
-      const id = await send(name, envelope, { singletonKey: opts.singletonKey, db: opts.trx ? executor(opts.trx) : undefined });
+      const id = await send(name, envelope, { singletonKey: singletonKeyOf(kind, opts.singletonKey), db: opts.trx ? executor(opts.trx) : undefined });
       // A worker of this process takes it at once rather than at its next poll.
       if (!opts.trx) wake(name);
       else void opts.trx.executionPromise?.then(() => wake(name), () => undefined);
       return id;
     },
-    async cancel({ name }, id) {
+    async cancel(kind, id) {
+      const { name } = kind;
+      await ensureQueue(kind);
       const instance = await open();
       const job = await instance.getJobById(name, id);
       if (!job || (job.state !== 'created' && job.state !== 'retry')) return false;

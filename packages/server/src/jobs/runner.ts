@@ -19,7 +19,7 @@ import PQueue from 'p-queue';
 import { pino } from 'pino';
 import type { Logger } from '../observability/logger.js';
 import type { Dialect } from '../store/database.js';
-import { JobInterruptedError, LeaseLostError, type JobCount, type JobHandler, type JobLease, type JobRunner, type JobState } from './job-runner.js';
+import { JobInterruptedError, LeaseLostError, singletonKeyOf, type JobCount, type JobHandler, type JobLease, type JobOptions, type JobRunner, type JobState } from './job-runner.js';
 import { transaction } from '../store/retry.js';
 
 export { JobInterruptedError, LeaseLostError } from './job-runner.js';
@@ -53,7 +53,7 @@ export function createTableJobRunner(options: JobRunnerOptions): JobRunner {
   const { knex, dialect, clock } = options;
   const leaseClock = options.leaseClock ?? Date.now;
   const owner = randomUUID();
-  const definitions = new Map<string, JobHandler<unknown>>();
+  const definitions = new Map<string, JobHandler<unknown> & JobOptions>();
   // One queue per kind, so slow work of one kind (a crawl, a slow webhook receiver) never holds
   // up the others.
   const queues = new Map<string, PQueue>();
@@ -239,11 +239,14 @@ export function createTableJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   return {
-    register({ name: kind }, definition) {
-      definitions.set(kind, definition as JobHandler<unknown>);
+    register({ name: kind, options }, handler) {
+      const definition = { ...options, ...(handler as JobHandler<unknown>) };
+      definitions.set(kind, definition);
       queues.set(kind, new PQueue({ concurrency: definition.concurrency ?? 2 }));
     },
-    async enqueue({ name: kind }, payload, opts = {}) {
+    async enqueue(jobKind, payload, opts = {}) {
+      const kind = jobKind.name;
+      const singletonKey = singletonKeyOf(jobKind, opts.singletonKey);
       const id = randomUUID();
       const now = clock();
       const insert = (opts.trx ?? knex)('jobs').insert({
@@ -254,10 +257,10 @@ export function createTableJobRunner(options: JobRunnerOptions): JobRunner {
         attempts: 0,
         run_at: (opts.runAt ?? now).toISOString(),
         created_at: now.toISOString(),
-        singleton_key: opts.singletonKey ?? null,
+        singleton_key: singletonKey ?? null,
       });
       // Only the singleton index can conflict on a fresh id: the store decides, no read first.
-      const inserted = opts.singletonKey ? await insert.onConflict().ignore().returning('id') : (await insert, [{ id }]);
+      const inserted = singletonKey ? await insert.onConflict().ignore().returning('id') : (await insert, [{ id }]);
       if (inserted.length === 0) return null;
       if (!opts.trx) kick();
       else void opts.trx.executionPromise?.then(kick, () => undefined);

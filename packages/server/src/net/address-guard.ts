@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
-import { isLocalHostName } from '@siteaudit/schema';
+import { isLocalHostName } from '@siteaudit/schema/rules';
 
 export class AddressRefusedError extends Error {
   readonly code = 'refused_address';

@@ -3,7 +3,7 @@
  * can follow the catalogue wherever it lives (@siteaudit/schema), with its guide (why, how to fix); the accessibility prefix comes
  * from the crawler's checks module, not its index, which loads the whole crawler (about 10 MB).
  */
-import { CHECK_GUIDE, CHECKS, type CheckGuide } from '@siteaudit/schema';
+import { CHECK_GUIDE, CHECKS, type CheckGuide } from '@siteaudit/schema/rules';
 import { ACCESSIBILITY_PREFIX } from '../crawler/checks.js';
 import type { ExportLanguage } from './types.js';
 

@@ -3,11 +3,11 @@
  * recommendations read; here it gains, for accessibility findings, axe's own statement of the rule
  * in the reader's language (axe-core's locales, which only the server carries).
  */
-import { ACCESSIBILITY_PREFIX, fixFor as catalogueFix } from '@siteaudit/schema';
+import { ACCESSIBILITY_PREFIX, fixFor as catalogueFix } from '@siteaudit/schema/rules';
 import { axeRuleDescription } from '../rendering/axe-locale.js';
 import type { ExportLanguage } from './types.js';
 
-export { axisFix, whyFor } from '@siteaudit/schema';
+export { axisFix, whyFor } from '@siteaudit/schema/rules';
 
 /** What to do about a check that fired. */
 export function fixFor(name: string, category: string, language: ExportLanguage): string {

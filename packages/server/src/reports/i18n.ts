@@ -1,4 +1,4 @@
-import { SEVERITY_RANK as CATALOGUE_SEVERITY_RANK } from '@siteaudit/schema';
+import { SEVERITY_RANK as CATALOGUE_SEVERITY_RANK } from '@siteaudit/schema/rules';
 import type { ExportLanguage } from './types.js';
 
 type Severity = 'error' | 'warning' | 'info';

@@ -3,7 +3,8 @@
  * (`localiseIssueDetails`, @siteaudit/schema) and, for accessibility findings, axe-core's own
  * translation of its rule help (rendering/axe-locale.ts).
  */
-import { localiseIssueDetails, type Language } from '@siteaudit/schema';
+import { type Language } from '@siteaudit/schema';
+import { localiseIssueDetails } from '@siteaudit/schema/rules';
 import { localiseAccessibilityDetails } from '../rendering/axe-locale.js';
 import { ACCESSIBILITY_PREFIX } from './catalogue.js';
 

@@ -1,5 +1,18 @@
 import type { Readable } from 'node:stream';
-import type { BotFamily, CrawlChange, CrawlChangesSummary, CrawledPage, IssueOccurrence, IssueSummary, LogDayStat, LogFinding, LogInsights, LogUrlStat, PageSpeedResult, Scorecard } from '@siteaudit/schema';
+import type {
+  BotFamily,
+  CrawlChange,
+  CrawlChangesSummary,
+  CrawledPage,
+  IssueOccurrence,
+  IssueSummary,
+  LogDayStat,
+  LogFinding,
+  LogInsights,
+  LogUrlStat,
+  PageSpeedResult,
+  Scorecard,
+} from '@siteaudit/schema';
 
 export type ExportLanguage = 'fr' | 'en';
 
@@ -87,4 +100,4 @@ export interface ReportLogs {
 }
 
 /** Shared with the mock, whose placeholder files carry the same types. */
-export { EXPORT_CONTENT_TYPES, type ExportFileFormat } from '@siteaudit/schema';
+export { EXPORT_CONTENT_TYPES, type ExportFileFormat } from '@siteaudit/schema/rules';

@@ -2,7 +2,7 @@
  * The crawler's parts wired the way crawl-site.ts wires them, with a fake HTTP client: unit tests of
  * one part drive it directly and read the registry, the records and the issues it produced.
  */
-import { compilePatterns } from '@siteaudit/schema';
+import { compilePatterns } from '@siteaudit/schema/rules';
 import type { CrawlContext } from '../../src/crawler/run/crawl-context.js';
 import { EarlyEnd } from '../../src/crawler/run/early-end.js';
 import { Emitter } from '../../src/crawler/run/emitter.js';

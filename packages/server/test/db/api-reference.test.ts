@@ -6,7 +6,8 @@
 import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_GUIDE, CHECKS, ERROR_CODES, OPERATION_IDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
+import { ERROR_CODES, OPERATION_IDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
+import { CHECK_GUIDE, CHECKS } from '@siteaudit/schema/rules';
 import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../rendering/support.js';
 import { createSiteAuditServer, type SiteAuditServer } from '../../src/index.js';
 import { sharedDatabase, startHarness, type Harness } from './harness.js';

@@ -8,7 +8,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE } from '@siteaudit/schema';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE } from '@siteaudit/schema/rules';
 import { startHarness, type Harness } from './harness.js';
 import { expectProblem, manualClock } from './support/http.js';
 

@@ -5,7 +5,8 @@
  * title), the link to /missing goes.
  */
 import fc from 'fast-check';
-import { CHANGE_KINDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
+import { WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
+import { CHANGE_KINDS } from '@siteaudit/schema/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 import { PAGES, startSite, type Site } from './support/site.js';

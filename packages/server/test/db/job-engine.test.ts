@@ -8,16 +8,14 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../src/jobs/index.js';
 import { defineJob, type JobRunner } from '../../src/jobs/job-runner.js';
-import { CAMPAIGN_SCHEDULE, POSITIONS_CHECK } from '../../src/jobs/kinds.js';
 import { migrate, openDatabase } from '../../src/store/database.js';
 import { bossSchemaFor } from '../../src/jobs/pg-boss-runner.js';
 import { onPostgres, sharedDatabase } from './harness.js';
 
-// Kinds of the catalogue, so pg-boss has their queues; the payloads are the test's.
-type Work = ReturnType<typeof defineJob<{ n: number }>>;
-const WORK = POSITIONS_CHECK as unknown as Work;
+// The test's own kinds: the engine makes a queue for any kind it is given, with its declared options.
+const WORK = defineJob<{ n: number }>('test.work');
 /** A singleton kind (a stately queue on pg-boss). */
-const CHAIN = CAMPAIGN_SCHEDULE as unknown as Work;
+const CHAIN = defineJob<{ n: number }>('test.chain', { singleton: true });
 
 let knex: Knex;
 let drop: () => Promise<void>;

@@ -11,7 +11,7 @@ import { migrate, openDatabase } from '../../src/store/database.js';
 import { onPostgres, sharedDatabase } from './harness.js';
 
 const LEASE_MS = 60_000;
-const WORK = defineJob<{ n?: number }>('work');
+const WORK = defineJob<{ n?: number }>('work', { leaseMs: LEASE_MS });
 const CHAIN = defineJob('chain');
 const T0 = Date.parse('2026-05-04T10:00:00Z');
 
@@ -62,7 +62,6 @@ describe('job leases', () => {
     const runs: { who: string; ctx: JobContext }[] = [];
     let staleWrite: unknown = null;
     a.register(WORK, {
-      leaseMs: LEASE_MS,
       async run(_payload, ctx) {
         runs.push({ who: 'a', ctx });
         await stalled.opened; // a stalled worker: its process froze past its lease
@@ -70,7 +69,6 @@ describe('job leases', () => {
       },
     });
     b.register(WORK, {
-      leaseMs: LEASE_MS,
       async run(_payload, ctx) {
         runs.push({ who: 'b', ctx });
         await ctx.lease.write((trx) => trx('settings').insert({ key: 'written-by', value: 'b' }));
@@ -108,7 +106,6 @@ describe('job leases', () => {
     const first = runner(clock);
     const started = gate();
     first.register(WORK, {
-      leaseMs: LEASE_MS,
       async run(_payload, ctx) {
         started.open();
         await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
@@ -124,7 +121,7 @@ describe('job leases', () => {
     // Same lease clock: the job is free, not waiting for an expiry.
     const next = runner(clock);
     const ran: number[] = [];
-    next.register(WORK, { leaseMs: LEASE_MS, run: async (payload) => void ran.push(payload.n!) });
+    next.register(WORK, { run: async (payload) => void ran.push(payload.n!) });
     await next.start();
     await next.idle();
     expect(ran).toEqual([1]);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDataForSeoKeywordData, createDataForSeoSerp } from '../../src/providers/index.js';
 import { dataForSeoStandIn } from '../providers/stand-ins.js';
 import { startHarness, type Harness } from './harness.js';
-import { POSITIONS_DAILY } from '../../src/jobs/kinds.js';
+import { POSITIONS_DAILY } from '../../src/modules/positions/jobs.js';
 import { reschedule, withJobs } from './support/jobs.js';
 
 const credentials = { login: 'api@example.test', password: 's3cret' };

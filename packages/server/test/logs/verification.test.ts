@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pendingClaims, settleVerifications } from '@siteaudit/schema';
+import { pendingClaims, settleVerifications } from '@siteaudit/schema/rules';
 import { publishedRangeCheck } from '../../src/modules/logs/bot-ranges.js';
 import { parseLogFile } from '../../src/modules/logs/parse-file.js';
 import { verifyByReverseDns, type DnsResolver } from '../../src/modules/logs/reverse-dns.js';

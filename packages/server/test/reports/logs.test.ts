@@ -4,7 +4,8 @@
  * (pdftoppm), and the workbook lists every URL statistic.
  */
 import ExcelJS from 'exceljs';
-import type { JoinPage, LogDayStat, UrlStat } from '@siteaudit/schema';
+import type { LogDayStat } from '@siteaudit/schema';
+import type { JoinPage, UrlStat } from '@siteaudit/schema/rules';
 import { describe, expect, it } from 'vitest';
 import { LOG_FINDING_EXAMPLES, LOG_TOP_URLS, logSummary } from '../../src/modules/exports/logs-source.js';
 import { renderPdf, renderXlsx } from '../../src/reports/index.js';

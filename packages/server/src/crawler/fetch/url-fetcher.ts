@@ -4,7 +4,7 @@
  * budget and recorded, one page record per hop with the chain from that hop on. The response that
  * ends the chain (not a redirect) goes to the page stage.
  */
-import { CHECK_DETAILS as D } from '@siteaudit/schema';
+import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import { MAX_REDIRECTS } from '../crawl-config.js';
 import { CHAIN_FAILED, CHAIN_UNKNOWN, Flag, State } from '../run/url-registry.js';
 import { FetchError, headerValue, type HttpResponse } from './http-client.js';

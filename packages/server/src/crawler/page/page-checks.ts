@@ -2,7 +2,7 @@
  * The page-level checks, by topic, on a page's resolved facts (page-audit.ts `pageFacts`). Each
  * topic adds its findings in the catalogue's order, so a page's issues always come out the same.
  */
-import { CHECK_DETAILS as D } from '@siteaudit/schema';
+import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import { THRESHOLDS, type CheckName } from '../checks.js';
 import { headerValue } from '../fetch/http-client.js';
 import type { HtmlResource } from './html-resources.js';

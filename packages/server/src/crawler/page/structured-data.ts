@@ -6,7 +6,7 @@
  * (docs/decisions/checks-catalogue.md). Nested entities (a Product's brand) are not judged: they
  * are not rich results of their own.
  */
-import { CHECK_DETAILS as D } from '@siteaudit/schema';
+import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import type { CheckName } from '../checks.js';
 
 type Entity = Record<string, unknown>;

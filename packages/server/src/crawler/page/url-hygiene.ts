@@ -3,7 +3,7 @@
  * non-ASCII characters in the path, length, parameters, session ids. Percent-escapes are not
  * letters of the URL (`%C3%A9` is é, not uppercase), so they are read decoded.
  */
-import { CHECK_DETAILS as D } from '@siteaudit/schema';
+import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import { THRESHOLDS, type CheckName } from '../checks.js';
 
 export interface UrlFinding {

@@ -3,7 +3,7 @@
  * `www.`, plus where the start URL redirects) and, among their URLs, those the campaign's include
  * and exclude patterns keep. The start URL is always in scope.
  */
-import { compilePatterns, PatternError, type UrlMatcher } from '@siteaudit/schema';
+import { compilePatterns, PatternError, type UrlMatcher } from '@siteaudit/schema/rules';
 import { siteHost } from '../url.js';
 
 /** `host[:port]` without `www.`: the unit of "internal". */

@@ -4,7 +4,7 @@
  * affected, not occurrences, without holding lists of URLs).
  */
 import { CHECKS, type CheckName } from '../checks.js';
-import type { UrlMatcher } from '@siteaudit/schema';
+import type { UrlMatcher } from '@siteaudit/schema/rules';
 import type { ScoreInput } from './score.js';
 import type { CrawlSink, IssueRecord, PageRecord, ResourceRecord } from '../crawl-types.js';
 

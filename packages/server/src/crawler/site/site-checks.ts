@@ -5,7 +5,7 @@
  * Broken links and links to redirects are resolved during the crawl instead (link-graph.ts), as soon
  * as both ends are known, so no link list has to be kept.
  */
-import { CHECK_DETAILS as D } from '@siteaudit/schema';
+import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import type { CheckName } from '../checks.js';
 import { Flag, isId, NO_ID, State, type UrlRegistry } from '../run/url-registry.js';
 import { nearDuplicatesIndexed, nearDuplicatesPairwise } from './near-duplicates.js';

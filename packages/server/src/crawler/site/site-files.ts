@@ -3,7 +3,7 @@
  * it tells AI agents), the sitemaps (read in the background while pages are fetched: their URLs
  * are registered, and those no link reaches are crawled after the link crawl) and llms.txt.
  */
-import { CHECK_DETAILS as D } from '@siteaudit/schema';
+import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import { AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS } from '../checks.js';
 import { isHtmlContentType } from '../fetch/decode.js';
 import { Flag } from '../run/url-registry.js';

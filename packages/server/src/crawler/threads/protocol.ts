@@ -4,7 +4,7 @@
  * batches, which the main thread writes to the store and acknowledges.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { PatternError, type PatternProblem } from '@siteaudit/schema';
+import { PatternError, type PatternProblem } from '@siteaudit/schema/rules';
 import type { RendererOptions } from '../../rendering/renderer.js';
 import type { AnalysisRequest, PageAnalysis } from '../page/page-analysis.js';
 import type { CrawlConfig, CrawlOutcome, CrawlTuning, CrawlSink } from '../crawl-types.js';

@@ -1,13 +1,12 @@
-import { OPERATIONS_CAP, apiAccess, crawlProgressPercent, usageAnswer } from '@siteaudit/schema';
-import type { Authenticator } from '../../http/auth.js';
+import { OPERATIONS_CAP, apiAccess, crawlProgressPercent, usageAnswer } from '@siteaudit/schema/rules';
 import type { Handlers } from '../../http/binder.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import type { Services } from '../../services.js';
-
+import type { QuotaReader } from './usage.js';
 
 export function accountHandlers(
   services: Services,
-  deps: { authenticator: Authenticator; rateLimiter: RateLimiter },
+  deps: { rateLimiter: RateLimiter; quotas: QuotaReader },
 ): Pick<Handlers, 'getMe' | 'getUsage' | 'listOperations'> {
   const { knex } = services;
   return {
@@ -35,7 +34,7 @@ export function accountHandlers(
 
     async getUsage(ctx) {
       const states = await deps.rateLimiter.peek(ctx.caller.teamId, ctx.caller.plan.rateLimits, ctx.now);
-      const usage = usageAnswer(states, await services.quotas.read(ctx.caller, ctx.now));
+      const usage = usageAnswer(states, await deps.quotas.read(ctx.caller, ctx.now));
       return { body: { data: usage } };
     },
 

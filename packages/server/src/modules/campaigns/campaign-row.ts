@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { CAMPAIGN_SETTING_DEFAULTS, defaultCampaignBounds, nextRunAt, normaliseSchedule, type Campaign, type Plan } from '@siteaudit/schema';
+import { type Campaign } from '@siteaudit/schema';
+import { CAMPAIGN_SETTING_DEFAULTS, defaultCampaignBounds, nextRunAt, normaliseSchedule, type Plan } from '@siteaudit/schema/rules';
+import type { Knex } from 'knex';
+import type { Caller } from '../../http/context.js';
+import { notFound } from '../../http/errors.js';
 import { bool } from '../../store/database.js';
 import type { ProjectRow } from '../projects/project-row.js';
 
@@ -84,4 +88,11 @@ export function defaultCampaignRow(project: ProjectRow, plan: Plan, now: Date): 
     next_run_at: nextRunAt(schedule, now)?.toISOString() ?? null,
     created_at: now.toISOString(),
   };
+}
+
+/** The team's campaign, or 404. */
+export async function findCampaign(knex: Knex, caller: Caller, id: string): Promise<CampaignRow> {
+  const row = await knex('campaigns').where({ id, team_id: caller.teamId }).first();
+  if (!row) throw notFound();
+  return row as CampaignRow;
 }

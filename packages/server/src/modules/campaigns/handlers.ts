@@ -1,22 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { assertIncluded, assertWithinPlan as assertPlanLimit, frequencyUpgrade, nextRunAt, normaliseSchedule, type CreateCampaignBody, type Plan, type UpdateCampaignBody } from '@siteaudit/schema';
+import { type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
+import { frequencyUpgrade, nextRunAt, normaliseSchedule, type Plan } from '@siteaudit/schema/rules';
+import { assertIncluded, assertWithinPlan as assertPlanLimit } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
-import type { Caller } from '../../http/context.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import type { CrawlStopper } from '../crawls/index.js';
 import { byCreation, newestFirst } from '../paging.js';
-import { assertPublicSite, assertUnlocked, findProject } from '../projects/handlers.js';
-import { defaultCampaignRow, toCampaign, type CampaignRow } from './campaign-row.js';
+import { assertPublicSite, assertUnlocked, findProject } from '../projects/project-row.js';
+import { defaultCampaignRow, findCampaign, toCampaign, type CampaignRow } from './campaign-row.js';
 
-export async function findCampaign(knex: Knex, caller: Caller, id: string): Promise<CampaignRow> {
-  const row = await knex('campaigns').where({ id, team_id: caller.teamId }).first();
-  if (!row) throw notFound();
-  return row as CampaignRow;
+/** Stops the running crawls of a campaign: what its deletion needs (the crawls module provides it). */
+export interface CrawlStopper {
+  stopWhere(where: { campaign_id: string }): Promise<void>;
 }
 
-/** Plan bounds on a campaign (spec: URL budget, JavaScript rendering, schedule frequencies). */
+/** Plan bounds on a campaign (docs/plans.md). */
 function assertWithinPlan(services: Services, plan: Plan, row: CampaignRow): void {
   const plans = services.plans();
   assertPlanLimit(plans, plan, 'crawls.max_urls', row.max_urls, 'plan_limit.crawls.max_urls', `max_urls ${row.max_urls} exceeds ${plan.limits['crawls.max_urls']}`);
@@ -68,7 +66,7 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick
     async createCampaign(ctx, { params, body }) {
       const project = await findProject(knex, ctx.caller, params.project);
       assertUnlocked(project);
-      await assertPublicSite(services, body.start_url, 'start_url', ctx.language);
+      await assertPublicSite(services.network, body.start_url, 'start_url', ctx.language);
       const base = defaultCampaignRow(project, ctx.caller.plan, ctx.now);
       const row = applyBody(services, { ...base, id: randomUUID() }, body, ctx.now);
       assertWithinPlan(services, ctx.caller.plan, row);
@@ -83,7 +81,7 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick
     async updateCampaign(ctx, { params, body }) {
       const current = await findCampaign(knex, ctx.caller, params.campaign);
       assertUnlocked(await findProject(knex, ctx.caller, current.project_id));
-      if (body.start_url !== undefined) await assertPublicSite(services, body.start_url, 'start_url', ctx.language);
+      if (body.start_url !== undefined) await assertPublicSite(services.network, body.start_url, 'start_url', ctx.language);
       const row = applyBody(services, current, body, ctx.now);
       assertWithinPlan(services, ctx.caller.plan, row);
       const { id, team_id, project_id, created_at, ...changes } = row;
@@ -94,7 +92,7 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick
     async deleteCampaign(ctx, { params }) {
       const campaign = await findCampaign(knex, ctx.caller, params.campaign);
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
-      // The spec: a running crawl is stopped first, then the campaign and its crawls go.
+      // A running crawl is stopped first, then the campaign and its crawls go (deleteCampaign, docs/openapi.json).
       await crawls.stopWhere({ campaign_id: campaign.id });
       await knex('campaigns').where({ id: campaign.id }).delete();
     },

@@ -6,7 +6,8 @@
  */
 import type { Knex } from 'knex';
 import { issueDetailsIn } from '../../reports/issue-details.js';
-import { CHANGE_KINDS, type ChangeKind, type CrawlChange, type Language, type Severity } from '@siteaudit/schema';
+import { type CrawlChange, type Language, type Severity } from '@siteaudit/schema';
+import { CHANGE_KINDS, type ChangeKind } from '@siteaudit/schema/rules';
 import { FIRST_OF_PAIR, KIND_RANK, PAIR_IN } from './changes.js';
 import type { CrawlRow } from './crawl-row.js';
 

@@ -6,9 +6,10 @@
  * 200,000-page crawl settles without holding its pages.
  */
 import type { Knex } from 'knex';
-import { CHANGE_KINDS, CRAWL_PILLARS, notComparedSummary, type ChangeKind, type CrawlChangesSummary, type CrawlPillar, type Severity } from '@siteaudit/schema';
+import { type CrawlChangesSummary, type Severity } from '@siteaudit/schema';
+import { CHANGE_KINDS, CONTENT_AXES, CRAWL_PILLARS, notComparedSummary, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
 import { bool, json } from '../../store/database.js';
-import { auditedPages, CONTENT_AXES, crawlChecks, scoreOf } from '../scorecard/formulas.js';
+import { auditedPages, crawlChecks, scoreOf } from '../scorecard/reads.js';
 import type { CrawlRow } from './crawl-row.js';
 
 type Db = Knex | Knex.Transaction;

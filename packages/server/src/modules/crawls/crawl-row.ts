@@ -1,4 +1,8 @@
-import { CRAWL_STEPS, type Crawl, type CrawlStep } from '@siteaudit/schema';
+import type { Knex } from 'knex';
+import { type Crawl } from '@siteaudit/schema';
+import { CRAWL_STEPS, type CrawlStep } from '@siteaudit/schema/rules';
+import type { Caller } from '../../http/context.js';
+import { notFound } from '../../http/errors.js';
 import { bool, json } from '../../store/database.js';
 
 export type Step = CrawlStep;
@@ -82,4 +86,11 @@ export function toCrawl(row: CrawlRow): Crawl {
 }
 
 /** Errors first (the shared rule of `@siteaudit/schema`). */
-export { SEVERITY_RANK } from '@siteaudit/schema';
+export { SEVERITY_RANK } from '@siteaudit/schema/rules';
+
+/** The team's crawl, or 404. */
+export async function findCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
+  const row = await knex('crawls').where({ id, team_id: caller.teamId }).first();
+  if (!row) throw notFound();
+  return row as CrawlRow;
+}

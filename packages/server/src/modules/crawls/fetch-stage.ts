@@ -104,7 +104,7 @@ export async function fetchStage(services: Services, runtime: CrawlRuntime, row:
     await trx('crawls')
     .where({ id: crawlId })
     .update({
-      // The spec: completed is set before post-processing ends; reports wait for `settled`.
+      // Completed is set before post-processing ends; reports wait for `settled`.
       status: 'completed',
       stage: 'analysing',
       active: false,

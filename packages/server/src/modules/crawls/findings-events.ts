@@ -6,7 +6,7 @@
  * crawl, so they are sent once, with `crawl.completed`.
  */
 import type { Knex } from 'knex';
-import { regressionSignal, SEVERITY_RANK, SIGNAL_TOP_CHECKS, type RegressionThreshold } from '@siteaudit/schema';
+import { regressionSignal, SEVERITY_RANK, SIGNAL_TOP_CHECKS, type RegressionThreshold } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
 import type { StoredChanges } from './changes.js';

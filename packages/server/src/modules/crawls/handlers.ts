@@ -1,14 +1,15 @@
 import type { Knex } from 'knex';
-import { unmeasuredPageSpeed, type CrawledPage, type IssueOccurrence, type Language, type PageSpeedResult } from '@siteaudit/schema';
+import { type CrawledPage, type IssueOccurrence, type Language, type PageSpeedResult } from '@siteaudit/schema';
+import { unmeasuredPageSpeed } from '@siteaudit/schema/rules';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
-import { findCampaign } from '../campaigns/handlers.js';
+import { findCampaign } from '../campaigns/campaign-row.js';
 import { byCreation, newestFirst } from '../paging.js';
-import { assertUnlocked, findProject } from '../projects/handlers.js';
-import { toCrawl, type CrawlRow } from './crawl-row.js';
+import { assertUnlocked, findProject } from '../projects/project-row.js';
+import { findCrawl, toCrawl, type CrawlRow } from './crawl-row.js';
 import { launchCrawl } from './launch.js';
 import { pageResources } from './page-resources.js';
 import { issueDetailsIn } from '../../reports/issue-details.js';
@@ -16,15 +17,9 @@ import { issueSummary } from './summary.js';
 import { changesSummary } from './changes.js';
 import { changeRows, toChange, type ChangeRow } from './change-list.js';
 import { recommendations } from './recommendations.js';
-import { urlHash } from './run.js';
+import { urlHash } from './crawl-sink.js';
 
-export async function findCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
-  const row = await knex('crawls').where({ id, team_id: caller.teamId }).first();
-  if (!row) throw notFound();
-  return row as CrawlRow;
-}
-
-/** Reports are read once post-processing has ended (spec: States, Crawl). */
+/** Reports are read once post-processing has ended (docs/decisions/crawl-lifecycle.md). */
 async function settledCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
   const row = await findCrawl(knex, caller, id);
   if (!bool(row.settled)) throw new ApiError('crawl.not_settled', { detail: `The crawl is ${row.status}; poll it until stage_plan.settled is true.` });

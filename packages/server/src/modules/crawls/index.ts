@@ -1,15 +1,14 @@
+/** The crawls module: its operations, the crawl job, the scheduler, the sweep, the quota and stopping. */
 import { CrawlThreadPool } from '../../crawler/threads/pool.js';
 import type { Services } from '../../services.js';
-import { monthStart } from '../account/quotas.js';
-import type { ServerModule } from '../module.js';
-import { CrawlControl } from './control.js';
+import { defineModule, defineQuota } from '../module.js';
+import { RunningCrawls } from './running-crawls.js';
+import { crawlJob } from './crawl-job.js';
+import type { CrawlRuntime } from './fetch-stage.js';
 import { crawlHandlers } from './handlers.js';
-import { registerCrawlJob, type CrawlRuntime } from './run.js';
-import { registerCrawlSweep } from './lease.js';
-import { ensureScheduler, registerScheduler } from './scheduler.js';
-
-/** Stops the running crawls of a campaign or project: what their deletion needs of this module. */
-export type CrawlStopper = Pick<CrawlControl, 'stopWhere'>;
+import { monthStart } from './launch.js';
+import { ensureScheduler, scheduleJob } from './schedule-job.js';
+import { crawlSweepJob, ensureCrawlSweep } from './sweep-job.js';
 
 /** What the crawls module is built with: the crawl runtime, and the size of its thread pool. */
 export interface CrawlsModuleOptions extends Omit<CrawlRuntime, 'threads'> {
@@ -17,26 +16,27 @@ export interface CrawlsModuleOptions extends Omit<CrawlRuntime, 'threads'> {
   threads?: number;
 }
 
-/** The crawls module: its operations, the crawl job, the scheduler, the quota and stopping. */
-export function crawlsModule(services: Services, options: CrawlsModuleOptions = {}): ServerModule<ReturnType<typeof crawlHandlers>> & { control: CrawlStopper } {
-  const control = new CrawlControl(services);
+export function crawlsModule(services: Services, options: CrawlsModuleOptions = {}) {
+  const running = new RunningCrawls(services);
   // Threads start with the first crawl: a process that never crawls (role api) starts none.
   const threads = new CrawlThreadPool(options.threads);
-  registerCrawlJob(services, control, { ...options, threads });
-  registerScheduler(services);
-  const sweep = registerCrawlSweep(services);
-  services.quotas.register('crawls.monthly', async (caller, now) => {
-    const [{ count }] = await services.knex('quota_usage').where({ team_id: caller.teamId, entitlement: 'crawls.monthly' }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
-    return Number(count);
-  });
-  return {
+  return defineModule({
+    name: 'crawls',
     handlers: crawlHandlers(services),
-    control,
+    jobs: [crawlJob(services, running, { ...options, threads }), scheduleJob(services), crawlSweepJob(services)],
+    quotas: [
+      defineQuota('crawls.monthly', async (caller, now) => {
+        const [{ count }] = await services.knex('quota_usage').where({ team_id: caller.teamId, entitlement: 'crawls.monthly' }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
+        return Number(count);
+      }),
+    ],
+    // Deleting a campaign or a project stops its running crawls first (their modules' `needs`).
+    provides: { stopper: running as Pick<RunningCrawls, 'stopWhere'> },
     start: async () => {
       await ensureScheduler(services);
-      await sweep.start();
+      await ensureCrawlSweep(services);
     },
     // After the job runner stopped: no crawl runs any more.
     close: () => threads.close(),
-  };
+  });
 }

@@ -1,13 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { assertWithinPlan, crawlSettingsText, QUEUED_CRAWL, type Plan } from '@siteaudit/schema';
+import { crawlSettingsText, QUEUED_CRAWL, type Plan } from '@siteaudit/schema/rules';
+import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { ApiError } from '../../http/errors.js';
-import { CRAWL_RUN } from '../../jobs/kinds.js';
+import { CRAWL_RUN } from './jobs.js';
 import type { Services } from '../../services.js';
-import { monthStart } from '../account/quotas.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
 import { lockTeam } from '../team-lock.js';
 import { initialStagePlan, type CrawlRow } from './crawl-row.js';
 import { transaction } from '../../store/retry.js';
+
+/** Start of the calendar month (UTC): the monthly crawl quota resets then. */
+export function monthStart(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
 
 /** What a crawl runs with, frozen at launch so later campaign edits do not change it. */
 export function crawlConfig(campaign: CampaignRow) {

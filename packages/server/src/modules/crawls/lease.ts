@@ -5,19 +5,17 @@
  * with `where lease_token = mine`, in the write's transaction, so a run that lost the crawl (it
  * stalled past its lease, and another worker claimed it) can never write again. A run that ends
  * or is stopped releases the lease at once; a worker that dies leaves it to expire, and the
- * crawl sweep queues the crawl again for another worker.
+ * crawl sweep (sweep-job.ts) queues the crawl again for another worker.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { LeaseLostError, type JobLease } from '../../jobs/job-runner.js';
-import { CRAWL_RUN, CRAWL_SWEEP } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 
-/** A dead worker's crawl is queued again within LEASE_MS + SWEEP_EVERY_MS (+ polling). */
+/** A dead worker's crawl is queued again within CRAWL_LEASE_MS + the sweep's period (sweep-job.ts). */
 export const CRAWL_LEASE_MS = 15_000;
 const HEARTBEAT_MS = 2_500;
-const SWEEP_EVERY_MS = 5_000;
 
 /** This process, as a lease owner. */
 const PROCESS_OWNER = randomUUID();
@@ -85,39 +83,4 @@ export async function claimCrawl(services: Services, crawlId: string, jobLease: 
     },
   };
   return lease;
-}
-
-/**
- * The crawl sweep: a crawl whose lease expired (its worker died) is queued again, once per
- * expired lease (the update that clears the dead owner is the one that queues, in its transaction).
- */
-export function registerCrawlSweep(services: Services): { start(): Promise<void> } {
-  services.jobs.register(CRAWL_SWEEP, {
-    async run() {
-      const expired = (await services
-        .knex('crawls')
-        .where({ settled: false })
-        .whereNotNull('lease_owner')
-        .andWhere('lease_until_ms', '<', Date.now())
-        .select('id', 'lease_token')) as { id: string; lease_token: number }[];
-      for (const crawl of expired) {
-        await transaction(services.knex, async (trx) => {
-          const freed = await trx('crawls')
-            .where({ id: crawl.id, lease_token: crawl.lease_token })
-            .whereNotNull('lease_owner')
-            .andWhere('lease_until_ms', '<', Date.now())
-            .update({ lease_owner: null });
-          if (freed !== 1) return;
-          services.logger.child({ module: 'crawls' }).warn({ crawl: crawl.id }, 'crawl lease expired: queued again for another worker');
-          await services.jobs.enqueue(CRAWL_RUN, { crawlId: crawl.id }, { trx });
-        });
-      }
-      return { retryAt: new Date(services.clock().getTime() + SWEEP_EVERY_MS) };
-    },
-  });
-  return {
-    start: async () => {
-      await services.jobs.enqueue(CRAWL_SWEEP, {}, { singletonKey: CRAWL_SWEEP.name });
-    },
-  };
 }

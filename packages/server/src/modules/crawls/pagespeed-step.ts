@@ -6,7 +6,8 @@
  * exported for tests.
  */
 import type { Knex } from 'knex';
-import { compilePatterns, type PageSpeedResult } from '@siteaudit/schema';
+import { type PageSpeedResult } from '@siteaudit/schema';
+import { compilePatterns } from '@siteaudit/schema/rules';
 import { CHECKS, THRESHOLDS } from '../../crawler/checks.js';
 import { SEVERITY_WEIGHTS } from '../../crawler/run/score.js';
 import type { PageSpeedMeasurement, PageSpeedProvider, PageSpeedStrategy } from '../../providers/pagespeed.js';

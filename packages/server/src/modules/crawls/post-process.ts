@@ -4,7 +4,7 @@
  * `recommendations.ready`) when the campaign notifies. Each step done is recorded in the stage plan, so a resumed
  * run skips it.
  */
-import { unmeasuredPageSpeed } from '@siteaudit/schema';
+import { unmeasuredPageSpeed } from '@siteaudit/schema/rules';
 import { CHECKS, THRESHOLDS } from '../../crawler/index.js';
 import type { JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';

@@ -4,7 +4,8 @@
  * shared with the mock), with the catalogue's label and the advice the PDF gives.
  */
 import type { Knex } from 'knex';
-import { checkLabel, compareRecommendations, fixFor, pillarOf, recommendationImpact, type Language, type Recommendation, type Severity } from '@siteaudit/schema';
+import { type Language, type Recommendation, type Severity } from '@siteaudit/schema';
+import { checkLabel, compareRecommendations, fixFor, pillarOf, recommendationImpact } from '@siteaudit/schema/rules';
 
 type Db = Knex | Knex.Transaction;
 

@@ -4,11 +4,10 @@
  * logs/findings does, then only bounded lists are kept; the workbook's rows are streamed.
  */
 import type { Knex } from 'knex';
-import { BOT_FAMILIES, joinLogs, logFindings, logInsights, type JoinPage, type LogFinding, type UrlStat } from '@siteaudit/schema';
+import { BOT_FAMILIES, type LogFinding } from '@siteaudit/schema';
+import { joinLogs, logFindings, logInsights, type JoinPage, type UrlStat } from '@siteaudit/schema/rules';
 import type { ReportLogs, ReportLogUrl } from '../../reports/index.js';
-import { latestCrawlPages } from '../logs/join-source.js';
-import { completedImportCount, dayStats, urlStatStream } from '../logs/report-reads.js';
-import { importTotals, urlStats } from '../logs/store.js';
+import { completedImportCount, dayStats, importTotals, latestCrawlPages, urlStatStream, urlStats } from '../logs/reads.js';
 
 /** Paths listed under "top URLs by bot hits". */
 export const LOG_TOP_URLS = 20;

@@ -4,11 +4,9 @@ import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/s
 import type { ExportSource, HealthPoint, ReportPage, ReportPillar } from '../../reports/index.js';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
-import { issueSummary } from '../crawls/summary.js';
-import { changesSummary } from '../crawls/changes.js';
-import { changeRows, toChange } from '../crawls/change-list.js';
-import { CONTENT_AXES, TECHNIQUE_AXES } from '../scorecard/formulas.js';
-import { scorecardPillars } from '../scorecard/handlers.js';
+import { changeRows, changesSummary, issueSummary, toChange } from '../crawls/reads.js';
+import { CONTENT_AXES, TECHNIQUE_AXES } from '@siteaudit/schema/rules';
+import { scorecardPillars } from '../scorecard/reads.js';
 import { logsSource } from './logs-source.js';
 
 const CHUNK = 1000;

@@ -4,7 +4,7 @@
  * without a DNS query.
  */
 import ipaddr from 'ipaddr.js';
-import type { VerifiedOperator } from '@siteaudit/schema';
+import type { VerifiedOperator } from '@siteaudit/schema/rules';
 import bingbot from './ranges/bingbot.json';
 import googlebot from './ranges/googlebot.json';
 import specialCrawlers from './ranges/special-crawlers.json';

@@ -8,23 +8,17 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  assertIncluded,
-  createLogJoin,
-  withinLimit,
-  limitUpgrade,
-  type LogDayStat,
-  type LogFinding,
-  type LogUrlStat,
-} from '@siteaudit/schema';
+import type { LogDayStat, LogFinding, LogUrlStat } from '@siteaudit/schema';
+import { createLogJoin, limitUpgrade, withinLimit } from '@siteaudit/schema/rules';
+import { assertIncluded } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError, notFound } from '../../http/errors.js';
-import { LOG_IMPORT } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
-import type { ServerModule } from '../module.js';
+import { defineJobHandler, defineModule } from '../module.js';
+import { LOG_IMPORT } from './jobs.js';
 import { byCreation, newestFirst } from '../paging.js';
-import { assertUnlocked, findProject } from '../projects/handlers.js';
+import { assertUnlocked, findProject } from '../projects/project-row.js';
 import { latestCrawlPages } from './join-source.js';
 import { startParse } from './parse-runner.js';
 import { systemResolver, verifyByReverseDns, type DnsResolver } from './reverse-dns.js';
@@ -61,7 +55,7 @@ function pageAfter<T>(items: T[], key: (item: T) => unknown[], after: unknown[] 
 
 const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function logsModule(services: Services, options: LogsOptions = {}): ServerModule<LogHandlers> {
+export function logsModule(services: Services, options: LogsOptions = {}) {
   const { knex } = services;
   const directory = options.directory ?? process.env.SITEAUDIT_LOG_DIR ?? mkdtempSync(join(tmpdir(), 'siteaudit-logs-'));
   mkdirSync(directory, { recursive: true });
@@ -74,8 +68,7 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
     return row as LogImportRow;
   }
 
-  services.jobs.register(LOG_IMPORT, {
-    maxAttempts: 2,
+  const importJob = defineJobHandler(LOG_IMPORT, {
     // A 5-million-line file takes tens of seconds to parse; the lease is renewed by the runner meanwhile.
     async run({ importId }) {
       const row = (await knex('log_imports').where({ id: importId }).first()) as LogImportRow | undefined;
@@ -210,5 +203,5 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
     },
   };
 
-  return { handlers };
+  return defineModule({ name: 'logs', handlers, jobs: [importJob] });
 }

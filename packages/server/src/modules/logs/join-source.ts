@@ -1,6 +1,6 @@
 /** The latest settled crawl's pages as the log join reads them (rules/log-analysis.ts). */
 import type { Knex } from 'knex';
-import type { JoinPage } from '@siteaudit/schema';
+import type { JoinPage } from '@siteaudit/schema/rules';
 
 export async function latestCrawlPages(knex: Knex, projectId: string): Promise<{ id: string; pages: JoinPage[] } | null> {
   const crawl = (await knex('crawls')

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { createLogAggregator, REFUSAL_SAMPLES, type LogAggregator } from '@siteaudit/schema';
+import { createLogAggregator, REFUSAL_SAMPLES, type LogAggregator } from '@siteaudit/schema/rules';
 import { publishedRangeCheck } from './bot-ranges.js';
 
 /** A line longer than this is refused (and not held): no access log line comes near it. */

@@ -4,7 +4,8 @@
  * imports, as the API's reads (store.ts).
  */
 import type { Knex } from 'knex';
-import type { BotFamily, LogDayStat, UrlStat } from '@siteaudit/schema';
+import type { BotFamily, LogDayStat } from '@siteaudit/schema';
+import type { UrlStat } from '@siteaudit/schema/rules';
 import { json } from '../../store/database.js';
 import { completedImports } from './store.js';
 

@@ -4,7 +4,7 @@
  * an adapter so tests use a stand-in; the default uses the system resolver.
  */
 import { promises as dns } from 'node:dns';
-import type { VerifiedOperator } from '@siteaudit/schema';
+import type { VerifiedOperator } from '@siteaudit/schema/rules';
 
 export interface DnsResolver {
   /** PTR names of an address (dns.reverse). */

@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { statusRecord, type BotFamily, type LogAggregate, type LogAggregator, type LogImport, type UrlStat } from '@siteaudit/schema';
+import type { BotFamily, LogImport } from '@siteaudit/schema';
+import { statusRecord, type LogAggregate, type LogAggregator, type UrlStat } from '@siteaudit/schema/rules';
 import { json } from '../../store/database.js';
 import { urlStatStream } from './report-reads.js';
 

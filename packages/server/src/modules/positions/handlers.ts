@@ -1,19 +1,21 @@
 /**
- * Rank tracking: the keyword state machine of the spec (candidate or unknown → tracked ⇄ paused,
+ * Rank tracking: the keyword state machine (docs/decisions/positions.md; candidate or unknown → tracked ⇄ paused,
  * tracked or paused → untracked), the plan pool and per-project ceiling, live checks and the
  * positions read. Every write that counts against a quota runs under the team lock, so parallel
  * calls can never exceed a limit. Rules: docs/decisions/positions.md.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addDays, assertIncluded, assertWithinPlan, canonicalKeyword, isoDay, monthStartDay, POSITIONS_DEFAULT_PERIOD, type Plan } from '@siteaudit/schema';
+import { addDays, canonicalKeyword, isoDay, monthStartDay, POSITIONS_DEFAULT_PERIOD, type Plan } from '@siteaudit/schema/rules';
+import { assertIncluded, assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
-import { assertUnlocked, findProject } from '../projects/handlers.js';
+import { assertUnlocked, findProject } from '../projects/project-row.js';
 import { lockTeam } from '../team-lock.js';
-import { CHECK_JOB, KEYWORD_DATA_JOB, scheduleDaily } from './jobs.js';
+import { POSITIONS_CHECK, POSITIONS_KEYWORD_DATA } from './jobs.js';
+import { scheduleDaily } from './tracking-jobs.js';
 import { readPositions } from './read.js';
 import { LISTED, TRACKER_DEFAULTS, canonicalList, count, isListed, liveChecksSince, poolUsed, type TrackedKeywordRow } from './store.js';
 import { transaction } from '../../store/retry.js';
@@ -23,7 +25,7 @@ type PositionHandlers = Pick<Handlers, 'getPositions' | 'trackKeywords' | 'untra
 export function positionHandlers(services: Services, providers: Providers): PositionHandlers {
   const { knex, dialect } = services;
 
-  /** The module needs a plan that includes it: a pool of 0 means not included (spec: Usage). */
+  /** The module needs a plan that includes it: a pool of 0 means not included (docs/plans.md). */
   function assertModule(plan: Plan): void {
     assertIncluded(services.plans(), plan, 'positions.tracked_keywords', 'plan_limit.positions');
   }
@@ -101,7 +103,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         if (inserts.length) await trx('tracked_keywords').insert(inserts);
         if (providers.keywordData) {
           const missing = fresh.filter((k) => !rows.get(k)?.keyword_data_at);
-          if (missing.length) await services.jobs.enqueue(KEYWORD_DATA_JOB, { projectId: project.id, keywords: missing }, { trx });
+          if (missing.length) await services.jobs.enqueue(POSITIONS_KEYWORD_DATA, { projectId: project.id, keywords: missing }, { trx });
         }
         return { tracked: fresh, already_tracked: already };
       });
@@ -109,7 +111,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
     },
 
     async untrackKeywords(ctx, { params, body }) {
-      // Never refused by billing (spec) nor by a lock: it only frees slots; history is kept.
+      // Never refused by billing (docs/plans.md) nor by a lock: it only frees slots; history is kept.
       const project = await findProject(knex, ctx.caller, params.project);
       const keywords = canonicalList(body.keywords);
       const untracked = await transaction(knex, async (trx) => {
@@ -148,7 +150,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         const rows = await rowsFor(trx, project.id, keywords);
         assertListed(rows, keywords);
         const paused = keywords.filter((k) => rows.get(k)!.state === 'paused');
-        // Paused keywords still count in the project ceiling, so only the pool is checked (spec: state table).
+        // Paused keywords still count in the project ceiling, so only the pool is checked (docs/decisions/positions.md).
         await assertPool(trx, ctx.caller.plan, ctx.caller.teamId, paused.length);
         await setState(trx, project.id, paused, 'tracked', ctx.now);
         return paused;
@@ -191,7 +193,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
           created_at: ctx.now.toISOString(),
           finished_at: null,
         });
-        await services.jobs.enqueue(CHECK_JOB, { checkId: id }, { trx });
+        await services.jobs.enqueue(POSITIONS_CHECK, { checkId: id }, { trx });
       });
       return { body: { data: { project_id: project.id, keyword, status: 'queued' as const, date: today } } };
     },

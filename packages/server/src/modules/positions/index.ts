@@ -1,16 +1,22 @@
-/** The rank-tracking module: its jobs, its quota counters for GET /v1/usage, and its handlers. */
-import { isoDay, monthStartDay } from '@siteaudit/schema';
+/** The rank-tracking module: its handlers, its jobs and its quota counters for GET /v1/usage. */
+import { isoDay, monthStartDay } from '@siteaudit/schema/rules';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
-import type { ServerModule } from '../module.js';
+import { defineModule, defineQuota } from '../module.js';
 import { positionHandlers } from './handlers.js';
-import { registerPositionJobs } from './jobs.js';
 import { liveChecksSince, poolUsed } from './store.js';
+import { positionJobs } from './tracking-jobs.js';
 
-export function positionsModule(services: Services, providers: Providers): ServerModule<ReturnType<typeof positionHandlers>> {
-  registerPositionJobs(services, providers);
-  services.quotas.register('positions.tracked_keywords', (caller) => poolUsed(services.knex, caller.teamId));
-  services.quotas.register('positions.live_checks_per_day', (caller, now) => liveChecksSince(services.knex, caller.teamId, isoDay(now), isoDay(now)));
-  services.quotas.register('positions.monthly_spend', (caller, now) => liveChecksSince(services.knex, caller.teamId, monthStartDay(isoDay(now))));
-  return { handlers: positionHandlers(services, providers) };
+export function positionsModule(services: Services, providers: Providers) {
+  const { knex } = services;
+  return defineModule({
+    name: 'positions',
+    handlers: positionHandlers(services, providers),
+    jobs: positionJobs(services, providers),
+    quotas: [
+      defineQuota('positions.tracked_keywords', (caller) => poolUsed(knex, caller.teamId)),
+      defineQuota('positions.live_checks_per_day', (caller, now) => liveChecksSince(knex, caller.teamId, isoDay(now), isoDay(now))),
+      defineQuota('positions.monthly_spend', (caller, now) => liveChecksSince(knex, caller.teamId, monthStartDay(isoDay(now)))),
+    ],
+  });
 }

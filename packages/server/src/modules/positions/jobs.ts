@@ -1,171 +1,22 @@
-/**
- * Rank-tracking jobs on the durable runner: the live check queued by the check operation, the
- * daily run of each tracker, and the keyword-data lookup. Every measurement is one row per
- * keyword and day in `keyword_positions` (a later check the same day replaces it).
- */
-import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { addDays, dayStartOf, isoDay } from '@siteaudit/schema';
-import { POSITIONS_CHECK, POSITIONS_DAILY, POSITIONS_KEYWORD_DATA, type CheckPayload, type DailyPayload, type KeywordDataPayload } from '../../jobs/kinds.js';
-import type { Providers } from '../../providers/index.js';
-import type { Services } from '../../services.js';
-import type { TrackedKeywordRow, TrackerRow } from './store.js';
-import { throwIfAborted } from '../../abort.js';
-import { transaction } from '../../store/retry.js';
+/** The rank-tracking module's kinds of job and their payloads (tracking-jobs.ts runs them). */
+import { defineJob } from '../../jobs/job-runner.js';
 
-export const CHECK_JOB = POSITIONS_CHECK;
-export const DAILY_JOB = POSITIONS_DAILY;
-export const KEYWORD_DATA_JOB = POSITIONS_KEYWORD_DATA;
-export type { CheckPayload, DailyPayload, KeywordDataPayload };
-
-/** Why a check measured nothing when no SERP provider is configured (kept on the check and the tracker). */
-export const NO_SERP_PROVIDER = 'serp_provider_unconfigured';
-/** Keyword data is refreshed by the daily run once it is older than this. */
-const KEYWORD_DATA_MAX_AGE_DAYS = 30;
-
-
-type Outcome = { status: 'done' } | { status: 'skipped' | 'failed'; reason: string };
-
-/** Schedules the tracker's next daily run at midnight UTC starting `day`, in the caller's transaction. */
-export async function scheduleDaily(services: Services, trx: Knex.Transaction, projectId: string, day: string): Promise<void> {
-  await trx('position_trackers').where({ project_id: projectId }).update({ next_run_on: day });
-  await services.jobs.enqueue(DAILY_JOB, { projectId, day }, { runAt: dayStartOf(day), trx });
+export interface CheckPayload {
+  checkId: string;
+}
+export interface DailyPayload {
+  projectId: string;
+  /** The day this run is for; a run whose day is no longer the tracker's `next_run_on` is a stale duplicate. */
+  day: string;
+}
+export interface KeywordDataPayload {
+  projectId: string;
+  keywords: string[];
 }
 
-export function registerPositionJobs(services: Services, providers: Providers): void {
-  const { knex } = services;
-  const serp = providers.serp ?? null;
-  const keywordData = providers.keywordData ?? null;
-
-  /** One measurement through the SERP provider, stored for `day`. Never throws. */
-  async function measure(project: { id: string; domain: string }, tracker: TrackerRow, keyword: string, day: string, signal: AbortSignal): Promise<Outcome> {
-    if (!serp) return { status: 'skipped', reason: NO_SERP_PROVIDER };
-    try {
-      const result = await serp.check(
-        { keyword, domain: project.domain, location: tracker.location, country: tracker.country, language: tracker.language, device: tracker.device },
-        { signal },
-      );
-      await knex('keyword_positions')
-        .insert({
-          project_id: project.id,
-          keyword,
-          date: day,
-          position: result.position,
-          url: result.url,
-          serp_features: JSON.stringify(result.serpFeatures),
-          checked_at: services.clock().toISOString(),
-        })
-        .onConflict(['project_id', 'keyword', 'date'])
-        .merge();
-      return { status: 'done' };
-    } catch (error) {
-      return { status: 'failed', reason: (error instanceof Error ? error.message : String(error)).slice(0, 500) };
-    }
-  }
-
-  async function refreshKeywordData(projectId: string, tracker: TrackerRow, keywords: string[]): Promise<void> {
-    if (!keywordData || keywords.length === 0) return;
-    const found = await keywordData.lookup({ keywords, location: tracker.location, country: tracker.country, language: tracker.language });
-    const byKeyword = new Map(found.map((k) => [k.keyword.toLowerCase(), k]));
-    const now = services.clock().toISOString();
-    await transaction(knex, async (trx) => {
-      for (const keyword of keywords) {
-        const data = byKeyword.get(keyword);
-        // A keyword the provider does not know keeps nulls, but is stamped so it is not asked again daily.
-        await trx('tracked_keywords')
-          .where({ project_id: projectId, keyword })
-          .update({
-            search_volume: data?.searchVolume ?? null,
-            keyword_difficulty: data?.keywordDifficulty ?? null,
-            search_intent: data?.searchIntent ?? null,
-            keyword_data_at: now,
-          });
-      }
-    });
-  }
-
-  services.jobs.register(CHECK_JOB, {
-    concurrency: 4,
-    async run({ checkId }, ctx) {
-      const check = await knex('keyword_checks').where({ id: checkId }).first();
-      if (!check || check.status !== 'queued') return;
-      const project = await knex('projects').where({ id: check.project_id }).first('id', 'domain');
-      const tracker = (await knex('position_trackers').where({ project_id: check.project_id }).first()) as TrackerRow | undefined;
-      if (!project || !tracker) return;
-      const outcome = await measure(project, tracker, check.keyword, check.date, ctx.signal);
-      await knex('keyword_checks')
-        .where({ id: checkId })
-        .update({ status: outcome.status, reason: 'reason' in outcome ? outcome.reason : null, finished_at: services.clock().toISOString() });
-    },
-  });
-
-  services.jobs.register(DAILY_JOB, {
-    async run({ projectId, day }, ctx) {
-      const today = isoDay(services.clock());
-      // Claim this run and schedule the next one together, so exactly one chain lives per tracker.
-      const claimed = await transaction(knex, async (trx) => {
-        const taken = await trx('position_trackers').where({ project_id: projectId, next_run_on: day }).update({ next_run_on: null });
-        if (taken === 0) return false;
-        await scheduleDaily(services, trx, projectId, addDays(today, 1));
-        return true;
-      });
-      if (!claimed) return;
-
-      const tracker = (await knex('position_trackers').where({ project_id: projectId }).first()) as TrackerRow;
-      const project = await knex('projects').where({ id: projectId }).first('id', 'team_id', 'domain');
-      const active = (await knex('tracked_keywords').where({ project_id: projectId, state: 'tracked' }).orderBy('keyword')) as TrackedKeywordRow[];
-      const measuredToday = new Set<string>(await knex('keyword_positions').where({ project_id: projectId, date: today }).pluck('keyword'));
-
-      let failed = 0;
-      let firstFailure: string | null = null;
-      for (const row of active) {
-        throwIfAborted(ctx.signal);
-        // A live check already measured it today: the daily run does not pay twice.
-        if (measuredToday.has(row.keyword)) continue;
-        const outcome = await measure(project, tracker, row.keyword, today, ctx.signal);
-        if (outcome.status === 'failed') {
-          failed++;
-          firstFailure ??= outcome.reason;
-          await knex('keyword_checks').insert({
-            id: randomUUID(),
-            team_id: project.team_id,
-            project_id: projectId,
-            keyword: row.keyword,
-            date: today,
-            kind: 'daily',
-            status: 'failed',
-            reason: outcome.reason,
-            created_at: services.clock().toISOString(),
-            finished_at: services.clock().toISOString(),
-          });
-        }
-      }
-      const error = active.length > 0 && !serp ? NO_SERP_PROVIDER : failed > 0 ? `${failed} of ${active.length} checks failed: ${firstFailure}`.slice(0, 200) : null;
-      await knex('position_trackers').where({ project_id: projectId }).update({ last_run_on: today, last_run_error: error });
-
-      if (keywordData) {
-        const staleBefore = addDays(today, -KEYWORD_DATA_MAX_AGE_DAYS);
-        const stale = active.filter((r) => r.keyword_data_at === null || r.keyword_data_at.slice(0, 10) < staleBefore).map((r) => r.keyword);
-        // Keyword data is an extra: its failure must not undo the day's positions.
-        await refreshKeywordData(projectId, tracker, stale).catch((err) =>
-          services.logger.child({ module: 'positions' }).warn({ err, project: projectId, keywords: stale.length }, 'keyword data not refreshed'),
-        );
-      }
-    },
-    async onFailed({ projectId }) {
-      // A run that crashed for good must not end the chain of daily runs.
-      await transaction(knex, async (trx) => {
-        const tracker = await trx('position_trackers').where({ project_id: projectId }).first('next_run_on');
-        if (tracker && tracker.next_run_on === null) await scheduleDaily(services, trx, projectId, addDays(isoDay(services.clock()), 1));
-      });
-    },
-  });
-
-  services.jobs.register(KEYWORD_DATA_JOB, {
-    async run({ projectId, keywords }) {
-      const tracker = (await knex('position_trackers').where({ project_id: projectId }).first()) as TrackerRow | undefined;
-      if (!tracker) return;
-      await refreshKeywordData(projectId, tracker, keywords);
-    },
-  });
-}
+/** The live check queued by the check operation. */
+export const POSITIONS_CHECK = defineJob<CheckPayload>('positions.check', { concurrency: 4 });
+/** The daily run of each tracker. */
+export const POSITIONS_DAILY = defineJob<DailyPayload>('positions.daily');
+/** Search volume, difficulty and intent of newly tracked keywords. */
+export const POSITIONS_KEYWORD_DATA = defineJob<KeywordDataPayload>('positions.keyword-data');

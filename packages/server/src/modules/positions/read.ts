@@ -4,7 +4,8 @@
  * is `readListedKeywords` of `@siteaudit/schema`, which the mock uses too; here are the reads.
  */
 import type { Knex } from 'knex';
-import { POSITION_DELTA_DAYS, addDays, positionsPeriod, quotaOf, readListedKeywords, type ListedKeyword, type PeriodPreset, type Plan, type Positions } from '@siteaudit/schema';
+import { type PeriodPreset, type Positions } from '@siteaudit/schema';
+import { POSITION_DELTA_DAYS, addDays, positionsPeriod, quotaOf, readListedKeywords, type ListedKeyword, type Plan } from '@siteaudit/schema/rules';
 import { json } from '../../store/database.js';
 import { LISTED, earliestWithin, latestOnOrBefore, onDays, poolUsed, type TrackedKeywordRow, type TrackerRow } from './store.js';
 

@@ -1,6 +1,6 @@
 /** Rows of the rank-tracking tables and the shared reads over them. */
 import type { Knex } from 'knex';
-import { canonicalKeyword } from '@siteaudit/schema';
+import { canonicalKeyword } from '@siteaudit/schema/rules';
 
 export type KeywordState = 'candidate' | 'tracked' | 'paused' | 'untracked';
 

@@ -1,34 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { assertWithinPlan, firstFreeSlug, normaliseSiteUrl, privateSiteRefusal, slugify, type Language } from '@siteaudit/schema';
+import { firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
+import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
-import type { Caller } from '../../http/context.js';
-import { ApiError, notFound } from '../../http/errors.js';
-import { checkUrlAddress } from '../../net/url-check.js';
+import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import type { CrawlStopper } from '../crawls/index.js';
 import { defaultCampaignRow } from '../campaigns/campaign-row.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
-import { toProject, type ProjectRow } from './project-row.js';
+import { assertPublicSite, assertUnlocked, findProject, toProject, type ProjectRow } from './project-row.js';
+
+/** Stops the running crawls of a project: what its deletion needs (the crawls module provides it). */
+export interface CrawlStopper {
+  stopWhere(where: { project_id: string }): Promise<void>;
+}
 import { transaction } from '../../store/retry.js';
-
-/** The team's project, or 404: another team's project is indistinguishable from a missing one. */
-export async function findProject(knex: Knex, caller: Caller, id: string): Promise<ProjectRow> {
-  const row = await knex('projects').where({ id, team_id: caller.teamId }).first();
-  if (!row) throw notFound();
-  return row as ProjectRow;
-}
-
-/** Writes to a read-only project are refused (spec: PATCH project; campaigns and crawls too). */
-export function assertUnlocked(project: ProjectRow): void {
-  if (project.locked === true || project.locked === 1) throw new ApiError('project.locked');
-}
-
-export async function assertPublicSite(services: Services, url: string, field: string, language: Language): Promise<void> {
-  const verdict = await checkUrlAddress(url, { allowPrivate: services.network.allowPrivateAddresses });
-  if (verdict === 'refused') throw new ApiError('project.url_refused', privateSiteRefusal(field, language));
-}
 
 async function uniqueSlug(knex: Knex, teamId: string, base: string, exceptId?: string): Promise<string> {
   const query = knex('projects').where({ team_id: teamId }).andWhere('slug', 'like', `${base}%`);
@@ -46,7 +32,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
 
     async createProject(ctx, { body }) {
       const site = normaliseSiteUrl(body.url);
-      await assertPublicSite(services, site.href, 'url', ctx.language);
+      await assertPublicSite(services.network, site.href, 'url', ctx.language);
       const name = body.name ?? site.hostname;
       const plan = ctx.caller.plan;
       const row = await transaction(knex, async (trx) => {
@@ -82,9 +68,9 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
       const changes: Partial<ProjectRow> & { profile?: null; priority_urls?: null } = {};
       if (body.url !== undefined) {
         const site = normaliseSiteUrl(body.url);
-        await assertPublicSite(services, site.href, 'url', ctx.language);
+        await assertPublicSite(services.network, site.href, 'url', ctx.language);
         if (site.href !== project.url) {
-          // A new site makes the learned profile and priority URLs meaningless (spec: PATCH).
+          // A new site makes the learned profile and priority URLs meaningless (docs/decisions/projects.md).
           Object.assign(changes, { url: site.href, domain: site.hostname, profile: null, priority_urls: null });
         }
       }
@@ -104,7 +90,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
 
     async deleteProject(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      // Allowed on a locked project (spec). Running crawls stop first; the rest cascades.
+      // Allowed on a locked project (docs/decisions/projects.md). Running crawls stop first; the rest cascades.
       await crawls.stopWhere({ project_id: project.id });
       await knex('projects').where({ id: project.id }).delete();
     },

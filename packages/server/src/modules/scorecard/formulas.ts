@@ -6,7 +6,6 @@
  * and the impressions trend.
  */
 import type { Knex } from 'knex';
-import { CRAWL_PILLAR_CATEGORIES } from '@siteaudit/schema';
 import { CHECKS } from '../../crawler/checks.js';
 import { healthScore } from '../../crawler/run/score.js';
 
@@ -61,11 +60,6 @@ export function scoreOf(data: { pages: number; checks: CheckCount[] }, categorie
   });
   return score === null ? null : Math.round(score);
 }
-
-/** The technique pillar's axes: one per technical category, equally weighted. */
-export const TECHNIQUE_AXES = CRAWL_PILLAR_CATEGORIES.technique;
-/** Content and GEO: on-page content, structured data, and reachability by AI agents. */
-export const CONTENT_AXES = CRAWL_PILLAR_CATEGORIES.contenu;
 
 // ------------------------------------------------------------------------------ acquisition
 

@@ -1,8 +1,10 @@
 /** GET …/search-console: `unconfigured` without a linked property, `pending` until its first sync. */
-import { assertIncluded, SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod, type SearchConsole } from '@siteaudit/schema';
+import { type SearchConsole } from '@siteaudit/schema';
+import { SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod } from '@siteaudit/schema/rules';
+import { assertIncluded } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import type { Services } from '../../services.js';
-import { findProject } from '../projects/handlers.js';
+import { findProject } from '../projects/project-row.js';
 
 export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSearchConsole'> {
   const { knex } = services;

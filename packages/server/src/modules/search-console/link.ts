@@ -1,11 +1,11 @@
 /**
- * The operator call that links a Search Console property to a project (the spec leaves it to a
- * settings screen): `server.admin.linkSearchConsole({ projectId, property, credentials })`.
+ * The operator call that links a Search Console property to a project (the API leaves it to a
+ * settings screen; docs/decisions/search-console.md): `server.admin.linkSearchConsole({ projectId, property, credentials })`.
  */
-import { isoDay } from '@siteaudit/schema';
+import { isoDay } from '@siteaudit/schema/rules';
 import { parseServiceAccount } from '../../providers/google-auth.js';
 import type { Services } from '../../services.js';
-import { credentialsContext, scheduleSync } from './sync.js';
+import { credentialsContext, scheduleSync } from './sync-job.js';
 import { transaction } from '../../store/retry.js';
 
 export interface LinkSearchConsoleInput {

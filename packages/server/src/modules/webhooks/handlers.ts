@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { assertWithinPlan, webhookUrlSchemeError, type Language } from '@siteaudit/schema';
+import { type Language } from '@siteaudit/schema';
+import { webhookUrlSchemeError } from '@siteaudit/schema/rules';
+import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -10,7 +12,7 @@ import { deliveryLogCutoff, secretRotationEndsAt, TEST_EVENT_TYPE } from '../../
 import { generateWebhookSecret } from '../../delivery/signing.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
-import { queueDeliveries } from './worker.js';
+import { queueDeliveries } from './delivery-jobs.js';
 import { secretContext, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
 import { transaction } from '../../store/retry.js';
 
@@ -32,7 +34,7 @@ async function findWebhook(db: Knex, caller: Caller, id: string): Promise<Webhoo
 }
 
 /**
- * https to a public address (spec: Webhooks). A name that does not resolve yet is accepted:
+ * https to a public address (docs/decisions/webhooks.md). A name that does not resolve yet is accepted:
  * every connection is vetted again at delivery. With private addresses allowed (development),
  * http and private addresses too; the scheme rule is the one the mock applies.
  */
@@ -101,7 +103,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
       if (body.events !== undefined) changes.events = JSON.stringify([...new Set(body.events)]);
       if (body.description !== undefined) changes.description = body.description;
       if (body.active === true) {
-        // Spec, Events 5: re-enabling clears the disablement and resets the counter.
+        // Re-enabling clears the disablement and resets the counter.
         Object.assign(changes, { active: true, disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
       } else if (body.active === false && (current.active === true || current.active === 1)) {
         Object.assign(changes, { active: false, disabled_reason: 'manual', disabled_at: ctx.now.toISOString() });
@@ -111,7 +113,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
     },
 
     async deleteWebhook(ctx, { params }) {
-      // No plan check: removing a subscription is never refused by billing (spec).
+      // No plan check: removing a subscription is never refused by billing (docs/plans.md).
       const hook = await findWebhook(knex, ctx.caller, params.webhook);
       await transaction(knex, async (trx) => {
         await trx('webhook_deliveries').where({ webhook_id: hook.id }).delete();

@@ -3,9 +3,9 @@
  * retention sweep, and the `api.webhooks.max` usage counter.
  */
 import type { Services } from '../../services.js';
-import type { ServerModule } from '../module.js';
+import { defineModule, defineQuota } from '../module.js';
+import { createDeliveryWorker } from './delivery-jobs.js';
 import { webhookHandlers } from './handlers.js';
-import { createDeliveryWorker } from './worker.js';
 
 export interface WebhooksOptions {
   /** How long a receiver has to connect, answer and send its body, per attempt; past it the attempt fails with `timeout`. Default 10,000 ms. */
@@ -21,17 +21,22 @@ export function webhooksOptions(options: WebhooksOptions = {}): WebhooksOptions 
   return options;
 }
 
-export function webhooksModule(services: Services, options: WebhooksOptions = {}): ServerModule<ReturnType<typeof webhookHandlers>> {
-  services.quotas.register('api.webhooks.max', async (caller) => {
-    const [{ count }] = await services.knex('webhooks').where({ team_id: caller.teamId }).count({ count: '*' });
-    return Number(count);
-  });
+export function webhooksModule(services: Services, options: WebhooksOptions = {}) {
   const worker = createDeliveryWorker(services, options);
-  return {
+  return defineModule({
+    name: 'webhooks',
     handlers: webhookHandlers(services),
+    jobs: worker.jobs,
+    quotas: [
+      defineQuota('api.webhooks.max', async (caller) => {
+        const [{ count }] = await services.knex('webhooks').where({ team_id: caller.teamId }).count({ count: '*' });
+        return Number(count);
+      }),
+    ],
+    events: [worker.subscriber],
     /** Before the job runner starts: queues the retention sweep. */
     start: () => worker.start(),
     /** After the job runner stopped: closes the receivers' connections. */
     close: () => worker.close(),
-  };
+  });
 }

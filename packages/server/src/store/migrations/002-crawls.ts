@@ -37,7 +37,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['team_id', 'active']);
     t.index(['campaign_id', 'active']);
   });
-  // At most one running crawl per campaign, whatever the race (spec: 409 when one is running).
+  // At most one running crawl per campaign, whatever the race (409, docs/decisions/crawl-launch.md).
   await knex.raw('create unique index crawls_one_active_per_campaign on crawls (campaign_id) where active = true');
   await knex.schema.createTable('crawl_pages', (t) => {
     t.uuid('crawl_id').notNullable().references('crawls.id').onDelete('CASCADE');

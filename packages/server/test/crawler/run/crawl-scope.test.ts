@@ -1,4 +1,4 @@
-import { compilePatterns, PatternError } from '@siteaudit/schema';
+import { compilePatterns, PatternError } from '@siteaudit/schema/rules';
 import { describe, expect, it } from 'vitest';
 import { CrawlScope, fieldPatterns, siteKey } from '../../../src/crawler/run/crawl-scope.js';
 

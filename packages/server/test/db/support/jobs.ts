@@ -5,7 +5,6 @@
 import type { Knex } from 'knex';
 import { createJobRunner } from '../../../src/jobs/index.js';
 import type { JobKind, JobRunner } from '../../../src/jobs/job-runner.js';
-import { SINGLETON_KINDS } from '../../../src/jobs/kinds.js';
 import { onPostgres } from '../harness.js';
 
 export async function withJobs<T>(knex: Knex, clock: () => Date, use: (jobs: JobRunner) => Promise<T>): Promise<T> {
@@ -22,7 +21,8 @@ export async function reschedule<P>(knex: Knex, kind: JobKind<P>, runAt: Date, w
   await withJobs(knex, () => runAt, async (jobs) => {
     for (const job of await jobs.pending(kind)) {
       if (!which(job.payload) || !(await jobs.cancel(kind, job.id))) continue;
-      await jobs.enqueue(kind, job.payload, { runAt, singletonKey: SINGLETON_KINDS.has(kind.name) ? kind.name : undefined });
+      // A singleton kind is queued under its own key again (JobOptions.singleton).
+      await jobs.enqueue(kind, job.payload, { runAt });
     }
   });
 }

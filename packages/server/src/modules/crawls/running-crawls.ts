@@ -1,5 +1,5 @@
 /**
- * Stopping crawls. The spec has no stop operation, but deleting a campaign (or its project)
+ * Stopping crawls. The API has no stop operation, but deleting a campaign (or its project)
  * stops its running crawl first. A crawl running in this process is aborted and awaited; a
  * crawl only queued is marked stopped at once; a crawl running in another process sees
  * `stop_requested` at its next progress report.
@@ -9,7 +9,7 @@ import { finishStopped } from './finish.js';
 
 const STOP_WAIT_MS = 30_000;
 
-export class CrawlControl {
+export class RunningCrawls {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
   constructor(private readonly services: Services) {}

@@ -5,11 +5,12 @@
  * through the crawl's lease (lease.ts): a run that lost its crawl to another worker writes nothing more.
  */
 import { throwIfAborted } from '../../abort.js';
-import { PatternError } from '@siteaudit/schema';
-import { CRAWL_RUN } from '../../jobs/kinds.js';
+import { PatternError } from '@siteaudit/schema/rules';
+import { defineJobHandler, type ModuleJob } from '../module.js';
+import { CRAWL_RUN } from './jobs.js';
 import type { Services } from '../../services.js';
 import { bool } from '../../store/database.js';
-import type { CrawlControl } from './control.js';
+import type { RunningCrawls } from './running-crawls.js';
 import { crawlError, crawlErrorFor } from './crawl-errors.js';
 import type { CrawlRow } from './crawl-row.js';
 import { fetchStage, type CrawlRuntime } from './fetch-stage.js';
@@ -17,14 +18,8 @@ import { finishFailed, finishStopped } from './finish.js';
 import { claimCrawl, type CrawlLease } from './lease.js';
 import { postProcess } from './post-process.js';
 
-export type { CrawlRuntime } from './fetch-stage.js';
-export { urlHash } from './crawl-sink.js';
-
-export function registerCrawlJob(services: Services, control: CrawlControl, runtime: CrawlRuntime): void {
-  services.jobs.register(CRAWL_RUN, {
-    // The job's own lease (table runner); the crawl's lease (lease.ts) decides who runs it.
-    leaseMs: 30_000,
-    maxAttempts: 2,
+export function crawlJob(services: Services, control: RunningCrawls, runtime: CrawlRuntime): ModuleJob {
+  return defineJobHandler(CRAWL_RUN, {
     async run({ crawlId }, ctx) {
       const row = (await services.knex('crawls').where({ id: crawlId }).first()) as CrawlRow | undefined;
       if (!row || bool(row.settled)) return;
@@ -51,7 +46,7 @@ export function registerCrawlJob(services: Services, control: CrawlControl, runt
 }
 
 /** The crawl's stages under its lease: fetch (unless done), then post-processing. */
-async function runCrawl(services: Services, control: CrawlControl, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: CrawlLease): Promise<void> {
+async function runCrawl(services: Services, control: RunningCrawls, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: CrawlLease): Promise<void> {
   const crawlId = row.id;
   if (bool(row.stop_requested)) return finishStopped(services, crawlId, lease);
   if (row.status !== 'completed') {

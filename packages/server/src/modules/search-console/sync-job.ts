@@ -5,26 +5,24 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema';
+import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema/rules';
 import { parseServiceAccount } from '../../providers/google-auth.js';
 import type { SearchConsoleProvider } from '../../providers/index.js';
-import { SEARCH_CONSOLE_SYNC, type SyncPayload } from '../../jobs/kinds.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
+import { defineJobHandler, type ModuleJob } from '../module.js';
+import { SEARCH_CONSOLE_SYNC } from './jobs.js';
 
-export const SYNC_JOB = SEARCH_CONSOLE_SYNC;
 /** URLs inspected per synchronisation: the home page and the shallowest crawled pages. */
 export const INSPECTION_SAMPLE = 20;
 export const NO_SEARCH_CONSOLE_PROVIDER = 'search_console_provider_unconfigured';
-
-export type { SyncPayload };
 
 export const credentialsContext = (projectId: string) => `${projectId}:search_console`;
 
 /** Sets the link's next run to `day` and enqueues it (at `runAt`, default midnight UTC of `day`). */
 export async function scheduleSync(services: Pick<Services, 'jobs'>, trx: Knex.Transaction, projectId: string, day: string, runAt?: Date): Promise<void> {
   await trx('search_console_links').where({ project_id: projectId }).update({ next_sync_on: day });
-  await services.jobs.enqueue(SYNC_JOB, { projectId, day }, { runAt: runAt ?? dayStartOf(day), trx });
+  await services.jobs.enqueue(SEARCH_CONSOLE_SYNC, { projectId, day }, { runAt: runAt ?? dayStartOf(day), trx });
 }
 
 /** The URLs to inspect: the project URL, then internal HTML pages of its latest crawl by depth. */
@@ -42,7 +40,7 @@ async function inspectionSample(knex: Knex, project: { id: string; url: string; 
   return urls.slice(0, INSPECTION_SAMPLE);
 }
 
-export function registerSyncJob(services: Services, provider: SearchConsoleProvider | null): void {
+export function syncJob(services: Services, provider: SearchConsoleProvider | null): ModuleJob {
   const { knex } = services;
 
   async function sync(projectId: string, signal: AbortSignal): Promise<void> {
@@ -91,7 +89,7 @@ export function registerSyncJob(services: Services, provider: SearchConsoleProvi
     });
   }
 
-  services.jobs.register(SYNC_JOB, {
+  return defineJobHandler(SEARCH_CONSOLE_SYNC, {
     async run({ projectId, day }, ctx) {
       const today = isoDay(services.clock());
       const claimed = await transaction(knex, async (trx) => {

@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Dispatcher } from 'undici';
-import type { DomainEvent } from '../../events/bus.js';
+import type { DomainEvent, EventSubscriber } from '../../events/bus.js';
 import type { JobResult } from '../../jobs/job-runner.js';
-import { WEBHOOK_DELIVER, WEBHOOK_SWEEP } from '../../jobs/kinds.js';
 import { createGuardedAgent } from '../../net/address-guard.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
@@ -24,9 +23,9 @@ import {
 import { webhookHeaders } from '../../delivery/signing.js';
 import { secretContext, type DeliveryRow, type WebhookRow } from './webhook-row.js';
 import { transaction } from '../../store/retry.js';
+import { defineJobHandler, type ModuleJob } from '../module.js';
+import { WEBHOOK_DELIVER, WEBHOOK_SWEEP } from './jobs.js';
 
-export const DELIVER_JOB = WEBHOOK_DELIVER;
-export const SWEEP_JOB = WEBHOOK_SWEEP;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const SWEEP_BATCH = 1000;
 
@@ -71,12 +70,15 @@ export async function queueDeliveries(services: Services, db: Db, webhookIds: st
   }));
   await db('webhook_deliveries').insert(rows);
   for (const row of rows) {
-    await services.jobs.enqueue(DELIVER_JOB, { deliveryId: row.id }, { trx: isTransaction(db) ? db : undefined });
+    await services.jobs.enqueue(WEBHOOK_DELIVER, { deliveryId: row.id }, { trx: isTransaction(db) ? db : undefined });
   }
   return rows;
 }
 
 export interface DeliveryWorker {
+  jobs: ModuleJob[];
+  /** Turns each published event into deliveries, in the publisher's transaction. */
+  subscriber: EventSubscriber;
   /** Queues the retention sweep unless one is already queued. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -91,12 +93,12 @@ export function createDeliveryWorker(services: Services, options: { timeoutMs?: 
   let agent: (Dispatcher & { destroy(): Promise<void> }) | null = null;
   const dispatcher = () => (agent ??= createGuardedAgent({ allowPrivate: allowPrivateAddresses, connectTimeoutMs: options.timeoutMs }));
 
-  services.events.subscribe(async (event: DomainEvent, db: Db) => {
+  const subscriber = async (event: DomainEvent, db: Db) => {
     if (!isRetriedEvent(event.type)) return; // webhook.test comes only from the test call
     const hooks = (await db('webhooks').where({ team_id: event.teamId, active: true }).select('id', 'events')) as Pick<WebhookRow, 'id' | 'events'>[];
     const matching = hooks.filter((h) => json<string[]>(h.events, []).includes(event.type)).map((h) => h.id);
     await queueDeliveries(services, db, matching, event);
-  });
+  };
 
   function signingSecrets(hook: WebhookRow, now: Date): string[] {
     const current = services.secrets.decrypt(hook.secret_enc, secretContext(hook.id));
@@ -171,20 +173,14 @@ export function createDeliveryWorker(services: Services, options: { timeoutMs?: 
     return record(delivery, hook, result);
   }
 
-  services.jobs.register(DELIVER_JOB, {
-    // Deliveries mostly wait on receivers: several at once keep one slow receiver from holding the rest.
-    concurrency: 16,
+  const deliverJob = defineJobHandler(WEBHOOK_DELIVER, {
     run: ({ deliveryId }) => deliver(deliveryId),
-    // Attempts of the job itself, for store errors; receiver failures are retried by `retryAt`.
-    maxAttempts: 5,
-    // The attempt times out at 10 s; a run still going after a minute has crashed.
-    leaseMs: 60_000,
     async onFailed({ deliveryId }) {
       await knex('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'failed', next_attempt_at: null });
     },
   });
 
-  services.jobs.register(SWEEP_JOB, {
+  const sweepJob = defineJobHandler(WEBHOOK_SWEEP, {
     async run() {
       const cutoff = deliveryLogCutoff(clock()).toISOString();
       // In batches, so a large backlog never holds one long lock on the log.
@@ -198,8 +194,10 @@ export function createDeliveryWorker(services: Services, options: { timeoutMs?: 
   });
 
   return {
+    jobs: [deliverJob, sweepJob],
+    subscriber,
     async start() {
-      await services.jobs.enqueue(SWEEP_JOB, {}, { singletonKey: SWEEP_JOB.name });
+      await services.jobs.enqueue(WEBHOOK_SWEEP, {});
     },
     async close() {
       const current = agent;

@@ -3,19 +3,18 @@
  * manual never; paused skipped) with trigger `schedule`, within the monthly quota, and advances
  * `next_run_at`. It reads the server clock, so tests drive it with the `clock` option.
  */
-import { nextRunAt, normaliseSchedule } from '@siteaudit/schema';
-import { CAMPAIGN_SCHEDULE } from '../../jobs/kinds.js';
+import { nextRunAt, normaliseSchedule } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
 import { ApiError } from '../../http/errors.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
+import { defineJobHandler, type ModuleJob } from '../module.js';
+import { CAMPAIGN_SCHEDULE } from './jobs.js';
 import { launchCrawl } from './launch.js';
 
-/** The scheduler's job, under its old name for the modules that import it. */
-export const SCHEDULER_JOB = CAMPAIGN_SCHEDULE;
 const TICK_MS = 60_000;
 
-export function registerScheduler(services: Services): void {
-  services.jobs.register(SCHEDULER_JOB, {
+export function scheduleJob(services: Services): ModuleJob {
+  return defineJobHandler(CAMPAIGN_SCHEDULE, {
     async run() {
       await runDueCampaigns(services);
       return { retryAt: new Date(services.clock().getTime() + TICK_MS) };
@@ -25,7 +24,7 @@ export function registerScheduler(services: Services): void {
 
 /** Ensures exactly one scheduler job exists across processes (it re-queues itself each tick). */
 export async function ensureScheduler(services: Services): Promise<void> {
-  await services.jobs.enqueue(SCHEDULER_JOB, {}, { singletonKey: SCHEDULER_JOB.name });
+  await services.jobs.enqueue(CAMPAIGN_SCHEDULE, {});
 }
 
 export async function runDueCampaigns(services: Services): Promise<number> {

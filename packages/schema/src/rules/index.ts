@@ -1,0 +1,187 @@
+/**
+ * @siteaudit/schema/rules: the pure rules the server and the mock share, so the two answer alike
+ * (plans, quotas, periods, checks, changes, problem bodies, gates, routing…).
+ */
+export { apiAccess, OPERATIONS_CAP, usageAnswer } from './account.js';
+export { type AuthFailureCount, type AuthFailureRefusal, DEFAULT_AUTH_FAILURES_PER_MINUTE, recordAuthFailure } from './auth-failures.js';
+export {
+  CAMPAIGN_SETTING_DEFAULTS,
+  CAMPAIGN_WRITE_ONLY_FIELDS,
+  campaignSettings,
+  type CampaignSettings,
+  type CampaignWriteOnly,
+} from './campaign-settings.js';
+export { CHECK_DETAILS } from './check-details.js';
+export { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
+export { THRESHOLDS } from './check-thresholds.js';
+export { CATEGORY_TITLES, checkReference, type CheckReferenceRow, checksMarkdown } from './checks-reference.js';
+export { CRAWL_SETTINGS, crawlSettingsText } from './comparable-crawls.js';
+export { ifNoneMatchMatches, VARY } from './conditional-requests.js';
+export {
+  CHANGE_KINDS,
+  type ChangeKind,
+  checkLabel,
+  compareRecommendations,
+  CRAWL_PILLAR_CATEGORIES,
+  CRAWL_PILLARS,
+  type CrawlPillar,
+  HEALTH_DROP_ERROR,
+  HEALTH_DROP_WARNING,
+  IMPACT_PILLAR_WEIGHTS,
+  IMPACT_SEVERITY_WEIGHTS,
+  isSiteWideCheck,
+  notComparedSummary,
+  pillarOf,
+  recommendationImpact,
+  REGRESSION_THRESHOLDS,
+  type RegressionInput,
+  regressionSignal,
+  type RegressionThreshold,
+  SIGNAL_TOP_CHECKS,
+  type SignalReason,
+} from './crawl-changes.js';
+export { crawlProgressPercent } from './crawl-progress.js';
+export { CRAWL_STEPS, type CrawlStep, pagespeedSkipReason, QUEUED_CRAWL, unmeasuredPageSpeed } from './crawls.js';
+export { cursorBinding } from './cursors.js';
+export { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, type ExportFileFormat, exportFilename } from './exports.js';
+export { ACCESSIBILITY_PREFIX, axisFix, fixFor, whyFor } from './fix-advice.js';
+export { accessRefusal, planRefusal, type Refusal } from './gates.js';
+export { healthScore, healthScoreExact, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
+export { canonicalJson, IDEMPOTENCY_KEY_RETENTION_MS, parseIdempotencyKey, requestFingerprintText } from './idempotency.js';
+export { type CheckCategory, type CheckDefinition, type CheckName, CHECKS, SEVERITY_RANK } from './issue-catalogue.js';
+export { isKnownIssueDetail, localiseIssueDetails } from './issue-details.js';
+export { canonicalKeyword } from './keywords.js';
+export { pickLanguage } from './language.js';
+export { isLocalHostName } from './local-names.js';
+export {
+  FRESH_DAYS,
+  IMPORTANT_DEPTH,
+  isIndexable,
+  createLogJoin,
+  joinLogs,
+  type LogJoin,
+  type JoinPage,
+  joinPath,
+  LOG_PILLAR_AXES,
+  LOG_PILLAR_DAYS,
+  logFindings,
+  logInsights,
+  logPillar,
+  type LogPillarAxes,
+  STALE_DAYS,
+  type UrlStat,
+} from './log-analysis.js';
+export {
+  addStatus,
+  addUrlAggregate,
+  AI_FAMILIES,
+  AI_SEARCH_AGENTS,
+  AI_TRAINING_CRAWLERS,
+  botFamily,
+  isParameterised,
+  JSON_FIELD_MAP,
+  type LogAggregate,
+  type LogFormat,
+  type LogRequest,
+  OPERATOR_OF,
+  parseClfTime,
+  type ParsedLine,
+  parseLogLine,
+  pendingClaims,
+  settleVerifications,
+  type StatusCounts,
+  statusClass,
+  statusRecord,
+  type UrlAggregate,
+  type Verification,
+  type VerifiedOperator,
+} from './logs.js';
+export { createLogAggregator, type LogAggregator, mergeAggregates, REFUSAL_SAMPLES } from './log-aggregator.js';
+export {
+  addDays,
+  dayStartOf,
+  isoDay,
+  monthStartDay,
+  PERIOD_DAYS,
+  periodEnding,
+  POSITIONS_DEFAULT_PERIOD,
+  positionsPeriod,
+  SEARCH_CONSOLE_DEFAULT_PERIOD,
+  searchConsolePeriod,
+} from './periods.js';
+export {
+  type ApiAccess,
+  DEFAULT_PLANS,
+  type Entitlement,
+  ENTITLEMENTS,
+  featureUpgrade,
+  frequencyUpgrade,
+  limitUpgrade,
+  type Plan,
+  type PlanCatalogue,
+  type PlanOverride,
+  type PlanOverrides,
+  quotaOf,
+  resolvePlans,
+  upgradeTo,
+  withinLimit,
+} from './plans.js';
+export { buildProblem, fieldErrors, type FieldErrors, type ProblemExtras, problemTypeBase } from './problem-bodies.js';
+export { DEFAULT_CAMPAIGN_SETTINGS, defaultCampaignBounds, firstFreeSlug, normaliseSiteUrl, slugify } from './project-setup.js';
+export {
+  CTR_CURVE_PERCENT,
+  type ListedKeyword,
+  POSITION_DELTA_DAYS,
+  positionDelta,
+  positionMovement,
+  type PositionMovement,
+  type PositionPoint,
+  readListedKeywords,
+  visibilityPercent,
+  visibilityWeight,
+} from './rank-tracking.js';
+export { MemoryRateCounters } from './rate-counters.js';
+export {
+  decideRate,
+  RATE_WINDOW_SECONDS,
+  RATE_WINDOWS,
+  type RateDecision,
+  rateLimitHeaders,
+  rateLimitRefusal,
+  type RateLimits,
+  rateLimitUpgrade,
+  type RateWindow,
+  rateWindowStart,
+  rateWindowState,
+  type RateWindowState,
+  rateWindowStates,
+} from './rate-limits.js';
+export { checkInput, type InputCheck, nulPaths } from './request-input.js';
+export { allowedMethods, decodePathParams, matchOperation } from './routing.js';
+export { DEFAULT_SCHEDULE_TIME, nextRunAt, normaliseSchedule, type StoredSchedule } from './schedule.js';
+export { CONTENT_AXES, contentAxes, type ScorecardAxis, TECHNIQUE_AXES, techniqueAxes } from './scorecard-axes.js';
+export { privateSiteRefusal } from './site-refusal.js';
+export {
+  compilePatterns,
+  PATTERN_LIMITS,
+  PatternError,
+  patternProblem,
+  type PatternProblem,
+  splitPatterns,
+  type UrlMatcher,
+  validatePatterns,
+} from './url-patterns.js';
+export { normaliseUrl } from './urls.js';
+export {
+  DELIVERY_LOG_RETENTION_DAYS,
+  DELIVERY_LOG_RETENTION_MS,
+  deliveryLogCutoff,
+  isRetriedEvent,
+  SECRET_ROTATION_OVERLAP_MS,
+  secretRotationEndsAt,
+  TEST_EVENT_TYPE,
+  WEBHOOK_SECRET_BYTES,
+  WEBHOOK_SECRET_PREFIX,
+  WEBHOOK_URL_MESSAGE,
+  webhookUrlSchemeError,
+} from './webhooks.js';

@@ -1,0 +1,76 @@
+/** Problem bodies (RFC 9457) for catalogue codes, and validation errors by field path. */
+import type { z } from 'zod';
+import { ERRORS, ERROR_TYPE_BASE, type ErrorCode, type Language, type Problem } from '../errors.js';
+
+export type ProblemExtras = Omit<Partial<Problem>, 'type' | 'title' | 'status' | 'code'>;
+
+/**
+ * The base of problem `type` URLs for a documentation base: `<docsUrl>/errors#` (a server's
+ * `docsUrl` option, docs/decisions/api-reference.md), else the public documentation's.
+ */
+export function problemTypeBase(docsUrl?: string | null): string {
+  return docsUrl ? `${docsUrl.replace(/\/+$/, '')}/errors#` : ERROR_TYPE_BASE;
+}
+
+/** An RFC 9457 body for a catalogue code, titled in the caller's language, its `type` under `typeBase`. */
+export function buildProblem(code: ErrorCode, language: Language, extras: ProblemExtras = {}, typeBase = ERROR_TYPE_BASE): Problem {
+  const entry = ERRORS[code];
+  return { type: `${typeBase}${code}`, title: entry.title[language], status: entry.status, code, ...extras };
+}
+
+const FR_MESSAGES: Record<string, string> = {
+  invalid_type: 'Type invalide',
+  too_small: 'Valeur trop petite ou trop courte',
+  too_big: 'Valeur trop grande ou trop longue',
+  invalid_format: 'Format invalide',
+  invalid_value: 'Valeur non autorisée',
+  unrecognized_keys: 'Champ inconnu',
+  invalid_union: 'Valeur invalide',
+  not_multiple_of: 'Valeur invalide',
+  required: 'Champ requis',
+};
+
+/** The French message a custom refinement carries in `params.fr`, when it has its own. */
+function frenchOf(issue: z.core.$ZodIssue): string | undefined {
+  const fr: unknown = issue.code === 'custom' ? issue.params?.fr : undefined;
+  return typeof fr === 'string' ? fr : undefined;
+}
+
+/**
+ * The code of a refinement of ours: its `params.code` (`invalid_url`, `invalid_pattern`…), never
+ * zod's internal `custom`.
+ */
+function customCode(issue: z.core.$ZodIssue): string {
+  const code: unknown = issue.code === 'custom' ? issue.params?.code : undefined;
+  return typeof code === 'string' ? code : 'invalid_value';
+}
+
+/** Validation errors keyed by field path, in a null-prototype object. */
+export type FieldErrors = Record<string, { code: string; message: string }[]>;
+
+/**
+ * zod issues → `errors` keyed by field path (`schedule.time`, `keywords.3`). An unknown key is
+ * reported on its own path so the caller sees which field was refused. Paths are prefixed by
+ * where the value came from only for the query (`query.limit` would leak our structure, so no).
+ */
+export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Language): FieldErrors {
+  // Keys are the caller's field names: a plain object would answer `constructor` with its own.
+  const out = Object.create(null) as FieldErrors;
+  const add = (path: string, code: string, message: string) => {
+    (out[path || '_'] ??= []).push({ code, message });
+  };
+  for (const issue of issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        add(base ? `${base}.${key}` : key, 'unknown_field', language === 'fr' ? 'Champ inconnu' : 'Unknown field');
+      }
+      continue;
+    }
+    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    const code = missing ? 'required' : issue.code === 'custom' ? customCode(issue) : issue.code;
+    const message = language === 'fr' ? (frenchOf(issue) ?? FR_MESSAGES[code] ?? 'Valeur invalide') : missing ? 'Required' : issue.message;
+    add(base, code, message);
+  }
+  return out;
+}

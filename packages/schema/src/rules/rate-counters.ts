@@ -1,0 +1,46 @@
+/**
+ * Per-team rate counters in memory (docs/decisions/rate-limits.md): both windows of each team,
+ * rolled over on the given clock. One process counts exactly with them (JavaScript runs each call
+ * to completion): the server's SQLite default and the mock. A call is checked against both
+ * windows before either is charged, so a refused call costs nothing.
+ */
+import { RATE_WINDOWS, decideRate, rateWindowStart, rateWindowStates, type RateDecision, type RateLimits, type RateWindow, type RateWindowState } from './rate-limits.js';
+
+type Windows = Record<RateWindow, { start: number; used: number }>;
+
+export class MemoryRateCounters {
+  private readonly teams = new Map<string, Windows>();
+
+  private current(teamId: string, now: Date): Windows {
+    let entry = this.teams.get(teamId);
+    if (!entry) {
+      entry = { minute: { start: 0, used: 0 }, day: { start: 0, used: 0 } };
+      this.teams.set(teamId, entry);
+    }
+    for (const w of RATE_WINDOWS) {
+      const start = rateWindowStart(w, now);
+      if (entry[w].start !== start) entry[w] = { start, used: 0 };
+    }
+    return entry;
+  }
+
+  /** Charges `cost` to every window if it fits all of them, else charges nothing. */
+  take(teamId: string, cost: number, limits: RateLimits, now: Date): RateDecision {
+    const entry = this.current(teamId, now);
+    const decision = decideRate({ minute: entry.minute.used, day: entry.day.used }, cost, limits, now);
+    if (decision.ok) for (const w of RATE_WINDOWS) entry[w].used += cost;
+    return decision;
+  }
+
+  /** Gives units back (a 304 costs nothing). */
+  refund(teamId: string, cost: number, now: Date): void {
+    const entry = this.current(teamId, now);
+    for (const w of RATE_WINDOWS) entry[w].used = Math.max(0, entry[w].used - cost);
+  }
+
+  /** Both windows now, without charging. */
+  peek(teamId: string, limits: RateLimits, now: Date): RateWindowState[] {
+    const entry = this.current(teamId, now);
+    return rateWindowStates({ minute: entry.minute.used, day: entry.day.used }, limits, now);
+  }
+}

@@ -1,0 +1,5 @@
+/** The logs module's kind of job. */
+import { defineJob } from '../../jobs/job-runner.js';
+
+/** Parses one uploaded access log (index.ts). */
+export const LOG_IMPORT = defineJob<{ importId: string }>('logs.import', { maxAttempts: 2 });

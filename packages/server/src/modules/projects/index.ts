@@ -1,0 +1,23 @@
+/** The projects module: the five project operations and the `projects.max` usage counter. */
+import type { Services } from '../../services.js';
+import { defineModule, defineQuota } from '../module.js';
+import { projectHandlers, type CrawlStopper } from './handlers.js';
+
+export interface ProjectsNeeds {
+  /** From the crawls module: a project's deletion stops its running crawls first. */
+  stopper: CrawlStopper;
+}
+
+export function projectsModule(services: Services, needs: ProjectsNeeds) {
+  return defineModule({
+    name: 'projects',
+    needs: ['crawls'],
+    handlers: projectHandlers(services, needs.stopper),
+    quotas: [
+      defineQuota('projects.max', async (caller) => {
+        const [{ count }] = await services.knex('projects').where({ team_id: caller.teamId }).count({ count: '*' });
+        return Number(count);
+      }),
+    ],
+  });
+}

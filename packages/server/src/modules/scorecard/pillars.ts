@@ -1,0 +1,152 @@
+/**
+ * The scorecard's five pillars, each scored on its own, never averaged
+ * together; a pillar that cannot be measured is null with a `blocked_reason`, never 0
+ * (docs/decisions/scorecard.md).
+ */
+import type { Scorecard } from '@siteaudit/schema';
+import type { Knex } from 'knex';
+import { bool, json } from '../../store/database.js';
+import type { CrawlRow } from '../crawls/crawl-row.js';
+import type { StoredPageSpeed } from '../crawls/reads.js';
+import { eachUrlStat, latestCrawlPages } from '../logs/reads.js';
+import { contentAxes, createLogJoin, LOG_PILLAR_DAYS, techniqueAxes } from '@siteaudit/schema/rules';
+import { acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';
+
+type Pillar = Scorecard['pillars'][number];
+
+/** Bumped when a pillar's formula changes, so clients can tell scores apart. */
+const VERSION = 1;
+
+/** Settled crawls looked at when searching for the latest one that ran the accessibility rules. */
+const ACCESSIBILITY_LOOKBACK = 50;
+
+function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
+  return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: VERSION, as_of: null, blocked_reason: reason, axes: [] };
+}
+
+export function settledCrawls(knex: Knex, projectId: string) {
+  return knex('crawls')
+    .where({ project_id: projectId, status: 'completed', settled: true })
+    .orderBy([{ column: 'finished_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+}
+
+const config = (crawl: CrawlRow) => json<Record<string, unknown>>(crawl.config, {});
+
+async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pillar[]> {
+  if (!crawl) return [unmeasured('technique', 'no_completed_crawl'), unmeasured('contenu', 'no_completed_crawl')];
+  const data = await crawlChecks(knex, crawl.id);
+  const pagespeed = json<StoredPageSpeed | null>(crawl.pagespeed, null);
+  // PageSpeed is part of the health score once measured (modules/crawls/pagespeed-step.ts): shown as an axis.
+  const speed = pagespeed?.status === 'measured' && pagespeed.combined !== null ? Math.round(pagespeed.combined) : null;
+  const technique: Pillar = {
+    key: 'technique',
+    score: crawl.health_score === null ? null : Math.round(crawl.health_score),
+    status: crawl.health_score === null ? 'not_measured' : 'measured',
+    available: true,
+    version: VERSION,
+    as_of: crawl.finished_at,
+    blocked_reason: crawl.health_score === null ? (bool(crawl.blocked) ? `crawl_blocked:${crawl.blocked_reason}` : 'no_internal_page') : null,
+    axes: techniqueAxes((category) => scoreOf(data, [category]), speed),
+  };
+  const aiChecked = bool(config(crawl).check_ai_reachability);
+  const content = contentAxes((category) => scoreOf(data, [category]), aiChecked);
+  const score = scoreOf(data, content.scored);
+  return [
+    technique,
+    {
+      key: 'contenu',
+      score,
+      status: score === null ? 'not_measured' : 'measured',
+      available: true,
+      version: VERSION,
+      as_of: crawl.finished_at,
+      blocked_reason: score === null ? 'no_internal_page' : aiChecked ? null : 'ai_reachability_not_checked',
+      axes: content.axes,
+    },
+  ];
+}
+
+/**
+ * Accessibility: the latest settled crawl that ran the axe rules. A crawl that ran them and
+ * found nothing scores 100; no such crawl means null, never 0.
+ */
+async function accessibilityPillar(knex: Knex, projectId: string): Promise<Pillar> {
+  const recent = (await settledCrawls(knex, projectId).limit(ACCESSIBILITY_LOOKBACK)) as CrawlRow[];
+  const crawl = recent.find((c) => bool(config(c).check_accessibility) || bool(config(c).check_accessibility_rendered));
+  if (!crawl) return unmeasured('accessibilite', 'accessibility_not_checked');
+  const rendered = bool(config(crawl).check_accessibility_rendered);
+  const pages = await auditedPages(knex, crawl.id);
+  const { checks } = await crawlChecks(knex, crawl.id);
+  const score = scoreOf({ pages, checks }, ['accessibility']);
+  return {
+    key: 'accessibilite',
+    score,
+    status: score === null ? 'not_measured' : 'measured',
+    available: true,
+    version: VERSION,
+    as_of: crawl.finished_at,
+    blocked_reason: score === null ? 'no_internal_page' : null,
+    axes: [{ key: rendered ? 'axe_rendered' : 'axe_fetched_html', score, weight: 1 }],
+  };
+}
+
+/** Search Console acquisition, from the synchronised daily series (modules/search-console). */
+async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean): Promise<Pillar> {
+  if (!inPlan) return unmeasured('acquisition', 'search_console_not_in_plan', false);
+  const link = await knex('search_console_links').where({ project_id: projectId }).first('synced_at');
+  if (!link) return unmeasured('acquisition', 'search_console_not_linked');
+  const rows = (await knex('search_console_daily').where({ project_id: projectId }).orderBy('date', 'desc').limit(2 * 28).select('date', 'clicks', 'impressions', 'position')) as Record<string, unknown>[];
+  if (rows.length === 0) return unmeasured('acquisition', 'search_console_no_data');
+  const days: SearchDay[] = rows.map((r) => ({ date: String(r.date), clicks: Number(r.clicks), impressions: Number(r.impressions), position: Number(r.position) }));
+  const result = acquisitionScore(days);
+  if (!result) return unmeasured('acquisition', 'search_console_no_impressions');
+  return {
+    key: 'acquisition',
+    score: result.score,
+    status: 'measured',
+    available: true,
+    version: VERSION,
+    as_of: (link.synced_at as string | null) ?? `${result.to}T00:00:00.000Z`,
+    blocked_reason: null,
+    axes: result.axes,
+  };
+}
+
+/**
+ * The five pillars of a project, the crawl pillars from `crawl` (the latest settled crawl for the
+ * API; the exported crawl for a report).
+ */
+export async function scorecardPillars(knex: Knex, projectId: string, crawl: CrawlRow | undefined, searchConsoleInPlan: boolean, now: Date = new Date()): Promise<Pillar[]> {
+  return [
+    ...(await crawlPillars(knex, crawl)),
+    await accessibilityPillar(knex, projectId),
+    await acquisitionPillar(knex, projectId, searchConsoleInPlan),
+    await logsPillar(knex, projectId, now),
+  ];
+}
+
+/**
+ * Log exploration (docs/health-score.md): the imports whose period ends within the last
+ * LOG_PILLAR_DAYS days, joined with the latest settled crawl. No such import: null.
+ */
+async function logsPillar(knex: Knex, projectId: string, now: Date): Promise<Pillar> {
+  const since = new Date(now.getTime() - LOG_PILLAR_DAYS * 86_400_000).toISOString();
+  const crawl = await latestCrawlPages(knex, projectId);
+  const join = createLogJoin(crawl?.pages ?? null);
+  if ((await eachUrlStat(knex, projectId, since, join.add)) === 0) {
+    const any = await knex('log_imports').where({ project_id: projectId, status: 'completed' }).first('id');
+    return unmeasured('logs', any ? 'no_recent_logs' : 'no_logs');
+  }
+  const result = join.pillar(now);
+  const [{ to }] = (await knex('log_imports').where({ project_id: projectId, status: 'completed' }).max({ to: 'period_to' })) as { to: string | null }[];
+  return {
+    key: 'logs',
+    score: result.score,
+    status: result.score === null ? 'not_measured' : 'measured',
+    available: true,
+    version: VERSION,
+    as_of: to,
+    blocked_reason: result.score === null ? 'no_bot_hits' : crawl ? null : 'no_completed_crawl',
+    axes: result.axes,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The seams of the tree (docs/architecture.md, "Modules"), read from the import statements of the
+ * source files:
+ * - a module reads another module only through its row files (`*-row.ts`) and its `reads.ts`:
+ *   never its handlers, jobs or index; anything else it is handed by server.ts as a need;
+ * - the core (services, http, jobs, store, events) imports no module: dependencies point from the
+ *   modules to the core, never back;
+ * - no `index.ts` of a package re-exports with `export *`: each names what it makes public.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const packages = fileURLToPath(new URL('../../', import.meta.url));
+const serverSrc = path.join(packages, 'server/src');
+const modulesDir = path.join(serverSrc, 'modules');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** The relative specifiers a file imports or re-exports from (static and dynamic), resolved to .ts paths. */
+export function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3],
+  );
+  return specifiers.filter((s) => s.startsWith('.')).map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts')));
+}
+
+/** The area of a file under modules/ (`crawls` for modules/crawls/run.ts), or null for a shared helper (modules/paging.ts). */
+function areaOf(file: string): string | null {
+  const parts = path.relative(modulesDir, file).split(path.sep);
+  return parts.length > 1 && !parts[0].startsWith('..') ? parts[0] : null;
+}
+
+/** What a module may read of another: its rows and its reads. */
+const readable = (file: string) => /-row\.ts$/.test(file) || path.basename(file) === 'reads.ts';
+
+export function crossModuleImports(files: string[], read: (file: string) => string = (f) => readFileSync(f, 'utf8')): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const area = areaOf(file);
+    if (!area) continue;
+    for (const target of importsOf(file, read(file))) {
+      const other = areaOf(target);
+      if (other && other !== area && !readable(target)) found.push(`${path.relative(serverSrc, file)} -> ${path.relative(serverSrc, target)}`);
+    }
+  }
+  return found;
+}
+
+const CORE = ['services.ts', 'http', 'jobs', 'store', 'events'];
+
+export function coreImportsOfModules(files: string[], read: (file: string) => string = (f) => readFileSync(f, 'utf8')): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const top = path.relative(serverSrc, file).split(path.sep)[0];
+    if (!CORE.includes(top)) continue;
+    for (const target of importsOf(file, read(file))) {
+      if (target.startsWith(modulesDir + path.sep)) found.push(`${path.relative(serverSrc, file)} -> ${path.relative(serverSrc, target)}`);
+    }
+  }
+  return found;
+}
+
+export function starExports(files: string[], read: (file: string) => string = (f) => readFileSync(f, 'utf8')): string[] {
+  return files.filter((file) => path.basename(file) === 'index.ts' && /(?:^|\n)\s*export\s*\*/.test(read(file))).map((file) => path.relative(packages, file));
+}
+
+const serverFiles = sourceFiles(serverSrc);
+const indexFiles = ['schema', 'client', 'mock', 'server'].flatMap((p) => sourceFiles(path.join(packages, p, 'src')));
+
+describe('module boundaries', () => {
+  it('a module imports no other module\'s files but its rows and its reads', () => {
+    expect(crossModuleImports(serverFiles)).toEqual([]);
+  });
+
+  it('the core imports no module', () => {
+    expect(coreImportsOfModules(serverFiles)).toEqual([]);
+  });
+
+  it('no index.ts of a package re-exports with export *', () => {
+    expect(starExports(indexFiles)).toEqual([]);
+  });
+
+  // The checks themselves, on made-up files: a check that finds nothing is worth nothing.
+  it('finds a handler imported across modules, a module imported by the core, and an export *', () => {
+    const files: Record<string, string> = {
+      [path.join(modulesDir, 'exports/handlers.ts')]: "import { findCrawl } from '../crawls/handlers.js';\nimport { toCrawl } from '../crawls/crawl-row.js';",
+      [path.join(modulesDir, 'scorecard/pillars.ts')]: "import type { X } from '../logs/reads.js';\nconst y = await import('../logs/store.js');",
+      [path.join(serverSrc, 'services.ts')]: "import type { QuotaReader } from './modules/account/usage.js';",
+      [path.join(packages, 'schema/src/index.ts')]: "export { a } from './a.js';\nexport * from './b.js';",
+    };
+    const read = (file: string) => files[file];
+    expect(crossModuleImports(Object.keys(files), read)).toEqual(['modules/exports/handlers.ts -> modules/crawls/handlers.ts', 'modules/scorecard/pillars.ts -> modules/logs/store.ts']);
+    expect(coreImportsOfModules(Object.keys(files), read)).toEqual(['services.ts -> modules/account/usage.ts']);
+    expect(starExports(Object.keys(files), read)).toEqual(['schema/src/index.ts']);
+  });
+});
