@@ -62,6 +62,15 @@ await knex('bench_checks').insert(
   }),
 );
 
+/**
+ * A page's `url_hash` as the crawler stores it: 64 hex digits (SHA-256), in no particular order
+ * of the page number, so that the indexes holding it have their real size and insertion order.
+ */
+const HASH_OF_I = {
+  sqlite: "printf('%016x%016x%016x%016x', (i * 2654435761) % 4294967291, i, (i * 40503) % 65521, i * 7919)",
+  postgres: "md5(i::text) || md5('p' || i::text)",
+} as const;
+
 const log = (what: string) => process.stderr.write(`${Math.round(performance.now())} ms: ${what}\n`);
 
 async function crawl(index: number, first: number, shift: boolean): Promise<CrawlRow> {
@@ -89,10 +98,11 @@ async function crawl(index: number, first: number, shift: boolean): Promise<Craw
   await knex('crawls').insert(row);
   log(`crawl ${index}: pages`);
   const series = `with recursive n(i) as (select ${first} union all select i + 1 from n where i < ${first + pages - 1})`;
+  const hash = HASH_OF_I[db.dialect];
   // Pages: i from `first`; every 100th answers 404; in the second crawl every 97th answers 500.
   await knex.raw(
     `insert into crawl_pages (crawl_id, seq, url, url_hash, status_code, is_internal, depth, internal_links, external_links, images, images_without_alt)
-     ${series} select ?, i, 'https://bench.example/p/' || i, 'h' || i,
+     ${series} select ?, i, 'https://bench.example/p/' || i, ${hash},
        case when i % 100 = 0 then 404 when ? and i % 97 = 0 then 500 else 200 end, ?, 2, 10, 1, 3, 0 from n`,
     [id, shift, true],
   );
@@ -101,7 +111,7 @@ async function crawl(index: number, first: number, shift: boolean): Promise<Craw
   await knex.raw(
     `insert into crawl_issues (crawl_id, seq, name, severity, severity_rank, category, url, url_hash, details)
      ${series}, k(j) as (select 0 union all select 1 union all select 2)
-     select ?, i * 3 + j, c.name, c.severity, c.severity_rank, c.category, 'https://bench.example/p/' || i, 'h' || i, 'generated'
+     select ?, i * 3 + j, c.name, c.severity, c.severity_rank, c.category, 'https://bench.example/p/' || i, ${hash}, 'generated'
      from n cross join k join bench_checks c on c.idx = (i * 3 + j + case when ? and i % 20 = 0 then 3 else 0 end) % ${NAMES.length}`,
     [id, shift],
   );
