@@ -11,6 +11,7 @@ import { isPostgres } from '../../http/auth-invalidation.js';
 import { bool, json } from '../../store/database.js';
 import { auditedPages, CONTENT_AXES, crawlChecks, scoreOf, type CheckCount } from '../scorecard/formulas.js';
 import type { CrawlRow } from './crawl-row.js';
+import { issueBatches, seqRanges, type IssueBatch } from './change-batches.js';
 
 type Db = Knex | Knex.Transaction;
 type Counts = Record<Severity, number>;
@@ -65,26 +66,98 @@ export const FIRST_OF_PAIR = 'not exists (select 1 from crawl_issues d where d.c
 export const PAIR_IN = 'exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = c.name and p.url_hash = c.url_hash)';
 
 /**
- * The first occurrence (lowest seq) of each (check, URL) pair of crawl `?` that crawl `?` does not
- * have, as (name, url_hash, seq). The pairs missing from the other crawl are found before they are
- * de-duplicated, so only those are grouped: SQLite reads both crawls on the pair index (migration
- * 014) in pair order, PostgreSQL hashes the other crawl's pairs once (docs/benchmarks.md).
+ * The first occurrence (lowest seq) of each (check, URL) pair of crawl `?` (among its issues `i`
+ * meeting `filter`) that crawl `?` does not have, as (name, url_hash, seq). The pairs missing from
+ * the other crawl are found before they are de-duplicated, so only those are grouped: SQLite reads
+ * both crawls on the pair index (migration 014) in pair order, PostgreSQL hashes the other crawl's
+ * pairs once (docs/benchmarks.md).
  */
-const FIRST_OCCURRENCES_MISSING = `select i.name, i.url_hash, min(i.seq) as seq from crawl_issues i
-  where i.crawl_id = ? and not exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = i.name and p.url_hash = i.url_hash)
+const firstOccurrencesMissing = (filter: string) => `select i.name, i.url_hash, min(i.seq) as seq from crawl_issues i
+  where i.crawl_id = ? and (${filter}) and not exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = i.name and p.url_hash = i.url_hash)
   group by i.name, i.url_hash`;
 
+const STATUS_DIFFERS = '(c.status_code <> p.status_code or (c.status_code is null and p.status_code is not null) or (c.status_code is not null and p.status_code is null))';
+
+/** Runs `work` in a transaction: the crawl's fenced write at settlement (`lease.write`). */
+export type Write = <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
+
 /**
- * Compares `crawl` with `previous` and writes the changes (replacing any a resumed run wrote);
- * returns the summary to store. Runs in the caller's transaction. `counted`: this crawl's counts
- * per check when the caller has read them (`checkCounts`), so settlement reads them once.
+ * Copies the changes of `crawl` against `previous` into `crawl_changes`, replacing any a resumed
+ * run wrote. PostgreSQL: one transaction (other writers do not wait for it). SQLite: batches
+ * (change-batches.ts), each its own transaction, so other requests are served between them; an
+ * interrupted run leaves rows that the next one deletes first (they are read only once the crawl
+ * is settled).
  */
-export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow | undefined, counted?: CheckCount[]): Promise<StoredChanges> {
-  await db('crawl_changes').where({ crawl_id: crawl.id }).delete();
-  const current = await crawlChecks(db, crawl.id, counted);
-  const scores = await pillarScores(db, crawl, current);
+async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: CrawlRow, counted: CheckCount[]): Promise<void> {
+  const issueChange = (db: Db, kind: ChangeKind, from: string, against: string, batch: IssueBatch | null) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, ?, c.seq, ?, c.name, c.severity, c.category, c.url, c.details, null, null
+       from (${firstOccurrencesMissing(batch?.sql ?? '1 = 1')}) f join crawl_issues c on c.crawl_id = ? and c.seq = f.seq`,
+      [crawl.id, KIND_RANK[kind], kind, from, ...(batch?.bindings ?? []), against, from],
+    );
+  // This crawl's pages absent from the previous crawl (added) or there with another status
+  // (changed), in one pass: URLs are unique per crawl, so the join finds one page at most.
+  const pagesAddedOrChanged = (db: Db, range: [number, number] | null) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, case when p.url_hash is null then ${KIND_RANK.page_added} else ${KIND_RANK.status_changed} end, c.seq,
+         case when p.url_hash is null then 'page_added' else 'status_changed' end, null, null, null, c.url, null, c.status_code, p.status_code
+       from crawl_pages c left join crawl_pages p on p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?
+       where c.crawl_id = ? and c.seq >= ? and c.seq < ? and c.is_internal = ? and (p.url_hash is null or ${STATUS_DIFFERS})`,
+      [crawl.id, previous.id, true, crawl.id, ...(range ?? ALL_SEQ), true],
+    );
+  const pagesRemoved = (db: Db, range: [number, number] | null) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, ?, c.seq, 'page_removed', null, null, null, c.url, null, null, c.status_code
+       from crawl_pages c
+       where c.crawl_id = ? and c.seq >= ? and c.seq < ? and c.is_internal = ?
+         and not exists (select 1 from crawl_pages p where p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?)`,
+      [crawl.id, KIND_RANK.page_removed, previous.id, ...(range ?? ALL_SEQ), true, crawl.id, true],
+    );
+
+  if (isPostgres(knex)) {
+    await write(async (trx) => {
+      await trx('crawl_changes').where({ crawl_id: crawl.id }).delete();
+      // Hashing a crawl's pairs takes some 75 MB: in memory rather than in batches on disk.
+      await trx.raw("set local work_mem = '64MB'");
+      await issueChange(trx, 'issue_new', crawl.id, previous.id, null);
+      await issueChange(trx, 'issue_fixed', previous.id, crawl.id, null);
+      await pagesAddedOrChanged(trx, null);
+      await pagesRemoved(trx, null);
+    });
+    return;
+  }
+  await write((trx) => trx('crawl_changes').where({ crawl_id: crawl.id }).delete());
+  const previousCounts = (await knex('crawl_issues').where({ crawl_id: previous.id }).select('name').count({ occurrences: '*' }).groupBy('name')) as { name: string; occurrences: string | number }[];
+  for (const batch of issueBatches(counted)) await write((trx) => issueChange(trx, 'issue_new', crawl.id, previous.id, batch));
+  for (const batch of issueBatches(previousCounts.map((c) => ({ name: c.name, occurrences: Number(c.occurrences) })))) {
+    await write((trx) => issueChange(trx, 'issue_fixed', previous.id, crawl.id, batch));
+  }
+  const seqs = async (crawlId: string) => {
+    const [{ min, max }] = await knex('crawl_pages').where({ crawl_id: crawlId }).min({ min: 'seq' }).max({ max: 'seq' });
+    return seqRanges(min === null ? null : Number(min), max === null ? null : Number(max));
+  };
+  for (const range of await seqs(crawl.id)) await write((trx) => pagesAddedOrChanged(trx, range));
+  for (const range of await seqs(previous.id)) await write((trx) => pagesRemoved(trx, range));
+}
+
+/** Every `seq` (PostgreSQL's integer column). */
+const ALL_SEQ: [number, number] = [-2147483648, 2147483647];
+
+/**
+ * Compares `crawl` with `previous`, writes the changes through `write` (replacing any a resumed
+ * run wrote) and returns the summary, which the caller stores with the step done. `counted`:
+ * this crawl's counts per check when the caller has read them (`checkCounts`), so settlement
+ * reads them once.
+ */
+export async function writeChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: CrawlRow | undefined, counted?: CheckCount[]): Promise<StoredChanges> {
+  const current = await crawlChecks(knex, crawl.id, counted);
+  const scores = await pillarScores(knex, crawl, current);
   const empty = { new: zero(), fixed: zero(), persisting: zero() };
   if (bool(crawl.blocked) || !previous) {
+    await write((trx) => trx('crawl_changes').where({ crawl_id: crawl.id }).delete());
     return {
       previous_crawl_id: null,
       basis: bool(crawl.blocked) ? 'blocked' : 'no_previous_crawl',
@@ -94,40 +167,8 @@ export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow |
       checks: [],
     };
   }
-
-  // Hashing a crawl's pairs (PostgreSQL) takes some 75 MB: in memory rather than in batches on disk.
-  if (isPostgres(db)) await db.raw("set local work_mem = '64MB'");
-  // The pairs of `from` missing from `against`, each copied from its first occurrence: only the
-  // rows copied are read from the table.
-  const issueChange = (kind: ChangeKind, from: string, against: string) =>
-    db.raw(
-      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-       select ?, ?, c.seq, ?, c.name, c.severity, c.category, c.url, c.details, null, null
-       from (${FIRST_OCCURRENCES_MISSING}) f join crawl_issues c on c.crawl_id = ? and c.seq = f.seq`,
-      [crawl.id, KIND_RANK[kind], kind, from, against, from],
-    );
-  await issueChange('issue_new', crawl.id, previous.id);
-  await issueChange('issue_fixed', previous.id, crawl.id);
-
-  // Pages of this crawl, in one pass: absent from the previous crawl (added), or there with
-  // another status (changed). URLs are unique per crawl, so the join finds one page at most.
-  const statusDiffers = '(c.status_code <> p.status_code or (c.status_code is null and p.status_code is not null) or (c.status_code is not null and p.status_code is null))';
-  await db.raw(
-    `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-     select ?, case when p.url_hash is null then ${KIND_RANK.page_added} else ${KIND_RANK.status_changed} end, c.seq, case when p.url_hash is null then 'page_added' else 'status_changed' end,
-       null, null, null, c.url, null, c.status_code, p.status_code
-     from crawl_pages c left join crawl_pages p on p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?
-     where c.crawl_id = ? and c.is_internal = ? and (p.url_hash is null or ${statusDiffers})`,
-    [crawl.id, previous.id, true, crawl.id, true],
-  );
-  await db.raw(
-    `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-     select ?, ?, c.seq, 'page_removed', null, null, null, c.url, null, null, c.status_code
-     from crawl_pages c
-     where c.crawl_id = ? and c.is_internal = ?
-       and not exists (select 1 from crawl_pages p where p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?)`,
-    [crawl.id, KIND_RANK.page_removed, previous.id, true, crawl.id, true],
-  );
+  await copyChanges(knex, write, crawl, previous, current.checks);
+  const db = knex;
 
   // Pairs per check: those of this crawl (crawlChecks counts distinct URLs per check), and the new
   // and fixed ones just written (one row per pair); persisting = this crawl's pairs − new ones.

@@ -77,19 +77,16 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
   row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
   let checks: CheckCount[] | undefined;
   if (!settledStep(plan, 'comparing')) {
-    // What changed since the previous comparable crawl (docs/decisions/crawl-changes.md): one
-    // fenced write, so a resumed run replaces what an interrupted one wrote.
+    // What changed since the previous comparable crawl (docs/decisions/crawl-changes.md), in
+    // fenced writes; the step is done with the write that stores the summary, so a resumed run
+    // replaces what an interrupted one wrote.
     const against = await previousComparableCrawl(knex, row);
-    // Read before the write and kept for the fix list (the crawl's issues no longer change).
+    // Read once, for the comparison and the fix list (the crawl's issues no longer change).
     checks = await checkCounts(knex, crawlId);
-    const counted = checks;
+    const changes = await writeChanges(knex, lease.write, row, against, checks);
     plan = setStep(plan, 'comparing', 'done');
     const compared = plan;
-    const base = row;
-    await lease.write(async (trx) => {
-      const changes = await writeChanges(trx, base, against, counted);
-      await trx('crawls').where({ id: crawlId }).update({ previous_crawl_id: changes.previous_crawl_id, changes: JSON.stringify(changes), stage_plan: compared });
-    });
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ previous_crawl_id: changes.previous_crawl_id, changes: JSON.stringify(changes), stage_plan: compared }));
     row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
   }
 
