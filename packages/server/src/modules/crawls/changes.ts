@@ -104,17 +104,17 @@ async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: 
        select ?, case when p.url_hash is null then ${KIND_RANK.page_added} else ${KIND_RANK.status_changed} end, c.seq,
          case when p.url_hash is null then 'page_added' else 'status_changed' end, null, null, null, c.url, null, c.status_code, p.status_code
        from crawl_pages c left join crawl_pages p on p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?
-       where c.crawl_id = ? and c.seq >= ? and c.seq < ? and c.is_internal = ? and (p.url_hash is null or ${STATUS_DIFFERS})`,
-      [crawl.id, previous.id, true, crawl.id, ...(range ?? ALL_SEQ), true],
+       where c.crawl_id = ? and ${inRange(range)} and c.is_internal = ? and (p.url_hash is null or ${STATUS_DIFFERS})`,
+      [crawl.id, previous.id, true, crawl.id, ...(range ?? []), true],
     );
   const pagesRemoved = (db: Db, range: [number, number] | null) =>
     db.raw(
       `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
        select ?, ?, c.seq, 'page_removed', null, null, null, c.url, null, null, c.status_code
        from crawl_pages c
-       where c.crawl_id = ? and c.seq >= ? and c.seq < ? and c.is_internal = ?
+       where c.crawl_id = ? and ${inRange(range)} and c.is_internal = ?
          and not exists (select 1 from crawl_pages p where p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?)`,
-      [crawl.id, KIND_RANK.page_removed, previous.id, ...(range ?? ALL_SEQ), true, crawl.id, true],
+      [crawl.id, KIND_RANK.page_removed, previous.id, ...(range ?? []), true, crawl.id, true],
     );
 
   if (isPostgres(knex)) {
@@ -143,8 +143,8 @@ async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: 
   for (const range of await seqs(previous.id)) await write((trx) => pagesRemoved(trx, range));
 }
 
-/** Every `seq` (PostgreSQL's integer column). */
-const ALL_SEQ: [number, number] = [-2147483648, 2147483647];
+/** The pages `c` in a batch's `seq` range; without one, every page (bounds would lead PostgreSQL to a nested loop). */
+const inRange = (range: [number, number] | null) => (range ? 'c.seq >= ? and c.seq < ?' : '1 = 1');
 
 /**
  * Compares `crawl` with `previous`, writes the changes through `write` (replacing any a resumed
