@@ -3,7 +3,7 @@
  * (severity, category, labels) is shared with the mock in `@siteaudit/schema`; here are the
  * crawler's agent lists, accessibility mapping and thresholds.
  */
-import type { Severity } from './types.js';
+import type { Severity } from './crawl-types.js';
 
 export { CHECKS, type CheckCategory, type CheckDefinition, type CheckName } from '@siteaudit/schema';
 

@@ -12,17 +12,17 @@
  * JavaScript rendering and accessibility checks need a browser: pass `renderer`
  * (src/rendering `createRenderer`) and close it once the crawl is over.
  */
-export { crawlSite, MAX_REDIRECTS } from './crawl.js';
+export { crawlSite, MAX_REDIRECTS } from './crawl-site.js';
 export { CHECKS, AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS, THRESHOLDS, ACCESSIBILITY_PREFIX, IMPACT_SEVERITY } from './checks.js';
 export type { CheckDefinition, CheckCategory, CheckName } from './checks.js';
 export { normaliseUrl } from './url.js';
 export { compilePatterns, validatePatterns, PatternError } from '@siteaudit/schema';
 export type { UrlMatcher } from '@siteaudit/schema';
-export { resolveCrawlConfig, robotsToken, CRAWL_DEFAULTS, DEFAULT_TUNING } from './config.js';
-export type { CampaignCrawlInput } from './config.js';
-export { healthScore, healthScoreExact, SEVERITY_WEIGHTS } from './score.js';
-export type { ScoreInput } from './score.js';
-export { RenderError } from './types.js';
+export { resolveCrawlConfig, robotsToken, CRAWL_DEFAULTS, DEFAULT_TUNING } from './crawl-config.js';
+export type { CampaignCrawlInput } from './crawl-config.js';
+export { healthScore, healthScoreExact, SEVERITY_WEIGHTS } from './run/score.js';
+export type { ScoreInput } from './run/score.js';
+export { RenderError } from './crawl-types.js';
 export type {
   AccessibilityFinding,
   AccessibilityRules,
@@ -41,4 +41,4 @@ export type {
   ResourceRecord,
   RedirectHop,
   Severity,
-} from './types.js';
+} from './crawl-types.js';

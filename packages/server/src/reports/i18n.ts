@@ -96,7 +96,42 @@ export interface ExportStrings {
   historyFirst: string;
   historyNote: string;
   /** Worksheet names of the workbook. */
-  sheets: { summary: string; issues: string; pages: string; pagespeed: string; changes: string };
+  sheets: { summary: string; issues: string; pages: string; pagespeed: string; changes: string; logs: string; logUrls: string; logDays: string };
+  /** The log section and sheets (docs/decisions/exports.md#the-log-section). */
+  logs: {
+    title: string;
+    period: (from: string, to: string, imports: number, formatted: string) => string;
+    noCrawl: string;
+    botHits: string;
+    unverifiedClaims: string;
+    humanHits: string;
+    byFamily: string;
+    family: string;
+    verification: string;
+    hits: string;
+    urls: string;
+    lastVisit: string;
+    axis: string;
+    budget: string;
+    budgetNote: string;
+    spentOn: string;
+    share: string;
+    notInCrawl: (n: string) => string;
+    notVisited: (n: string) => string;
+    none: string;
+    ai: string;
+    aiUrls: string;
+    aiLastVisit: string;
+    topUrls: (n: string) => string;
+    families: string;
+    statusCodes: string;
+    bytes: string;
+    day: string;
+    statusClass: string;
+    finding: string;
+    imports: string;
+    covered: string;
+  };
   /** The "since the last crawl" section and the changes sheet (docs/decisions/crawl-changes.md). */
   changes: {
     title: string;
@@ -217,7 +252,41 @@ const en: ExportStrings = {
   chartHistory: 'Health score over recent comparable crawls',
   historyFirst: 'First comparable crawl: the chart fills in with the next crawls run with the same settings.',
   historyNote: 'Comparable crawls ran with the same settings.',
-  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Changes' },
+  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Changes', logs: 'Logs', logUrls: 'Log URLs', logDays: 'Log days' },
+  logs: {
+    title: 'What bots crawl (access logs)',
+    period: (from, to, n, count) => `Access logs from ${from} to ${to} (${count} ${n === 1 ? 'import' : 'imports'}), joined with the latest completed crawl. Unverified claims are kept apart and counted nowhere else.`,
+    noCrawl: 'No completed crawl to join the logs with: the crawl budget and the findings need one.',
+    botHits: 'Bot hits (verified, or nothing to verify)',
+    unverifiedClaims: 'Unverified bot claims (kept apart)',
+    humanHits: 'Human hits (counted, never stored one by one)',
+    byFamily: 'Hits by bot family',
+    family: 'Family',
+    verification: 'Verification',
+    hits: 'Hits',
+    urls: 'URLs',
+    lastVisit: 'Last visit (UTC)',
+    axis: 'Axis',
+    budget: 'Where the crawl budget goes',
+    budgetNote: 'Bot hits by what the URL is; one hit can count in several rows.',
+    spentOn: 'Spent on',
+    share: 'Share',
+    notInCrawl: (n) => `URLs bots fetch that the crawl did not find (${n})`,
+    notVisited: (n) => `Indexable pages no bot visited (${n})`,
+    none: 'None.',
+    ai: 'AI crawlers',
+    aiUrls: 'URLs fetched by AI agents',
+    aiLastVisit: 'Last visit by an AI agent',
+    topUrls: (n) => `Top ${n} URLs by bot hits`,
+    families: 'Families',
+    statusCodes: 'Status codes',
+    bytes: 'Bytes',
+    day: 'Day',
+    statusClass: 'Status class',
+    finding: 'Finding',
+    imports: 'Imports',
+    covered: 'Period covered (UTC)',
+  },
   changes: {
     title: 'Since the last crawl',
     comparedWith: (date) => `Compared with the previous crawl run with the same settings, finished ${date}. An issue counts once per check and URL.`,
@@ -344,7 +413,41 @@ const fr: ExportStrings = {
   chartHistory: 'Score de santé des derniers crawls comparables',
   historyFirst: 'Premier crawl comparable : le graphique se complète avec les prochains crawls lancés avec les mêmes réglages.',
   historyNote: 'Les crawls comparables ont été lancés avec les mêmes réglages.',
-  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Évolutions' },
+  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Évolutions', logs: 'Journaux', logUrls: 'Journaux – URL', logDays: 'Journaux – jours' },
+  logs: {
+    title: 'Ce que les robots explorent (journaux d’accès)',
+    period: (from, to, n, count) => `Journaux d’accès du ${from} au ${to} (${count} ${n < 2 ? 'import' : 'imports'}), croisés avec le dernier crawl terminé. Les robots déclarés non vérifiés sont comptés à part et nulle part ailleurs.`,
+    noCrawl: 'Aucun crawl terminé à croiser avec les journaux : le budget de crawl et les constats en ont besoin.',
+    botHits: 'Passages de robots (vérifiés, ou sans vérification possible)',
+    unverifiedClaims: 'Robots déclarés non vérifiés (comptés à part)',
+    humanHits: 'Visites humaines (comptées, jamais stockées une à une)',
+    byFamily: 'Passages par famille de robots',
+    family: 'Famille',
+    verification: 'Vérification',
+    hits: 'Passages',
+    urls: 'URL',
+    lastVisit: 'Dernier passage (UTC)',
+    axis: 'Axe',
+    budget: 'Où part le budget de crawl',
+    budgetNote: 'Passages de robots selon ce qu’est l’URL ; un passage peut compter dans plusieurs lignes.',
+    spentOn: 'Dépensé sur',
+    share: 'Part',
+    notInCrawl: (n) => `URL visitées par les robots que le crawl n’a pas trouvées (${n})`,
+    notVisited: (n) => `Pages indexables qu’aucun robot n’a visitées (${n})`,
+    none: 'Aucune.',
+    ai: 'Robots d’IA',
+    aiUrls: 'URL explorées par des agents IA',
+    aiLastVisit: 'Dernier passage d’un agent IA',
+    topUrls: (n) => `Les ${n} URL les plus visitées par les robots`,
+    families: 'Familles',
+    statusCodes: 'Codes de statut',
+    bytes: 'Octets',
+    day: 'Jour',
+    statusClass: 'Classe de statut',
+    finding: 'Constat',
+    imports: 'Imports',
+    covered: 'Période couverte (UTC)',
+  },
   changes: {
     title: 'Depuis le dernier crawl',
     comparedWith: (date) => `Comparaison avec le crawl précédent lancé avec les mêmes réglages, terminé le ${date}. Un problème compte une fois par vérification et par URL.`,
@@ -391,12 +494,15 @@ export const SEVERITY_RANK: Readonly<Record<string, number | undefined>> = CATAL
 export function formatters(t: ExportStrings) {
   const integer = new Intl.NumberFormat(t.locale, { maximumFractionDigits: 0 });
   const decimal = new Intl.NumberFormat(t.locale, { maximumFractionDigits: 1 });
+  const percent = new Intl.NumberFormat(t.locale, { style: 'percent', maximumFractionDigits: 1 });
   const dateTime = new Intl.DateTimeFormat(t.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
   const day = new Intl.DateTimeFormat(t.locale, { dateStyle: 'long', timeZone: 'UTC' });
   const shortDay = new Intl.DateTimeFormat(t.locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
   return {
     int: (n: number) => integer.format(n),
     num: (n: number) => decimal.format(n),
+    /** A 0..1 share as a percentage. */
+    percent: (share: number) => percent.format(share),
     dateTime(iso: string | null): string {
       const d = parseDate(iso);
       return d ? `${dateTime.format(d)} UTC` : t.notAvailable;
@@ -411,6 +517,14 @@ export function formatters(t: ExportStrings) {
       return d ? shortDay.format(d) : '';
     },
   };
+}
+
+/** Hits by status code as "200 × 3 · 301 × 1", codes in order. */
+export function statusList(codes: Record<string, number>, int: (n: number) => string): string {
+  return Object.entries(codes)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([code, n]) => `${code} × ${int(n)}`)
+    .join(' · ');
 }
 
 export function parseDate(iso: string | null | undefined): Date | null {

@@ -126,6 +126,46 @@ const BLOCKED_REASONS: Table = {
   no_bot_hits: { en: 'The imported logs hold no verified bot hit.', fr: 'Les logs importés ne contiennent aucun passage de robot vérifié.' },
 };
 
+/** Who fetched a URL (docs/decisions/logs.md): bot families, and humans in the per-day counts. */
+const BOT_FAMILIES: Table = {
+  googlebot: { en: 'Googlebot (desktop)', fr: 'Googlebot (ordinateur)' },
+  googlebot_smartphone: { en: 'Googlebot Smartphone', fr: 'Googlebot Smartphone' },
+  googlebot_image: { en: 'Googlebot Image', fr: 'Googlebot Image' },
+  googlebot_video: { en: 'Googlebot Video', fr: 'Googlebot Vidéo' },
+  googlebot_news: { en: 'Googlebot News', fr: 'Googlebot Actualités' },
+  google_other: { en: 'Other Google agents', fr: 'Autres agents Google' },
+  bingbot: { en: 'Bingbot', fr: 'Bingbot' },
+  applebot: { en: 'Applebot', fr: 'Applebot' },
+  yandexbot: { en: 'YandexBot', fr: 'YandexBot' },
+  baiduspider: { en: 'Baiduspider', fr: 'Baiduspider' },
+  ai_search: { en: 'AI search and answer agents', fr: 'Agents IA de recherche et de réponse' },
+  ai_training: { en: 'AI training crawlers', fr: 'Robots IA d’entraînement' },
+  human: { en: 'Humans', fr: 'Humains' },
+};
+
+const VERIFICATIONS: Table = {
+  verified: { en: 'Verified', fr: 'Vérifié' },
+  unverified: { en: 'Claim not verified', fr: 'Déclaration non vérifiée' },
+  not_applicable: { en: 'Nothing to verify', fr: 'Sans vérification possible' },
+};
+
+/** Where bot hits went, by what the crawl says of the URL (LogInsights.budget). */
+const BUDGET_BUCKETS: Table = {
+  indexable: { en: 'Indexable pages (2xx)', fr: 'Pages indexables (2xx)' },
+  redirect: { en: 'Redirects (3xx)', fr: 'Redirections (3xx)' },
+  client_error: { en: 'Client errors (4xx)', fr: 'Erreurs client (4xx)' },
+  server_error: { en: 'Server errors (5xx)', fr: 'Erreurs serveur (5xx)' },
+  non_canonical: { en: 'Non-canonical URLs', fr: 'URL non canoniques' },
+  noindex: { en: 'Pages marked noindex', fr: 'Pages en noindex' },
+  parameterised: { en: 'URLs with parameters', fr: 'URL avec paramètres' },
+  robots_disallowed: { en: 'Blocked by robots.txt', fr: 'Bloquées par robots.txt' },
+  not_in_crawl: { en: 'URLs the crawl did not find', fr: 'URL absentes du crawl' },
+};
+
+const STATUS_CLASSES: Table = {
+  other: { en: 'Other', fr: 'Autre' },
+};
+
 const SAMPLE_ROLES: Table = {
   home: { en: 'Home page', fr: 'Page d’accueil' },
   category: { en: 'Category page', fr: 'Page catégorie' },
@@ -151,6 +191,11 @@ export interface ReportLabels {
   axis(key: string): string;
   blockedReason(key: string): string;
   sampleRole(key: string): string;
+  botFamily(key: string): string;
+  verification(key: string): string;
+  budgetBucket(key: string): string;
+  /** `2xx`… as they are; `other` in words. */
+  statusClass(key: string): string;
 }
 
 /**
@@ -199,5 +244,9 @@ export function reportLabels(language: ExportLanguage, override?: (name: string)
       return BLOCKED_REASONS[key]?.[language] ?? humanize(key);
     },
     sampleRole: from(SAMPLE_ROLES),
+    botFamily: from(BOT_FAMILIES),
+    verification: from(VERIFICATIONS),
+    budgetBucket: from(BUDGET_BUCKETS),
+    statusClass: (key) => STATUS_CLASSES[key]?.[language] ?? key,
   };
 }

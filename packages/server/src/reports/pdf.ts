@@ -7,6 +7,7 @@ import { drawChanges } from './pdf/changes.js';
 import { drawCover } from './pdf/cover.js';
 import { abortError, isAbortError } from '../abort.js';
 import { Layout } from './pdf/layout.js';
+import { drawLogs } from './pdf/logs.js';
 import { drawScorecard } from './pdf/scorecard.js';
 import { drawHealthSummary, drawIssuesByCategory, drawPages, drawPageSpeed, drawTopIssues } from './pdf/sections.js';
 import { collectTopIssues } from './top-issues.js';
@@ -21,8 +22,9 @@ export const PDF_EXAMPLES_PER_ISSUE = 5;
 
 /**
  * Renders the PDF report: cover (project, site, date, health score, pillars), health summary with
- * the charts, what changed since the last comparable crawl, scorecard with what to fix, issues by severity and category, top issues with example
- * URLs, PageSpeed, then the first PDF_PAGE_ROW_LIMIT pages. The issue and page streams are read
+ * the charts, what changed since the last comparable crawl, scorecard with what to fix, what bots
+ * crawl according to the access logs (when the project has some), issues by severity and category,
+ * top issues with example URLs, PageSpeed, then the first PDF_PAGE_ROW_LIMIT pages. The issue and page streams are read
  * once each and never held; the document is emitted page by page.
  */
 export function renderPdf(source: ExportSource): Readable {
@@ -82,6 +84,11 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
 
   layout.newPage();
   drawScorecard(ctx);
+
+  if (source.logs) {
+    layout.newPage();
+    drawLogs(ctx);
+  }
 
   layout.newPage();
   drawIssuesByCategory(ctx);

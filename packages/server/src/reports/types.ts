@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { CrawlChange, CrawlChangesSummary, CrawledPage, IssueOccurrence, IssueSummary, PageSpeedResult, Scorecard } from '@siteaudit/schema';
+import type { BotFamily, CrawlChange, CrawlChangesSummary, CrawledPage, IssueOccurrence, IssueSummary, LogDayStat, LogFinding, LogInsights, LogUrlStat, PageSpeedResult, Scorecard } from '@siteaudit/schema';
 
 export type ExportLanguage = 'fr' | 'en';
 
@@ -51,8 +51,39 @@ export interface ExportSource {
    * and the sheet are left out.
    */
   changes?: { summary: CrawlChangesSummary; previousFinishedAt: string | null; items(): AsyncIterable<CrawlChange> };
+  /**
+   * What the project's access logs say (docs/decisions/exports.md#the-log-section). Absent when the
+   * project has no completed log import: the section and the sheets are left out.
+   */
+  logs?: ReportLogs;
   /** Label of an issue name, asked before the issue catalogue (an embedder's own names). */
   labels?: (issueName: string) => string;
+}
+
+/** A path as the bots fetched it: trusted hits (verified or nothing to verify) summed over the families. */
+export interface ReportLogUrl {
+  path: string;
+  hits: number;
+  families: BotFamily[];
+  status_codes: Record<string, number>;
+  last_visit: string;
+}
+
+/**
+ * The log section's data: the insights (period, hits, families, budget, coverage, AI agents) as the
+ * API reads them, a few examples of each finding and the top paths (bounded), then every URL
+ * statistic and every day, streamed, for the workbook.
+ */
+export interface ReportLogs {
+  insights: LogInsights;
+  /** Completed imports read. */
+  imports: number;
+  /** Paths with the most trusted bot hits, most first (a bounded list). */
+  topUrls: ReportLogUrl[];
+  /** Each finding kind: how many, and the first examples (orphans with the most hits first, unvisited pages by path). */
+  findings: Record<LogFinding['kind'], { count: number; examples: LogFinding[] }>;
+  urls(): AsyncIterable<LogUrlStat>;
+  days(): AsyncIterable<LogDayStat>;
 }
 
 /** Shared with the mock, whose placeholder files carry the same types. */

@@ -5,10 +5,10 @@ import { type EventEmitter, once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { abortError, isAbortError } from '../abort.js';
-import { type ExportStrings, exportStrings, parseDate } from './i18n.js';
+import { type ExportStrings, exportStrings, formatters, parseDate, statusList } from './i18n.js';
 import { type ReportLabels, reportLabels } from './labels.js';
 import { rankGroups } from './top-issues.js';
-import type { ExportSource } from './types.js';
+import type { ExportSource, ReportLogs, ReportPillar } from './types.js';
 
 /**
  * Page URLs become real hyperlinks up to this many rows. exceljs keeps every hyperlink of a sheet (and
@@ -28,6 +28,7 @@ const BACKLOG_LIMIT = 1 << 20;
 /** Rows between two backlog checks. */
 const CHECK_EVERY = 200;
 const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+const PERCENT_FORMAT = '0.0%';
 const HEADER_STYLE: Partial<ExcelJS.Style> = {
   font: { bold: true, name: 'Calibri', size: 11 },
   fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFEFF1F3' } },
@@ -99,9 +100,10 @@ class SheetWriter {
     this.rowNumber += 1;
   }
 
-  async add(values: Value[], dateColumns: number[] = []): Promise<void> {
+  async add(values: Value[], dateColumns: number[] = [], percentColumns: number[] = []): Promise<void> {
     const row = this.ws.addRow(values);
     for (const c of dateColumns) if (values[c] instanceof Date) row.getCell(c + 1).numFmt = DATE_FORMAT;
+    for (const c of percentColumns) if (typeof values[c] === 'number') row.getCell(c + 1).numFmt = PERCENT_FORMAT;
     row.commit();
     this.rowNumber += 1;
     if (++this.sinceCheck >= CHECK_EVERY) {
@@ -114,6 +116,24 @@ class SheetWriter {
   skip(): void {
     this.ws.addRow([]).commit();
     this.rowNumber += 1;
+  }
+
+  /**
+   * A row per item of a stream, up to Excel's row limit (a last row then says the sheet was cut),
+   * then the filter over the rows written and the sheet committed.
+   */
+  async stream<T>(items: AsyncIterable<T>, row: (item: T) => Value[], truncatedNote: string, dateColumns: number[] = []): Promise<void> {
+    let truncated = false;
+    for await (const item of items) {
+      if (this.full) {
+        truncated = true;
+        break;
+      }
+      await this.add(row(item), dateColumns);
+    }
+    const lastRow = this.rows;
+    if (truncated) await this.add([truncatedNote]);
+    this.finish({ lastRow, columns: this.columns.length });
   }
 
   finish(filter: { lastRow: number; columns: number }): void {
@@ -166,7 +186,8 @@ async function drainOrTimeout(sink: EventEmitter, ms: number): Promise<void> {
 /**
  * Renders the Excel workbook with exceljs' streaming writer. Sheets, in order: Summary (key figures and
  * issue groups), Issues (every occurrence), Pages (every page), PageSpeed, Changes (every change since
- * the previous comparable crawl, when the source has them). Each sheet is committed before
+ * the previous comparable crawl, when the source has them), then, when the project has access logs,
+ * Logs (the log section's figures), Log URLs (every URL statistic) and Log days. Each sheet is committed before
  * the next one opens, because the zip takes entries one at a time and a second open sheet would buffer
  * whole in memory. Sheet names and headings follow `language`.
  */
@@ -197,6 +218,11 @@ async function writeXlsx(source: ExportSource, out: PassThrough): Promise<void> 
   await writePageSpeed(wb, source.pagespeed, t, labels, out);
   // Last, so the sheets before keep the positions scripts read them at.
   if (source.changes) await writeChanges(wb, source, t, labels, out);
+  if (source.logs) {
+    await writeLogs(wb, source.logs, source.scorecard, t, labels, out);
+    await writeLogUrls(wb, source.logs, t, labels, out);
+    await writeLogDays(wb, source.logs, t, labels, out);
+  }
 
   if (out.destroyed) throw abortError(undefined, 'report reader gone');
   // commit() resolves when the output finishes; a consumer that goes away would leave it pending.
@@ -281,17 +307,11 @@ async function writeIssues(wb: Workbook, source: ExportSource, t: ExportStrings,
     return label;
   };
 
-  let truncated = false;
-  for await (const issue of source.issues()) {
-    if (sheet.full) {
-      truncated = true;
-      break;
-    }
-    await sheet.add([labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(issueDetailsIn(issue.name, issue.details, source.language))]);
-  }
-  const lastRow = sheet.rows;
-  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
-  sheet.finish({ lastRow, columns: columns.length });
+  await sheet.stream(
+    source.issues(),
+    (issue) => [labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(issueDetailsIn(issue.name, issue.details, source.language))],
+    t.truncatedAtExcelLimit,
+  );
 }
 
 async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
@@ -318,38 +338,34 @@ async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, 
   ];
   const sheet = new SheetWriter(wb, t.sheets.pages, columns, out);
   let links = 0;
-  let truncated = false;
-  for await (const page of source.pages()) {
-    if (sheet.full) {
-      truncated = true;
-      break;
-    }
-    const link = links < XLSX_HYPERLINK_LIMIT && canLink(page.url);
-    if (link) links += 1;
-    await sheet.add([
-      link ? { text: page.url, hyperlink: page.url } : text(page.url),
-      num(page.status_code),
-      page.error_type ? labels.pageError(page.error_type) : undefined,
-      text(page.content_type),
-      page.is_internal,
-      num(page.depth),
-      text(page.title),
-      text(page.meta_description),
-      text(page.h1),
-      num(page.word_count),
-      text(page.canonical_url),
-      num(page.response_time_ms),
-      num(page.size_bytes),
-      num(page.internal_links),
-      num(page.external_links),
-      num(page.images),
-      num(page.images_without_alt),
-      text(page.redirect_url ?? null),
-    ]);
-  }
-  const lastRow = sheet.rows;
-  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
-  sheet.finish({ lastRow, columns: columns.length });
+  await sheet.stream(
+    source.pages(),
+    (page) => {
+      const link = links < XLSX_HYPERLINK_LIMIT && canLink(page.url);
+      if (link) links += 1;
+      return [
+        link ? { text: page.url, hyperlink: page.url } : text(page.url),
+        num(page.status_code),
+        page.error_type ? labels.pageError(page.error_type) : undefined,
+        text(page.content_type),
+        page.is_internal,
+        num(page.depth),
+        text(page.title),
+        text(page.meta_description),
+        text(page.h1),
+        num(page.word_count),
+        text(page.canonical_url),
+        num(page.response_time_ms),
+        num(page.size_bytes),
+        num(page.internal_links),
+        num(page.external_links),
+        num(page.images),
+        num(page.images_without_alt),
+        text(page.redirect_url ?? null),
+      ];
+    },
+    t.truncatedAtExcelLimit,
+  );
 }
 
 async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
@@ -408,28 +424,121 @@ async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings
   ];
   const sheet = new SheetWriter(wb, t.sheets.changes, columns, out);
   const { summary } = source.changes!;
-  let truncated = false;
   if (summary.basis !== 'compared') {
     await sheet.add([summary.basis === 'no_previous_crawl' ? c.noPrevious : summary.basis === 'blocked' ? c.blocked : c.notCompared]);
-  } else {
-    for await (const change of source.changes!.items()) {
-      if (sheet.full) {
-        truncated = true;
-        break;
-      }
-      await sheet.add([
-        c.kinds[change.kind],
-        text(change.name),
-        change.name ? text(labels.check(change.name)) : undefined,
-        change.severity ? labels.severity(change.severity) : undefined,
-        text(change.url),
-        change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language)),
-        num(change.status_code),
-        num(change.previous_status_code),
-      ]);
+    sheet.finish({ lastRow: sheet.rows, columns: columns.length });
+    return;
+  }
+  await sheet.stream(
+    source.changes!.items(),
+    (change) => [
+      c.kinds[change.kind],
+      text(change.name),
+      change.name ? text(labels.check(change.name)) : undefined,
+      change.severity ? labels.severity(change.severity) : undefined,
+      text(change.url),
+      change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language)),
+      num(change.status_code),
+      num(change.previous_status_code),
+    ],
+    t.truncatedAtExcelLimit,
+  );
+}
+
+/** The log section's figures (docs/decisions/exports.md#the-log-section), blocks as in the PDF. */
+async function writeLogs(wb: Workbook, logs: ReportLogs, scorecard: ReportPillar[] | undefined, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const l = t.logs;
+  const sheet = new SheetWriter(wb, t.sheets.logs, [
+    { header: t.field, width: 48 },
+    { header: t.value, width: 40 },
+    { header: t.value, width: 24 },
+    { header: t.value, width: 16 },
+    { header: t.value, width: 22 },
+  ], out);
+  const { insights } = logs;
+  const { int } = formatters(t);
+  await sheet.add([l.covered, date(insights.period?.from), date(insights.period?.to)], [1, 2]);
+  await sheet.add([l.imports, logs.imports]);
+  await sheet.add([l.botHits, insights.hits.bots]);
+  await sheet.add([l.unverifiedClaims, insights.hits.unverified_claims]);
+  await sheet.add([l.humanHits, insights.hits.humans]);
+  if (!insights.crawl_id) await sheet.add([t.note, l.noCrawl]);
+  const pillar = scorecard?.find((p) => p.key === 'logs');
+  if (pillar) {
+    await sheet.add([labels.pillar('logs'), num(pillar.score) ?? labels.pillarStatus(pillar.status), pillar.blocked_reason ? labels.blockedReason(pillar.blocked_reason) : undefined]);
+    for (const a of pillar.axes) await sheet.add([labels.axis(a.key), num(a.score) ?? t.notMeasured]);
+  }
+  await sheet.add([labels.botFamily('ai_search'), insights.ai.search_hits]);
+  await sheet.add([labels.botFamily('ai_training'), insights.ai.training_hits]);
+  await sheet.add([l.aiUrls, insights.ai.urls]);
+  await sheet.add([l.aiLastVisit, date(insights.ai.last_visit)], [1]);
+  const figuresEnd = sheet.rows;
+
+  sheet.skip();
+  sheet.header([l.family, l.verification, l.hits, l.urls, l.lastVisit]);
+  for (const x of insights.families) await sheet.add([labels.botFamily(x.family), labels.verification(x.verification), x.hits, x.urls, date(x.last_visit)], [4]);
+
+  if (insights.budget.length > 0) {
+    sheet.skip();
+    sheet.header([l.spentOn, l.hits, l.share]);
+    for (const b of insights.budget) await sheet.add([labels.budgetBucket(b.bucket), b.hits, b.share], [], [2]);
+  }
+
+  if (insights.crawl_id) {
+    sheet.skip();
+    sheet.header([l.finding, t.url, l.hits, l.lastVisit]);
+    for (const [kind, heading] of [
+      ['not_in_crawl', l.notInCrawl],
+      ['indexable_not_visited', l.notVisited],
+    ] as const) {
+      const finding = logs.findings[kind];
+      const name = heading(int(finding.count));
+      if (finding.count === 0) await sheet.add([name, l.none]);
+      for (const x of finding.examples) await sheet.add([name, text(x.path), x.bot_hits, date(x.last_visit)], [3]);
+      if (finding.count > finding.examples.length) await sheet.add([name, t.moreOccurrences(int(finding.count - finding.examples.length))]);
     }
   }
-  const lastRow = sheet.rows;
-  if (truncated) await sheet.add([t.truncatedAtExcelLimit]);
-  sheet.finish({ lastRow, columns: columns.length });
+
+  sheet.skip();
+  sheet.header([t.url, l.hits, l.families, l.statusCodes, l.lastVisit]);
+  for (const u of logs.topUrls) {
+    await sheet.add([text(u.path), u.hits, u.families.map((x) => labels.botFamily(x)).join(', '), statusList(u.status_codes, int), date(u.last_visit)], [4]);
+  }
+  sheet.finish({ lastRow: figuresEnd, columns: 2 });
+}
+
+/** Every URL statistic (path × family × verification), streamed from the store. */
+async function writeLogUrls(wb: Workbook, logs: ReportLogs, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const l = t.logs;
+  const columns: ColumnSpec[] = [
+    { header: t.url, width: 60 },
+    { header: l.family, width: 30 },
+    { header: l.verification, width: 24 },
+    { header: l.hits, width: 12 },
+    { header: l.bytes, width: 14 },
+    { header: l.statusCodes, width: 30 },
+    { header: l.lastVisit, width: 20 },
+  ];
+  const sheet = new SheetWriter(wb, t.sheets.logUrls, columns, out);
+  await sheet.stream(
+    logs.urls(),
+    (u) => [text(u.path), labels.botFamily(u.family), labels.verification(u.verification), u.hits, u.bytes, statusList(u.status_codes, (n) => String(n)), date(u.last_visit)],
+    t.truncatedAtExcelLimit,
+    [6],
+  );
+}
+
+/** Hits per day, family, verification and status class (humans as counts), most recent day first. */
+async function writeLogDays(wb: Workbook, logs: ReportLogs, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const l = t.logs;
+  const columns: ColumnSpec[] = [
+    { header: l.day, width: 14 },
+    { header: l.family, width: 30 },
+    { header: l.verification, width: 24 },
+    { header: l.statusClass, width: 16 },
+    { header: l.hits, width: 12 },
+  ];
+  const sheet = new SheetWriter(wb, t.sheets.logDays, columns, out);
+  for await (const d of logs.days()) await sheet.add([d.date, labels.botFamily(d.family), labels.verification(d.verification), labels.statusClass(d.status_class), d.hits]);
+  sheet.finish({ lastRow: sheet.rows, columns: columns.length });
 }

@@ -6,7 +6,7 @@
  */
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { analyseHtml, type AnalysisRequest } from '../../src/crawler/page-analysis.js';
+import { analyseHtml, type AnalysisRequest } from '../../src/crawler/page/page-analysis.js';
 import { AnalysisPorts } from '../../src/crawler/threads/analysis-ports.js';
 import { spawnCrawlerThread } from '../../src/crawler/threads/pool.js';
 import { prose } from './fixture-site.js';

@@ -4,9 +4,9 @@
  * indexable) and raises canonical_invalid; one in <body> is ignored and raises canonical_in_body.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { HtmlAnalyser } from '../../src/crawler/html.js';
-import { analysePage, readCanonical } from '../../src/crawler/page-audit.js';
-import { fillFromAnalysis, emptyRecord } from '../../src/crawler/page-record.js';
+import { HtmlAnalyser } from '../../src/crawler/page/html-analyser.js';
+import { analysePage, readCanonical } from '../../src/crawler/page/page-audit.js';
+import { fillFromAnalysis, emptyRecord } from '../../src/crawler/page/page-record.js';
 import { pageHtml, startFixtureSite, type FixtureSite, type Route } from './fixture-site.js';
 import { crawl, issuesOf } from './helpers.js';
 

@@ -3,8 +3,8 @@
  * outline and skips, fingerprints), the whole page for links, however many there are.
  */
 import { describe, expect, it } from 'vitest';
-import { HtmlAnalyser } from '../../src/crawler/html.js';
-import { analysePage } from '../../src/crawler/page-audit.js';
+import { HtmlAnalyser } from '../../src/crawler/page/html-analyser.js';
+import { analysePage } from '../../src/crawler/page/page-audit.js';
 import { prose } from './fixture-site.js';
 
 function analyse(html: string, chunk = html.length) {

@@ -1,18 +1,18 @@
 /**
- * The crawler's parts wired the way crawl.ts wires them, with a fake HTTP client: unit tests of
+ * The crawler's parts wired the way crawl-site.ts wires them, with a fake HTTP client: unit tests of
  * one part drive it directly and read the registry, the records and the issues it produced.
  */
 import { compilePatterns } from '@siteaudit/schema';
-import { CrawlControl } from '../../src/crawler/control.js';
-import { Emitter } from '../../src/crawler/emitter.js';
-import { Flag, UrlRegistry } from '../../src/crawler/frontier.js';
-import type { HttpClient, HttpResponse } from '../../src/crawler/http.js';
-import { LinkGraph } from '../../src/crawler/link-graph.js';
-import { CrawlOutput } from '../../src/crawler/output.js';
-import { parseRobots, type RobotsPolicy } from '../../src/crawler/robots.js';
-import type { RobotsCache } from '../../src/crawler/robots-cache.js';
-import { Scheduler, type SchedulerOptions } from '../../src/crawler/scheduler.js';
-import { CrawlScope } from '../../src/crawler/scope.js';
+import { EarlyEnd } from '../../src/crawler/run/early-end.js';
+import { Emitter } from '../../src/crawler/run/emitter.js';
+import { Flag, UrlRegistry } from '../../src/crawler/run/url-registry.js';
+import type { HttpClient, HttpResponse } from '../../src/crawler/fetch/http-client.js';
+import { LinkGraph } from '../../src/crawler/site/link-graph.js';
+import { CrawlOutput } from '../../src/crawler/run/crawl-output.js';
+import { parseRobots, type RobotsPolicy } from '../../src/crawler/fetch/robots-policy.js';
+import type { RobotsCache } from '../../src/crawler/fetch/robots-cache.js';
+import { FetchScheduler, type SchedulerOptions } from '../../src/crawler/run/fetch-scheduler.js';
+import { CrawlScope } from '../../src/crawler/run/crawl-scope.js';
 import { memorySink } from './helpers.js';
 
 export const START = 'https://shop.example/';
@@ -69,9 +69,9 @@ export function parts(options: PartsOptions = {}) {
   const { store, sink } = memorySink();
   const reg = new UrlRegistry();
   const scope = new CrawlScope(START, compilePatterns(options.include ?? null), compilePatterns(options.exclude ?? null));
-  const control = new CrawlControl(options.signal, 3);
+  const control = new EarlyEnd(options.signal, 3);
   const emitter = new Emitter(sink, 1, compilePatterns(null));
-  const scheduler = new Scheduler(reg, {
+  const scheduler = new FetchScheduler(reg, {
     concurrency: 4,
     perHostConcurrency: 2,
     maxDepth: 5,

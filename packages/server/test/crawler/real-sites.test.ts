@@ -72,11 +72,11 @@ const DOCUMENTED_CHOICES: { choice: string; doc: string }[] = [
   { choice: 'depth is the shortest click path from the start URL', doc: 'docs/decisions/page-content.md' },
   {
     choice: 'every internal URL fetched is a page record (4xx answers, non-HTML files); a redirect is recorded per hop and its target keeps the depth of the link',
-    doc: 'packages/server/src/crawler/types.ts (PageRecord), and redirects.ts (Chain.depth: every hop keeps the depth)',
+    doc: 'packages/server/src/crawler/crawl-types.ts (PageRecord), and fetch/url-fetcher.ts (Chain.depth: every hop keeps the depth)',
   },
 ];
 
-/** What the crawler does with whitespace in titles, headings and descriptions (html.ts squash). */
+/** What the crawler does with whitespace in titles, headings and descriptions (html-analyser.ts squash). */
 const jsSquash = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** Characters JavaScript's \s matches that are not HTML's ASCII whitespace. */
 const NON_ASCII_SPACE = /[\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
@@ -103,7 +103,7 @@ interface KnownDifference {
 const KNOWN_DIFFERENCES: KnownDifference[] = [];
 
 /**
- * A cause as the list held until html.ts squash() collapsed only ASCII whitespace: the example
+ * A cause as the list held until html-analyser.ts squash() collapsed only ASCII whitespace: the example
  * the judge's own test uses.
  */
 const NBSP_SQUASHED: KnownDifference = {
@@ -111,7 +111,7 @@ const NBSP_SQUASHED: KnownDifference = {
   fields: ['title', 'h1', 'meta_description'],
   sites: ['postgresql'],
   cause:
-    'crawler/html.ts squash() collapses /\\s+/, which in JavaScript also matches U+00A0 (and the other Unicode ' +
+    'crawler/page/html-analyser.ts squash() collapses /\\s+/, which in JavaScript also matches U+00A0 (and the other Unicode ' +
     'spaces): the no-break spaces DocBook writes in titles and headings ("Chapter\\u00a05.\\u00a0Data Definition") ' +
     'become plain spaces, where document.title (and textContent) only collapse ASCII whitespace',
   applies: (f) => typeof f === 'string' && NON_ASCII_SPACE.test(f),

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseRobots } from '../../src/crawler/robots.js';
+import { parseRobots } from '../../src/crawler/fetch/robots-policy.js';
 
 const load = (name: string) => readFileSync(new URL(`./fixtures/robots/${name}`, import.meta.url));
 const policy = (name: string, origin: string, token = 'siteauditbot') => parseRobots(`${origin}/robots.txt`, load(name), token);

@@ -7,7 +7,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isAbortError } from '../../src/abort.js';
 import { CrawlThreadPool } from '../../src/crawler/threads/pool.js';
-import type { CrawlOutcome } from '../../src/crawler/types.js';
+import type { CrawlOutcome } from '../../src/crawler/crawl-types.js';
 import { startBenchSite, type BenchSite } from '../../../../bench/crawl/site.js';
 import { startFixtureSite, type FixtureSite } from './fixture-site.js';
 import { config, memorySink, pairs } from './helpers.js';

@@ -5,13 +5,16 @@
  * Latin placeholder, in neither, and URLs are left out). A page that hangs up without answering
  * gives a network failure (`fetch_failed`), read as a sentence in each language;
  * where Chromium is installed, the crawl checks accessibility too and axe's findings read in each
- * language (axe-core's French locale).
+ * language (axe-core's French locale). An access log is imported so that the log section and
+ * sheets (docs/decisions/exports.md#the-log-section) are read too.
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM } from '../rendering/support.js';
 import { pdfPages } from '../reports/pdf-read.js';
 import { startHarness, type Harness } from './harness.js';
+import { accessLine, USER_AGENTS } from './support/access-log.js';
+import { exportedFile } from './support/exports.js';
 import { startSite, type Site, type SitePage } from './support/site.js';
 
 const LOREM = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua. ';
@@ -72,13 +75,30 @@ let h: Harness;
 let site: Site;
 let crawlId: string;
 
+/** Googlebot inside and outside Google's ranges (a claim no lookup confirms), GPTBot, a browser. */
+const ACCESS_LOG = [
+  accessLine('66.249.66.1', 9, '/', 200, USER_AGENTS.googlebot),
+  accessLine('66.249.66.1', 9, '/vetus', 301, USER_AGENTS.googlebot),
+  accessLine('66.249.66.1', 9, '/orbus?x=1', 404, USER_AGENTS.googlebot),
+  accessLine('203.0.113.9', 9, '/', 200, USER_AGENTS.googlebot),
+  accessLine('20.171.207.1', 9, '/dolor', 200, USER_AGENTS.gptbot),
+  accessLine('192.0.2.44', 9, '/', 200, USER_AGENTS.browser),
+].join('\n');
+const noDns = {
+  reverse: async () => [] as string[],
+  lookup: async () => [] as string[],
+};
+
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ logs: { resolver: noDns } });
   site = await startSite(PAGES);
   const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/`, name: 'Lorem' } })).json()).data;
   const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];
   if (HAS_CHROMIUM) expect((await h.call('PATCH', `/v1/campaigns/${campaign.id}`, { body: { check_accessibility: true } })).status).toBe(200);
   crawlId = (await (await h.call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': 'language-crawl' } })).json()).data.id;
+  await h.server.jobs.idle();
+  const logs = await fetch(`${h.url}/v1/projects/${project.id}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'text/plain' }, body: ACCESS_LOG });
+  expect(logs.status).toBe(202);
   await h.server.jobs.idle();
 }, 60_000);
 afterAll(async () => {
@@ -86,15 +106,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function exported(format: 'pdf' | 'xlsx', language: 'fr' | 'en'): Promise<Buffer> {
-  const res = await h.call('POST', `/v1/crawls/${crawlId}/exports`, { body: { format }, headers: { 'accept-language': language } });
-  expect(res.status).toBe(202);
-  const { id } = (await res.json()).data;
-  await h.server.jobs.idle();
-  const file = await h.call('GET', `/v1/exports/${id}/download`);
-  expect(file.status).toBe(200);
-  return Buffer.from(await file.arrayBuffer());
-}
+const exported = (format: 'pdf' | 'xlsx', language: 'fr' | 'en') => exportedFile(h, crawlId, format, language);
 
 async function workbookText(buffer: Buffer): Promise<{ sheets: string[]; text: string }> {
   const wb = new ExcelJS.Workbook();
@@ -143,12 +155,17 @@ describe('one language per answer', () => {
   it.each(['fr', 'en'] as const)('the PDF in %s has no word of the other language', async (language) => {
     const text = (await pdfPages(await exported('pdf', language))).join('\n');
     expect(text.length).toBeGreaterThan(1000);
+    expect(text).toContain(language === 'fr' ? 'Ce que les robots explorent' : 'What bots crawl');
     expect(foreign(text, language)).toEqual([]);
   });
 
   it.each(['fr', 'en'] as const)('the workbook in %s has no word of the other language, sheet names included', async (language) => {
     const { sheets, text } = await workbookText(await exported('xlsx', language));
-    expect(sheets).toEqual(language === 'fr' ? ['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions'] : ['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes']);
+    expect(sheets).toEqual(
+      language === 'fr'
+        ? ['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions', 'Journaux', 'Journaux – URL', 'Journaux – jours']
+        : ['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes', 'Logs', 'Log URLs', 'Log days'],
+    );
     expect(foreign(text, language)).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@siteaudit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRAWL_DEFAULTS } from '../../src/crawler/config.js';
+import { CRAWL_DEFAULTS } from '../../src/crawler/crawl-config.js';
 import { onPostgres } from './harness.js';
 import { childDatabase, freePort, runCli, startChild, startSlowSite, type ChildDatabase, type ChildServer, type SlowSite } from './support/child-server.js';
 

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { healthScore } from '../../src/crawler/score.js';
+import { healthScore } from '../../src/crawler/run/score.js';
 import { acquisitionScore, expectedCtr } from '../../src/modules/scorecard/formulas.js';
 import { BROWSER_TIMEOUT, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../rendering/support.js';
 import { startHarness, type Harness } from './harness.js';

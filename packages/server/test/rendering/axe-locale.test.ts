@@ -5,7 +5,7 @@
  * finding states the rule in the reader's language.
  */
 import { describe, expect, it } from 'vitest';
-import { accessibilityDetails } from '../../src/crawler/page-record.js';
+import { accessibilityDetails } from '../../src/crawler/page/page-record.js';
 import { localiseAccessibilityDetails } from '../../src/rendering/axe-locale.js';
 import { fixFor } from '../../src/reports/fixes.js';
 import { issueDetailsIn } from '../../src/reports/issue-details.js';

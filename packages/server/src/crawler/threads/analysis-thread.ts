@@ -4,7 +4,7 @@
  * them), so the thread that answers HTTP never relays a page.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { analyseHtml } from '../page-analysis.js';
+import { analyseHtml } from '../page/page-analysis.js';
 import { toThreadError, type AnalysisAnswer, type AnalysisAsk } from './protocol.js';
 
 const port = parentPort;

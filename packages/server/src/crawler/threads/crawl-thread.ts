@@ -10,9 +10,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createRenderer } from '../../rendering/renderer.js';
-import { crawlSite } from '../crawl.js';
+import { crawlSite } from '../crawl-site.js';
 import { AnalysisPorts } from './analysis-ports.js';
-import type { CrawlSink } from '../types.js';
+import type { CrawlSink } from '../crawl-types.js';
 import { fromThreadError, SINK_WRITES, toThreadError, type FromThread, type ToThread } from './protocol.js';
 
 const port = parentPort;

@@ -14,8 +14,8 @@ import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threa
 import { spawnThread } from '../../threads/spawn.js';
 import { abortError } from '../../abort.js';
 import { createRenderer, type RendererOptions } from '../../rendering/renderer.js';
-import { crawlSite } from '../crawl.js';
-import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning } from '../types.js';
+import { crawlSite } from '../crawl-site.js';
+import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning } from '../crawl-types.js';
 import { fromThreadError, toThreadError, type FromThread, type ToThread } from './protocol.js';
 
 export interface CrawlRun {

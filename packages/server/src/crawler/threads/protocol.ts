@@ -6,8 +6,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import { PatternError, type PatternProblem } from '@siteaudit/schema';
 import type { RendererOptions } from '../../rendering/renderer.js';
-import type { AnalysisRequest, PageAnalysis } from '../page-analysis.js';
-import type { CrawlConfig, CrawlOutcome, CrawlTuning, CrawlSink } from '../types.js';
+import type { AnalysisRequest, PageAnalysis } from '../page/page-analysis.js';
+import type { CrawlConfig, CrawlOutcome, CrawlTuning, CrawlSink } from '../crawl-types.js';
 
 /** The sink calls that write (awaited across threads); `progress` is sent without an answer. */
 export type SinkWrite = Exclude<keyof CrawlSink, 'progress'>;

@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import { compilePatterns, type PageSpeedResult } from '@siteaudit/schema';
 import { CHECKS, THRESHOLDS } from '../../crawler/checks.js';
-import { SEVERITY_WEIGHTS } from '../../crawler/score.js';
+import { SEVERITY_WEIGHTS } from '../../crawler/run/score.js';
 import type { PageSpeedMeasurement, PageSpeedProvider, PageSpeedStrategy } from '../../providers/pagespeed.js';
 
 export type StoredPageSpeed = Omit<PageSpeedResult, 'crawl_id'>;

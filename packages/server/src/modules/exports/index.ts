@@ -83,7 +83,10 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
       // The scorecard's acquisition pillar depends on the team's plan, as the API's does.
       const team = await knex('teams').where({ id: row.team_id }).first('plan');
       const plan = team ? services.plans()[team.plan as string] : undefined;
-      const source = await exportSource(knex, crawl, row.language, { searchConsoleInPlan: plan ? plan.limits.search_console !== 0 : true });
+      const source = await exportSource(knex, crawl, row.language, {
+        searchConsoleInPlan: plan ? plan.limits.search_console !== 0 : true,
+        now: services.clock(),
+      });
       const { size } = await store.put(key, renderExport(row.format, source), EXPORT_CONTENT_TYPES[row.format]);
       const finished = services.clock();
       await transaction(knex, async (trx) => {

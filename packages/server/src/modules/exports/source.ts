@@ -9,6 +9,7 @@ import { changesSummary } from '../crawls/changes.js';
 import { changeRows, toChange } from '../crawls/change-list.js';
 import { CONTENT_AXES, TECHNIQUE_AXES } from '../scorecard/formulas.js';
 import { scorecardPillars } from '../scorecard/handlers.js';
+import { logsSource } from './logs-source.js';
 
 const CHUNK = 1000;
 /** Crawls in the report's health score chart, this one included. */
@@ -84,12 +85,14 @@ async function changesSource(knex: Knex, crawl: CrawlRow): Promise<ExportSource[
 export interface ExportSourceOptions {
   /** Whether the team's plan includes Search Console (the acquisition pillar). */
   searchConsoleInPlan?: boolean;
+  /** The time the scorecard is read at (the logs pillar looks back from it); default now. */
+  now?: Date;
 }
 
 export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' | 'en', options: ExportSourceOptions = {}): Promise<ExportSource> {
   const project = await knex('projects').where({ id: crawl.project_id }).first('name', 'url', 'domain');
   const summary = await issueSummary(knex, crawl);
-  const pillars = await scorecardPillars(knex, crawl.project_id, crawl, options.searchConsoleInPlan ?? true);
+  const pillars = await scorecardPillars(knex, crawl.project_id, crawl, options.searchConsoleInPlan ?? true, options.now);
   const scorecard: ReportPillar[] = pillars.map((p) => ({ ...p, categories: [...(PILLAR_CATEGORIES[p.key] ?? [])] }));
   const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
   return {
@@ -108,6 +111,7 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     scorecard,
     history: await healthHistory(knex, crawl),
     changes: await changesSource(knex, crawl),
+    logs: await logsSource(knex, crawl.project_id),
     async *issues(): AsyncIterable<IssueOccurrence> {
       for await (const row of chunks<IssueOccurrence & { seq: number }>(knex, 'crawl_issues', crawl.id, ['severity_rank', 'seq'])) {
         yield { name: row.name, severity: row.severity, category: row.category, url: row.url, details: row.details };

@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import { CRAWL_PILLAR_CATEGORIES } from '@siteaudit/schema';
 import { CHECKS } from '../../crawler/checks.js';
-import { healthScore } from '../../crawler/score.js';
+import { healthScore } from '../../crawler/run/score.js';
 
 export interface Axis {
   key: string;

@@ -1,0 +1,225 @@
+/**
+ * Checks that one page answers on its own, from its response and its HTML facts. Pure: no I/O,
+ * so each check is tested on a page built to trigger it and one built not to. This file resolves
+ * what the checks share (links, robots directives, canonicals, hreflang, all against <base>) and
+ * what the crawl keeps; the checks themselves are in page-checks.ts, by topic.
+ */
+import type { CheckName } from '../checks.js';
+import { metaRefreshTarget, type HtmlFacts } from './html-analyser.js';
+import type { HtmlResource } from './html-resources.js';
+import { headerValue, type Headers } from '../fetch/http-client.js';
+import { pageChecks, type PageFacts } from './page-checks.js';
+import { normaliseUrl } from '../url.js';
+import type { DiscoveredVia } from '../crawl-types.js';
+
+export interface Finding {
+  name: CheckName;
+  details: string;
+}
+
+export interface PageInput {
+  /** Normalised URL the HTML came from. */
+  url: string;
+  status: number;
+  headers: Headers;
+  ttfbMs: number;
+  depth: number;
+  discoveredVia: DiscoveredVia;
+  html: HtmlFacts;
+  /** Decompressed HTML size in bytes. */
+  sizeBytes: number;
+  /** The body was longer than the crawl reads (maxHtmlBytes). */
+  truncated?: boolean;
+  isInternal: (url: string) => boolean;
+  /** Our robots.txt product token, to read `X-Robots-Tag: token: noindex`. */
+  robotsToken: string;
+}
+
+/** What the crawl keeps from a page's HTML, already resolved and normalised. */
+export interface PageSummary {
+  title: string | null;
+  metaDescription: string | null;
+  h1: string | null;
+  wordCount: number;
+  /** The canonical the crawl follows: the first valid one (HTML, else the Link header). */
+  canonical: string | null;
+  /** The canonical as declared, resolved against the page when it is a URL at all, valid or not. */
+  declaredCanonical: string | null;
+  noindex: boolean;
+  nofollow: boolean;
+  indexable: boolean;
+  internalLinks: { url: string; nofollow: boolean }[];
+  externalLinks: string[];
+  /** What the page loads (stylesheets, scripts, images…), resolved, once per URL. */
+  resources: HtmlResource[];
+  imagesWithoutAlt: number;
+  hreflang: { lang: string; url: string }[];
+  metaRefreshUrl: string | null;
+  metaRobots: string | null;
+  xRobotsTag: string | null;
+}
+
+export const ROBOTS_DIRECTIVES = new Set([
+  'all', 'noindex', 'nofollow', 'none', 'noarchive', 'nosnippet', 'notranslate', 'noimageindex', 'unavailable_after',
+  'max-snippet', 'max-image-preview', 'max-video-preview', 'indexifembedded', 'index', 'follow', 'noai', 'noimageai',
+]);
+/** Directives other engines read, or Google once did: not reported as unknown. */
+export const OTHER_ROBOTS_DIRECTIVES = new Set(['noodp', 'noydir', 'noyaca', 'nocache', 'nositelinkssearchbox', 'noarchive', 'archive', 'snippet', 'odp', 'imageindex', 'translate']);
+
+/**
+ * Robots directives that apply to us: every meta robots value, and the X-Robots-Tag lines that
+ * are unprefixed or prefixed with our token (`ourbot: noindex, nofollow`: the prefix holds until
+ * the end of its header line).
+ */
+export function robotsDirectives(metaRobots: readonly string[], xRobotsTag: string | string[] | null | undefined, token: string): Set<string> {
+  const out = new Set<string>();
+  const add = (directive: string) => {
+    const v = directive.trim().toLowerCase().split(':')[0].trim();
+    if (v) out.add(v);
+  };
+  for (const m of metaRobots) m.split(',').forEach(add);
+  const lines = xRobotsTag == null ? [] : Array.isArray(xRobotsTag) ? xRobotsTag : [xRobotsTag];
+  for (const line of lines) {
+    let forUs = true;
+    for (const part of line.split(',')) {
+      const prefixed = /^\s*([a-z0-9_-]+)\s*:\s*(.*)$/i.exec(part);
+      if (prefixed && !ROBOTS_DIRECTIVES.has(prefixed[1].toLowerCase())) {
+        forUs = prefixed[1].toLowerCase() === token;
+        if (forUs) add(prefixed[2]);
+      } else if (forUs) add(part);
+    }
+  }
+  return out;
+}
+
+/** A declared canonical: as the page shows it, the crawlable URL it names, or why it names none. */
+export interface CanonicalReading {
+  raw: string;
+  /** Resolved against the page when it parses as a URL (any scheme); null otherwise. */
+  shown: string | null;
+  /** The normalised http(s) URL, or null when the canonical is invalid. */
+  url: string | null;
+  /** Why it is invalid; null when valid. */
+  problem: string | null;
+}
+
+/**
+ * Reads a canonical href as Google does: it must name a crawlable http(s) URL, else it is ignored
+ * (and reported: canonical_invalid). An empty href resolves to the page itself under URL rules,
+ * but says nothing, so it is invalid too.
+ */
+export function readCanonical(raw: string, base: string): CanonicalReading {
+  const href = raw.trim();
+  if (!href) return { raw, shown: null, url: null, problem: 'empty href' };
+  let parsed: URL;
+  try {
+    parsed = new URL(href, base);
+  } catch {
+    return { raw, shown: null, url: null, problem: `"${href.slice(0, 200)}" is not a URL` };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { raw, shown: parsed.href, url: null, problem: `${parsed.protocol.slice(0, -1)} URL ${parsed.href.slice(0, 200)}` };
+  }
+  const url = normaliseUrl(href, base);
+  return url ? { raw, shown: url, url, problem: null } : { raw, shown: parsed.href, url: null, problem: `${parsed.href.slice(0, 200)} cannot be crawled` };
+}
+
+export function resolveAll(raw: readonly string[], base: string): string[] {
+  const out: string[] = [];
+  for (const r of raw) {
+    const n = normaliseUrl(r, base);
+    if (n) out.push(n);
+  }
+  return out;
+}
+
+/** Internal links (URL → nofollow) and external links, resolved against <base>, deduplicated. */
+function collectLinks(html: HtmlFacts, base: string, isInternal: (url: string) => boolean): { internal: Map<string, boolean>; external: Set<string> } {
+  const internal = new Map<string, boolean>();
+  const external = new Set<string>();
+  // In-page anchors are not links to follow.
+  for (const link of html.links) {
+    if (!link.href || link.href.startsWith('#')) continue;
+    const target = normaliseUrl(link.href, base);
+    if (!target) continue;
+    if (isInternal(target)) internal.set(target, (internal.get(target) ?? false) || link.nofollow);
+    else external.add(target);
+  }
+  return { internal, external };
+}
+
+/**
+ * The page's resources resolved against <base> and normalised, once per URL: a URL both
+ * preloaded and used keeps the type of its use (a preloaded stylesheet is a stylesheet).
+ */
+function resolveResources(html: HtmlFacts, base: string): HtmlResource[] {
+  const types = new Map<string, HtmlResource['type']>();
+  for (const r of html.resources) {
+    const url = normaliseUrl(r.url, base);
+    if (url === null) continue;
+    const known = types.get(url);
+    if (known === undefined || known === 'preload') types.set(url, r.type);
+  }
+  return Array.from(types, ([url, type]) => ({ url, type }));
+}
+
+/** Resolves what the checks share: links, robots directives, canonicals, meta refresh, hreflang. */
+export function pageFacts(input: PageInput): PageFacts {
+  const { url, html, headers } = input;
+  const base = (html.baseHref && normaliseUrl(html.baseHref, url)) || url;
+  const directives = robotsDirectives(html.metaRobots, headers['x-robots-tag'], input.robotsToken);
+  // Canonicals: HTML link elements of the head and the Link header.
+  const htmlReadings = html.canonicals.map((c) => readCanonical(c, base));
+  const headerReadings = [...(headerValue(headers, 'link') ?? '').matchAll(/<([^>]*)>\s*;[^,]*rel="?canonical"?/gi)].map((m) => readCanonical(m[1], url));
+  const valid = (readings: CanonicalReading[]) => readings.flatMap((r) => (r.url === null ? [] : [r.url]));
+  const target = html.metaRefresh === null ? null : metaRefreshTarget(html.metaRefresh);
+  const hreflang: { lang: string; url: string }[] = [];
+  for (const h of html.hreflang) {
+    const resolved = normaliseUrl(h.href, base);
+    if (resolved) hreflang.push({ lang: h.lang.toLowerCase(), url: resolved });
+  }
+  return {
+    input,
+    base,
+    ...collectLinks(html, base, input.isInternal),
+    xRobotsTag: headerValue(headers, 'x-robots-tag'),
+    noindex: directives.has('noindex') || directives.has('none'),
+    nofollow: directives.has('nofollow') || directives.has('none'),
+    htmlCanonicals: [...new Set(valid(htmlReadings))],
+    headerCanonicals: valid(headerReadings),
+    canonicalReadings: [...htmlReadings, ...headerReadings],
+    metaRefreshUrl: target ? normaliseUrl(target, base) : null,
+    hreflang,
+    resources: resolveResources(html, base),
+  };
+}
+
+/** Audits one internal 2xx HTML page; returns its findings and the summary the crawl keeps. */
+export function analysePage(input: PageInput): { findings: Finding[]; summary: PageSummary } {
+  const { url, html } = input;
+  const facts = pageFacts(input);
+  const canonical = facts.htmlCanonicals[0] ?? facts.headerCanonicals[0] ?? null;
+  const declared = facts.canonicalReadings[0];
+  return {
+    findings: pageChecks(facts),
+    summary: {
+      title: html.titles[0] ?? null,
+      metaDescription: html.metaDescriptions[0] ?? null,
+      h1: html.h1[0] ?? null,
+      wordCount: html.wordCount,
+      canonical,
+      declaredCanonical: declared ? (declared.url ?? declared.shown) : null,
+      noindex: facts.noindex,
+      nofollow: facts.nofollow,
+      indexable: !facts.noindex && (canonical === null || canonical === url),
+      internalLinks: [...facts.internal].map(([u, nf]) => ({ url: u, nofollow: nf })),
+      externalLinks: [...facts.external],
+      resources: facts.resources,
+      imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
+      hreflang: facts.hreflang,
+      metaRefreshUrl: facts.metaRefreshUrl,
+      metaRobots: html.metaRobots.length ? html.metaRobots.join(', ') : null,
+      xRobotsTag: facts.xRobotsTag,
+    },
+  };
+}

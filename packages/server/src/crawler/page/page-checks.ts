@@ -1,0 +1,304 @@
+/**
+ * The page-level checks, by topic, on a page's resolved facts (page-audit.ts `pageFacts`). Each
+ * topic adds its findings in the catalogue's order, so a page's issues always come out the same.
+ */
+import { CHECK_DETAILS as D } from '@siteaudit/schema';
+import { THRESHOLDS, type CheckName } from '../checks.js';
+import { headerValue } from '../fetch/http-client.js';
+import type { HtmlResource } from './html-resources.js';
+import { OTHER_ROBOTS_DIRECTIVES, ROBOTS_DIRECTIVES, robotsDirectives, type CanonicalReading, type Finding, type PageInput } from './page-audit.js';
+import { structuredDataGaps } from './structured-data.js';
+import { urlHygiene } from './url-hygiene.js';
+import { isAbsoluteUrl, normaliseUrl } from '../url.js';
+
+/** What the checks share about one page, resolved once. */
+export interface PageFacts {
+  input: PageInput;
+  /** Where relative URLs resolve: <base href>, else the page's URL. */
+  base: string;
+  /** Internal link targets → whether every link to it is nofollow. */
+  internal: Map<string, boolean>;
+  external: Set<string>;
+  xRobotsTag: string | null;
+  noindex: boolean;
+  nofollow: boolean;
+  /** Valid canonicals of the head, resolved and deduplicated, and of the Link header. */
+  htmlCanonicals: string[];
+  headerCanonicals: string[];
+  /** Every declared canonical (head, then header), valid or not. */
+  canonicalReadings: CanonicalReading[];
+  metaRefreshUrl: string | null;
+  hreflang: { lang: string; url: string }[];
+  /** What the page loads, resolved against <base>, once per URL. */
+  resources: HtmlResource[];
+}
+
+type Add = (name: CheckName, details: string) => void;
+
+function chars(text: string): number {
+  return [...text].length;
+}
+
+function sample(list: readonly string[], n = 3): string {
+  const shown = list.slice(0, n).join(', ');
+  return list.length > n ? `${shown} (+${list.length - n})` : shown;
+}
+
+function isValidLang(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/** Every page-level finding of a page. */
+export function pageChecks(facts: PageFacts): Finding[] {
+  const findings: Finding[] = [];
+  const add: Add = (name, details) => findings.push({ name, details });
+  for (const topic of [transport, urls, indexability, robotsDirectivesCheck, canonicals, titles, content, linksAndImages, anchors, international, performanceAndSecurity, securityHeaders, structuredData, social]) {
+    topic(facts, add);
+  }
+  return findings;
+}
+
+/** HTTP and redirects. */
+function transport({ input, metaRefreshUrl, resources }: PageFacts, add: Add): void {
+  const { url, headers } = input;
+  const protocol = new URL(url).protocol;
+  if (protocol === 'http:') add('http_page', 'served over plain HTTP');
+  if (protocol === 'https:') {
+    const insecure = resources.filter((r) => r.url.startsWith('http:'));
+    if (insecure.length) add('mixed_content', mixedContent(insecure));
+    if (!headerValue(headers, 'strict-transport-security')) add('hsts_missing', 'no Strict-Transport-Security header');
+  }
+  if (metaRefreshUrl && metaRefreshUrl !== url) add('meta_refresh', `meta refresh to ${metaRefreshUrl}`);
+}
+
+/** URL hygiene of the page's own URL (url-hygiene.ts). */
+function urls({ input }: PageFacts, add: Add): void {
+  for (const f of urlHygiene(input.url)) add(f.name, f.details);
+}
+
+/** Robots directives: contradictions, unknown ones, header-only restrictions, snippets forbidden. */
+function robotsDirectivesCheck({ input, noindex, xRobotsTag }: PageFacts, add: Add): void {
+  const { html, headers, robotsToken } = input;
+  const meta = robotsDirectives(html.metaRobots, null, robotsToken);
+  const header = robotsDirectives([], headers['x-robots-tag'], robotsToken);
+  const all = new Set([...meta, ...header]);
+  const conflicts: string[] = [];
+  if (all.has('index') && (all.has('noindex') || all.has('none'))) conflicts.push('index', all.has('noindex') ? 'noindex' : 'none');
+  if (all.has('follow') && (all.has('nofollow') || all.has('none'))) conflicts.push('follow', all.has('nofollow') ? 'nofollow' : 'none');
+  if (all.has('all') && (all.has('noindex') || all.has('nofollow') || all.has('none'))) conflicts.push('all', ...['noindex', 'nofollow', 'none'].filter((d) => all.has(d)));
+  if (conflicts.length) add('robots_conflict', D.robotsConflict([...new Set(conflicts)]));
+  const unknown = [...all].filter((d) => /^[a-z][a-z_-]*$/.test(d) && !ROBOTS_DIRECTIVES.has(d) && !OTHER_ROBOTS_DIRECTIVES.has(d));
+  if (unknown.length) add('robots_unknown_directive', D.robotsUnknown(unknown));
+  if (noindex) return;
+  const restricting = [...header].filter((d) => HEADER_RESTRICTIONS.has(d));
+  if (restricting.length && xRobotsTag) add('x_robots_tag_directives', D.xRobotsTag(xRobotsTag));
+  const noSnippet = (text: string) => /(^|[\s,:])nosnippet\b|max-snippet\s*:\s*0(?!\d)/i.test(text);
+  const metaText = html.metaRobots.join(', ');
+  if (meta.has('nosnippet') || (meta.has('max-snippet') && noSnippet(metaText))) add('robots_nosnippet', D.metaRobots(metaText));
+  else if (xRobotsTag && (header.has('nosnippet') || (header.has('max-snippet') && noSnippet(xRobotsTag)))) add('robots_nosnippet', D.xRobotsTag(xRobotsTag));
+}
+
+/** Header directives that restrict search engines, other than noindex (its own check) and snippets (robots_nosnippet). */
+const HEADER_RESTRICTIONS = new Set(['nofollow', 'noarchive', 'noimageindex', 'notranslate', 'unavailable_after', 'max-image-preview', 'max-video-preview', 'noai', 'noimageai']);
+
+/**
+ * Which kinds of resource load over HTTP: browsers block scripts, stylesheets, frames and objects
+ * outright (the page breaks) and upgrade or warn on images and media, so the details say which.
+ */
+function mixedContent(insecure: HtmlResource[]): string {
+  const counts = new Map<string, number>();
+  for (const r of insecure) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
+  const kinds = Array.from(counts, ([type, n]) => `${n} ${type}`).join(', ');
+  return `${insecure.length} HTTP resource(s) (${kinds}): ${sample(insecure.map((r) => `${r.type} ${r.url}`))}`;
+}
+
+function indexability({ input, noindex, xRobotsTag, internal, external, metaRefreshUrl }: PageFacts, add: Add): void {
+  const { html } = input;
+  if (noindex) {
+    const fromMeta = robotsDirectives(html.metaRobots, null, input.robotsToken);
+    add('noindex', fromMeta.has('noindex') || fromMeta.has('none') ? `meta robots: ${html.metaRobots.join(', ')}` : `X-Robots-Tag: ${xRobotsTag}`);
+  }
+  if (html.metaRobotsInBody) add('meta_robots_in_body', 'meta robots found inside <body>, where search engines may ignore it');
+  // Click depth means something only for pages reached by clicks (links, and their redirects).
+  const clicked = input.discoveredVia === 'link' || input.discoveredVia === 'redirect';
+  if (input.depth > THRESHOLDS.maxDepth && clicked) add('deep_page', `click depth ${input.depth}`);
+  if (internal.size + external.size === 0 && metaRefreshUrl === null) add('dead_end_page', 'no outgoing links');
+}
+
+function canonicals({ input, htmlCanonicals, headerCanonicals, canonicalReadings, noindex }: PageFacts, add: Add): void {
+  const canonical = htmlCanonicals[0] ?? headerCanonicals[0] ?? null;
+  if (canonicalReadings.length === 0 && input.html.bodyCanonicals.length === 0 && !noindex) add('canonical_missing', D.canonicalMissing());
+  if (canonical !== null && canonical !== input.url) {
+    if (noindex) add('noindex_with_canonical', D.noindexWithCanonical(canonical));
+    if (!input.isInternal(canonical) && new URL(canonical).hostname !== new URL(input.url).hostname) add('canonical_cross_domain', D.canonicalCrossDomain(canonical));
+  }
+  if (canonical !== null && canonical.startsWith('http:') && input.url.startsWith('https:')) add('canonical_to_http', D.canonicalToHttp(canonical));
+  const invalid = canonicalReadings.find((r) => r.problem !== null);
+  if (invalid) add('canonical_invalid', `canonical ignored: ${invalid.problem}`);
+  const inBody = input.html.bodyCanonicals;
+  if (inBody.length) add('canonical_in_body', `<link rel="canonical" href="${inBody[0].slice(0, 200)}"> in <body>, where search engines ignore it`);
+  if (htmlCanonicals.length > 1) add('canonical_conflict', `several canonicals: ${sample(htmlCanonicals)}`);
+  else if (htmlCanonicals.length === 1 && headerCanonicals.length > 0 && !headerCanonicals.includes(htmlCanonicals[0])) {
+    add('canonical_conflict', `HTML canonical ${htmlCanonicals[0]} but Link header ${headerCanonicals[0]}`);
+  }
+  const relative = input.html.canonicals.find((c) => c && !isAbsoluteUrl(c));
+  if (relative !== undefined) add('canonical_relative', `canonical href "${relative}"`);
+}
+
+/** Titles and descriptions. */
+function titles({ input: { html } }: PageFacts, add: Add): void {
+  const title = html.titles[0] ?? null;
+  const description = html.metaDescriptions[0] ?? null;
+  if (!title) add('title_missing', html.titles.length ? 'empty <title>' : 'no <title>');
+  else {
+    if (chars(title) > THRESHOLDS.titleMax) add('title_too_long', `${chars(title)} characters`);
+    if (chars(title) < THRESHOLDS.titleMin) add('title_too_short', `${chars(title)} characters`);
+  }
+  if (html.titles.length > 1) add('title_multiple', `${html.titles.length} <title> tags`);
+  if (html.metaDescriptions.length > 1) add('description_multiple', D.descriptionMultiple(html.metaDescriptions.length));
+  if (!description) add('description_missing', html.metaDescriptions.length ? 'empty meta description' : 'no meta description');
+  else if (chars(description) < THRESHOLDS.descriptionMin) add('description_too_short', `${chars(description)} characters`);
+  else if (chars(description) > THRESHOLDS.descriptionMax) add('description_too_long', `${chars(description)} characters`);
+}
+
+/** A title or h1 that says the page does not exist, in English or French. */
+const SOFT_404 = /^(?:error )?404\b|\b(?:page|file|document) not found\b|^not found\b|\bpage (?:introuvable|non trouvée)\b|\bcette page n[’']existe (?:pas|plus)\b|\berreur 404\b/i;
+
+function content({ input }: PageFacts, add: Add): void {
+  const { html } = input;
+  if (html.h1.length === 0) add('h1_missing', 'no <h1>');
+  else if (html.h1.length > 1) add('h1_multiple', `${html.h1.length} <h1> tags`);
+  if (html.emptyH1 > 0) add('h1_empty', D.h1Empty());
+  const longH1 = html.h1.find((h) => chars(h) > THRESHOLDS.h1MaxChars);
+  if (longH1 !== undefined) add('h1_too_long', D.h1Length(chars(longH1)));
+  const title = html.titles[0] ?? '';
+  if (input.status === 200 && (SOFT_404.test(title) || SOFT_404.test(html.h1[0] ?? ''))) add('soft_404', D.soft404(title || html.h1[0]));
+  const placeholder = /\blorem ipsum\b/i.exec(html.textSample);
+  if (placeholder) add('placeholder_text', D.placeholder(placeholder[0]));
+  const contentType = headerValue(input.headers, 'content-type') ?? '';
+  if (!/charset\s*=/i.test(contentType) && !html.metaCharset) add('charset_missing', D.charsetMissing());
+  if (html.headingSkip) {
+    const { from, to } = html.headingSkip;
+    add('heading_skip', `h${from} followed by h${to}`);
+  }
+  if (html.wordCount < THRESHOLDS.thinWords) add('thin_content', `${html.wordCount} words`);
+  if (html.lang === null || html.lang === '') add('lang_missing', 'no lang on <html>');
+  else if (!isValidLang(html.lang)) add('lang_invalid', `lang="${html.lang}"`);
+  if (html.viewport === null) add('viewport_missing', 'no <meta name="viewport">');
+  if (input.sizeBytes > THRESHOLDS.htmlBytes) {
+    add('html_too_large', `${Math.round(input.sizeBytes / 1024)} KB of HTML${input.truncated ? ', read up to the crawl\'s HTML limit' : ''}`);
+  }
+  if (html.duplicateIds.length) add('duplicate_id', `duplicate id: ${sample(html.duplicateIds)}`);
+}
+
+/** ISO 639-1 language (or a 3-letter one), optional ISO 15924 script and ISO 3166-1 region; `x-default`. */
+function isHreflangCode(code: string): boolean {
+  const c = code.trim().toLowerCase();
+  if (c === 'x-default') return true;
+  const m = /^([a-z]{2,3})(?:-[a-z]{4})?(?:-([a-z]{2}|\d{3}))?$/.exec(c);
+  // "uk" is Ukrainian as a language, never the United Kingdom as a region (that is GB).
+  return m !== null && m[2] !== 'uk';
+}
+
+function linksAndImages({ input, internal, external, nofollow }: PageFacts, add: Add): void {
+  if (input.url.startsWith('https:')) {
+    const insecure = [...internal.keys()].filter((u) => u.startsWith('http:'));
+    if (insecure.length) add('internal_link_to_http', D.internalLinksToHttp(insecure));
+  }
+  const linkCount = internal.size + external.size;
+  if (linkCount > THRESHOLDS.maxLinks) add('too_many_links', `${linkCount} links`);
+  const nofollowed = [...internal].filter(([, nf]) => nf || nofollow).map(([u]) => u);
+  if (nofollowed.length) add('internal_nofollow', nofollow ? 'meta robots nofollow on the page' : `${nofollowed.length} nofollow internal link(s): ${sample(nofollowed)}`);
+  const images = input.html.images;
+  const noAlt = images.filter((i) => i.alt === null);
+  if (noAlt.length) add('image_missing_alt', `${noAlt.length} image(s) without alt: ${sample(noAlt.map((i) => i.src))}`);
+  const longAlt = images.filter((i) => i.alt !== null && chars(i.alt) > THRESHOLDS.altMax);
+  if (longAlt.length) add('image_alt_too_long', `${longAlt.length} image(s): ${sample(longAlt.map((i) => i.src))}`);
+  const noSize = images.filter((i) => !i.hasWidth || !i.hasHeight);
+  if (noSize.length) add('image_missing_dimensions', `${noSize.length} image(s): ${sample(noSize.map((i) => i.src))}`);
+}
+
+/** Empty or generic anchor texts of internal links (the list: GENERIC_ANCHORS). */
+function anchors({ input, base }: PageFacts, add: Add): void {
+  const empty: string[] = [];
+  const generic: { text: string; url: string }[] = [];
+  for (const a of input.html.shortAnchors) {
+    const url = normaliseUrl(a.href, base);
+    if (url === null || !input.isInternal(url) || !/^https?:/.test(url)) continue;
+    if (a.text === '') empty.push(url);
+    else if (GENERIC_ANCHORS.has(a.text.toLowerCase().replace(/[\s.…:!»›>→]+$/u, '').replace(/^[«‹<←\s]+/u, '').replace(/’/g, "'"))) generic.push({ text: a.text, url });
+  }
+  if (empty.length) add('anchor_text_empty', D.anchorsEmpty([...new Set(empty)]));
+  if (generic.length) add('anchor_text_generic', D.anchorsGeneric(generic));
+}
+
+/** Anchor texts that say nothing of their target, in English and French (compared lowercased, trailing dots and arrows dropped). */
+export const GENERIC_ANCHORS = new Set([
+  'click here', 'click', 'here', 'this link', 'link', 'this page', 'read more', 'more', 'learn more', 'see more', 'more info', 'more information', 'details', 'go', 'continue', 'continue reading', 'find out more',
+  'cliquez ici', 'cliquer ici', 'ici', 'ce lien', 'lien', 'cette page', 'lire la suite', 'la suite', 'suite', 'lire plus', 'en savoir plus', 'savoir plus', 'plus', 'voir plus', 'en lire plus', "plus d'infos", "plus d'informations", 'détails', 'voir', 'continuer',
+]);
+
+function international({ input, hreflang }: PageFacts, add: Add): void {
+  const invalid = input.html.hreflang.map((h) => h.lang).find((code) => !isHreflangCode(code));
+  if (invalid !== undefined) add('hreflang_invalid_code', D.hreflangInvalid(invalid));
+  const byLang = new Map<string, Set<string>>();
+  for (const h of hreflang) byLang.set(h.lang, (byLang.get(h.lang) ?? new Set()).add(h.url));
+  const doubled = [...byLang].find(([, set]) => set.size > 1);
+  if (doubled) add('hreflang_duplicate_lang', D.hreflangDuplicate(doubled[0], [...doubled[1]]));
+  if (!hreflang.length) return;
+  if (!hreflang.some((h) => h.lang === 'x-default')) add('hreflang_no_x_default', 'no hreflang="x-default"');
+  if (!hreflang.some((h) => h.url === input.url)) add('hreflang_no_self', 'the page does not list itself');
+}
+
+function performanceAndSecurity({ input, base }: PageFacts, add: Add): void {
+  if (input.ttfbMs > THRESHOLDS.slowMs) add('slow_response', `${input.ttfbMs} ms`);
+  const encoding = (headerValue(input.headers, 'content-encoding') ?? '').toLowerCase();
+  // Below 1 KB compression saves nothing worth a finding (Lighthouse uses a similar floor).
+  if ((!encoding || encoding === 'identity') && input.sizeBytes >= 1024) add('not_compressed', 'no Content-Encoding');
+  const insecureForms = input.html.forms
+    .filter((f) => f.method === 'post')
+    .map((f) => normaliseUrl(f.action || input.url, base))
+    .filter((a): a is string => a !== null && a.startsWith('http:'));
+  if (insecureForms.length) add('form_to_http', `form posts to ${sample(insecureForms)}`);
+}
+
+/**
+ * Security headers of an HTTPS page. On plain HTTP they are moot (anyone on the path can strip
+ * them): http_page already asks for HTTPS first.
+ */
+function securityHeaders({ input }: PageFacts, add: Add): void {
+  if (!input.url.startsWith('https:')) return;
+  const h = (name: string) => headerValue(input.headers, name);
+  if ((h('x-content-type-options') ?? '').trim().toLowerCase() !== 'nosniff') add('x_content_type_options_missing', D.headerMissing('X-Content-Type-Options'));
+  const csp = h('content-security-policy');
+  if (!csp) add('csp_missing', D.headerMissing('Content-Security-Policy'));
+  if (!h('x-frame-options') && !/(^|;)\s*frame-ancestors\s/i.test(csp ?? '')) add('frame_protection_missing', D.frameProtectionMissing());
+  if (!h('referrer-policy')) add('referrer_policy_missing', D.headerMissing('Referrer-Policy'));
+}
+
+/** Open Graph and Twitter card completeness. */
+function social({ input: { html } }: PageFacts, add: Add): void {
+  const image = html.og.image;
+  if (image && !/^https?:\/\//i.test(image)) add('og_image_not_absolute', D.ogImageRelative(image));
+  if (html.og.title && !html.twitterCard) add('twitter_card_missing', D.twitterCardMissing());
+}
+
+/** Structured data and social. */
+function structuredData({ input: { html } }: PageFacts, add: Add): void {
+  const badJson = html.jsonLd.filter((block) => {
+    try {
+      JSON.parse(block);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (badJson.length) add('jsonld_invalid', `${badJson.length} JSON-LD block(s) do not parse`);
+  for (const gap of structuredDataGaps(html.jsonLd)) add(gap.name, gap.details);
+  const ogMissing = (['title', 'description', 'image'] as const).filter((k) => !html.og[k]).map((k) => `og:${k}`);
+  if (ogMissing.length) add('og_missing', `missing ${ogMissing.join(', ')}`);
+}

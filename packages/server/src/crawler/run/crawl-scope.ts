@@ -1,0 +1,65 @@
+/**
+ * What belongs to the crawl: the internal sites (the start URL's `host[:port]`, with or without
+ * `www.`, plus where the start URL redirects) and, among their URLs, those the campaign's include
+ * and exclude patterns keep. The start URL is always in scope.
+ */
+import { compilePatterns, PatternError, type UrlMatcher } from '@siteaudit/schema';
+import { siteHost } from '../url.js';
+
+/** `host[:port]` without `www.`: the unit of "internal". */
+export function siteKey(url: string): string {
+  const u = new URL(url);
+  return siteHost(u.hostname) + (u.port ? `:${u.port}` : '');
+}
+
+/**
+ * A campaign's pattern list. One stored before the rules tightened (a JavaScript-only construct,
+ * over the bounds) fails the crawl before any request, naming the field: ignoring it would crawl
+ * what the team meant to exclude (docs/decisions/url-normalisation.md, "Patterns").
+ */
+export function fieldPatterns(field: string, source: string | null): UrlMatcher {
+  try {
+    return compilePatterns(source);
+  } catch (error) {
+    if (!(error instanceof PatternError)) throw error;
+    const { problem } = error;
+    throw new PatternError({ ...problem, en: `${field}: ${problem.en}`, fr: `${field} : ${problem.fr}` });
+  }
+}
+
+export class CrawlScope {
+  private readonly sites = new Set<string>();
+  /** The internal sites as a list (for a page-analysis thread), rebuilt when one is added. */
+  siteKeys: string[] = [];
+
+  constructor(
+    /** Normalised start URL. */
+    readonly startUrl: string,
+    private readonly include: UrlMatcher,
+    private readonly exclude: UrlMatcher,
+  ) {
+    this.sites.add(siteKey(startUrl));
+    this.siteKeys = [...this.sites];
+  }
+
+  isInternal(url: string): boolean {
+    try {
+      return this.sites.has(siteKey(url));
+    } catch {
+      return false;
+    }
+  }
+
+  inScope(url: string): boolean {
+    if (!this.isInternal(url)) return false;
+    if (url === this.startUrl) return true;
+    if (this.exclude.matches(url)) return false;
+    return this.include.size === 0 || this.include.matches(url);
+  }
+
+  /** Makes `url`'s site internal: the start URL moved the whole site there. */
+  addSite(url: string): void {
+    this.sites.add(siteKey(url));
+    this.siteKeys = [...this.sites];
+  }
+}

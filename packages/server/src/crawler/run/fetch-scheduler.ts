@@ -1,0 +1,229 @@
+/**
+ * Scheduling and the frontier: which URL is fetched next, and how many run at once. Internal URLs
+ * go breadth first, one FIFO per click depth, and a URL at depth d waits while a page at depth
+ * d-2 or less is still in flight (it could find this URL at a lower depth: depths stay exact).
+ * Auxiliary jobs (image and external-link checks) fill the free slots. Politeness is per host:
+ * at most `perHostConcurrency` requests in flight on one host, one while it has a Crawl-delay.
+ * The budget (`maxUrls`) counts the internal URLs claimed; once spent with URLs still waiting,
+ * the crawl is truncated.
+ */
+import { DepthFrontier, Flag, NO_DEPTH, State, type UrlRegistry } from './url-registry.js';
+import { isAbortError } from '../../abort.js';
+import type { DiscoveredVia } from '../crawl-types.js';
+
+export interface SchedulerOptions {
+  /** Requests in flight at once, all hosts together. */
+  concurrency: number;
+  perHostConcurrency: number;
+  maxDepth: number;
+  maxUrls: number;
+  /** The Crawl-delay in force on a host (`host[:port]`), 0 for none. */
+  hostDelay: (host: string) => number;
+  inScope: (url: string) => boolean;
+  /** The crawl's signal: once aborted, nothing new starts. */
+  signal: AbortSignal;
+}
+
+export class FetchScheduler {
+  private readonly frontier = new DepthFrontier();
+  private readonly aux = new Map<string, (() => Promise<void>)[]>();
+  private readonly activeByHost = new Map<string, number>();
+  private readonly activeDepth: number[] = [];
+  private active = 0;
+  private stopping = false;
+  private fatal: unknown = null;
+  private wake: (() => void) | null = null;
+  /** Internal URLs that may still be claimed (the max_urls budget). */
+  private slots: number;
+  /** The seen set may outgrow the budget (links to pages we will never fetch), within reason. */
+  readonly registryCap: number;
+  /** The budget or the registry cap left in-scope URLs out. */
+  truncated = false;
+
+  constructor(
+    private readonly reg: UrlRegistry,
+    private readonly options: SchedulerOptions,
+  ) {
+    this.slots = Math.max(0, options.maxUrls);
+    this.registryCap = Math.max(10_000, options.maxUrls * 10);
+    options.signal.addEventListener('abort', () => this.wake?.(), { once: true });
+  }
+
+  /**
+   * Registers an internal URL found at `depth` and queues it when in scope and within the depth
+   * limit; returns its id, or null when it stays out of the crawl.
+   */
+  discover(url: string, depth: number, via: DiscoveredVia): number | null {
+    const reg = this.reg;
+    const existing = reg.get(url);
+    if (existing !== undefined) {
+      const state = reg.state[existing];
+      if (state === State.Queued && depth < reg.depth[existing]) {
+        reg.depth[existing] = depth;
+        this.frontier.push(existing, depth);
+      } else if (state === State.Known && depth <= this.options.maxDepth) {
+        reg.depth[existing] = depth;
+        reg.setVia(existing, via);
+        this.enqueue(existing, depth);
+      }
+      return existing;
+    }
+    if (depth > this.options.maxDepth || !this.options.inScope(url)) return null;
+    if (reg.size >= this.registryCap) {
+      this.truncated = true;
+      return null;
+    }
+    const { id } = reg.add(url, depth, via);
+    reg.set(id, Flag.Internal);
+    this.enqueue(id, depth);
+    return id;
+  }
+
+  /** Queues a registered URL at `depth`. */
+  enqueue(id: number, depth: number): void {
+    this.reg.state[id] = State.Queued;
+    this.frontier.push(id, depth);
+  }
+
+  /** Queues the URLs only the sitemaps listed (state Known) at depth 1; false when there are none. */
+  queueSitemapOnly(): boolean {
+    const reg = this.reg;
+    let queued = false;
+    for (let id = 0; id < reg.size; id++) {
+      if (reg.state[id] !== State.Known) continue;
+      reg.depth[id] = 1;
+      reg.setVia(id, 'sitemap');
+      this.enqueue(id, 1);
+      queued = true;
+    }
+    return queued;
+  }
+
+  /** Claims one URL of the budget (a redirect target); false, and truncated, when it is spent. */
+  claim(): boolean {
+    if (this.slots <= 0) {
+      this.truncated = true;
+      return false;
+    }
+    this.slots--;
+    return true;
+  }
+
+  /** Returns claimed-but-unrecorded URLs to the queue (on stop) and their budget. */
+  release(ids: number[]): void {
+    for (const id of ids) {
+      this.reg.state[id] = State.Queued;
+      this.slots++;
+    }
+  }
+
+  /** Queues a job on `url`'s host, run when a slot and the host allow. */
+  queueAux(url: string, run: () => Promise<void>): void {
+    const host = new URL(url).host;
+    const jobs = this.aux.get(host);
+    if (jobs) jobs.push(run);
+    else this.aux.set(host, [run]);
+  }
+
+  /** A failure that must end the crawl (an abort is not one); thrown by `run` once work drains. */
+  fail(error: unknown): void {
+    if (!isAbortError(error)) this.fatal ??= error;
+  }
+
+  /**
+   * Runs the link crawl: `fetch` on each internal URL, breadth first, until nothing runs and
+   * nothing could start; then once `refill` (the sitemap-only URLs), and on until drained again.
+   */
+  async run(fetch: (id: number) => Promise<void>, refill: () => Promise<boolean>): Promise<void> {
+    let refilled = false;
+    for (;;) {
+      if (this.fatal || this.options.signal.aborted) this.stopping = true;
+      this.pump(fetch);
+      if (this.active === 0) {
+        if (this.fatal) throw this.fatal;
+        if (this.stopping) return;
+        // Nothing runs and nothing could start: the link crawl is over.
+        if (refilled) return;
+        refilled = true;
+        if (await refill()) continue;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+  }
+
+  private pump(fetch: (id: number) => Promise<void>): void {
+    while (!this.stopping && this.active < Math.max(1, this.options.concurrency)) {
+      const started = this.startInternal(fetch) || this.startAux();
+      if (!started) break;
+    }
+  }
+
+  private hostLimit(host: string): number {
+    return this.options.hostDelay(host) > 0 ? 1 : Math.max(1, this.options.perHostConcurrency);
+  }
+
+  private minActiveDepth(): number {
+    for (let d = 0; d < this.activeDepth.length; d++) if (this.activeDepth[d] > 0) return d;
+    return Infinity;
+  }
+
+  /** Starts the next internal URL, breadth first; false when none may start now. */
+  private startInternal(fetch: (id: number) => Promise<void>): boolean {
+    for (;;) {
+      const depth = this.frontier.lowestDepth();
+      if (depth === NO_DEPTH) return false;
+      // Exact click depths: a page at depth d-2 still in flight could find this URL at d-1.
+      if (this.minActiveDepth() < depth - 1) return false;
+      const id = this.frontier.peek(depth)!;
+      if (this.reg.state[id] !== State.Queued || this.reg.depth[id] !== depth) {
+        this.frontier.shift(depth);
+        continue;
+      }
+      const host = new URL(this.reg.url(id)).host;
+      if ((this.activeByHost.get(host) ?? 0) >= this.hostLimit(host)) return false;
+      if (this.slots <= 0) {
+        // The budget is spent while in-scope URLs wait: the crawl is truncated.
+        this.truncated = true;
+        while (this.frontier.length) this.frontier.shift(this.frontier.lowestDepth());
+        return false;
+      }
+      this.frontier.shift(depth);
+      this.slots--;
+      this.reg.state[id] = State.Active;
+      this.launch(host, depth, () => fetch(id));
+      return true;
+    }
+  }
+
+  private startAux(): boolean {
+    for (const [host, jobs] of this.aux) {
+      if ((this.activeByHost.get(host) ?? 0) >= this.hostLimit(host)) continue;
+      const job = jobs.shift()!;
+      if (jobs.length === 0) this.aux.delete(host);
+      this.launch(host, null, job);
+      return true;
+    }
+    return false;
+  }
+
+  private launch(host: string, depth: number | null, run: () => Promise<void>): void {
+    this.active++;
+    this.activeByHost.set(host, (this.activeByHost.get(host) ?? 0) + 1);
+    if (depth !== null) this.activeDepth[depth] = (this.activeDepth[depth] ?? 0) + 1;
+    run()
+      .catch((error) => {
+        this.fail(error);
+        this.stopping = true;
+      })
+      .finally(() => {
+        this.active--;
+        const n = (this.activeByHost.get(host) ?? 1) - 1;
+        if (n > 0) this.activeByHost.set(host, n);
+        else this.activeByHost.delete(host);
+        if (depth !== null) this.activeDepth[depth]--;
+        this.wake?.();
+      });
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The crawl's memory: the seen-URL set (URL → id, url-set.ts: bytes in one arena) and, per id, a compact digest in typed arrays
+ * (struct of arrays, about 60 bytes per URL) holding what the cross-page checks need once the
+ * page itself is gone: status, flags, depth, inlinks, title/description/content hashes, simhash,
+ * canonical and redirect targets. Nothing else about a page outlives its analysis.
+ */
+import type { DiscoveredVia } from '../crawl-types.js';
+import { UrlSet } from './url-set.js';
+
+export enum State {
+  /** Known (from a sitemap) but not queued. */
+  Known = 0,
+  Queued = 1,
+  Active = 2,
+  Done = 3,
+}
+
+/** Bits of `flags`. */
+export enum Flag {
+  Internal = 1 << 0,
+  Html = 1 << 1,
+  Indexable = 1 << 2,
+  Noindex = 1 << 3,
+  Protection = 1 << 4,
+  Blocked = 1 << 5,
+  InSitemap = 1 << 6,
+  Failed = 1 << 7,
+  HasTitle = 1 << 8,
+  HasDescription = 1 << 9,
+  HasText = 1 << 10,
+  NearDuplicateCandidate = 1 << 11,
+  Start = 1 << 12,
+  Loop = 1 << 13,
+}
+
+/** `canonical` and `redirect` columns: no target. */
+export const NO_ID = -1;
+/** `canonical` column: the canonical points off the site or to a URL that cannot be crawled. */
+export const UNUSABLE_ID = -2;
+/** `finalStatus` column: the end of the chain is not known (yet). */
+export const CHAIN_UNKNOWN = 0;
+/** `finalStatus` column: the chain ended without an answer (fetch error, loop, bad Location). */
+export const CHAIN_FAILED = -1;
+/** True when a `canonical` or `redirect` value names a registered URL (not NO_ID or UNUSABLE_ID). */
+export function isId(value: number): boolean {
+  return value >= 0;
+}
+/** `DepthFrontier.lowestDepth`: nothing waits. */
+export const NO_DEPTH = -1;
+
+const VIA: DiscoveredVia[] = ['start', 'link', 'redirect', 'canonical', 'hreflang', 'sitemap', 'external'];
+
+/** A FIFO of ids without the O(n) cost of Array.shift. */
+export class IdQueue {
+  private items: number[] = [];
+  private head = 0;
+
+  push(id: number): void {
+    this.items.push(id);
+  }
+
+  shift(): number | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const id = this.items[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return id;
+  }
+
+  peek(): number | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
+  }
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+}
+
+type Column = Int32Array | Uint32Array | Float64Array | Uint8Array | Int16Array | Uint16Array;
+
+function grow<T extends Column>(column: T, size: number): T {
+  if (size <= column.length) return column;
+  const next = new (column.constructor as new (n: number) => T)(Math.max(size, column.length * 2));
+  next.set(column);
+  return next;
+}
+
+export class UrlRegistry {
+  private readonly urls = new UrlSet();
+  state = new Uint8Array(1024);
+  via = new Uint8Array(1024);
+  depth = new Int32Array(1024);
+  flags = new Uint16Array(1024);
+  inlinks = new Uint32Array(1024);
+  /** HTTP status of the URL's own response; 0 when none. */
+  status = new Int16Array(1024);
+  /** Status at the end of this URL's redirect chain, CHAIN_UNKNOWN or CHAIN_FAILED. */
+  finalStatus = new Int16Array(1024);
+  titleHash = new Float64Array(1024);
+  descriptionHash = new Float64Array(1024);
+  contentKey = new Float64Array(1024);
+  simHi = new Uint32Array(1024);
+  simLo = new Uint32Array(1024);
+  /** id of the canonical target, NO_ID or UNUSABLE_ID. */
+  canonical = new Int32Array(1024);
+  /** id of the redirect target; NO_ID when none or off the crawl. */
+  redirect = new Int32Array(1024);
+
+  get size(): number {
+    return this.urls.size;
+  }
+
+  get(url: string): number | undefined {
+    return this.urls.get(url);
+  }
+
+  url(id: number): string {
+    return this.urls.url(id);
+  }
+
+  /** Registers a URL (or returns its id); `created` tells whether it was new. */
+  add(url: string, depth: number, via: DiscoveredVia): { id: number; created: boolean } {
+    const { id, created } = this.urls.add(url);
+    if (!created) return { id, created };
+    const n = id + 1;
+    this.state = grow(this.state, n);
+    this.via = grow(this.via, n);
+    this.depth = grow(this.depth, n);
+    this.flags = grow(this.flags, n);
+    this.inlinks = grow(this.inlinks, n);
+    this.status = grow(this.status, n);
+    this.finalStatus = grow(this.finalStatus, n);
+    this.titleHash = grow(this.titleHash, n);
+    this.descriptionHash = grow(this.descriptionHash, n);
+    this.contentKey = grow(this.contentKey, n);
+    this.simHi = grow(this.simHi, n);
+    this.simLo = grow(this.simLo, n);
+    this.canonical = grow(this.canonical, n);
+    this.redirect = grow(this.redirect, n);
+    this.depth[id] = depth;
+    this.via[id] = VIA.indexOf(via);
+    this.canonical[id] = NO_ID;
+    this.redirect[id] = NO_ID;
+    return { id, created: true };
+  }
+
+  discoveredVia(id: number): DiscoveredVia {
+    return VIA[this.via[id]];
+  }
+
+  setVia(id: number, via: DiscoveredVia): void {
+    this.via[id] = VIA.indexOf(via);
+  }
+
+  has(id: number, flag: Flag): boolean {
+    return (this.flags[id] & flag) !== 0;
+  }
+
+  set(id: number, flag: Flag): void {
+    this.flags[id] |= flag;
+  }
+}
+
+/** Internal ids waiting to be fetched, one FIFO per click depth, lowest depth first. */
+export class DepthFrontier {
+  private readonly buckets: IdQueue[] = [];
+  private count = 0;
+
+  push(id: number, depth: number): void {
+    while (this.buckets.length <= depth) this.buckets.push(new IdQueue());
+    this.buckets[depth].push(id);
+    this.count++;
+  }
+
+  /** Lowest depth with a waiting entry, or NO_DEPTH. Entries may be stale: the caller re-checks. */
+  lowestDepth(): number {
+    for (let d = 0; d < this.buckets.length; d++) if (this.buckets[d].length > 0) return d;
+    return NO_DEPTH;
+  }
+
+  peek(depth: number): number | undefined {
+    return this.buckets[depth]?.peek();
+  }
+
+  shift(depth: number): number | undefined {
+    const id = this.buckets[depth]?.shift();
+    if (id !== undefined) this.count--;
+    return id;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+}

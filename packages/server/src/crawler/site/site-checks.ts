@@ -1,0 +1,169 @@
+/**
+ * Cross-page checks, run once the fetch stage is over, on the compact digests only (run/url-registry.ts):
+ * duplicate titles, descriptions and content among indexable 2xx pages, near-duplicates by
+ * simhash, orphan sitemap pages, canonical targets, hreflang reciprocity and sitemap hygiene.
+ * Broken links and links to redirects are resolved during the crawl instead (link-graph.ts), as soon
+ * as both ends are known, so no link list has to be kept.
+ */
+import { CHECK_DETAILS as D } from '@siteaudit/schema';
+import type { CheckName } from '../checks.js';
+import { Flag, isId, NO_ID, State, type UrlRegistry } from '../run/url-registry.js';
+import { nearDuplicatesIndexed, nearDuplicatesPairwise } from './near-duplicates.js';
+
+export type Report = (name: CheckName, pageId: number, details: string) => Promise<void>;
+
+export interface SiteAuditInput {
+  registry: UrlRegistry;
+  /** Hreflang annotations of the pages that have some: page id → [lang, target id]. */
+  hreflang: Map<number, { lang: string; target: number }[]>;
+  duplicationThreshold: number;
+  /** False when the budget or a stop left the link graph incomplete: orphans cannot be told. */
+  linkGraphComplete: boolean;
+  /**
+   * True when the site's sitemaps were read to the end (none stopped at the budget or the file
+   * cap): only then can an indexable page be said missing from them. Absent: false.
+   */
+  sitemapsComplete?: boolean;
+  report: Report;
+  /** Candidates compared pair by pair up to this count (default 5,000); the indexed search above. */
+  pairwiseLimit?: number;
+}
+
+/** Above this many candidates, near-duplicates use the indexed search instead of all pairs. */
+const PAIRWISE_LIMIT = 5_000;
+
+function isFetchedOk(reg: UrlRegistry, id: number): boolean {
+  return reg.state[id] === State.Done && reg.status[id] >= 200 && reg.status[id] < 300 && !reg.has(id, Flag.Protection);
+}
+
+function isIndexable2xx(reg: UrlRegistry, id: number): boolean {
+  return isFetchedOk(reg, id) && reg.has(id, Flag.Internal) && reg.has(id, Flag.Html) && reg.has(id, Flag.Indexable);
+}
+
+async function reportGroups(
+  reg: UrlRegistry,
+  ids: number[],
+  key: (id: number) => number,
+  name: CheckName,
+  what: string,
+  report: Report,
+): Promise<void> {
+  const groups = new Map<number, number[]>();
+  for (const id of ids) {
+    const k = key(id);
+    const g = groups.get(k);
+    if (g) g.push(id);
+    else groups.set(k, [id]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    for (const id of group) {
+      const other = group.find((o) => o !== id)!;
+      await report(name, id, `same ${what} as ${group.length - 1} other page(s), e.g. ${reg.url(other)}`);
+    }
+  }
+}
+
+export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
+  const { registry: reg, report } = input;
+  const indexable: number[] = [];
+  for (let id = 0; id < reg.size; id++) if (isIndexable2xx(reg, id)) indexable.push(id);
+
+  await reportGroups(reg, indexable.filter((id) => reg.has(id, Flag.HasTitle)), (id) => reg.titleHash[id], 'title_duplicate', 'title', report);
+  await reportGroups(
+    reg,
+    indexable.filter((id) => reg.has(id, Flag.HasDescription)),
+    (id) => reg.descriptionHash[id],
+    'description_duplicate',
+    'meta description',
+    report,
+  );
+  await reportGroups(reg, indexable.filter((id) => reg.has(id, Flag.HasText)), (id) => reg.contentKey[id], 'duplicate_content', 'main text', report);
+  await nearDuplicates(input, indexable.filter((id) => reg.has(id, Flag.NearDuplicateCandidate)));
+
+  let hasSitemap = false;
+  for (let id = 0; id < reg.size && !hasSitemap; id++) hasSitemap = reg.has(id, Flag.InSitemap);
+  for (let id = 0; id < reg.size; id++) {
+    if (reg.state[id] !== State.Done || !reg.has(id, Flag.Internal)) continue;
+    if (isIndexable2xx(reg, id)) {
+      if (input.sitemapsComplete && hasSitemap && !reg.has(id, Flag.InSitemap)) await report('not_in_sitemap', id, D.notInSitemap());
+      if (input.linkGraphComplete && !reg.has(id, Flag.Start) && reg.inlinks[id] === 1) await report('single_inlink', id, D.singleInlink());
+    }
+    if (input.linkGraphComplete && reg.has(id, Flag.InSitemap) && !reg.has(id, Flag.Start) && reg.inlinks[id] === 0 && isFetchedOk(reg, id)) {
+      await report('orphan_page', id, 'listed in the sitemap, no internal link points to it');
+    }
+    if (isFetchedOk(reg, id) && reg.has(id, Flag.Html)) await canonicalTarget(reg, id, report);
+    if (reg.has(id, Flag.InSitemap)) await sitemapEntry(reg, id, report);
+  }
+
+  for (const [id, entries] of input.hreflang) {
+    for (const { lang, target } of entries) {
+      if (target === id || reg.state[target] !== State.Done || reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) continue;
+      const canonical = reg.canonical[target];
+      if (!isFetchedOk(reg, target) || (canonical !== NO_ID && canonical !== target)) {
+        const why = isFetchedOk(reg, target) ? 'is not canonical' : `answers ${describeStatus(reg, target)}`;
+        await report('hreflang_bad_target', id, `hreflang ${lang} → ${reg.url(target)} ${why}`);
+        continue;
+      }
+      const back = input.hreflang.get(target);
+      if (!back || !back.some((b) => b.target === id)) {
+        await report('hreflang_no_return', id, `hreflang ${lang} → ${reg.url(target)} does not link back`);
+      }
+    }
+  }
+}
+
+function describeStatus(reg: UrlRegistry, id: number): string {
+  if (reg.has(id, Flag.Failed)) return reg.has(id, Flag.Loop) ? 'a redirect loop' : 'no response';
+  return `status ${reg.status[id]}`;
+}
+
+async function canonicalTarget(reg: UrlRegistry, id: number, report: Report): Promise<void> {
+  const target = reg.canonical[id];
+  if (!isId(target) || target === id || reg.state[target] !== State.Done) return;
+  if (reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) return;
+  const url = reg.url(target);
+  const status = reg.status[target];
+  if (reg.has(target, Flag.Failed) || status >= 400) {
+    await report('canonical_to_error', id, `canonical ${url} answers ${describeStatus(reg, target)}`);
+  } else if (status >= 300 && status < 400) {
+    await report('canonical_to_redirect', id, `canonical ${url} redirects (status ${status})`);
+  } else if (reg.has(target, Flag.Noindex)) {
+    await report('canonical_to_noindex', id, `canonical ${url} is noindex`);
+  } else {
+    const next = reg.canonical[target];
+    if (isId(next) && next !== target) {
+      await report('canonical_chain', id, next === id ? `canonical loop: ${url} points back here` : `canonical chain: ${url} → ${reg.url(next)}`);
+    }
+  }
+}
+
+/** A sitemap URL that should not be listed, by why: blocked, broken, redirecting, noindex, not canonical. */
+async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promise<void> {
+  if (reg.has(id, Flag.Protection)) return;
+  const status = reg.status[id];
+  let found: [CheckName, string] | null = null;
+  if (reg.has(id, Flag.Blocked)) found = ['sitemap_blocked', 'blocked by robots.txt'];
+  else if (reg.has(id, Flag.Failed) || status >= 400 || status < 200) found = ['sitemap_bad_url', describeStatus(reg, id)];
+  else if (status >= 300) found = ['sitemap_redirect', `redirects (status ${status})`];
+  else if (status !== 200) found = ['sitemap_bad_url', `status ${status}`];
+  else if (reg.has(id, Flag.Noindex)) found = ['sitemap_noindex', 'noindex'];
+  else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== id) found = ['sitemap_non_canonical', 'not canonical'];
+  if (found) await report(found[0], id, D.sitemapEntry(found[1]));
+}
+
+/**
+ * Near-duplicates: simhash Hamming distance ≤ 64 × (1 − threshold/100), excluding exact
+ * duplicates (already reported). All pairs up to PAIRWISE_LIMIT candidates; above it, the indexed
+ * search of near-duplicates.ts, which finds the same pairs in about linear time.
+ */
+async function nearDuplicates(input: SiteAuditInput, ids: number[]): Promise<void> {
+  const { registry: reg } = input;
+  const maxDistance = Math.floor(64 * (1 - Math.min(100, Math.max(0, input.duplicationThreshold)) / 100) + 1e-9);
+  const search = ids.length <= (input.pairwiseLimit ?? PAIRWISE_LIMIT) ? nearDuplicatesPairwise : nearDuplicatesIndexed;
+  const matches = search(reg, ids, maxDistance);
+  for (const id of ids) {
+    const m = matches.get(id);
+    if (m) await input.report('near_duplicate_content', id, `similar (≥ ${input.duplicationThreshold}%) to ${m.count} page(s), e.g. ${reg.url(m.example)}`);
+  }
+}

@@ -1,0 +1,162 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { StreamingHtmlDecoder } from '../../../src/crawler/fetch/decode.js';
+import { HtmlAnalyser, metaRefreshTarget } from '../../../src/crawler/page/html-analyser.js';
+import { detectProtection } from '../../../src/crawler/fetch/protection.js';
+import { contentHash, fingerprintWords, hammingDistance, simhash64, simhashSimilarity } from '../../../src/crawler/page/text-hash.js';
+import { prose } from '../fixture-site.js';
+
+const PAGE = `<!doctype html><html lang="fr-CA"><head>
+<meta charset="utf-8"><title> Le   titre &amp; plus </title>
+<meta name="description" content="Une description">
+<meta name="viewport" content="width=device-width">
+<link rel="canonical" href="/canon"><link rel="alternate" hreflang="en" href="/en">
+<meta property="og:title" content="OG"><meta property="og:image" content="/i.png">
+<script type="application/ld+json">{"@type":"Organization","name":"X"}</script>
+<script>var ignored = "not words";</script><style>.a{}</style>
+</head><body>
+<header><nav><a href="/a">Menu one</a> <a href="/b" rel="nofollow noopener">Menu two</a></nav></header>
+<main><h1>Main <b>heading</b></h1><p>Alpha beta gam<i>ma</i> delta.</p>
+<h2>Sub</h2><img src="/x.png" alt="x" width="1" height="2"><img src="/y.png">
+<form method="post" action="/send"></form></main>
+<footer>Foot words</footer></body></html>`;
+
+function analyse(html: string, chunk = html.length) {
+  const a = new HtmlAnalyser(['robots']);
+  for (let i = 0; i < html.length; i += chunk) a.write(html.slice(i, i + chunk));
+  return a.end();
+}
+
+describe('streaming HTML analysis', () => {
+  it('extracts the page facts', () => {
+    const f = analyse(PAGE);
+    expect(f.titles).toEqual(['Le titre & plus']);
+    expect(f.metaDescriptions).toEqual(['Une description']);
+    expect(f.h1).toEqual(['Main heading']);
+    expect(f.headings).toEqual([
+      { level: 1, text: 'Main heading' },
+      { level: 2, text: 'Sub' },
+    ]);
+    expect(f.lang).toBe('fr-CA');
+    expect(f.viewport).toBe('width=device-width');
+    expect(f.canonicals).toEqual(['/canon']);
+    expect(f.hreflang).toEqual([{ lang: 'en', href: '/en' }]);
+    expect(f.og).toEqual({ title: 'OG', description: null, image: '/i.png' });
+    expect(JSON.parse(f.jsonLd[0])).toEqual({ '@type': 'Organization', name: 'X' });
+    expect(f.links).toEqual([
+      { href: '/a', nofollow: false },
+      { href: '/b', nofollow: true },
+    ]);
+    expect(f.images).toEqual([
+      { src: '/x.png', alt: 'x', hasWidth: true, hasHeight: true },
+      { src: '/y.png', alt: null, hasWidth: false, hasHeight: false },
+    ]);
+    expect(f.forms).toEqual([{ action: '/send', method: 'post' }]);
+    // Words of <main> only (docs/decisions/page-content.md): no menu or footer, no script, style
+    // or title text; inline tags do not split words.
+    expect(f.wordCount).toBe(7);
+    // The fingerprint words come from <main> too.
+    expect(f.mainWords).toEqual(['main', 'heading', 'alpha', 'beta', 'gamma', 'delta', 'sub']);
+  });
+
+  it('gives the same facts whatever the chunking', () => {
+    const whole = analyse(PAGE);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 64 }), (size) => {
+        expect(analyse(PAGE, size)).toEqual(whole);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('falls back to the body without boilerplate when there is no <main>', () => {
+    const f = analyse('<html><body><nav>menu</nav><p>one two</p><footer>foot</footer></body></html>');
+    expect(f.mainWords).toEqual(['one', 'two']);
+    expect(f.wordCount).toBe(2);
+  });
+
+  it('notes meta robots met in the body, and svg titles are not page titles', () => {
+    const f = analyse('<html><head><title>T</title></head><body><svg><title>icon</title></svg><meta name="robots" content="noindex"></body></html>');
+    expect(f.titles).toEqual(['T']);
+    expect(f.metaRobotsInBody).toBe(true);
+  });
+
+  it('reads meta refresh targets', () => {
+    expect(metaRefreshTarget('0; url=/next')).toBe('/next');
+    expect(metaRefreshTarget("5;URL='https://x.example/'")).toBe('https://x.example/');
+    expect(metaRefreshTarget('30')).toBeNull();
+  });
+
+  it('decodes the declared or sniffed charset across chunk boundaries', () => {
+    const bytes = Buffer.from('<html><head><meta charset="iso-8859-1"><title>caf\xe9</title></head></html>', 'latin1');
+    let text = '';
+    const d = new StreamingHtmlDecoder(null, (t) => (text += t));
+    for (const b of bytes) d.write(Buffer.from([b]));
+    d.end();
+    expect(text).toContain('café');
+    let utf = '';
+    const u = new StreamingHtmlDecoder('utf-8', (t) => (utf += t));
+    const e = Buffer.from('é');
+    u.write(e.subarray(0, 1));
+    u.write(e.subarray(1));
+    u.end();
+    expect(utf).toBe('é');
+  });
+});
+
+describe('fingerprints', () => {
+  it('hashes main text up to case and punctuation', () => {
+    expect(contentHash(fingerprintWords('Hello, World!'))).toEqual(contentHash(fingerprintWords('hello world')));
+    expect(contentHash(fingerprintWords('hello world'))).not.toEqual(contentHash(fingerprintWords('hello there')));
+  });
+
+  it('splits joined words into their letter and digit runs, lower-cased', () => {
+    expect(fingerprintWords("It's a WELL-known l’été fact: 42-ish İstanbul")).toEqual(['it', 's', 'a', 'well', 'known', 'l', 'été', 'fact', '42', 'ish', 'i', 'stanbul']);
+  });
+
+  it('gives the same main words whether the page text arrives whole or in many text nodes', () => {
+    const text = "Don't miss our well-known Crème brûlée: 3-step recipe, tested 12 times. ".repeat(40);
+    const whole = new HtmlAnalyser();
+    whole.write(`<html><body><main><p>${text}</p></main></body></html>`);
+    const split = new HtmlAnalyser();
+    split.write('<html><body><main><p>');
+    for (const chunk of text.match(/.{1,7}/gs)!) split.write(chunk);
+    split.write('</p></main></body></html>');
+    const expected = fingerprintWords(text);
+    expect(whole.end().mainWords).toEqual(expected);
+    expect(split.end().mainWords).toEqual(expected);
+  });
+
+  it('puts a word-order change far enough to tell, and leaves one text identical to itself', () => {
+    const words = fingerprintWords(prose('order', 60));
+    expect(simhash64(words)).toEqual(simhash64([...words]));
+    expect(simhash64(words)).not.toEqual(simhash64([...words].reverse()));
+  });
+
+  it('puts a slightly edited text near, and an unrelated one far', () => {
+    const words = fingerprintWords(prose('simhash-base', 400));
+    const edited = [...words];
+    edited[50] = 'edited';
+    edited[300] = 'again';
+    const a = simhash64(words)!;
+    expect(simhashSimilarity(a, simhash64(edited)!)).toBeGreaterThanOrEqual(90);
+    expect(simhashSimilarity(a, simhash64(fingerprintWords(prose('other', 400)))!)).toBeLessThan(80);
+    expect(hammingDistance(a, a)).toBe(0);
+  });
+});
+
+describe('protection pages', () => {
+  it('recognises challenge and captcha pages', () => {
+    expect(detectProtection({ status: 503, headers: {}, title: 'Just a moment...', body: '<script src="/cdn-cgi/challenge-platform/x"></script>' })).toBe('challenge');
+    expect(detectProtection({ status: 403, headers: {}, title: 'Attention Required! | Cloudflare', body: 'Please complete the security check' })).toBe('firewall');
+    expect(detectProtection({ status: 429, headers: {}, title: null, body: '<div class="g-recaptcha"></div>' })).toBe('captcha');
+    expect(detectProtection({ status: 200, headers: { 'cf-mitigated': 'challenge' }, title: 'x', body: '' })).toBe('challenge');
+    expect(detectProtection({ status: 200, headers: {}, title: 'Checking your browser', body: 'short' })).toBe('challenge');
+  });
+
+  it('leaves ordinary pages alone, captcha forms included', () => {
+    expect(detectProtection({ status: 200, headers: {}, title: 'Contact us', body: '<div class="g-recaptcha"></div>' })).toBeNull();
+    expect(detectProtection({ status: 403, headers: {}, title: '403 Forbidden', body: 'nginx' })).toBeNull();
+    expect(detectProtection({ status: 503, headers: {}, title: 'Maintenance', body: 'back soon' })).toBeNull();
+  });
+});

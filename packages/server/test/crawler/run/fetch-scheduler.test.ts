@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { abortError } from '../../../src/abort.js';
+import { Flag, State } from '../../../src/crawler/run/url-registry.js';
+import { parts, START } from '../parts.js';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+describe('scheduler: discovering URLs', () => {
+  it('registers and queues in-scope internal URLs within the depth limit, and nothing else', () => {
+    const { scheduler, reg } = parts({ scheduler: { maxDepth: 2 }, exclude: '/private/' });
+    const id = scheduler.discover(`${START}a`, 1, 'link')!;
+    expect(reg.url(id)).toBe(`${START}a`);
+    expect(reg.state[id]).toBe(State.Queued);
+    expect(reg.has(id, Flag.Internal)).toBe(true);
+    expect(scheduler.discover(`${START}deep`, 3, 'link')).toBeNull();
+    expect(scheduler.discover(`${START}private/x`, 1, 'link')).toBeNull();
+    expect(scheduler.discover('https://other.example/', 1, 'link')).toBeNull();
+    // Known already: its id, whatever the depth.
+    expect(scheduler.discover(`${START}a`, 2, 'link')).toBe(id);
+  });
+
+  it('moves a queued URL to a lower depth, and queues a sitemap-only URL once a link reaches it', () => {
+    const { scheduler, reg } = parts();
+    const id = scheduler.discover(`${START}a`, 3, 'link')!;
+    scheduler.discover(`${START}a`, 1, 'canonical');
+    expect(reg.depth[id]).toBe(1);
+    expect(reg.discoveredVia(id)).toBe('link');
+
+    const listed = reg.add(`${START}listed`, 1, 'sitemap').id;
+    expect(reg.state[listed]).toBe(State.Known);
+    scheduler.discover(`${START}listed`, 2, 'link');
+    expect(reg.state[listed]).toBe(State.Queued);
+    expect(reg.depth[listed]).toBe(2);
+    expect(reg.discoveredVia(listed)).toBe('link');
+  });
+
+  it('stops registering at the registry cap, and says the crawl is truncated', () => {
+    const { scheduler } = parts({ scheduler: { maxUrls: 1 } });
+    expect(scheduler.registryCap).toBe(10_000);
+    for (let i = 0; i < scheduler.registryCap; i++) scheduler.discover(`${START}p${i}`, 1, 'link');
+    expect(scheduler.truncated).toBe(true);
+  });
+});
+
+describe('scheduler: running the crawl', () => {
+  it('fetches breadth first', async () => {
+    const { scheduler, startId, reg } = parts({ scheduler: { concurrency: 1 } });
+    const order: string[] = [];
+    const links: Record<string, string[]> = { '': ['a', 'b'], a: ['c'], b: [], c: [] };
+    scheduler.enqueue(startId, 0);
+    await scheduler.run(async (id) => {
+      const path = reg.url(id).slice(START.length);
+      order.push(path);
+      for (const l of links[path]) scheduler.discover(`${START}${l}`, reg.depth[id] + 1, 'link');
+      reg.state[id] = State.Done;
+    }, async () => false);
+    expect(order).toEqual(['', 'a', 'b', 'c']);
+  });
+
+  it('keeps click depths exact: nothing at depth d starts while a page at d-2 is in flight', async () => {
+    const { scheduler, startId, reg } = parts();
+    const deep = reg.add(`${START}deep`, 2, 'link').id;
+    scheduler.enqueue(startId, 0);
+    scheduler.enqueue(deep, 2);
+    const started: string[] = [];
+    await scheduler.run(async (id) => {
+      started.push(reg.url(id));
+      if (id === startId) {
+        await tick();
+        expect(started).toEqual([START]);
+      }
+      reg.state[id] = State.Done;
+    }, async () => false);
+    expect(started).toEqual([START, `${START}deep`]);
+  });
+
+  it('runs at most perHostConcurrency requests on a host, one while it has a Crawl-delay', async () => {
+    for (const [delay, expected] of [[0, 2], [1000, 1]]) {
+      const { scheduler, reg } = parts({ scheduler: { concurrency: 4, perHostConcurrency: 2, hostDelay: () => delay } });
+      for (let i = 0; i < 6; i++) scheduler.discover(`${START}p${i}`, 1, 'link');
+      let inFlight = 0;
+      let most = 0;
+      await scheduler.run(async (id) => {
+        most = Math.max(most, ++inFlight);
+        await tick();
+        inFlight--;
+        reg.state[id] = State.Done;
+      }, async () => false);
+      expect(most).toBe(expected);
+    }
+  });
+
+  it('spends the max_urls budget, then truncates; a released URL gives its slot back', async () => {
+    const { scheduler, reg } = parts({ scheduler: { maxUrls: 3 } });
+    for (let i = 0; i < 5; i++) scheduler.discover(`${START}p${i}`, 1, 'link');
+    expect(scheduler.claim()).toBe(true);
+    scheduler.release([reg.get(`${START}p0`)!]);
+    let fetched = 0;
+    await scheduler.run(async (id) => {
+      fetched++;
+      reg.state[id] = State.Done;
+    }, async () => false);
+    expect(fetched).toBe(3);
+    expect(scheduler.truncated).toBe(true);
+    expect(scheduler.claim()).toBe(false);
+  });
+
+  it('runs the refill once the link crawl drains, then the sitemap-only URLs at depth 1', async () => {
+    const { scheduler, startId, reg } = parts();
+    const listed = reg.add(`${START}listed`, 1, 'sitemap').id;
+    scheduler.enqueue(startId, 0);
+    let refills = 0;
+    const fetched: string[] = [];
+    await scheduler.run(
+      async (id) => {
+        fetched.push(reg.url(id));
+        reg.state[id] = State.Done;
+      },
+      async () => {
+        refills++;
+        return scheduler.queueSitemapOnly();
+      },
+    );
+    expect(refills).toBe(1);
+    expect(fetched).toEqual([START, `${START}listed`]);
+    expect(reg.discoveredVia(listed)).toBe('sitemap');
+  });
+
+  it('runs auxiliary jobs in free slots', async () => {
+    const { scheduler } = parts();
+    const ran: string[] = [];
+    scheduler.queueAux('https://other.example/a', async () => void ran.push('a'));
+    scheduler.queueAux('https://other.example/b', async () => void ran.push('b'));
+    await scheduler.run(async () => undefined, async () => false);
+    expect(ran).toEqual(['a', 'b']);
+  });
+
+  it('ends on a failure once the work in flight is over, but not on an abort', async () => {
+    const { scheduler, reg } = parts();
+    for (let i = 0; i < 3; i++) scheduler.discover(`${START}p${i}`, 1, 'link');
+    await expect(
+      scheduler.run(async (id) => {
+        if (reg.url(id).endsWith('p1')) throw new Error('sink down');
+        await tick();
+        reg.state[id] = State.Done;
+      }, async () => false),
+    ).rejects.toThrow('sink down');
+
+    const other = parts();
+    other.scheduler.discover(`${START}x`, 1, 'link');
+    await other.scheduler.run(async () => {
+      throw abortError(undefined, 'crawl stopped');
+    }, async () => true);
+  });
+
+  it('starts nothing once the crawl signal is aborted', async () => {
+    const { scheduler, control, startId } = parts();
+    scheduler.enqueue(startId, 0);
+    control.stop('firewall');
+    let fetched = 0;
+    await scheduler.run(async () => void fetched++, async () => true);
+    expect(fetched).toBe(0);
+  });
+});

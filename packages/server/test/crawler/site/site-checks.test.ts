@@ -1,0 +1,254 @@
+/**
+ * Cross-page checks, each with pages built to trigger it and pages built not to (the full set is
+ * also covered by the labelled fixture crawl).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { pageHtml, prose, startFixtureSite, type FixtureOptions, type FixtureSite, type Route } from '../fixture-site.js';
+import { crawl, issuesOf } from '../helpers.js';
+
+let site: FixtureSite | undefined;
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+function start(options: FixtureOptions) {
+  return startFixtureSite({ robots: 'User-agent: *\nAllow: /\n', sitemap: false, only: [], ...options }).then((s) => (site = s));
+}
+
+const hub = (paths: string[]): Route => ({
+  html: (o) => pageHtml({ path: '/', nav: false, body: paths.map((p) => `<a href="${p}">${p}</a>`).join(' ') }, o),
+});
+const pageRoute = (path: string, o: Parameters<typeof pageHtml>[0] = { path }, status?: number): Route => ({ status, html: (origin) => pageHtml({ ...o, path, nav: false }, origin) });
+
+describe('duplicates among indexable 2xx pages', () => {
+  it('reports equal titles and descriptions, ignoring noindex, non-canonical and error pages', async () => {
+    const same = { title: 'Exactly the same title text', description: 'Exactly the same description on each of these pages, long enough to count.' };
+    const s = await start({
+      routes: {
+        '/': hub(['/a', '/b', '/noindex', '/other-canonical', '/error']),
+        '/a': pageRoute('/a', { path: '/a', ...same }),
+        '/b': pageRoute('/b', { path: '/b', ...same, title: ' exactly  the SAME title text ' }),
+        '/noindex': pageRoute('/noindex', { path: '/noindex', ...same, head: '<meta name="robots" content="noindex">' }),
+        '/other-canonical': pageRoute('/other-canonical', { path: '/other-canonical', ...same, canonical: '/a' }),
+        '/error': pageRoute('/error', { path: '/error', ...same }, 500),
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    const flagged = (name: string) => r.issues.filter((i) => i.name === name).map((i) => i.url.replace(s.origin, '')).sort();
+    expect(flagged('title_duplicate')).toEqual(['/a', '/b']);
+    expect(flagged('description_duplicate')).toEqual(['/a', '/b']);
+  });
+
+  it('exact duplicate content compares the main text, not the page around it', async () => {
+    const text = prose('shared');
+    const s = await start({
+      routes: {
+        '/': hub(['/a', '/b', '/c']),
+        // Same main text, different navigation around it: duplicates.
+        '/a': { html: (o) => pageHtml({ path: '/a', h1: ['Same'], text, body: '' }, o) },
+        '/b': { html: (o) => pageHtml({ path: '/b', h1: ['Same'], text, nav: false }, o) },
+        // Same navigation, different text: not duplicates.
+        '/c': { html: (o) => pageHtml({ path: '/c', h1: ['Same'] }, o) },
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    expect(r.issues.filter((i) => i.name === 'duplicate_content').map((i) => i.url.replace(s.origin, '')).sort()).toEqual(['/a', '/b']);
+  });
+
+  it('near-duplicates honour duplication_threshold', async () => {
+    const words = prose('near', 300).split(' ');
+    const edited = [...words];
+    edited[150] = 'different';
+    const routes = {
+      '/': hub(['/a', '/b', '/c']),
+      '/a': pageRoute('/a', { path: '/a', h1: ['Near'], text: words.join(' ') }),
+      '/b': pageRoute('/b', { path: '/b', h1: ['Near'], text: edited.join(' ') }),
+      '/c': pageRoute('/c', { path: '/c', h1: ['Near'] }),
+    };
+    const s = await start({ routes });
+    const at90 = await crawl(`${s.origin}/`, { duplicationThreshold: 90 });
+    expect(at90.issues.filter((i) => i.name === 'near_duplicate_content').map((i) => i.url.replace(s.origin, '')).sort()).toEqual(['/a', '/b']);
+    const at100 = await crawl(`${s.origin}/`, { duplicationThreshold: 100 });
+    const distance0 = at100.pages.find((p) => p.url.endsWith('/a'))!.simhash === at100.pages.find((p) => p.url.endsWith('/b'))!.simhash;
+    expect(at100.issues.filter((i) => i.name === 'near_duplicate_content')).toHaveLength(distance0 ? 2 : 0);
+  });
+});
+
+describe('link graph checks', () => {
+  it('orphans: in the sitemap without inlinks, and only when the crawl saw the whole link graph', async () => {
+    const routes = {
+      '/': hub(['/linked']),
+      '/linked': pageRoute('/linked'),
+      '/orphan': pageRoute('/orphan'),
+    };
+    const sitemap = (o: string) =>
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${o}/linked</loc></url><url><loc>${o}/orphan</loc></url></urlset>`;
+    const s = await start({
+      robots: 'User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n',
+      routes: { ...routes, '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap } },
+    });
+    // The fixture serves /sitemap.xml itself unless told not to; here the route does it.
+    const r = await crawl(`${s.origin}/`);
+    expect(r.issues.filter((i) => i.name === 'orphan_page').map((i) => i.url)).toEqual([`${s.origin}/orphan`]);
+    const truncated = await crawl(`${s.origin}/`, { maxUrls: 2 });
+    expect(truncated.outcome.truncated).toBe(true);
+    expect(truncated.issues.filter((i) => i.name === 'orphan_page')).toEqual([]);
+  });
+
+  it('sitemap entries by cause; indexable pages missing from the sitemap; pages with a single incoming link', async () => {
+    const listed = ['/', '/linked', '/moved', '/gone', '/hidden', '/copy', '/private/x'];
+    const sitemap = (o: string) => `<?xml version="1.0"?><urlset>${listed.map((p) => `<url><loc>${o}${p}</loc></url>`).join('')}</urlset>`;
+    const s = await start({
+      robots: 'User-agent: *\nDisallow: /private/\nSitemap: /sitemap.xml\n',
+      routes: {
+        '/': hub(['/linked', '/twice', '/unlisted', '/moved', '/hidden', '/copy']),
+        '/linked': pageRoute('/linked', { path: '/linked', body: '<a href="/twice">t</a>' }),
+        '/twice': pageRoute('/twice'),
+        '/unlisted': pageRoute('/unlisted'),
+        '/moved': { status: 301, headers: { location: '/linked' }, body: () => '' },
+        '/gone': { status: 404, html: () => 'gone' },
+        '/hidden': pageRoute('/hidden', { path: '/hidden', head: '<meta name="robots" content="noindex">' }),
+        '/copy': pageRoute('/copy', { path: '/copy', canonical: '/linked' }),
+        '/private/x': pageRoute('/private/x'),
+        '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap },
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    const flagged = (name: string) => r.issues.filter((i) => i.name === name).map((i) => `${i.url.replace(s.origin, '')} ${i.details}`).sort();
+    expect(flagged('sitemap_redirect')).toEqual(['/moved listed in the sitemap: redirects (status 301)']);
+    expect(flagged('sitemap_bad_url')).toEqual(['/gone listed in the sitemap: status 404']);
+    expect(flagged('sitemap_noindex')).toEqual(['/hidden listed in the sitemap: noindex']);
+    expect(flagged('sitemap_non_canonical')).toEqual(['/copy listed in the sitemap: not canonical']);
+    expect(flagged('sitemap_blocked')).toEqual(['/private/x listed in the sitemap: blocked by robots.txt']);
+    // Listed pages, noindex and non-canonical ones are not asked into the sitemap.
+    expect(flagged('not_in_sitemap')).toEqual(['/twice indexable, not listed in the sitemap', '/unlisted indexable, not listed in the sitemap']);
+    // /twice has two linking pages, the start has none to count; /copy and /hidden are not indexable.
+    expect(flagged('single_inlink')).toEqual(['/linked a single internal page links here', '/unlisted a single internal page links here']);
+
+    // Without a sitemap nothing is missing from one; a crawl cut by its budget judges no inlinks.
+    await s.close();
+    const none = await start({ routes: { '/': hub(['/a']), '/a': pageRoute('/a') } });
+    const plain = await crawl(`${none.origin}/`);
+    expect(plain.issues.filter((i) => i.name === 'not_in_sitemap')).toEqual([]);
+    expect(plain.issues.filter((i) => i.name === 'single_inlink').map((i) => i.url)).toEqual([`${none.origin}/a`]);
+    const cut = await crawl(`${none.origin}/`, { maxUrls: 1 });
+    expect(cut.issues.filter((i) => i.name === 'single_inlink')).toEqual([]);
+  });
+
+  it('broken links are found whichever end is fetched first', async () => {
+    // /a and /b both link to /gone; /gone is fetched between them (breadth first).
+    const s = await start({
+      routes: {
+        '/': hub(['/a', '/gone']),
+        '/a': pageRoute('/a', { path: '/a', body: '<a href="/deeper">d</a>' }),
+        '/deeper': pageRoute('/deeper', { path: '/deeper', body: '<a href="/gone">g</a>' }),
+        '/gone': { status: 410, html: () => 'gone' },
+      },
+    });
+    const r = await crawl(`${s.origin}/`, { concurrency: 1 });
+    expect(r.issues.filter((i) => i.name === 'broken_internal_link').map((i) => i.url.replace(s.origin, '')).sort()).toEqual(['/', '/deeper']);
+    expect(issuesOf(r.issues, `${s.origin}/gone`)).toEqual(['http_4xx']);
+  });
+});
+
+describe('near-duplicate search on large sites', () => {
+  it('banded LSH finds the same pairs as the pairwise comparison (threshold ≥ 89.1%)', async () => {
+    const { UrlRegistry, Flag, State } = await import('../../../src/crawler/run/url-registry.js');
+    const { runSiteChecks } = await import('../../../src/crawler/site/site-checks.js');
+    let seed = 42;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const reg = new UrlRegistry();
+    for (let i = 0; i < 400; i++) {
+      const { id } = reg.add(`https://x.example/${i}`, 1, 'link');
+      reg.state[id] = State.Done;
+      reg.status[id] = 200;
+      reg.set(id, Flag.Internal | Flag.Html | Flag.Indexable | Flag.NearDuplicateCandidate);
+      reg.contentKey[id] = i;
+      if (i % 4 === 1) {
+        // A near copy of the previous page: flip up to 7 random bits.
+        reg.simHi[id] = reg.simHi[id - 1];
+        reg.simLo[id] = reg.simLo[id - 1];
+        for (let f = Math.floor(rand() * 8); f > 0; f--) {
+          const bit = Math.floor(rand() * 64);
+          if (bit < 32) reg.simLo[id] = (reg.simLo[id] ^ (1 << bit)) >>> 0;
+          else reg.simHi[id] = (reg.simHi[id] ^ (1 << (bit - 32))) >>> 0;
+        }
+      } else {
+        reg.simHi[id] = Math.floor(rand() * 2 ** 32);
+        reg.simLo[id] = Math.floor(rand() * 2 ** 32);
+      }
+    }
+    const run = async (threshold: number, pairwiseLimit: number) => {
+      const found: string[] = [];
+      await runSiteChecks({
+        registry: reg,
+        hreflang: new Map(),
+        duplicationThreshold: threshold,
+        linkGraphComplete: true,
+        pairwiseLimit,
+        report: async (name, id, details) => {
+          if (name === 'near_duplicate_content') found.push(`${id} ${details}`);
+        },
+      });
+      return found.sort();
+    };
+    for (const threshold of [90, 95, 100]) {
+      const exact = await run(threshold, Infinity);
+      expect(exact.length).toBeGreaterThan(0);
+      expect(await run(threshold, 0)).toEqual(exact);
+    }
+  });
+});
+
+describe('site-level resources', () => {
+  it('reads sitemap indexes and gzipped sitemaps', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const urlset = (o: string, paths: string[]) =>
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${o}${p}</loc></url>`).join('')}</urlset>`;
+    const s = await start({
+      robots: 'User-agent: *\nAllow: /\nSitemap: /sitemap-index.xml\n',
+      routes: {
+        '/': hub([]),
+        '/one': pageRoute('/one'),
+        '/two': pageRoute('/two'),
+        '/sitemap-index.xml': {
+          headers: { 'content-type': 'application/xml' },
+          body: (o) => `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${o}/a.xml</loc></sitemap><sitemap><loc>${o}/b.xml.gz</loc></sitemap></sitemapindex>`,
+        },
+        '/a.xml': { headers: { 'content-type': 'application/xml' }, body: (o) => urlset(o, ['/one']) },
+        '/b.xml.gz': { headers: { 'content-type': 'application/gzip' }, body: (o) => gzipSync(urlset(o, ['/two', '/not-found'])) },
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    const fromSitemap = r.pages.filter((p) => p.discovered_via === 'sitemap').map((p) => p.url.replace(s.origin, '')).sort();
+    expect(fromSitemap).toEqual(['/not-found', '/one', '/two']);
+    // A listed URL that answers 404 is a bad sitemap entry; the others are fine.
+    expect(r.issues.filter((i) => i.name.startsWith('sitemap_')).map((i) => [i.name, i.url.replace(s.origin, '')])).toEqual([['sitemap_bad_url', '/not-found']]);
+  });
+
+  it('llms.txt: missing, without H1, or fine; AI checks only when asked', async () => {
+    const robots = 'User-agent: *\nAllow: /\nUser-agent: ClaudeBot\nDisallow: /\n';
+    let s = await start({ robots, llms: null, routes: { '/': hub([]) } });
+    const off = await crawl(`${s.origin}/`);
+    expect(off.issues.some((i) => i.category === 'ai_reachability')).toBe(false);
+    const missing = await crawl(`${s.origin}/`, { checkAiReachability: true });
+    expect(missing.issues.filter((i) => i.category === 'ai_reachability').map((i) => [i.name, i.url.replace(s.origin, ''), i.details])).toEqual([
+      ['ai_training_crawler_blocked', '/robots.txt', 'ClaudeBot is disallowed'],
+      ['llms_txt_missing', '/llms.txt', 'llms.txt answers 404'],
+    ]);
+    await s.close();
+    s = await start({ llms: '# Fixture\n\n> A site.\n', routes: { '/': hub([]) } });
+    const fine = await crawl(`${s.origin}/`, { checkAiReachability: true });
+    expect(fine.issues.some((i) => i.category === 'ai_reachability')).toBe(false);
+  });
+
+  it('caps the HTML read and says so', async () => {
+    const s = await start({ routes: { '/': { html: (o) => pageHtml({ path: '/', body: `<p>${'word '.repeat(5000)}</p>` }, o) } } });
+    const r = await crawl(`${s.origin}/`, {}, { tuning: { maxHtmlBytes: 4096 } });
+    const home = r.pages[0];
+    expect(home.body_truncated).toBe(true);
+    expect(home.size_bytes).toBeGreaterThanOrEqual(4096);
+    expect(home.title).toBe('Page / of the fixture site');
+  });
+});
