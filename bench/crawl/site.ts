@@ -12,7 +12,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+/**
+ * Above this many pages only the gzipped copy of each page is kept (a client that does not accept
+ * gzip gets it gunzipped on request): a million pages kept twice took some 10 GB in the site's
+ * process.
+ */
+const PLAIN_KEPT_UP_TO = 250_000;
 
 /** Every id with `id % 97 === 13` answers 404 (a removed product). */
 export const isGone = (id: number) => id > 0 && id % 97 === 13;
@@ -234,9 +241,9 @@ export async function startBenchSite(pages: number): Promise<BenchSite> {
   const text = new Map<string, { type: string; body: Buffer }>();
   const zeros = Buffer.alloc(1024 * 1024);
 
-  const send = (req: IncomingMessage, res: ServerResponse, status: number, type: string, body: Buffer, gz: Buffer | null) => {
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, type: string, body: Buffer | (() => Buffer), gz: Buffer | null) => {
     const useGzip = gz !== null && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    const payload = useGzip ? gz : body;
+    const payload = useGzip ? gz : typeof body === 'function' ? body() : body;
     const headers: Record<string, string | number> = { 'content-type': type, 'content-length': payload.length, 'cache-control': 'max-age=600' };
     if (gz !== null) headers.vary = 'Accept-Encoding';
     if (useGzip) headers['content-encoding'] = 'gzip';
@@ -270,7 +277,7 @@ export async function startBenchSite(pages: number): Promise<BenchSite> {
         res.writeHead(301, { location: pathOf((id + 1) % pages), 'content-length': 0 }).end();
       } else {
         counts.pages++;
-        send(req, res, 200, 'text/html; charset=utf-8', plain[id], gzipped[id]);
+        send(req, res, 200, 'text/html; charset=utf-8', plain[id] ?? (() => gunzipSync(gzipped[id])), gzipped[id]);
       }
       return;
     }
@@ -293,8 +300,9 @@ export async function startBenchSite(pages: number): Promise<BenchSite> {
   const shape: SiteShape = { pages, origin: url, external };
   for (let id = 0; id < pages; id++) {
     if (isGone(id) || isMoved(id)) continue;
-    plain[id] = Buffer.from(pageHtml(id, shape));
-    gzipped[id] = gzipSync(plain[id]);
+    const html = Buffer.from(pageHtml(id, shape));
+    gzipped[id] = gzipSync(html);
+    if (pages <= PLAIN_KEPT_UP_TO) plain[id] = html;
   }
   const listed: string[] = [];
   for (let id = 0; id < pages; id++) if (!isGone(id) && !isMoved(id)) listed.push(`${url}${pathOf(id)}`);

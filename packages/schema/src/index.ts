@@ -16,6 +16,7 @@ export * from './resources/webhooks.js';
 export * from './resources/events.js';
 export * from './resources/logs.js';
 export * from './rules/logs.js';
+export * from './rules/log-aggregator.js';
 export * from './rules/log-analysis.js';
 export * from './rules.js';
 export * from './rules/request-input.js';

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { botFamily, createLogAggregator, parseClfTime, parseLogLine, pendingClaims, settleVerifications } from '../src/index.js';
+import {
+  botFamily,
+  createLogAggregator,
+  mergeAggregates,
+  OPERATOR_OF,
+  parseClfTime,
+  parseLogLine,
+  pendingClaims,
+  settleVerifications,
+  statusClass,
+  statusRecord,
+  type LogAggregate,
+} from '../src/index.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
@@ -103,4 +115,116 @@ describe('aggregation', () => {
       { numRuns: 200 },
     );
   });
+
+  /** The fold as first written: every line through parseLogLine, string keys (what the fast path must equal). */
+  function referenceFold(lines: readonly string[], verify: (ip: string) => boolean) {
+    const urls = new Map<string, { hits: number; last: number; statuses: Record<string, number>; bytes: number }>();
+    const days = new Map<string, number>();
+    const out = { format: null as string | null, linesRead: 0, kept: 0, refused: 0, refusals: [] as { line: number; reason: string }[], humanHits: 0, botHits: 0, from: null as number | null, to: null as number | null };
+    for (const raw of lines) {
+      if (raw.length === 0 || raw === '\r') continue;
+      out.linesRead++;
+      const parsed = parseLogLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+      if (!parsed.ok) {
+        out.refused++;
+        if (out.refusals.length < 10) out.refusals.push({ line: out.linesRead, reason: parsed.reason });
+        continue;
+      }
+      out.kept++;
+      out.format ??= parsed.format;
+      const r = parsed.request;
+      if (out.from === null || r.time < out.from) out.from = r.time;
+      if (out.to === null || r.time > out.to) out.to = r.time;
+      const family = botFamily(r.userAgent);
+      const day = new Date(r.time).toISOString().slice(0, 10);
+      if (family === null) {
+        out.humanHits++;
+        const key = `${day}\thuman\tnot_applicable\t${statusClass(r.status)}`;
+        days.set(key, (days.get(key) ?? 0) + 1);
+        continue;
+      }
+      out.botHits++;
+      const verification = OPERATOR_OF[family] === undefined ? 'not_applicable' : verify(r.ip) ? 'verified' : `?${r.ip}`;
+      const dayKey = `${day}\t${family}\t${verification}\t${statusClass(r.status)}`;
+      days.set(dayKey, (days.get(dayKey) ?? 0) + 1);
+      const key = `${family}\t${verification}\t${r.path}`;
+      const url = urls.get(key) ?? { hits: 0, last: r.time, statuses: {}, bytes: 0 };
+      url.hits++;
+      url.last = Math.max(url.last, r.time);
+      url.statuses[r.status] = (url.statuses[r.status] ?? 0) + 1;
+      url.bytes += r.bytes;
+      urls.set(key, url);
+    }
+    return { ...out, urls: Object.fromEntries(urls), days: Object.fromEntries(days) };
+  }
+
+  const comparable = (agg: LogAggregate) => ({
+    ...agg,
+    urls: Object.fromEntries([...agg.urls].map(([key, v]) => [key, { ...v, statuses: statusRecord(v.statuses) }])),
+    days: Object.fromEntries(agg.days),
+  });
+
+  // Lines near the Combined format: the fast path must read what it accepts exactly as
+  // parseLogLine does, and leave everything else to it.
+  const part = (...options: string[]) => fc.constantFrom(...options);
+  const logLine = fc
+    .tuple(
+      part('66.249.66.1', '10.0.0.7', '2001:4860:4801:10::1', '157.55.39.1', '', 'a\tb', 'é'),
+      part('- -', 'ident frank', '-'),
+      part('10/Oct/2025:13:55:36 -0700', '01/Jan/2026:00:00:00 +0000', '31/Dec/2025:23:59:59 +0130', '99/Foo/2026:00:00:00 +0000', '1/Jan/2026:00:00:00 +0000', '01/Jan/2026:00:00:00 +0000 x', '01-Jan-2026 00:00:00 Z0000', '01/Jan/2026:00:00:00 +00'),
+      part('GET /a?b=1 HTTP/1.1', 'HEAD / HTTP/1.0', 'GET http://host/x HTTP/1.1', 'GET /q\\"x HTTP/1.1', '-', 'GET  /double HTTP/1.1', 'GET /only', 'POST /é?ü=1 HTTP/2'),
+      part('200', '301', '404', '503', '099', '1000', 'abc'),
+      part('2326', '-', '0', '12345678901234567890', '12x'),
+      part(' "-" ', ' "http://r/" ', ' "a\\"b" ', '', ' "-"'),
+      part(`"${GOOGLEBOT}"`, '"Mozilla/5.0 (compatible; bingbot/2.0)"', '"GPTBot/1.2"', '"Firefox"', '""', '"Bot \\"quoted\\" 1.0"', '"Googlebot-Image/1.0'),
+      part('', ' 0.003', '\r', ' "x"'),
+    )
+    .map(([ip, who, time, request, status, bytes, referer, agent, tail]) => `${ip} ${who} [${time}] "${request}" ${status} ${bytes}${referer}${referer ? agent : ''}${tail}`);
+  const lines = fc.array(fc.oneof({ weight: 8, arbitrary: logLine }, { weight: 1, arbitrary: fc.string() }, { weight: 1, arbitrary: fc.constant('{"time": 1767323045, "path": "/j", "status": 200, "ua": "GPTBot"}') }), { maxLength: 40 });
+  const verifyIp = (ip: string) => ip.startsWith('66.249.') || ip.startsWith('157.55.');
+
+  it('reads every line as the reference parser does (the fast path changes nothing)', () => {
+    fc.assert(
+      fc.property(lines, (input) => {
+        const { aggregate, add } = createLogAggregator((_op, ip) => verifyIp(ip));
+        for (const line of input) add(line);
+        expect(comparable(aggregate)).toEqual(referenceFold(input, verifyIp));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    );
+  });
+
+  it('settles claims in place as settleVerifications does, and lists them as pendingClaims does', () => {
+    fc.assert(
+      fc.property(lines, fc.boolean(), (input, verifyFirst) => {
+        const aggregator = createLogAggregator((_op, ip) => verifyIp(ip));
+        for (const line of input) aggregator.add(line);
+        const reference = aggregator.result();
+        expect(aggregator.claims(500)).toEqual([...pendingClaims(reference)]);
+        const verified = new Set(verifyFirst ? aggregator.claims(1).map(([ip]) => ip) : []);
+        settleVerifications(reference, verified);
+        aggregator.settle(verified);
+        expect(comparable(aggregator.aggregate)).toEqual(comparable(reference));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    );
+  });
+
+  it('gives the same aggregate from parts of a file merged as from the whole file (the parse threads)', () => {
+    fc.assert(
+      fc.property(lines, fc.array(fc.nat(), { maxLength: 3 }), (input, cuts) => {
+        const whole = createLogAggregator((_op, ip) => verifyIp(ip));
+        for (const line of input) whole.add(line);
+        const bounds = [0, ...cuts.map((c) => c % (input.length + 1)).sort((a, b) => a - b), input.length];
+        const parts = bounds.slice(1).map((end, i) => {
+          const one = createLogAggregator((_op, ip) => verifyIp(ip));
+          for (const line of input.slice(bounds[i], end)) one.add(line);
+          return one.result();
+        });
+        expect(comparable(mergeAggregates(parts))).toEqual(comparable(whole.result()));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+    );
+  });
 });
+

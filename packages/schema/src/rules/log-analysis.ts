@@ -65,124 +65,12 @@ const trusted = (s: UrlStat) => s.verification !== 'unverified';
 
 function sumStatuses(stat: UrlStat, from: number, to: number): number {
   let n = 0;
-  for (const [code, hits] of Object.entries(stat.status_codes)) if (+code >= from && +code < to) n += hits;
+  for (const code in stat.status_codes) if (+code >= from && +code < to) n += stat.status_codes[code];
   return n;
 }
 
-export interface Join {
-  pages: Map<string, JoinPage>;
-  indexable: Set<string>;
-  /** Trusted bot hits and last visit per joined path. */
-  visits: Map<string, { hits: number; last: string; search_last: string | null }>;
-}
-
-export function joinLogs(stats: readonly UrlStat[], pages: readonly JoinPage[]): Join {
-  const byPath = new Map<string, JoinPage>();
-  const indexable = new Set<string>();
-  for (const page of pages) {
-    const path = joinPath(page.url);
-    byPath.set(path, page);
-    if (isIndexable(page)) indexable.add(path);
-  }
-  const visits = new Map<string, { hits: number; last: string; search_last: string | null }>();
-  for (const stat of stats) {
-    if (!trusted(stat)) continue;
-    const path = joinPath(stat.path);
-    const v = visits.get(path) ?? { hits: 0, last: stat.last_visit, search_last: null };
-    v.hits += stat.hits;
-    if (stat.last_visit > v.last) v.last = stat.last_visit;
-    if (SEARCH_FAMILIES.includes(stat.family) && (v.search_last === null || stat.last_visit > v.search_last)) v.search_last = stat.last_visit;
-    visits.set(path, v);
-  }
-  return { pages: byPath, indexable, visits };
-}
-
-/** The findings of one kind, sorted by path (the list's keyset). */
-export function logFindings(join: Join, kind: LogFinding['kind']): LogFinding[] {
-  const out: LogFinding[] = [];
-  if (kind === 'not_in_crawl') {
-    for (const [path, v] of join.visits) if (!join.pages.has(path)) out.push({ kind, path, bot_hits: v.hits, last_visit: v.last });
-  } else {
-    for (const path of join.indexable) if (!join.visits.has(path)) out.push({ kind, path, bot_hits: 0, last_visit: null });
-  }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
 type Bucket = (typeof BUDGET_BUCKETS)[number];
-
-export function logInsights(
-  projectId: string,
-  stats: readonly UrlStat[],
-  humans: number,
-  period: { from: string; to: string } | null,
-  crawl: { id: string; pages: readonly JoinPage[] } | null,
-): LogInsights {
-  const families = new Map<string, LogInsights['families'][number]>();
-  const paths = new Map<string, Set<string>>();
-  let bots = 0;
-  let unverified = 0;
-  const ai = { search_hits: 0, training_hits: 0, urls: new Set<string>(), last_visit: null as string | null };
-  for (const s of stats) {
-    const key = `${s.family}\t${s.verification}`;
-    const f = families.get(key) ?? { family: s.family, verification: s.verification, hits: 0, urls: 0, last_visit: null };
-    f.hits += s.hits;
-    if (f.last_visit === null || s.last_visit > f.last_visit) f.last_visit = s.last_visit;
-    families.set(key, f);
-    const set = paths.get(key) ?? new Set<string>();
-    set.add(s.path);
-    paths.set(key, set);
-    if (!trusted(s)) {
-      unverified += s.hits;
-      continue;
-    }
-    bots += s.hits;
-    if (AI_FAMILIES.includes(s.family)) {
-      if (s.family === 'ai_search') ai.search_hits += s.hits;
-      else ai.training_hits += s.hits;
-      ai.urls.add(s.path);
-      if (ai.last_visit === null || s.last_visit > ai.last_visit) ai.last_visit = s.last_visit;
-    }
-  }
-  for (const [key, f] of families) f.urls = paths.get(key)!.size;
-
-  let budget: LogInsights['budget'] = [];
-  let coverage: LogInsights['coverage'] = null;
-  if (crawl) {
-    const join = joinLogs(stats, crawl.pages);
-    const hits = Object.fromEntries(BUDGET_BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
-    for (const s of stats) {
-      if (!trusted(s)) continue;
-      const path = joinPath(s.path);
-      const page = join.pages.get(path);
-      hits.redirect += sumStatuses(s, 300, 400);
-      hits.client_error += sumStatuses(s, 400, 500);
-      hits.server_error += sumStatuses(s, 500, 600);
-      if (isParameterised(s.path)) hits.parameterised += s.hits;
-      if (!page) {
-        hits.not_in_crawl += s.hits;
-        continue;
-      }
-      if (join.indexable.has(path)) hits.indexable += sumStatuses(s, 200, 300);
-      if (page.canonical_url !== null && joinPath(page.canonical_url) !== path) hits.non_canonical += s.hits;
-      if (page.noindex) hits.noindex += s.hits;
-      if (page.robots_disallowed) hits.robots_disallowed += s.hits;
-    }
-    budget = BUDGET_BUCKETS.map((bucket) => ({ bucket, hits: hits[bucket], share: bots === 0 ? 0 : Math.min(1, hits[bucket] / bots) }));
-    let visited = 0;
-    for (const path of join.indexable) if (join.visits.has(path)) visited++;
-    coverage = { indexable_pages: join.indexable.size, visited, not_in_crawl_urls: logFindings(join, 'not_in_crawl').length };
-  }
-  return {
-    project_id: projectId,
-    period,
-    crawl_id: crawl?.id ?? null,
-    hits: { bots, unverified_claims: unverified, humans },
-    families: [...families.values()].sort((a, b) => b.hits - a.hits || (a.family < b.family ? -1 : 1)),
-    budget,
-    coverage,
-    ai: { search_hits: ai.search_hits, training_hits: ai.training_hits, urls: ai.urls.size, last_visit: ai.last_visit },
-  };
-}
+type Visit = { hits: number; last: string; search_last: string | null };
 
 export interface LogPillarAxes {
   score: number | null;
@@ -196,42 +84,171 @@ export const LOG_PILLAR_DAYS = 30;
 export const LOG_PILLAR_AXES = ['indexable_hits', 'coverage', 'waste', 'freshness'] as const;
 
 /**
- * The `logs` pillar from the statistics of the period and the latest crawl: each axis 0–100, the
- * score their mean over the measurable ones (equal weights); null when none is measurable.
+ * The join of a project's URL statistics with its latest crawl, folded one statistic at a time:
+ * the server streams them from the database in batches (the API thread answers between batches),
+ * the mock passes its array. Statistics come one per path × family × verification (summed over
+ * imports, as the reads give them). Memory: the crawl's pages and one entry per distinct path bots
+ * visited (the findings and the coverage need them), nothing per statistic.
  */
-export function logPillar(stats: readonly UrlStat[], pages: readonly JoinPage[] | null, asOf: Date): LogPillarAxes {
-  const kept = stats.filter(trusted);
-  const total = kept.reduce((n, s) => n + s.hits, 0);
-  const axis: Record<(typeof LOG_PILLAR_AXES)[number], number | null> = { indexable_hits: null, coverage: null, waste: null, freshness: null };
-  if (total > 0) {
-    const wasted = kept.reduce((n, s) => n + sumStatuses(s, 300, 600), 0);
-    axis.waste = Math.round(100 * (1 - wasted / total));
+export interface LogJoin {
+  add(stat: UrlStat): void;
+  /** The insights read; `crawlId` null when there is no crawl (no budget, no coverage). */
+  insights(projectId: string, humans: number, period: { from: string; to: string } | null, crawlId: string | null): LogInsights;
+  /** The findings of one kind, sorted by path (the list's keyset); none without a crawl. */
+  findings(kind: LogFinding['kind']): LogFinding[];
+  /** The `logs` pillar: each axis 0–100, the score their mean over the measurable ones (equal weights); null when none is. */
+  pillar(asOf: Date): LogPillarAxes;
+}
+
+export function createLogJoin(crawlPages: readonly JoinPage[] | null): LogJoin {
+  const pages = new Map<string, JoinPage>();
+  const indexable = new Set<string>();
+  for (const page of crawlPages ?? []) {
+    const path = joinPath(page.url);
+    pages.set(path, page);
+    if (isIndexable(page)) indexable.add(path);
   }
-  if (pages && total > 0) {
-    const join = joinLogs(kept, pages);
-    let onIndexable = 0;
-    for (const s of kept) if (join.indexable.has(joinPath(s.path))) onIndexable += sumStatuses(s, 200, 300);
-    axis.indexable_hits = Math.round((100 * onIndexable) / total);
-    if (join.indexable.size > 0) {
-      let visited = 0;
-      for (const path of join.indexable) if (join.visits.has(path)) visited++;
-      axis.coverage = Math.round((100 * visited) / join.indexable.size);
-      const important = [...join.pages].filter(([path, page]) => page.depth <= IMPORTANT_DEPTH && join.indexable.has(path));
-      if (important.length > 0) {
-        let sum = 0;
-        for (const [path] of important) {
-          const last = join.visits.get(path)?.search_last;
-          if (!last) continue;
-          const days = (asOf.getTime() - Date.parse(last)) / 86_400_000;
-          sum += days <= FRESH_DAYS ? 100 : days >= STALE_DAYS ? 0 : (100 * (STALE_DAYS - days)) / (STALE_DAYS - FRESH_DAYS);
-        }
-        axis.freshness = Math.round(sum / important.length);
-      }
+  /** Trusted bot hits and last visit per joined path (only with a crawl). */
+  const visits = new Map<string, Visit>();
+  const families = new Map<string, LogInsights['families'][number]>();
+  let bots = 0;
+  let unverified = 0;
+  /** Trusted hits answered 3xx to 5xx (the pillar's waste). */
+  let wasted = 0;
+  const ai = { search_hits: 0, training_hits: 0, urls: new Set<string>(), last_visit: null as string | null };
+  const buckets = Object.fromEntries(BUDGET_BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
+
+  function add(s: UrlStat): void {
+    const key = `${s.family}\t${s.verification}`;
+    let f = families.get(key);
+    if (!f) families.set(key, (f = { family: s.family, verification: s.verification, hits: 0, urls: 0, last_visit: null }));
+    f.hits += s.hits;
+    f.urls++;
+    if (f.last_visit === null || s.last_visit > f.last_visit) f.last_visit = s.last_visit;
+    if (!trusted(s)) {
+      unverified += s.hits;
+      return;
     }
+    bots += s.hits;
+    const redirects = sumStatuses(s, 300, 400);
+    const clientErrors = sumStatuses(s, 400, 500);
+    const serverErrors = sumStatuses(s, 500, 600);
+    wasted += redirects + clientErrors + serverErrors;
+    if (AI_FAMILIES.includes(s.family)) {
+      if (s.family === 'ai_search') ai.search_hits += s.hits;
+      else ai.training_hits += s.hits;
+      ai.urls.add(s.path);
+      if (ai.last_visit === null || s.last_visit > ai.last_visit) ai.last_visit = s.last_visit;
+    }
+    if (!crawlPages) return;
+    const path = joinPath(s.path);
+    let v = visits.get(path);
+    if (!v) visits.set(path, (v = { hits: 0, last: s.last_visit, search_last: null }));
+    v.hits += s.hits;
+    if (s.last_visit > v.last) v.last = s.last_visit;
+    if (SEARCH_FAMILIES.includes(s.family) && (v.search_last === null || s.last_visit > v.search_last)) v.search_last = s.last_visit;
+    buckets.redirect += redirects;
+    buckets.client_error += clientErrors;
+    buckets.server_error += serverErrors;
+    if (isParameterised(s.path)) buckets.parameterised += s.hits;
+    const page = pages.get(path);
+    if (!page) {
+      buckets.not_in_crawl += s.hits;
+      return;
+    }
+    if (indexable.has(path)) buckets.indexable += sumStatuses(s, 200, 300);
+    if (page.canonical_url !== null && joinPath(page.canonical_url) !== path) buckets.non_canonical += s.hits;
+    if (page.noindex) buckets.noindex += s.hits;
+    if (page.robots_disallowed) buckets.robots_disallowed += s.hits;
   }
-  const measured = LOG_PILLAR_AXES.filter((k) => axis[k] !== null);
+
+  function visitedIndexable(): number {
+    let visited = 0;
+    for (const path of indexable) if (visits.has(path)) visited++;
+    return visited;
+  }
+
+  function notInCrawl(): number {
+    let n = 0;
+    for (const path of visits.keys()) if (!pages.has(path)) n++;
+    return n;
+  }
+
   return {
-    score: measured.length === 0 ? null : Math.round(measured.reduce((n, k) => n + axis[k]!, 0) / measured.length),
-    axes: LOG_PILLAR_AXES.map((key) => ({ key, score: axis[key], weight: axis[key] === null ? 0 : 1 / measured.length })),
+    add,
+    insights(projectId, humans, period, crawlId) {
+      const withCrawl = crawlId !== null && crawlPages !== null;
+      return {
+        project_id: projectId,
+        period,
+        crawl_id: crawlId,
+        hits: { bots, unverified_claims: unverified, humans },
+        families: [...families.values()].sort((a, b) => b.hits - a.hits || (a.family < b.family ? -1 : 1)),
+        budget: withCrawl ? BUDGET_BUCKETS.map((bucket) => ({ bucket, hits: buckets[bucket], share: bots === 0 ? 0 : Math.min(1, buckets[bucket] / bots) })) : [],
+        coverage: withCrawl ? { indexable_pages: indexable.size, visited: visitedIndexable(), not_in_crawl_urls: notInCrawl() } : null,
+        ai: { search_hits: ai.search_hits, training_hits: ai.training_hits, urls: ai.urls.size, last_visit: ai.last_visit },
+      };
+    },
+    findings(kind) {
+      const out: LogFinding[] = [];
+      if (!crawlPages) return out;
+      if (kind === 'not_in_crawl') {
+        for (const [path, v] of visits) if (!pages.has(path)) out.push({ kind, path, bot_hits: v.hits, last_visit: v.last });
+      } else {
+        for (const path of indexable) if (!visits.has(path)) out.push({ kind, path, bot_hits: 0, last_visit: null });
+      }
+      return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
+    pillar(asOf) {
+      const axis: Record<(typeof LOG_PILLAR_AXES)[number], number | null> = { indexable_hits: null, coverage: null, waste: null, freshness: null };
+      if (bots > 0) axis.waste = Math.round(100 * (1 - wasted / bots));
+      if (crawlPages && bots > 0) {
+        axis.indexable_hits = Math.round((100 * buckets.indexable) / bots);
+        if (indexable.size > 0) {
+          axis.coverage = Math.round((100 * visitedIndexable()) / indexable.size);
+          const important = [...pages].filter(([path, page]) => page.depth <= IMPORTANT_DEPTH && indexable.has(path));
+          if (important.length > 0) {
+            let sum = 0;
+            for (const [path] of important) {
+              const last = visits.get(path)?.search_last;
+              if (!last) continue;
+              const days = (asOf.getTime() - Date.parse(last)) / 86_400_000;
+              sum += days <= FRESH_DAYS ? 100 : days >= STALE_DAYS ? 0 : (100 * (STALE_DAYS - days)) / (STALE_DAYS - FRESH_DAYS);
+            }
+            axis.freshness = Math.round(sum / important.length);
+          }
+        }
+      }
+      const measured = LOG_PILLAR_AXES.filter((k) => axis[k] !== null);
+      return {
+        score: measured.length === 0 ? null : Math.round(measured.reduce((n, k) => n + axis[k]!, 0) / measured.length),
+        axes: LOG_PILLAR_AXES.map((key) => ({ key, score: axis[key], weight: axis[key] === null ? 0 : 1 / measured.length })),
+      };
+    },
   };
+}
+
+/** The join of an array of statistics (the mock's reads). */
+export function joinLogs(stats: readonly UrlStat[], pages: readonly JoinPage[] | null): LogJoin {
+  const join = createLogJoin(pages);
+  for (const stat of stats) join.add(stat);
+  return join;
+}
+
+export function logFindings(join: LogJoin, kind: LogFinding['kind']): LogFinding[] {
+  return join.findings(kind);
+}
+
+export function logInsights(
+  projectId: string,
+  stats: readonly UrlStat[],
+  humans: number,
+  period: { from: string; to: string } | null,
+  crawl: { id: string; pages: readonly JoinPage[] } | null,
+): LogInsights {
+  return joinLogs(stats, crawl?.pages ?? null).insights(projectId, humans, period, crawl?.id ?? null);
+}
+
+export function logPillar(stats: readonly UrlStat[], pages: readonly JoinPage[] | null, asOf: Date): LogPillarAxes {
+  return joinLogs(stats, pages).pillar(asOf);
 }

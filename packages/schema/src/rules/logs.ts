@@ -189,10 +189,34 @@ export function statusClass(status: number): '2xx' | '3xx' | '4xx' | '5xx' | 'ot
 /** Verification of one request: settled, or waiting for the reverse-DNS step with the address. */
 export type Verification = 'verified' | 'unverified' | 'not_applicable' | `?${string}`;
 
+/**
+ * Hits by status code as flat pairs `[code, hits, code, hits…]`. An object keyed by code would
+ * read better, but V8 gives an object with a key like `404` sparse elements of kilobytes: with a
+ * million distinct URLs that alone is gigabytes (bench/logs).
+ */
+export type StatusCounts = number[];
+
+export function addStatus(counts: StatusCounts, code: number, hits: number): void {
+  for (let i = 0; i < counts.length; i += 2) {
+    if (counts[i] === code) {
+      counts[i + 1] += hits;
+      return;
+    }
+  }
+  counts.push(code, hits);
+}
+
+/** The counts as `{ "200": 12, "404": 1 }` (what is stored and read). */
+export function statusRecord(counts: StatusCounts): Record<string, number> {
+  const record: Record<string, number> = {};
+  for (let i = 0; i < counts.length; i += 2) record[counts[i]] = counts[i + 1];
+  return record;
+}
+
 export interface UrlAggregate {
   hits: number;
   last: number;
-  statuses: Record<string, number>;
+  statuses: StatusCounts;
   bytes: number;
 }
 
@@ -213,63 +237,12 @@ export interface LogAggregate {
   days: Map<string, number>;
 }
 
-export const REFUSAL_SAMPLES = 10;
-
-/**
- * Folds lines into an aggregate. `verify` tells, for a Google or Bing claim, whether the address
- * is in the operator's published ranges; a claim outside them is left `?<ip>` for reverse DNS.
- * Human requests are counted per day and status class only: no path, no address.
- */
-export function createLogAggregator(verify: (operator: VerifiedOperator, ip: string) => boolean) {
-  const agg: LogAggregate = { format: null, linesRead: 0, kept: 0, refused: 0, refusals: [], humanHits: 0, botHits: 0, from: null, to: null, urls: new Map(), days: new Map() };
-  const families = new Map<string, BotFamily | null>();
-  return {
-    aggregate: agg,
-    add(line: string): void {
-      if (line.length === 0 || (line.length === 1 && line === '\r')) return;
-      agg.linesRead++;
-      const parsed = parseLogLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-      if (!parsed.ok) {
-        agg.refused++;
-        if (agg.refusals.length < REFUSAL_SAMPLES) agg.refusals.push({ line: agg.linesRead, reason: parsed.reason });
-        return;
-      }
-      agg.kept++;
-      agg.format ??= parsed.format;
-      const r = parsed.request;
-      if (agg.from === null || r.time < agg.from) agg.from = r.time;
-      if (agg.to === null || r.time > agg.to) agg.to = r.time;
-      let family = families.get(r.userAgent);
-      if (family === undefined) {
-        family = botFamily(r.userAgent);
-        // User agents repeat: the cache stays small on real logs and is capped on hostile ones.
-        if (families.size < 50_000) families.set(r.userAgent, family);
-      }
-      const day = new Date(r.time).toISOString().slice(0, 10);
-      const klass = statusClass(r.status);
-      if (family === null) {
-        agg.humanHits++;
-        const key = `${day}\thuman\tnot_applicable\t${klass}`;
-        agg.days.set(key, (agg.days.get(key) ?? 0) + 1);
-        return;
-      }
-      agg.botHits++;
-      const operator = OPERATOR_OF[family];
-      const verification: Verification = operator === undefined ? 'not_applicable' : verify(operator, r.ip) ? 'verified' : `?${r.ip}`;
-      const dayKey = `${day}\t${family}\t${verification}\t${klass}`;
-      agg.days.set(dayKey, (agg.days.get(dayKey) ?? 0) + 1);
-      const urlKey = `${family}\t${verification}\t${r.path}`;
-      const url = agg.urls.get(urlKey);
-      if (url) {
-        url.hits++;
-        if (r.time > url.last) url.last = r.time;
-        url.statuses[r.status] = (url.statuses[r.status] ?? 0) + 1;
-        url.bytes += r.bytes;
-      } else {
-        agg.urls.set(urlKey, { hits: 1, last: r.time, statuses: { [r.status]: 1 }, bytes: r.bytes });
-      }
-    },
-  };
+/** Adds `value` into `into` (two imports' or two threads' statistics of one URL). */
+export function addUrlAggregate(into: UrlAggregate, value: UrlAggregate): void {
+  into.hits += value.hits;
+  into.last = Math.max(into.last, value.last);
+  into.bytes += value.bytes;
+  for (let i = 0; i < value.statuses.length; i += 2) addStatus(into.statuses, value.statuses[i], value.statuses[i + 1]);
 }
 
 /**
@@ -283,13 +256,8 @@ export function settleVerifications(agg: LogAggregate, verified: ReadonlySet<str
     const [family, verification, ...rest] = key.split('\t');
     const k = `${family}\t${settle(verification)}\t${rest.join('\t')}`;
     const prior = urls.get(k);
-    if (!prior) urls.set(k, { ...value, statuses: { ...value.statuses } });
-    else {
-      prior.hits += value.hits;
-      prior.last = Math.max(prior.last, value.last);
-      prior.bytes += value.bytes;
-      for (const [s, n] of Object.entries(value.statuses)) prior.statuses[s] = (prior.statuses[s] ?? 0) + n;
-    }
+    if (!prior) urls.set(k, { ...value, statuses: [...value.statuses] });
+    else addUrlAggregate(prior, value);
   }
   const days = new Map<string, number>();
   for (const [key, hits] of agg.days) {

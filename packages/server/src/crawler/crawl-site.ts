@@ -5,15 +5,19 @@
  * With a renderer (JavaScript rendering, accessibility checks) each internal HTML page is also
  * handed to headless Chromium once fetched (docs/decisions/rendering.md).
  *
- * This file assembles the parts, each with its own state: the scope (scope.ts), the scheduler
- * and its frontier (scheduler.ts), fetching and redirects (redirects.ts), page analysis
- * (page-stage.ts), the link graph (link-graph.ts), checks on external links (external-checks.ts)
- * and on the resources pages load (resources.ts), the site's own files (site-files.ts), the cross-page checks
- * (site-audit.ts), and what the crawl reports (output.ts).
+ * This file assembles the stages, each in its folder with its own state, and hands each one the
+ * crawl's context (run/crawl-context.ts) instead of the parts one by one:
+ * - run/: the URL registry, the scope, the fetch scheduler, the early end, the output and its
+ *   batches to the sink;
+ * - fetch/: the HTTP client, redirects hop by hop (url-fetcher.ts), robots.txt;
+ * - page/: each page read, analysed and checked (page-stage.ts, here or in a page-analysis thread);
+ * - site/: the link graph, external links, the resources pages load, the site's own files
+ *   (robots.txt, sitemaps), and the cross-page checks at the end (site-checks.ts).
  */
 import { needsBrowser, type BrowserPassOptions } from './page/browser-pass.js';
 import { DEFAULT_TUNING, MAX_REDIRECTS, robotsToken } from './crawl-config.js';
 import { EarlyEnd } from './run/early-end.js';
+import type { CrawlContext } from './run/crawl-context.js';
 import { Emitter } from './run/emitter.js';
 import { ExternalChecks } from './site/external-checks.js';
 import { ResourceChecks } from './site/resource-checks.js';
@@ -88,26 +92,31 @@ class Crawler {
       inScope: (url) => this.scope.inScope(url),
       signal,
     });
-    this.links = new LinkGraph(this.reg, this.scope, this.scheduler, (name, id, details) => this.output.issue(name, id, details));
-    this.siteFiles = new SiteFiles(this.reg, this.client, this.scope, this.scheduler, this.output, cfg);
-    const externals = new ExternalChecks(this.client, this.scheduler, this.output, this.control, tuning);
-    const resources = new ResourceChecks(this.client, this.scheduler, this.robots, this.output, (url) => this.scope.isInternal(url), {
-      maxResourceChecks: tuning.maxResourceChecks,
-      maxRedirects: MAX_REDIRECTS,
-      token,
-    });
     this.startId = this.reg.add(start, 0, 'start').id;
     this.reg.set(this.startId, Flag.Internal | Flag.Start);
-    const pages = new PageStage(this.reg, this.client, this.scope, this.links, externals, resources, this.output, this.control, this.startId, {
+    const ctx: CrawlContext = {
+      reg: this.reg,
+      scope: this.scope,
+      client: this.client,
+      scheduler: this.scheduler,
+      robots: this.robots,
+      output: this.output,
+      control: this.control,
+      startId: this.startId,
+      token,
+    };
+    this.links = new LinkGraph(ctx);
+    this.siteFiles = new SiteFiles(ctx, cfg);
+    const externals = new ExternalChecks(ctx, tuning);
+    const resources = new ResourceChecks(ctx, { maxResourceChecks: tuning.maxResourceChecks, maxRedirects: MAX_REDIRECTS, token });
+    const pages = new PageStage(ctx, { links: this.links, externals, resources }, {
       maxHtmlBytes: tuning.maxHtmlBytes,
       checkExternalLinks: cfg.checkExternalLinks,
       token,
       browser: browser && { ...browser, signal },
       analyser: options.analysis ?? analyseHere,
     });
-    this.fetcher = new UrlFetcher(this.reg, this.client, this.robots, this.scope, this.scheduler, this.output, this.control, this.startId, token, (id, url, depth, response) =>
-      pages.handle(id, url, depth, response),
-    );
+    this.fetcher = new UrlFetcher(ctx, (id, url, depth, response) => pages.handle(id, url, depth, response));
   }
 
   async run(): Promise<CrawlOutcome> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Flag, UrlRegistry } from '../../src/crawler/run/url-registry.js';
 import { HtmlAnalyser } from '../../src/crawler/page/html-analyser.js';
-import { analysePage, pageFacts, type PageInput } from '../../src/crawler/page/page-audit.js';
+import { analysePage, pageFacts } from '../../src/crawler/page/page-audit.js';
+import type { PageInput } from '../../src/crawler/page/page-facts.js';
 import { digestOf, keepDigest, squashKey } from '../../src/crawler/page/page-digest.js';
 import { prose } from './fixture-site.js';
 

@@ -3,6 +3,7 @@
  * one part drive it directly and read the registry, the records and the issues it produced.
  */
 import { compilePatterns } from '@siteaudit/schema';
+import type { CrawlContext } from '../../src/crawler/run/crawl-context.js';
 import { EarlyEnd } from '../../src/crawler/run/early-end.js';
 import { Emitter } from '../../src/crawler/run/emitter.js';
 import { Flag, UrlRegistry } from '../../src/crawler/run/url-registry.js';
@@ -84,8 +85,20 @@ export function parts(options: PartsOptions = {}) {
   // eslint-disable-next-line prefer-const
   let links: LinkGraph;
   const output = new CrawlOutput(reg, emitter, sink, (id) => links.resolveLinksTo(id));
-  links = new LinkGraph(reg, scope, scheduler, (name, id, details) => output.issue(name, id, details));
   const startId = reg.add(START, 0, 'start').id;
   reg.set(startId, Flag.Internal | Flag.Start);
-  return { store, reg, scope, control, emitter, scheduler, output, links, startId };
+  /** The crawl's context with this client and robots cache, as crawl-site.ts builds it. */
+  const ctx = (client: HttpClient = fakeClient({}), robots: RobotsCache = fixedRobots()): CrawlContext => ({
+    reg,
+    scope,
+    client,
+    scheduler,
+    robots,
+    output,
+    control,
+    startId,
+    token: 'siteauditbot',
+  });
+  links = new LinkGraph(ctx());
+  return { store, reg, scope, control, emitter, scheduler, output, links, startId, ctx };
 }

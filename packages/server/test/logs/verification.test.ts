@@ -44,7 +44,7 @@ describe('parsing a file', () => {
     writeFileSync(join(dir, 'a.log'), text);
     writeFileSync(join(dir, 'a.log.gz'), gzipSync(text));
     for (const name of ['a.log', 'a.log.gz']) {
-      const agg = await parseLogFile(join(dir, name));
+      const agg = (await parseLogFile(join(dir, name))).aggregate;
       expect(agg).toMatchObject({ linesRead: 5002, kept: 5000, refused: 2, botHits: 5000 });
       expect(agg.refusals).toEqual([{ line: 5001, reason: 'line_too_long' }, { line: 5002, reason: 'unrecognised_format' }]);
       // Claims outside the ranges wait for reverse DNS, one entry per address, until settled.

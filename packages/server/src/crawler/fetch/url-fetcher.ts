@@ -6,17 +6,13 @@
  */
 import { CHECK_DETAILS as D } from '@siteaudit/schema';
 import { MAX_REDIRECTS } from '../crawl-config.js';
-import type { EarlyEnd } from '../run/early-end.js';
-import { CHAIN_FAILED, CHAIN_UNKNOWN, Flag, State, type UrlRegistry } from '../run/url-registry.js';
-import { FetchError, headerValue, type HttpClient, type HttpResponse } from './http-client.js';
-import type { CrawlOutput } from '../run/crawl-output.js';
+import { CHAIN_FAILED, CHAIN_UNKNOWN, Flag, State } from '../run/url-registry.js';
+import { FetchError, headerValue, type HttpResponse } from './http-client.js';
 import { emptyRecord } from '../page/page-record.js';
-import type { RobotsCache } from './robots-cache.js';
 import type { RobotsPolicy } from './robots-policy.js';
-import type { FetchScheduler } from '../run/fetch-scheduler.js';
-import type { CrawlScope } from '../run/crawl-scope.js';
 import type { RedirectHop } from '../crawl-types.js';
 import { normaliseUrl } from '../url.js';
+import type { CrawlContext } from '../run/crawl-context.js';
 
 /** One redirect response of a chain. */
 interface ChainHop {
@@ -48,16 +44,7 @@ export type FinalResponse = (id: number, url: string, depth: number, response: H
 
 export class UrlFetcher {
   constructor(
-    private readonly reg: UrlRegistry,
-    private readonly client: HttpClient,
-    private readonly robots: RobotsCache,
-    private readonly scope: CrawlScope,
-    private readonly scheduler: FetchScheduler,
-    private readonly output: CrawlOutput,
-    private readonly control: EarlyEnd,
-    private readonly startId: number,
-    /** Our robots.txt product token, named in blocked_by_robots. */
-    private readonly token: string,
+    private readonly ctx: CrawlContext,
     private readonly finalResponse: FinalResponse,
   ) {}
 
@@ -65,11 +52,11 @@ export class UrlFetcher {
   async fetch(firstId: number): Promise<void> {
     const chain: Chain = {
       firstId,
-      depth: this.reg.depth[firstId],
+      depth: this.ctx.reg.depth[firstId],
       hops: [],
       claimed: [firstId],
       id: firstId,
-      url: this.reg.url(firstId),
+      url: this.ctx.reg.url(firstId),
       final: null,
       loop: false,
       tooMany: false,
@@ -81,10 +68,10 @@ export class UrlFetcher {
   /** One request of the chain; true when it redirected to an internal URL to fetch next. */
   private async step(chain: Chain): Promise<boolean> {
     const { id, url } = chain;
-    const policy = await this.robots.for(url);
+    const policy = await this.ctx.robots.for(url);
     // robots.txt refused by the guard: when the page's own address is the refused one (a
     // redirect into a private network), that is what the page reports, not robots.txt.
-    const refused = policy.error === 'address_refused' ? await this.client.addressRefusal(url) : null;
+    const refused = policy.error === 'address_refused' ? await this.ctx.client.addressRefusal(url) : null;
     if (refused) {
       chain.final = CHAIN_FAILED;
       await this.recordFailure(chain, refused);
@@ -96,10 +83,10 @@ export class UrlFetcher {
     }
     let response: HttpResponse;
     try {
-      response = await this.client.exchange(url, 'GET');
+      response = await this.ctx.client.exchange(url, 'GET');
     } catch (error) {
       if (!(error instanceof FetchError)) {
-        this.scheduler.release(chain.claimed.filter((c) => this.reg.state[c] === State.Active));
+        this.ctx.scheduler.release(chain.claimed.filter((c) => this.ctx.reg.state[c] === State.Active));
         throw error;
       }
       chain.final = CHAIN_FAILED;
@@ -115,10 +102,10 @@ export class UrlFetcher {
 
   /** A redirect answer: recorded as a hop; true when its target is an internal URL to fetch now. */
   private redirect(chain: Chain, response: HttpResponse, location: string): boolean {
-    const reg = this.reg;
+    const reg = this.ctx.reg;
     const { id, url } = chain;
     const status = response.status;
-    this.client.discard(response);
+    this.ctx.client.discard(response);
     const next = normaliseUrl(location, url);
     chain.hops.push({ id, status, location: next, ttfb: response.ttfbMs, contentType: headerValue(response.headers, 'content-type') });
     reg.status[id] = status;
@@ -137,15 +124,15 @@ export class UrlFetcher {
       return false;
     }
     // The start URL may move the whole site to another host: that host becomes internal.
-    if (!this.scope.isInternal(next) && chain.firstId === this.startId) this.scope.addSite(next);
-    if (!this.scope.isInternal(next) || !this.scope.inScope(next)) return false;
+    if (!this.ctx.scope.isInternal(next) && chain.firstId === this.ctx.startId) this.ctx.scope.addSite(next);
+    if (!this.ctx.scope.isInternal(next) || !this.ctx.scope.inScope(next)) return false;
     const known = reg.get(next);
     if (known !== undefined && (reg.state[known] === State.Done || reg.state[known] === State.Active)) {
       if (reg.state[known] === State.Done) chain.final = reg.has(known, Flag.Failed) ? CHAIN_FAILED : reg.finalStatus[known] || reg.status[known];
       reg.redirect[id] = known;
       return false;
     }
-    if (!this.scheduler.claim()) return false;
+    if (!this.ctx.scheduler.claim()) return false;
     const nextId = known ?? reg.add(next, chain.depth, 'redirect').id;
     reg.set(nextId, Flag.Internal);
     if (reg.depth[nextId] > chain.depth) reg.depth[nextId] = chain.depth;
@@ -158,41 +145,41 @@ export class UrlFetcher {
   }
 
   private async recordBlocked(id: number, url: string, depth: number, policy: RobotsPolicy): Promise<void> {
-    this.reg.set(id, Flag.Blocked);
-    const record = emptyRecord(url, depth, this.reg.discoveredVia(id), true);
+    this.ctx.reg.set(id, Flag.Blocked);
+    const record = emptyRecord(url, depth, this.ctx.reg.discoveredVia(id), true);
     record.error_type = 'blocked_by_robots';
-    await this.output.record(id, record);
-    await this.output.issue('blocked_by_robots', id, policy.state === 'unreachable' ? 'robots.txt is unreachable: everything is disallowed' : `disallowed for ${this.token}`);
+    await this.ctx.output.record(id, record);
+    await this.ctx.output.issue('blocked_by_robots', id, policy.state === 'unreachable' ? 'robots.txt is unreachable: everything is disallowed' : `disallowed for ${this.ctx.token}`);
   }
 
   /** A URL that got no answer: recorded with its error type, and a fetch failure unless the guard refused it. */
   private async recordFailure(chain: Chain, error: FetchError): Promise<void> {
     const { id, url } = chain;
-    const reg = this.reg;
+    const reg = this.ctx.reg;
     reg.set(id, Flag.Failed);
     reg.finalStatus[id] = CHAIN_FAILED;
     const record = emptyRecord(url, chain.depth, reg.discoveredVia(id), true);
     record.error_type = error.type;
-    await this.output.record(id, record);
-    if (error.type !== 'address_refused') await this.output.issue('fetch_failed', id, `${error.type}: ${error.message}`);
+    await this.ctx.output.record(id, record);
+    if (error.type !== 'address_refused') await this.ctx.output.issue('fetch_failed', id, `${error.type}: ${error.message}`);
     // The start URL (or where it redirects) refused by the guard: nothing can be crawled.
-    else if (chain.firstId === this.startId) this.control.stop('address_refused');
+    else if (chain.firstId === this.ctx.startId) this.ctx.control.stop('address_refused');
   }
 
   /** Where one hop leads, when it leaves HTTPS or the site. */
   private async hopTarget(id: number, status: number, location: string): Promise<void> {
-    const from = new URL(this.reg.url(id));
+    const from = new URL(this.ctx.reg.url(id));
     const to = new URL(location);
-    if (from.protocol === 'https:' && to.protocol === 'http:') await this.output.issue('redirect_to_http', id, D.redirectHop(status, location));
+    if (from.protocol === 'https:' && to.protocol === 'http:') await this.ctx.output.issue('redirect_to_http', id, D.redirectHop(status, location));
     // The start URL moving the whole site to another host made that host internal (scope.addSite).
-    if (to.host !== from.host && !this.scope.isInternal(location)) await this.output.issue('redirect_external', id, D.redirectHop(status, location));
+    if (to.host !== from.host && !this.ctx.scope.isInternal(location)) await this.ctx.output.issue('redirect_external', id, D.redirectHop(status, location));
   }
 
   /** Records each redirect hop of the chain, then the chain's own issue (loop, too long). */
   private async recordChain(chain: Chain): Promise<void> {
     const { hops: steps, final, loop, tooMany } = chain;
     if (steps.length === 0) return;
-    const reg = this.reg;
+    const reg = this.ctx.reg;
     const hops: RedirectHop[] = steps.map((h) => ({ url: reg.url(h.id), status_code: h.status, location: h.location }));
     for (let i = 0; i < steps.length; i++) {
       const h = steps[i];
@@ -206,13 +193,13 @@ export class UrlFetcher {
       record.response_time_ms = h.ttfb;
       record.content_type = h.contentType;
       record.error_type = loop ? 'redirect_loop' : tooMany ? 'too_many_redirects' : h.location === null ? 'invalid_redirect' : null;
-      await this.output.record(h.id, record);
-      if (h.status === 302 || h.status === 307) await this.output.issue('temporary_redirect', h.id, `${h.status} to ${h.location}`);
+      await this.ctx.output.record(h.id, record);
+      if (h.status === 302 || h.status === 307) await this.ctx.output.issue('temporary_redirect', h.id, `${h.status} to ${h.location}`);
       if (h.location !== null) await this.hopTarget(h.id, h.status, h.location);
     }
     const path = hops.map((h) => h.url).concat(hops[hops.length - 1].location ?? []).join(' → ');
-    if (loop) await this.output.issue('redirect_loop', chain.firstId, path);
-    else if (tooMany) await this.output.issue('redirect_chain', chain.firstId, `more than ${MAX_REDIRECTS} redirects: ${path}`);
-    else if (steps.length > 1) await this.output.issue('redirect_chain', chain.firstId, `${steps.length} hops: ${path}`);
+    if (loop) await this.ctx.output.issue('redirect_loop', chain.firstId, path);
+    else if (tooMany) await this.ctx.output.issue('redirect_chain', chain.firstId, `more than ${MAX_REDIRECTS} redirects: ${path}`);
+    else if (steps.length > 1) await this.ctx.output.issue('redirect_chain', chain.firstId, `${steps.length} hops: ${path}`);
   }
 }

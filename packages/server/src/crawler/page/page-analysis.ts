@@ -8,7 +8,8 @@
 import { StreamingHtmlDecoder, charsetFromContentType } from '../fetch/decode.js';
 import { HtmlAnalyser, type HtmlFacts } from './html-analyser.js';
 import type { Headers } from '../fetch/http-client.js';
-import { analysePage, type Finding, type PageSummary } from './page-audit.js';
+import { analysePage } from './page-audit.js';
+import type { Finding, PageSummary } from './page-facts.js';
 import { digestOf, type PageDigest } from './page-digest.js';
 import { siteKey } from '../run/crawl-scope.js';
 import type { DiscoveredVia } from '../crawl-types.js';

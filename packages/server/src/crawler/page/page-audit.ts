@@ -4,104 +4,13 @@
  * what the checks share (links, robots directives, canonicals, hreflang, all against <base>) and
  * what the crawl keeps; the checks themselves are in page-checks.ts, by topic.
  */
-import type { CheckName } from '../checks.js';
 import { metaRefreshTarget, type HtmlFacts } from './html-analyser.js';
 import type { HtmlResource } from './html-resources.js';
-import { headerValue, type Headers } from '../fetch/http-client.js';
-import { pageChecks, type PageFacts } from './page-checks.js';
+import { headerValue } from '../fetch/http-client.js';
+import { pageChecks } from './page-checks.js';
+import type { CanonicalReading, Finding, PageFacts, PageInput, PageSummary } from './page-facts.js';
+import { robotsDirectives } from './robots-directives.js';
 import { normaliseUrl } from '../url.js';
-import type { DiscoveredVia } from '../crawl-types.js';
-
-export interface Finding {
-  name: CheckName;
-  details: string;
-}
-
-export interface PageInput {
-  /** Normalised URL the HTML came from. */
-  url: string;
-  status: number;
-  headers: Headers;
-  ttfbMs: number;
-  depth: number;
-  discoveredVia: DiscoveredVia;
-  html: HtmlFacts;
-  /** Decompressed HTML size in bytes. */
-  sizeBytes: number;
-  /** The body was longer than the crawl reads (maxHtmlBytes). */
-  truncated?: boolean;
-  isInternal: (url: string) => boolean;
-  /** Our robots.txt product token, to read `X-Robots-Tag: token: noindex`. */
-  robotsToken: string;
-}
-
-/** What the crawl keeps from a page's HTML, already resolved and normalised. */
-export interface PageSummary {
-  title: string | null;
-  metaDescription: string | null;
-  h1: string | null;
-  wordCount: number;
-  /** The canonical the crawl follows: the first valid one (HTML, else the Link header). */
-  canonical: string | null;
-  /** The canonical as declared, resolved against the page when it is a URL at all, valid or not. */
-  declaredCanonical: string | null;
-  noindex: boolean;
-  nofollow: boolean;
-  indexable: boolean;
-  internalLinks: { url: string; nofollow: boolean }[];
-  externalLinks: string[];
-  /** What the page loads (stylesheets, scripts, images…), resolved, once per URL. */
-  resources: HtmlResource[];
-  imagesWithoutAlt: number;
-  hreflang: { lang: string; url: string }[];
-  metaRefreshUrl: string | null;
-  metaRobots: string | null;
-  xRobotsTag: string | null;
-}
-
-export const ROBOTS_DIRECTIVES = new Set([
-  'all', 'noindex', 'nofollow', 'none', 'noarchive', 'nosnippet', 'notranslate', 'noimageindex', 'unavailable_after',
-  'max-snippet', 'max-image-preview', 'max-video-preview', 'indexifembedded', 'index', 'follow', 'noai', 'noimageai',
-]);
-/** Directives other engines read, or Google once did: not reported as unknown. */
-export const OTHER_ROBOTS_DIRECTIVES = new Set(['noodp', 'noydir', 'noyaca', 'nocache', 'nositelinkssearchbox', 'noarchive', 'archive', 'snippet', 'odp', 'imageindex', 'translate']);
-
-/**
- * Robots directives that apply to us: every meta robots value, and the X-Robots-Tag lines that
- * are unprefixed or prefixed with our token (`ourbot: noindex, nofollow`: the prefix holds until
- * the end of its header line).
- */
-export function robotsDirectives(metaRobots: readonly string[], xRobotsTag: string | string[] | null | undefined, token: string): Set<string> {
-  const out = new Set<string>();
-  const add = (directive: string) => {
-    const v = directive.trim().toLowerCase().split(':')[0].trim();
-    if (v) out.add(v);
-  };
-  for (const m of metaRobots) m.split(',').forEach(add);
-  const lines = xRobotsTag == null ? [] : Array.isArray(xRobotsTag) ? xRobotsTag : [xRobotsTag];
-  for (const line of lines) {
-    let forUs = true;
-    for (const part of line.split(',')) {
-      const prefixed = /^\s*([a-z0-9_-]+)\s*:\s*(.*)$/i.exec(part);
-      if (prefixed && !ROBOTS_DIRECTIVES.has(prefixed[1].toLowerCase())) {
-        forUs = prefixed[1].toLowerCase() === token;
-        if (forUs) add(prefixed[2]);
-      } else if (forUs) add(part);
-    }
-  }
-  return out;
-}
-
-/** A declared canonical: as the page shows it, the crawlable URL it names, or why it names none. */
-export interface CanonicalReading {
-  raw: string;
-  /** Resolved against the page when it parses as a URL (any scheme); null otherwise. */
-  shown: string | null;
-  /** The normalised http(s) URL, or null when the canonical is invalid. */
-  url: string | null;
-  /** Why it is invalid; null when valid. */
-  problem: string | null;
-}
 
 /**
  * Reads a canonical href as Google does: it must name a crawlable http(s) URL, else it is ignored

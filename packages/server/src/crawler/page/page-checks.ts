@@ -6,32 +6,11 @@ import { CHECK_DETAILS as D } from '@siteaudit/schema';
 import { THRESHOLDS, type CheckName } from '../checks.js';
 import { headerValue } from '../fetch/http-client.js';
 import type { HtmlResource } from './html-resources.js';
-import { OTHER_ROBOTS_DIRECTIVES, ROBOTS_DIRECTIVES, robotsDirectives, type CanonicalReading, type Finding, type PageInput } from './page-audit.js';
+import type { Finding, PageFacts } from './page-facts.js';
+import { OTHER_ROBOTS_DIRECTIVES, ROBOTS_DIRECTIVES, robotsDirectives } from './robots-directives.js';
 import { structuredDataGaps } from './structured-data.js';
 import { urlHygiene } from './url-hygiene.js';
 import { isAbsoluteUrl, normaliseUrl } from '../url.js';
-
-/** What the checks share about one page, resolved once. */
-export interface PageFacts {
-  input: PageInput;
-  /** Where relative URLs resolve: <base href>, else the page's URL. */
-  base: string;
-  /** Internal link targets → whether every link to it is nofollow. */
-  internal: Map<string, boolean>;
-  external: Set<string>;
-  xRobotsTag: string | null;
-  noindex: boolean;
-  nofollow: boolean;
-  /** Valid canonicals of the head, resolved and deduplicated, and of the Link header. */
-  htmlCanonicals: string[];
-  headerCanonicals: string[];
-  /** Every declared canonical (head, then header), valid or not. */
-  canonicalReadings: CanonicalReading[];
-  metaRefreshUrl: string | null;
-  hreflang: { lang: string; url: string }[];
-  /** What the page loads, resolved against <base>, once per URL. */
-  resources: HtmlResource[];
-}
 
 type Add = (name: CheckName, details: string) => void;
 

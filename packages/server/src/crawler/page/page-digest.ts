@@ -5,7 +5,7 @@
  */
 import { THRESHOLDS } from '../checks.js';
 import { Flag, type UrlRegistry } from '../run/url-registry.js';
-import type { PageSummary } from './page-audit.js';
+import type { PageSummary } from './page-facts.js';
 import { contentHash, hash53, simhash64, simhashHex } from './text-hash.js';
 
 /** The hex forms of the text hashes, for the page record. */

@@ -1,6 +1,6 @@
 /** Building a page record: the empty shape, and the fields filled from an analysed page. */
 import type { HtmlFacts } from './html-analyser.js';
-import type { PageSummary } from './page-audit.js';
+import type { PageSummary } from './page-facts.js';
 import type { TextDigest } from './page-digest.js';
 import type { AccessibilityFinding, DiscoveredVia, PageRecord } from '../crawl-types.js';
 

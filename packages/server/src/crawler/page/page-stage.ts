@@ -7,23 +7,28 @@
  */
 import { ACCESSIBILITY_PREFIX, IMPACT_SEVERITY } from '../checks.js';
 import { browserPass, type BrowserOutcome, type BrowserPassOptions } from './browser-pass.js';
-import type { EarlyEnd } from '../run/early-end.js';
 import { isHtmlContentType } from '../fetch/decode.js';
 import type { ExternalChecks } from '../site/external-checks.js';
 import type { ResourceChecks } from '../site/resource-checks.js';
-import { CHAIN_FAILED, Flag, isId, type UrlRegistry } from '../run/url-registry.js';
+import { CHAIN_FAILED, Flag, isId } from '../run/url-registry.js';
 import type { HtmlFacts } from './html-analyser.js';
-import { FetchError, headerValue, type HttpClient, type HttpResponse } from '../fetch/http-client.js';
+import { FetchError, headerValue, type HttpResponse } from '../fetch/http-client.js';
 import type { LinkGraph } from '../site/link-graph.js';
-import type { CrawlOutput } from '../run/crawl-output.js';
-import type { Finding, PageSummary } from './page-audit.js';
+import type { Finding, PageSummary } from './page-facts.js';
 import { analyseFacts, type PageAnalyser } from './page-analysis.js';
 import { keepDigest, type PageDigest } from './page-digest.js';
 import { accessibilityDetails, emptyRecord, fillFromAnalysis } from './page-record.js';
 import { detectProtection } from '../fetch/protection.js';
-import type { CrawlScope } from '../run/crawl-scope.js';
 import { MAX_REDIRECTS } from '../crawl-config.js';
 import type { PageRecord } from '../crawl-types.js';
+import type { CrawlContext } from '../run/crawl-context.js';
+
+/** The stages a page hands what it found to: its links, external links and the resources it loads. */
+export interface PageHandoff {
+  links: LinkGraph;
+  externals: ExternalChecks;
+  resources: ResourceChecks;
+}
 
 export interface PageStageOptions {
   /** HTML read cap, in bytes after decompression. */
@@ -47,25 +52,18 @@ interface Analysed {
 
 export class PageStage {
   constructor(
-    private readonly reg: UrlRegistry,
-    private readonly client: HttpClient,
-    private readonly scope: CrawlScope,
-    private readonly links: LinkGraph,
-    private readonly externals: ExternalChecks,
-    private readonly resources: ResourceChecks,
-    private readonly output: CrawlOutput,
-    private readonly control: EarlyEnd,
-    private readonly startId: number,
+    private readonly ctx: CrawlContext,
+    private readonly handoff: PageHandoff,
     private readonly options: PageStageOptions,
   ) {}
 
   /** Records the response that ended a chain (not a redirect) and analyses it when it is HTML. */
   async handle(id: number, url: string, depth: number, response: HttpResponse): Promise<void> {
     const { status, headers } = response;
-    this.reg.status[id] = status;
-    this.reg.finalStatus[id] = status;
+    this.ctx.reg.status[id] = status;
+    this.ctx.reg.finalStatus[id] = status;
     const contentType = headerValue(headers, 'content-type');
-    const record = emptyRecord(url, depth, this.reg.discoveredVia(id), true);
+    const record = emptyRecord(url, depth, this.ctx.reg.discoveredVia(id), true);
     record.status_code = status;
     record.content_type = contentType;
     record.response_time_ms = response.ttfbMs;
@@ -83,17 +81,17 @@ export class PageStage {
       headers,
       ttfbMs: response.ttfbMs,
       depth,
-      discoveredVia: this.reg.discoveredVia(id),
+      discoveredVia: this.ctx.reg.discoveredVia(id),
       sizeBytes: record.size_bytes!,
       truncated: record.body_truncated,
-      sites: this.scope.siteKeys,
+      sites: this.ctx.scope.siteKeys,
       robotsToken: this.options.token,
     };
     const analysis = await this.options.analyser.analyse({ ...page, contentType, body, keepHtml: browserOptions !== null });
     const fetched = analysis.html;
     const sample = `${fetched.textSample} ${fetched.scriptSrcs.join(' ')}`;
     if (detectProtection({ status, headers, title: fetched.titles[0] ?? null, body: sample })) return this.protectionPage(id, record);
-    this.control.ordinaryPage();
+    this.ctx.control.ordinaryPage();
     if (!browserOptions) return this.record(id, depth, record, analysis, null);
     const browser = await browserPass(browserOptions, { url, status, headers, html: analysis.decoded! }, fetched);
     // The rendered DOM's facts (JavaScript rendering) are analysed again, here.
@@ -106,12 +104,12 @@ export class PageStage {
     const { status } = response;
     const length = Number(headerValue(response.headers, 'content-length'));
     record.size_bytes = Number.isFinite(length) && headerValue(response.headers, 'content-length') !== null ? length : null;
-    this.client.discard(response);
+    this.ctx.client.discard(response);
     // A plain 403/429 without a challenge body is the page's own answer.
-    this.control.ordinaryPage();
-    await this.output.record(id, record);
-    if (status >= 500) await this.output.issue('http_5xx', id, `status ${status}`);
-    else if (status >= 400) await this.output.issue('http_4xx', id, `status ${status}`);
+    this.ctx.control.ordinaryPage();
+    await this.ctx.output.record(id, record);
+    if (status >= 500) await this.ctx.output.issue('http_5xx', id, `status ${status}`);
+    else if (status >= 400) await this.ctx.output.issue('http_4xx', id, `status ${status}`);
   }
 
   /**
@@ -122,14 +120,14 @@ export class PageStage {
     const chunks: Buffer[] = [];
     let read: { bytes: number; truncated: boolean };
     try {
-      read = await this.client.stream(response, this.options.maxHtmlBytes, (chunk) => void chunks.push(chunk));
+      read = await this.ctx.client.stream(response, this.options.maxHtmlBytes, (chunk) => void chunks.push(chunk));
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
-      this.reg.set(id, Flag.Failed);
-      this.reg.finalStatus[id] = CHAIN_FAILED;
+      this.ctx.reg.set(id, Flag.Failed);
+      this.ctx.reg.finalStatus[id] = CHAIN_FAILED;
       record.error_type = error.type;
-      await this.output.record(id, record);
-      await this.output.issue('fetch_failed', id, `${error.type} while reading the body: ${error.message}`);
+      await this.ctx.output.record(id, record);
+      await this.ctx.output.issue('fetch_failed', id, `${error.type} while reading the body: ${error.message}`);
       return null;
     }
     const body = new Uint8Array(read.bytes);
@@ -149,16 +147,16 @@ export class PageStage {
   private async record(id: number, depth: number, record: PageRecord, analysed: Analysed, browser: BrowserOutcome | null): Promise<void> {
     const url = record.url;
     const { findings, summary, html } = analysed;
-    const digest = keepDigest(this.reg, id, analysed.digest);
-    const linkTargets = this.links.register(id, url, depth, summary);
+    const digest = keepDigest(this.ctx.reg, id, analysed.digest);
+    const linkTargets = this.handoff.links.register(id, url, depth, summary);
     fillFromAnalysis(record, summary, html, digest);
-    const resources = this.resources.register(id, url, summary.resources);
+    const resources = this.handoff.resources.register(id, url, summary.resources);
     if (resources.length) record.resource_ids = resources.map((r) => r.record.id);
-    await this.output.record(id, record);
-    for (const f of findings) await this.output.issue(f.name, id, f.details);
-    if (browser?.failure) await this.output.issue('render_failed', id, browser.failure);
+    await this.ctx.output.record(id, record);
+    for (const f of findings) await this.ctx.output.issue(f.name, id, f.details);
+    if (browser?.failure) await this.ctx.output.issue('render_failed', id, browser.failure);
     for (const f of browser?.accessibility ?? []) {
-      await this.output.unscoredIssue({
+      await this.ctx.output.unscoredIssue({
         name: `${ACCESSIBILITY_PREFIX}${f.rule}`,
         severity: IMPACT_SEVERITY[f.impact] ?? 'info',
         category: 'accessibility',
@@ -166,26 +164,26 @@ export class PageStage {
         details: accessibilityDetails(f),
       });
     }
-    await this.links.countInlinks(id, linkTargets);
-    if (this.options.checkExternalLinks) for (const ext of summary.externalLinks) await this.externals.link(ext, id, depth + 1);
-    await this.resources.report(id, resources);
+    await this.handoff.links.countInlinks(id, linkTargets);
+    if (this.options.checkExternalLinks) for (const ext of summary.externalLinks) await this.handoff.externals.link(ext, id, depth + 1);
+    await this.handoff.resources.report(id, resources);
   }
 
   /** A firewall or challenge page instead of the page: recorded as such, never audited. */
   private async protectionPage(id: number, record: PageRecord): Promise<void> {
-    this.reg.set(id, Flag.Protection);
+    this.ctx.reg.set(id, Flag.Protection);
     record.protection = true;
     record.error_type = 'protection';
-    await this.output.record(id, record);
-    this.control.protectionPage(id === this.startId || this.chainStartsAtStart(id));
+    await this.ctx.output.record(id, record);
+    this.ctx.control.protectionPage(id === this.ctx.startId || this.chainStartsAtStart(id));
   }
 
   /** True when `id` was reached by redirects from the start URL. */
   private chainStartsAtStart(id: number): boolean {
-    let cur = this.startId;
+    let cur = this.ctx.startId;
     for (let i = 0; i <= MAX_REDIRECTS && isId(cur); i++) {
       if (cur === id) return true;
-      cur = this.reg.redirect[cur];
+      cur = this.ctx.reg.redirect[cur];
     }
     return false;
   }

@@ -4,14 +4,12 @@
  * once, up to a cap. What pages load (images, scripts, styles…) is checked by resource-checks.ts.
  */
 import { MAX_REDIRECTS } from '../crawl-config.js';
-import type { EarlyEnd } from '../run/early-end.js';
-import { FetchError, headerValue, type HttpClient, type HttpResponse } from '../fetch/http-client.js';
-import type { CrawlOutput } from '../run/crawl-output.js';
+import { FetchError, headerValue, type HttpResponse } from '../fetch/http-client.js';
 import { emptyRecord } from '../page/page-record.js';
-import type { FetchScheduler } from '../run/fetch-scheduler.js';
 import { MAX_PENDING_SOURCES } from './link-graph.js';
 import type { PageRecord, RedirectHop } from '../crawl-types.js';
 import { normaliseUrl } from '../url.js';
+import type { CrawlContext } from '../run/crawl-context.js';
 
 interface ExternalEntry {
   depth: number;
@@ -29,10 +27,7 @@ export class ExternalChecks {
   private readonly externals = new Map<string, ExternalEntry>();
 
   constructor(
-    private readonly client: HttpClient,
-    private readonly scheduler: FetchScheduler,
-    private readonly output: CrawlOutput,
-    private readonly control: EarlyEnd,
+    private readonly ctx: CrawlContext,
     private readonly options: ExternalChecksOptions,
   ) {}
 
@@ -44,10 +39,10 @@ export class ExternalChecks {
       entry = { depth, done: false, broken: null, sources: [] };
       this.externals.set(url, entry);
       const e = entry;
-      this.scheduler.queueAux(url, () => this.check(url, e));
+      this.ctx.scheduler.queueAux(url, () => this.check(url, e));
     }
     if (entry.done) {
-      if (entry.broken) await this.output.issue('broken_external_link', source, `link to ${url}: ${entry.broken}`);
+      if (entry.broken) await this.ctx.output.issue('broken_external_link', source, `link to ${url}: ${entry.broken}`);
     } else if (entry.sources.length < MAX_PENDING_SOURCES) entry.sources.push(source);
   }
 
@@ -60,20 +55,20 @@ export class ExternalChecks {
     while (current !== null) current = await this.hop(current, entry, record, hops, seen);
     if (hops.length > 1) record.redirect_chain = hops;
     entry.done = true;
-    await this.output.externalPage(record);
+    await this.ctx.output.externalPage(record);
     const sources = entry.sources;
     entry.sources = [];
-    if (entry.broken) for (const source of sources) await this.output.issue('broken_external_link', source, `link to ${url}: ${entry.broken}`);
+    if (entry.broken) for (const source of sources) await this.ctx.output.issue('broken_external_link', source, `link to ${url}: ${entry.broken}`);
   }
 
   /** One request of an external check; returns the next URL of its redirect chain, or null at the end. */
   private async hop(current: string, entry: ExternalEntry, record: PageRecord, hops: RedirectHop[], seen: Set<string>): Promise<string | null> {
     let response: HttpResponse;
     try {
-      response = await this.client.exchange(current, 'HEAD', '*/*');
+      response = await this.ctx.client.exchange(current, 'HEAD', '*/*');
       if (response.status === 405 || response.status === 501) {
-        this.client.discard(response);
-        response = await this.client.exchange(current, 'GET', '*/*');
+        this.ctx.client.discard(response);
+        response = await this.ctx.client.exchange(current, 'GET', '*/*');
       }
     } catch (error) {
       if (error instanceof FetchError) {
@@ -83,7 +78,7 @@ export class ExternalChecks {
       }
       throw error;
     }
-    this.client.discard(response);
+    this.ctx.client.discard(response);
     const location = headerValue(response.headers, 'location');
     const next = location !== null && response.status >= 300 && response.status < 400 ? normaliseUrl(location, current) : null;
     if (hops.length === 0) {
@@ -96,7 +91,7 @@ export class ExternalChecks {
     if (response.protection) {
       // A challenge is not a broken link; it is counted, never reported.
       record.protection = hops.length === 1;
-      this.control.externalProtection();
+      this.ctx.control.externalProtection();
       return null;
     }
     if (next === null) {

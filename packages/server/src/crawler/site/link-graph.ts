@@ -7,9 +7,8 @@
 import type { CheckName } from '../checks.js';
 import { PendingLinks } from './pending-links.js';
 import { CHAIN_FAILED, Flag, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
-import type { PageSummary } from '../page/page-audit.js';
-import type { CrawlScope } from '../run/crawl-scope.js';
-import type { FetchScheduler } from '../run/fetch-scheduler.js';
+import type { PageSummary } from '../page/page-facts.js';
+import type { CrawlContext } from '../run/crawl-context.js';
 
 export { MAX_PENDING_SOURCES } from './pending-links.js';
 
@@ -40,12 +39,7 @@ export class LinkGraph {
   private readonly pending = new PendingLinks();
   readonly hreflang: HreflangMap = new Map();
 
-  constructor(
-    private readonly reg: UrlRegistry,
-    private readonly scope: CrawlScope,
-    private readonly scheduler: FetchScheduler,
-    private readonly report: (name: CheckName, pageId: number, details: string) => Promise<void>,
-  ) {}
+  constructor(private readonly ctx: CrawlContext) {}
 
   /**
    * Registers what page `id` (at `url`, click depth `depth`) points to: its internal links (and
@@ -55,19 +49,19 @@ export class LinkGraph {
   register(id: number, url: string, depth: number, summary: PageSummary): Set<number> {
     const childDepth = depth + 1;
     const linkTargets = new Set<number>();
-    const targets = summary.metaRefreshUrl && this.scope.isInternal(summary.metaRefreshUrl)
+    const targets = summary.metaRefreshUrl && this.ctx.scope.isInternal(summary.metaRefreshUrl)
       ? [...summary.internalLinks, { url: summary.metaRefreshUrl, nofollow: false }]
       : summary.internalLinks;
     for (const link of targets) {
       if (link.url === url) continue;
-      const target = this.scheduler.discover(link.url, childDepth, 'link');
+      const target = this.ctx.scheduler.discover(link.url, childDepth, 'link');
       if (target !== null) linkTargets.add(target);
     }
-    if (summary.canonical) this.reg.canonical[id] = this.canonicalTarget(id, url, summary.canonical, childDepth);
+    if (summary.canonical) this.ctx.reg.canonical[id] = this.canonicalTarget(id, url, summary.canonical, childDepth);
     const alternates: { lang: string; target: number }[] = [];
     for (const h of summary.hreflang) {
-      if (!this.scope.isInternal(h.url)) continue;
-      const target = h.url === url ? id : (this.scheduler.discover(h.url, childDepth, 'hreflang') ?? this.reg.get(h.url));
+      if (!this.ctx.scope.isInternal(h.url)) continue;
+      const target = h.url === url ? id : (this.ctx.scheduler.discover(h.url, childDepth, 'hreflang') ?? this.ctx.reg.get(h.url));
       if (target !== undefined && target !== null) alternates.push({ lang: h.lang, target });
     }
     if (alternates.length) this.hreflang.set(id, alternates);
@@ -76,13 +70,13 @@ export class LinkGraph {
 
   private canonicalTarget(id: number, url: string, canonical: string, depth: number): number {
     if (canonical === url) return id;
-    if (!this.scope.isInternal(canonical)) return UNUSABLE_ID;
-    return this.scheduler.discover(canonical, depth, 'canonical') ?? this.reg.get(canonical) ?? UNUSABLE_ID;
+    if (!this.ctx.scope.isInternal(canonical)) return UNUSABLE_ID;
+    return this.ctx.scheduler.discover(canonical, depth, 'canonical') ?? this.ctx.reg.get(canonical) ?? UNUSABLE_ID;
   }
 
   /** Counts the links of recorded page `source`; judges those whose target is known, keeps the others. */
   async countInlinks(source: number, targets: Set<number>): Promise<void> {
-    const reg = this.reg;
+    const reg = this.ctx.reg;
     for (const target of targets) {
       reg.inlinks[target]++;
       if (reg.state[target] === State.Done) await this.judge(source, target);
@@ -96,7 +90,7 @@ export class LinkGraph {
   }
 
   private async judge(source: number, target: number): Promise<void> {
-    const problem = linkProblem(this.reg, target);
-    if (problem) await this.report(problem.name, source, `link to ${this.reg.url(target)}: ${problem.why}`);
+    const problem = linkProblem(this.ctx.reg, target);
+    if (problem) await this.ctx.output.issue(problem.name, source, `link to ${this.ctx.reg.url(target)}: ${problem.why}`);
   }
 }

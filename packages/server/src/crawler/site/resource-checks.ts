@@ -9,14 +9,12 @@
  * and the crawl says so once.
  */
 import { THRESHOLDS, type CheckName } from '../checks.js';
-import { FetchError, headerValue, type HttpClient, type HttpResponse } from '../fetch/http-client.js';
+import { FetchError, headerValue, type HttpResponse } from '../fetch/http-client.js';
 import type { HtmlResource, ResourceType } from '../page/html-resources.js';
 import { MAX_PENDING_SOURCES } from './link-graph.js';
-import type { CrawlOutput } from '../run/crawl-output.js';
-import type { RobotsCache } from '../fetch/robots-cache.js';
-import type { FetchScheduler } from '../run/fetch-scheduler.js';
 import type { ResourceRecord } from '../crawl-types.js';
 import { normaliseUrl } from '../url.js';
+import type { CrawlContext } from '../run/crawl-context.js';
 
 export interface ResourceChecksOptions {
   /** Distinct resources requested at most in one crawl. */
@@ -60,11 +58,7 @@ export class ResourceChecks {
   private overBudgetReported = false;
 
   constructor(
-    private readonly client: HttpClient,
-    private readonly scheduler: FetchScheduler,
-    private readonly robots: RobotsCache,
-    private readonly output: CrawlOutput,
-    private readonly isInternal: (url: string) => boolean,
+    private readonly ctx: CrawlContext,
     private readonly options: ResourceChecksOptions,
   ) {}
 
@@ -94,12 +88,12 @@ export class ResourceChecks {
     for (const entry of used) {
       if (!entry.done) {
         if (entry.sources.length < MAX_PENDING_SOURCES) entry.sources.push(source);
-      } else if (entry.problem) await this.output.issue(entry.problem.name, source, entry.problem.details);
+      } else if (entry.problem) await this.ctx.output.issue(entry.problem.name, source, entry.problem.details);
     }
     if (this.overBudget && !this.overBudgetReported) {
       this.overBudgetReported = true;
       const { pageId } = this.overBudget;
-      await this.output.issue(
+      await this.ctx.output.issue(
         'resource_budget_reached',
         pageId,
         `${this.options.maxResourceChecks} distinct resources checked; those first met from this page on were not requested`,
@@ -112,7 +106,7 @@ export class ResourceChecks {
       id: this.entries.size,
       url,
       type,
-      is_internal: this.isInternal(url),
+      is_internal: this.ctx.scope.isInternal(url),
       status_code: null,
       final_status_code: null,
       redirect_url: null,
@@ -122,7 +116,7 @@ export class ResourceChecks {
     };
     const entry: ResourceEntry = { record, done: false, problem: null, sources: [], firstPage: pageUrl };
     this.entries.set(url, entry);
-    this.scheduler.queueAux(url, () => this.check(entry));
+    this.ctx.scheduler.queueAux(url, () => this.check(entry));
     return entry;
   }
 
@@ -131,14 +125,14 @@ export class ResourceChecks {
     const final = await this.follow(record);
     entry.problem = this.problem(record, final);
     entry.done = true;
-    await this.output.resource(record);
+    await this.ctx.output.resource(record);
     if (record.type === 'image' && this.tooLarge(record)) {
       const kb = Math.round(record.size_bytes! / 1024);
-      await this.output.issue('image_too_large', null, `${kb} KB, used on ${entry.firstPage}`, record.url);
+      await this.ctx.output.issue('image_too_large', null, `${kb} KB, used on ${entry.firstPage}`, record.url);
     }
     const sources = entry.sources;
     entry.sources = [];
-    if (entry.problem) for (const source of sources) await this.output.issue(entry.problem.name, source, entry.problem.details);
+    if (entry.problem) for (const source of sources) await this.ctx.output.issue(entry.problem.name, source, entry.problem.details);
   }
 
   /** Requests the resource and its redirects; fills the record; returns the last URL reached. */
@@ -146,7 +140,7 @@ export class ResourceChecks {
     const seen = new Set<string>([record.url]);
     let current = record.url;
     for (let hops = 0; ; hops++) {
-      const policy = await this.robots.for(current);
+      const policy = await this.ctx.robots.for(current);
       if (policy.state === 'unreachable' && policy.status === null) {
         // Not even robots.txt answered: the host cannot be reached, which breaks the resource.
         record.error_type = policy.error ?? 'connection';
@@ -164,7 +158,7 @@ export class ResourceChecks {
         record.error_type = error.type;
         return current;
       }
-      this.client.discard(response);
+      this.ctx.client.discard(response);
       const location = headerValue(response.headers, 'location');
       const next = location !== null && response.status >= 300 && response.status < 400 ? normaliseUrl(location, current) : null;
       if (hops === 0) {
@@ -195,12 +189,12 @@ export class ResourceChecks {
    */
   private async request(url: string, type: ResourceType): Promise<HttpResponse> {
     const accept = ACCEPT[type] ?? '*/*';
-    const head = await this.client.exchange(url, 'HEAD', accept);
+    const head = await this.ctx.client.exchange(url, 'HEAD', accept);
     const s = head.status;
     const doubtful = s === 405 || s === 501 || (s >= 400 && s < 500 && s !== 404 && s !== 410 && s !== 429);
     if (!doubtful) return head;
-    this.client.discard(head);
-    return this.client.exchange(url, 'GET', accept);
+    this.ctx.client.discard(head);
+    return this.ctx.client.exchange(url, 'GET', accept);
   }
 
   private problem(record: ResourceRecord, final: string): Problem | null {

@@ -6,14 +6,12 @@
 import { CHECK_DETAILS as D } from '@siteaudit/schema';
 import { AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS } from '../checks.js';
 import { isHtmlContentType } from '../fetch/decode.js';
-import { Flag, type UrlRegistry } from '../run/url-registry.js';
-import { headerValue, type HttpClient } from '../fetch/http-client.js';
-import type { CrawlOutput } from '../run/crawl-output.js';
+import { Flag } from '../run/url-registry.js';
+import { headerValue } from '../fetch/http-client.js';
 import type { RobotsPolicy } from '../fetch/robots-policy.js';
-import type { FetchScheduler } from '../run/fetch-scheduler.js';
-import type { CrawlScope } from '../run/crawl-scope.js';
 import { readSitemaps, type SitemapReport } from './sitemap.js';
 import { normaliseUrl, originOf } from '../url.js';
+import type { CrawlContext } from '../run/crawl-context.js';
 
 export interface SiteFilesOptions {
   /** The crawl's budget: at most this many URLs are taken from the sitemaps. */
@@ -30,21 +28,17 @@ export class SiteFiles {
   private foreign = { count: 0, example: '' };
 
   constructor(
-    private readonly reg: UrlRegistry,
-    private readonly client: HttpClient,
-    private readonly scope: CrawlScope,
-    private readonly scheduler: FetchScheduler,
-    private readonly output: CrawlOutput,
+    private readonly ctx: CrawlContext,
     private readonly options: SiteFilesOptions,
   ) {}
 
   /** Checks the start origin's files; the sitemaps go on being read once this returns. */
   async check(policy: RobotsPolicy): Promise<void> {
-    const origin = originOf(this.scope.startUrl);
-    if (policy.state === 'missing') await this.output.issue('robots_txt_missing', null, `robots.txt answers ${policy.status}`, policy.url);
+    const origin = originOf(this.ctx.scope.startUrl);
+    if (policy.state === 'missing') await this.ctx.output.issue('robots_txt_missing', null, `robots.txt answers ${policy.status}`, policy.url);
 
     const listed = policy.sitemaps.map((s) => normaliseUrl(s, policy.url)).filter((s): s is string => s !== null);
-    this.sitemapsRead = this.readSitemaps(listed, `${origin}/sitemap.xml`).catch((error) => this.scheduler.fail(error));
+    this.sitemapsRead = this.readSitemaps(listed, `${origin}/sitemap.xml`).catch((error) => this.ctx.scheduler.fail(error));
 
     if (this.options.checkAiReachability) {
       if (policy.state === 'ok') await this.aiAgents(policy, `${origin}/`);
@@ -59,21 +53,21 @@ export class SiteFiles {
    * of the site.
    */
   private async httpCounterpart(): Promise<void> {
-    const http = new URL(this.scope.startUrl);
+    const http = new URL(this.ctx.scope.startUrl);
     http.protocol = 'http:';
     if (http.port === '443') http.port = '';
-    const res = await this.client.getResource(http.href, { maxHops: 5, maxBytes: 1024, accept: 'text/html,*/*;q=0.5' });
+    const res = await this.ctx.client.getResource(http.href, { maxHops: 5, maxBytes: 1024, accept: 'text/html,*/*;q=0.5' });
     if (res.status !== null && res.status >= 200 && res.status < 300 && res.finalUrl.startsWith('http:')) {
-      await this.output.issue('http_not_redirected', null, D.httpNotRedirected(http.href, res.status), http.href);
+      await this.ctx.output.issue('http_not_redirected', null, D.httpNotRedirected(http.href, res.status), http.href);
     }
   }
 
   private async aiAgents(policy: RobotsPolicy, home: string): Promise<void> {
     for (const agent of AI_SEARCH_AGENTS) {
-      if (!policy.isAllowed(home, agent.toLowerCase())) await this.output.issue('ai_search_agent_blocked', null, `${agent} is disallowed`, policy.url);
+      if (!policy.isAllowed(home, agent.toLowerCase())) await this.ctx.output.issue('ai_search_agent_blocked', null, `${agent} is disallowed`, policy.url);
     }
     for (const agent of AI_TRAINING_CRAWLERS) {
-      if (!policy.isAllowed(home, agent.toLowerCase())) await this.output.issue('ai_training_crawler_blocked', null, `${agent} is disallowed`, policy.url);
+      if (!policy.isAllowed(home, agent.toLowerCase())) await this.ctx.output.issue('ai_training_crawler_blocked', null, `${agent} is disallowed`, policy.url);
     }
   }
 
@@ -83,61 +77,61 @@ export class SiteFiles {
     let added = 0;
     return (loc) => {
       const url = normaliseUrl(loc);
-      if (url && !this.scope.isInternal(url) && this.foreign.count++ === 0) this.foreign.example = url;
-      if (!url || !this.scope.inScope(url)) return true;
-      let id = this.reg.get(url);
+      if (url && !this.ctx.scope.isInternal(url) && this.foreign.count++ === 0) this.foreign.example = url;
+      if (!url || !this.ctx.scope.inScope(url)) return true;
+      let id = this.ctx.reg.get(url);
       if (id === undefined) {
-        if (added >= cap || this.reg.size >= this.scheduler.registryCap) return false;
-        id = this.reg.add(url, 1, 'sitemap').id;
-        this.reg.set(id, Flag.Internal);
+        if (added >= cap || this.ctx.reg.size >= this.ctx.scheduler.registryCap) return false;
+        id = this.ctx.reg.add(url, 1, 'sitemap').id;
+        this.ctx.reg.set(id, Flag.Internal);
         added++;
       }
-      this.reg.set(id, Flag.InSitemap);
+      this.ctx.reg.set(id, Flag.InSitemap);
       return true;
     };
   }
 
   private async readSitemaps(listed: string[], fallback: string): Promise<void> {
     const onUrl = this.sitemapUrl();
-    const robotsUrl = `${originOf(this.scope.startUrl)}/robots.txt`;
+    const robotsUrl = `${originOf(this.ctx.scope.startUrl)}/robots.txt`;
     if (listed.length > 0) {
-      const report = await readSitemaps(this.client, listed, onUrl);
+      const report = await readSitemaps(this.ctx.client, listed, onUrl);
       await this.sitemapHygiene(report, robotsUrl);
       if (report.found.length === 0) {
         const failed = report.failed.map((f) => `${f.url} (${f.status ?? 'no response'})`).join(', ');
-        await this.output.issue('sitemap_missing', null, `robots.txt lists sitemaps that cannot be read: ${failed}`, robotsUrl);
+        await this.ctx.output.issue('sitemap_missing', null, `robots.txt lists sitemaps that cannot be read: ${failed}`, robotsUrl);
       }
       return;
     }
-    const report = await readSitemaps(this.client, [fallback], onUrl);
+    const report = await readSitemaps(this.ctx.client, [fallback], onUrl);
     // A missing /sitemap.xml that answers some page is no sitemap, not an invalid one.
     if (report.found.length > 0) await this.sitemapHygiene(report, robotsUrl);
-    if (report.found.length > 0) await this.output.issue('sitemap_not_in_robots', null, `${fallback} exists but robots.txt has no Sitemap line`, robotsUrl);
-    else await this.output.issue('sitemap_missing', null, `no Sitemap line in robots.txt and ${fallback} answers ${report.failed[0]?.status ?? 'nothing'}`, fallback);
+    if (report.found.length > 0) await this.ctx.output.issue('sitemap_not_in_robots', null, `${fallback} exists but robots.txt has no Sitemap line`, robotsUrl);
+    else await this.ctx.output.issue('sitemap_missing', null, `no Sitemap line in robots.txt and ${fallback} answers ${report.failed[0]?.status ?? 'nothing'}`, fallback);
   }
 
   /** What the sitemaps read break of the protocol: size limits, format, URLs of other hosts. */
   private async sitemapHygiene(report: SitemapReport, robotsUrl: string): Promise<void> {
     this.sitemapsComplete = report.complete && report.found.length > 0;
     for (const file of report.oversized) {
-      await this.output.issue('sitemap_too_large', null, file.truncated ? D.sitemapTooManyBytes(file.url) : D.sitemapTooManyUrls(file.url, file.urls), file.url);
+      await this.ctx.output.issue('sitemap_too_large', null, file.truncated ? D.sitemapTooManyBytes(file.url) : D.sitemapTooManyUrls(file.url, file.urls), file.url);
     }
-    for (const file of report.invalid) await this.output.issue('sitemap_invalid', null, D.sitemapInvalid(file.url, file.status), file.url);
-    if (this.foreign.count > 0) await this.output.issue('sitemap_foreign_url', null, D.sitemapForeign(this.foreign.count, this.foreign.example), report.found[0] ?? robotsUrl);
+    for (const file of report.invalid) await this.ctx.output.issue('sitemap_invalid', null, D.sitemapInvalid(file.url, file.status), file.url);
+    if (this.foreign.count > 0) await this.ctx.output.issue('sitemap_foreign_url', null, D.sitemapForeign(this.foreign.count, this.foreign.example), report.found[0] ?? robotsUrl);
   }
 
   private async llmsTxt(origin: string): Promise<void> {
     const url = `${origin}/llms.txt`;
-    const res = await this.client.getResource(url, { maxHops: 5, maxBytes: 64 * 1024, accept: 'text/plain,text/markdown,*/*;q=0.5' });
+    const res = await this.ctx.client.getResource(url, { maxHops: 5, maxBytes: 64 * 1024, accept: 'text/plain,text/markdown,*/*;q=0.5' });
     if (res.status === null) return;
     const text = res.body?.toString('utf8') ?? '';
     // A site answering its HTML shell for every path has no llms.txt either.
     const isHtml = isHtmlContentType(headerValue(res.headers, 'content-type')) || /^\s*</.test(text);
     if (res.status < 200 || res.status >= 300 || isHtml) {
-      await this.output.issue('llms_txt_missing', null, isHtml && res.status < 300 ? 'llms.txt answers an HTML page' : `llms.txt answers ${res.status}`, url);
+      await this.ctx.output.issue('llms_txt_missing', null, isHtml && res.status < 300 ? 'llms.txt answers an HTML page' : `llms.txt answers ${res.status}`, url);
       return;
     }
     const firstLine = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
-    if (!/^#\s+\S/.test(firstLine)) await this.output.issue('llms_txt_no_h1', null, 'the file does not start with a "# Title" line', url);
+    if (!/^#\s+\S/.test(firstLine)) await this.ctx.output.issue('llms_txt_no_h1', null, 'the file does not start with a "# Title" line', url);
   }
 }

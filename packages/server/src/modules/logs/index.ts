@@ -10,14 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   assertIncluded,
-  logFindings,
-  joinLogs,
-  logInsights,
-  pendingClaims,
-  settleVerifications,
+  createLogJoin,
   withinLimit,
   limitUpgrade,
   type LogDayStat,
+  type LogFinding,
   type LogUrlStat,
 } from '@siteaudit/schema';
 import type { Handlers } from '../../http/binder.js';
@@ -29,9 +26,9 @@ import type { ServerModule } from '../module.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { assertUnlocked, findProject } from '../projects/handlers.js';
 import { latestCrawlPages } from './join-source.js';
-import { parseInThread } from './parse-runner.js';
+import { startParse } from './parse-runner.js';
 import { systemResolver, verifyByReverseDns, type DnsResolver } from './reverse-dns.js';
-import { importTotals, storeAggregate, toLogImport, urlStats, type LogImportRow } from './store.js';
+import { clearImportRows, completeImport, eachUrlStat, importTotals, toLogImport, urlStatPage, type LogImportRow } from './store.js';
 import { receiveFile } from './upload.js';
 
 export interface LogsOptions {
@@ -86,18 +83,32 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
       await knex('log_imports').where({ id: row.id }).update({ status: 'parsing' });
       const started = performance.now();
       const file = join(directory, row.file_key);
-      const aggregate = await parseInThread(file, options.threads ?? true);
-      // Addresses leave memory here: claims outside the ranges are looked up, then settled.
-      const verified = await verifyByReverseDns(resolver, pendingClaims(aggregate));
-      settleVerifications(aggregate, verified);
-      await transaction(knex, (trx) => storeAggregate(trx, row, aggregate, services.clock().toISOString()));
-      await rm(file, { force: true });
-      log.info({ import: row.id, project: row.project_id, lines: aggregate.linesRead, kept: aggregate.kept, duration_ms: Math.round(performance.now() - started) }, 'log import parsed');
+      const run = startParse({ file, importId: row.id, projectId: row.project_id }, options.threads ?? true);
+      try {
+        const { summary, claims } = await run.parse();
+        // Addresses leave memory here: claims outside the ranges are looked up, then settled.
+        await run.settle(await verifyByReverseDns(resolver, new Map(claims)));
+        // Rows go in by batches, each its own statement (the single SQLite connection is never
+        // held for the whole import); the reads see them only once the import is completed.
+        await clearImportRows(knex, row.id);
+        // The thread builds the next batch while this one is inserted.
+        for (let next = run.next(), batch = await next; batch; batch = await next) {
+          next = run.next();
+          next.catch(() => undefined); // awaited next turn; a failed insert must not leave it unhandled
+          await knex(batch.table).insert(batch.rows);
+        }
+        await completeImport(knex, row, summary, services.clock().toISOString());
+        await rm(file, { force: true });
+        log.info({ import: row.id, project: row.project_id, lines: summary.linesRead, kept: summary.kept, duration_ms: Math.round(performance.now() - started) }, 'log import parsed');
+      } finally {
+        await run.close();
+      }
     },
     async onFailed({ importId }, _message, cause) {
       log.error({ err: cause, import: importId }, 'log import failed');
       const row = (await knex('log_imports').where({ id: importId }).first()) as LogImportRow | undefined;
       if (row?.file_key) await rm(join(directory, row.file_key), { force: true });
+      await clearImportRows(knex, importId);
       await knex('log_imports').where({ id: importId }).update({ status: 'failed', error: IMPORT_FAILED, file_key: null, finished_at: services.clock().toISOString() });
     },
   });
@@ -156,17 +167,16 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
 
     async getLogInsights(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      const [stats, totals, crawl] = await Promise.all([urlStats(knex, project.id), importTotals(knex, project.id), latestCrawlPages(knex, project.id)]);
-      return { body: { data: logInsights(project.id, stats, totals.humans, totals.period, crawl) } };
+      const [totals, crawl] = await Promise.all([importTotals(knex, project.id), latestCrawlPages(knex, project.id)]);
+      const join = createLogJoin(crawl?.pages ?? null);
+      await eachUrlStat(knex, project.id, undefined, join.add);
+      return { body: { data: join.insights(project.id, totals.humans, totals.period, crawl?.id ?? null) } };
     },
 
     async listLogUrls(ctx, { params, query }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      const stats = (await urlStats(knex, project.id))
-        .filter((s) => (query.family === undefined || s.family === query.family) && (query.verification === undefined || s.verification === query.verification))
-        .sort((a, b) => textOrder(a.path, b.path) || textOrder(a.family, b.family) || textOrder(a.verification, b.verification));
-      const key = (s: LogUrlStat) => [s.path, s.family, s.verification];
-      return { items: pageAfter(stats, key, ctx.page.after, ctx.page.limit), key };
+      const items = await urlStatPage(knex, project.id, { family: query.family, verification: query.verification, after: ctx.page.after, limit: ctx.page.limit + 1 });
+      return { items, key: (s: LogUrlStat) => [s.path, s.family, s.verification] };
     },
 
     async listLogDays(ctx, { params, query }) {
@@ -189,7 +199,12 @@ export function logsModule(services: Services, options: LogsOptions = {}): Serve
     async listLogFindings(ctx, { params, query }) {
       const project = await findProject(knex, ctx.caller, params.project);
       const crawl = await latestCrawlPages(knex, project.id);
-      const findings = crawl ? logFindings(joinLogs(await urlStats(knex, project.id), crawl.pages), query.kind) : [];
+      let findings: LogFinding[] = [];
+      if (crawl) {
+        const join = createLogJoin(crawl.pages);
+        await eachUrlStat(knex, project.id, undefined, join.add);
+        findings = join.findings(query.kind);
+      }
       const key = (f: { path: string }) => [f.path];
       return { items: pageAfter(findings, key, ctx.page.after, ctx.page.limit), key };
     },

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { createLogAggregator, type LogAggregate } from '@siteaudit/schema';
+import { createLogAggregator, REFUSAL_SAMPLES, type LogAggregator } from '@siteaudit/schema';
 import { publishedRangeCheck } from './bot-ranges.js';
 
 /** A line longer than this is refused (and not held): no access log line comes near it. */
@@ -23,8 +23,9 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
-export async function parseLogFile(file: string): Promise<LogAggregate> {
-  const { aggregate, add } = createLogAggregator(publishedRangeCheck());
+export async function parseLogFile(file: string): Promise<LogAggregator> {
+  const aggregator = createLogAggregator(publishedRangeCheck());
+  const { aggregate, addRange } = aggregator;
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
   const source = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
   raw.on('error', (error) => source.destroy(error));
@@ -34,7 +35,7 @@ export async function parseLogFile(file: string): Promise<LogAggregate> {
   const tooLong = () => {
     aggregate.linesRead++;
     aggregate.refused++;
-    if (aggregate.refusals.length < 10) aggregate.refusals.push({ line: aggregate.linesRead, reason: 'line_too_long' });
+    if (aggregate.refusals.length < REFUSAL_SAMPLES) aggregate.refusals.push({ line: aggregate.linesRead, reason: 'line_too_long' });
   };
   for await (const chunk of source as AsyncIterable<Buffer>) {
     const text = rest + decoder.write(chunk);
@@ -44,7 +45,7 @@ export async function parseLogFile(file: string): Promise<LogAggregate> {
         overlong = false;
         tooLong();
       } else if (nl - start > MAX_LINE_CHARS) tooLong();
-      else add(text.slice(start, nl));
+      else addRange(text, start, nl);
       start = nl + 1;
     }
     rest = text.slice(start);
@@ -55,6 +56,6 @@ export async function parseLogFile(file: string): Promise<LogAggregate> {
   }
   rest += decoder.end();
   if (overlong) tooLong();
-  else if (rest.length > 0) add(rest);
-  return aggregate;
+  else if (rest.length > 0) addRange(rest, 0, rest.length);
+  return aggregator;
 }

@@ -1,13 +1,22 @@
 /**
- * The parse thread: parses one file per message and posts the aggregate back (a structured clone
- * of its maps), so no line is ever parsed on the thread that answers HTTP.
+ * The parse thread: runs one import's parse session (parse-session.ts) on messages from the job,
+ * so no line is parsed and no row built on the thread that answers HTTP.
  */
 import { parentPort } from 'node:worker_threads';
-import { parseLogFile } from './parse-file.js';
+import { createParseSession, type ParseRequest } from './parse-session.js';
 
-parentPort!.on('message', (message: { file: string }) => {
-  parseLogFile(message.file).then(
-    (aggregate) => parentPort!.postMessage({ ok: true, aggregate }),
+export type ParseMessage = { step: 'parse'; request: ParseRequest } | { step: 'settle'; request: ParseRequest; verified: string[] } | { step: 'next' };
+
+const session = createParseSession();
+
+parentPort!.on('message', (message: ParseMessage) => {
+  const answer = async () => {
+    if (message.step === 'parse') return session.parse(message.request);
+    if (message.step === 'settle') return session.settle(message.request, message.verified);
+    return session.next();
+  };
+  answer().then(
+    (value) => parentPort!.postMessage({ ok: true, value }),
     (error: unknown) => parentPort!.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
   );
 });

@@ -17,13 +17,13 @@ type Row = { path: string; family: string; verification: string; import_id: stri
  * Rows are read PAGE at a time in key order (import last), so the rows of one key arrive together
  * and are merged as they pass: nothing but the current key is held.
  */
-export async function* urlStatStream(knex: Knex, projectId: string, page = PAGE): AsyncIterable<UrlStat> {
+export async function* urlStatStream(knex: Knex, projectId: string, page = PAGE, since?: string): AsyncIterable<UrlStat> {
   let after: [string, string, string, string] | null = null;
   let current: UrlStat | null = null;
   for (;;) {
     const q = knex('log_url_stats')
       .where({ project_id: projectId })
-      .whereIn('import_id', completedImports(knex, projectId))
+      .whereIn('import_id', completedImports(knex, projectId, since))
       .select('path', 'family', 'verification', 'import_id', 'hits', 'last_visit', 'status_codes', 'bytes')
       .orderBy(['path', 'family', 'verification', 'import_id'])
       .limit(page);

@@ -4,8 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { BotFamily, LogAggregate, LogImport, UrlStat } from '@siteaudit/schema';
+import { statusRecord, type BotFamily, type LogAggregate, type LogAggregator, type LogImport, type UrlStat } from '@siteaudit/schema';
 import { json } from '../../store/database.js';
+import { urlStatStream } from './report-reads.js';
 
 export interface LogImportRow {
   id: string;
@@ -47,33 +48,67 @@ export function toLogImport(row: LogImportRow): LogImport {
 }
 
 const hashOf = (path: string) => createHash('sha256').update(path).digest('hex');
-const BATCH = 500;
+/** Rows per INSERT: small enough that building one never holds the API thread for long. */
+export const ROW_BATCH = 500;
 
-/** Writes a settled aggregate (no `?<ip>` left) and completes the import, in one transaction. */
-export async function storeAggregate(trx: Knex.Transaction, row: LogImportRow, agg: LogAggregate, finishedAt: string): Promise<void> {
-  const urls = [...agg.urls].map(([key, v]) => {
-    const [family, verification, ...rest] = key.split('\t');
-    const path = rest.join('\t');
-    return {
-      import_id: row.id,
-      project_id: row.project_id,
+export type LogStatTable = 'log_url_stats' | 'log_day_stats';
+export interface RowBatch {
+  table: LogStatTable;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * The rows of a settled aggregate (no `?<ip>` left), `ROW_BATCH` at a time: built where the parse
+ * ran (a parse thread), so the API thread only inserts them.
+ */
+export function* aggregateRows(aggregator: LogAggregator, importId: string, projectId: string): Generator<RowBatch> {
+  let rows: Record<string, unknown>[] = [];
+  for (const [family, verification, path, v] of aggregator.urlEntries()) {
+    rows.push({
+      import_id: importId,
+      project_id: projectId,
       path,
       path_hash: hashOf(path),
       family,
       verification,
       hits: v.hits,
       last_visit: new Date(v.last).toISOString(),
-      status_codes: JSON.stringify(v.statuses),
+      status_codes: JSON.stringify(statusRecord(v.statuses)),
       bytes: v.bytes,
-    };
-  });
-  for (let i = 0; i < urls.length; i += BATCH) await trx('log_url_stats').insert(urls.slice(i, i + BATCH));
-  const days = [...agg.days].map(([key, hits]) => {
-    const [date, family, verification, status_class] = key.split('\t');
-    return { import_id: row.id, project_id: row.project_id, date, family, verification, status_class, hits };
-  });
-  for (let i = 0; i < days.length; i += BATCH) await trx('log_day_stats').insert(days.slice(i, i + BATCH));
-  await trx('log_imports')
+    });
+    if (rows.length === ROW_BATCH) {
+      yield { table: 'log_url_stats', rows };
+      rows = [];
+    }
+  }
+  if (rows.length > 0) yield { table: 'log_url_stats', rows };
+  rows = [];
+  for (const [date, family, verification, status_class, hits] of aggregator.dayEntries()) {
+    rows.push({ import_id: importId, project_id: projectId, date, family, verification, status_class, hits });
+    if (rows.length === ROW_BATCH) {
+      yield { table: 'log_day_stats', rows };
+      rows = [];
+    }
+  }
+  if (rows.length > 0) yield { table: 'log_day_stats', rows };
+}
+
+/** What an import's row says of its parse (the aggregate without its maps). */
+export type LogSummary = Omit<LogAggregate, 'urls' | 'days'>;
+
+export function summaryOf(agg: LogAggregate): LogSummary {
+  const { format, linesRead, kept, refused, refusals, humanHits, botHits, from, to } = agg;
+  return { format, linesRead, kept, refused, refusals, humanHits, botHits, from, to };
+}
+
+/** Removes an import's statistics (a retried or failed parse leaves none behind). */
+export async function clearImportRows(knex: Knex, importId: string): Promise<void> {
+  for (const table of ['log_url_stats', 'log_day_stats'] as const) await knex(table).where({ import_id: importId }).del();
+}
+
+/** Completes the import: its statistics, inserted before, become visible to the reads with it. */
+export async function completeImport(knex: Knex, row: LogImportRow, agg: LogSummary, finishedAt: string): Promise<void> {
+  await knex('log_imports')
     .where({ id: row.id })
     .update({
       status: 'completed',
@@ -98,26 +133,68 @@ export function completedImports(knex: Knex, projectId: string, since?: string) 
   return q.select('id');
 }
 
-/** URL statistics summed over imports (status codes merged in JS: they are JSON). */
-export async function urlStats(knex: Knex, projectId: string, since?: string): Promise<UrlStat[]> {
-  const rows = (await knex('log_url_stats')
-    .whereIn('import_id', completedImports(knex, projectId, since))
-    .select('path', 'family', 'verification', 'hits', 'last_visit', 'status_codes', 'bytes')) as Record<string, unknown>[];
-  const merged = new Map<string, UrlStat>();
-  for (const r of rows) {
-    const key = `${r.family}\t${r.verification}\t${r.path}`;
-    const codes = json<Record<string, number>>(r.status_codes, {});
-    const prior = merged.get(key);
-    if (!prior) {
-      merged.set(key, { path: String(r.path), family: r.family as BotFamily, verification: r.verification as UrlStat['verification'], hits: Number(r.hits), last_visit: String(r.last_visit), status_codes: codes, bytes: Number(r.bytes) });
-      continue;
-    }
-    prior.hits += Number(r.hits);
-    prior.bytes += Number(r.bytes);
-    if (String(r.last_visit) > prior.last_visit) prior.last_visit = String(r.last_visit);
-    for (const [code, n] of Object.entries(codes)) prior.status_codes[code] = (prior.status_codes[code] ?? 0) + n;
+export interface UrlStatQuery {
+  /** Only imports whose period ends on or after this (the pillar's window). */
+  since?: string;
+  family?: string;
+  verification?: string;
+  /** Keyset: statistics after this `[path, family, verification]`. */
+  after?: unknown[] | null;
+  limit: number;
+}
+
+/**
+ * One page of URL statistics summed over the project's completed imports, in `(path, family,
+ * verification)` order: grouped, ordered and limited in SQL, so a read holds one page whatever
+ * the number of distinct URLs. Status codes are JSON per import, merged here. PostgreSQL orders
+ * text by its "C" collation (code points), as SQLite does and as the cursors compare.
+ */
+export async function urlStatPage(knex: Knex, projectId: string, query: UrlStatQuery): Promise<UrlStat[]> {
+  const postgres = (knex.client as { dialect?: string }).dialect === 'postgresql';
+  const c = postgres ? ' collate "C"' : '';
+  const q = knex('log_url_stats')
+    .where('project_id', projectId)
+    .whereIn('import_id', completedImports(knex, projectId, query.since))
+    .groupBy('path', 'family', 'verification')
+    .select('path', 'family', 'verification')
+    .sum({ hits: 'hits', bytes: 'bytes' })
+    .select(knex.raw(`max(last_visit${c}) as last_visit`))
+    .select(knex.raw(postgres ? "string_agg(status_codes, '|') as status_codes" : "group_concat(status_codes, '|') as status_codes"))
+    .orderByRaw(`path${c}, family${c}, verification${c}`)
+    .limit(query.limit);
+  if (query.family !== undefined) q.andWhere('family', query.family);
+  if (query.verification !== undefined) q.andWhere('verification', query.verification);
+  if (query.after) q.andWhereRaw(`(path${c}, family${c}, verification${c}) > (?, ?, ?)`, query.after.slice(0, 3) as string[]);
+  const rows = (await q) as Record<string, unknown>[];
+  return rows.map((r) => {
+    const status_codes: Record<string, number> = {};
+    for (const part of String(r.status_codes).split('|')) for (const [code, n] of Object.entries(json<Record<string, number>>(part, {}))) status_codes[code] = (status_codes[code] ?? 0) + n;
+    return { path: String(r.path), family: r.family as BotFamily, verification: r.verification as UrlStat['verification'], hits: Number(r.hits), last_visit: String(r.last_visit), status_codes, bytes: Number(r.bytes) };
+  });
+}
+
+/**
+ * Every URL statistic of the project (imports ending on or after `since`) to `visit`, read a page
+ * at a time (report-reads.ts): the API thread folds one page, then waits on the database for the
+ * next, answering other requests meanwhile; nothing holds them all. Returns how many there were.
+ */
+export async function eachUrlStat(knex: Knex, projectId: string, since: string | undefined, visit: (stat: UrlStat) => void): Promise<number> {
+  let count = 0;
+  for await (const stat of urlStatStream(knex, projectId, URL_STAT_PAGE, since)) {
+    visit(stat);
+    count++;
   }
-  return [...merged.values()];
+  return count;
+}
+
+/** Rows read per query when every statistic is walked. */
+const URL_STAT_PAGE = 5000;
+
+/** Every URL statistic of the project in one array (the reports' log section summarises them whole). */
+export async function urlStats(knex: Knex, projectId: string, since?: string): Promise<UrlStat[]> {
+  const stats: UrlStat[] = [];
+  await eachUrlStat(knex, projectId, since, (stat) => stats.push(stat));
+  return stats;
 }
 
 /** Period and human hits of the project's completed imports. */

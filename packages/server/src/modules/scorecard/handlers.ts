@@ -12,8 +12,8 @@ import type { CrawlRow } from '../crawls/crawl-row.js';
 import type { StoredPageSpeed } from '../crawls/pagespeed-step.js';
 import { findProject } from '../projects/handlers.js';
 import { latestCrawlPages } from '../logs/join-source.js';
-import { urlStats } from '../logs/store.js';
-import { LOG_PILLAR_DAYS, logPillar } from '@siteaudit/schema';
+import { eachUrlStat } from '../logs/store.js';
+import { createLogJoin, LOG_PILLAR_DAYS } from '@siteaudit/schema';
 import { CONTENT_AXES, TECHNIQUE_AXES, acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';
 
 type Pillar = Scorecard['pillars'][number];
@@ -140,13 +140,13 @@ export async function scorecardPillars(knex: Knex, projectId: string, crawl: Cra
  */
 async function logsPillar(knex: Knex, projectId: string, now: Date): Promise<Pillar> {
   const since = new Date(now.getTime() - LOG_PILLAR_DAYS * 86_400_000).toISOString();
-  const stats = await urlStats(knex, projectId, since);
-  if (stats.length === 0) {
+  const crawl = await latestCrawlPages(knex, projectId);
+  const join = createLogJoin(crawl?.pages ?? null);
+  if ((await eachUrlStat(knex, projectId, since, join.add)) === 0) {
     const any = await knex('log_imports').where({ project_id: projectId, status: 'completed' }).first('id');
     return unmeasured('logs', any ? 'no_recent_logs' : 'no_logs');
   }
-  const crawl = await latestCrawlPages(knex, projectId);
-  const result = logPillar(stats, crawl?.pages ?? null, now);
+  const result = join.pillar(now);
   const [{ to }] = (await knex('log_imports').where({ project_id: projectId, status: 'completed' }).max({ to: 'period_to' })) as { to: string | null }[];
   return {
     key: 'logs',

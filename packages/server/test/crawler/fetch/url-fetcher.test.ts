@@ -14,7 +14,7 @@ function fetcher(answers: Parameters<typeof fakeClient>[0], options: PartsOption
   const client = fakeClient(answers);
   const robots = fixedRobots(parseRobots(`${START}robots.txt`, options.robots ?? '', 'siteauditbot'));
   const ended: { id: number; url: string; depth: number; status: number }[] = [];
-  const f = new UrlFetcher(p.reg, client, robots, p.scope, p.scheduler, p.output, p.control, p.startId, 'siteauditbot', async (id, url, depth, r: HttpResponse) => {
+  const f = new UrlFetcher(p.ctx(client, robots), async (id, url, depth, r: HttpResponse) => {
     ended.push({ id, url, depth, status: r.status });
     p.reg.status[id] = r.status;
     p.reg.finalStatus[id] = r.status;

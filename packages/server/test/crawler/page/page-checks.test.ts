@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS, THRESHOLDS } from '../../../src/crawler/index.js';
 import { HtmlAnalyser } from '../../../src/crawler/page/html-analyser.js';
-import { analysePage, type PageInput } from '../../../src/crawler/page/page-audit.js';
+import { analysePage } from '../../../src/crawler/page/page-audit.js';
+import type { PageInput } from '../../../src/crawler/page/page-facts.js';
 import { prose } from '../fixture-site.js';
 
 const URL_ = 'https://shop.example/p';

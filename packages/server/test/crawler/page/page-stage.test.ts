@@ -9,7 +9,7 @@ import { PageStage } from '../../../src/crawler/page/page-stage.js';
 import { ResourceChecks } from '../../../src/crawler/site/resource-checks.js';
 import { accessibilityDetails, parseJsonLd } from '../../../src/crawler/page/page-record.js';
 import { RenderError, type PageRenderer } from '../../../src/crawler/crawl-types.js';
-import { fakeClient, fixedRobots, parts, response, START } from '../parts.js';
+import { fakeClient, parts, response, START } from '../parts.js';
 import { prose } from '../fixture-site.js';
 
 const HTML = { 'content-type': 'text/html; charset=utf-8' };
@@ -21,12 +21,12 @@ function page(body: string, title = 'A product page of the shop') {
 function stage(options: { checkExternalLinks?: boolean; renderer?: PageRenderer; javascriptRendering?: boolean } = {}) {
   const p = parts();
   const client = fakeClient({});
-  const externals = new ExternalChecks(client, p.scheduler, p.output, p.control, { maxExternalChecks: 10 });
-  const resources = new ResourceChecks(client, p.scheduler, fixedRobots(), p.output, (u) => p.scope.isInternal(u), { maxResourceChecks: 10, maxRedirects: 10, token: 'siteauditbot' });
+  const externals = new ExternalChecks(p.ctx(client), { maxExternalChecks: 10 });
+  const resources = new ResourceChecks(p.ctx(client), { maxResourceChecks: 10, maxRedirects: 10, token: 'siteauditbot' });
   const browser = options.renderer
     ? { renderer: options.renderer, javascriptRendering: options.javascriptRendering ?? false, rules: 'static' as const, token: 'siteauditbot', signal: p.control.signal }
     : null;
-  const s = new PageStage(p.reg, client, p.scope, p.links, externals, resources, p.output, p.control, p.startId, {
+  const s = new PageStage(p.ctx(client), { links: p.links, externals, resources }, {
     maxHtmlBytes: 1024 * 1024,
     checkExternalLinks: options.checkExternalLinks ?? false,
     token: 'siteauditbot',

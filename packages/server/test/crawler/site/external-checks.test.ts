@@ -9,7 +9,7 @@ const EXT = 'https://other.example/';
 function checks(answers: Parameters<typeof fakeClient>[0], limits = { maxExternalChecks: 10 }) {
   const p = parts();
   const client = fakeClient(answers);
-  const external = new ExternalChecks(client, p.scheduler, p.output, p.control, limits);
+  const external = new ExternalChecks(p.ctx(client), limits);
   const page = (path: string) => {
     const id = p.reg.add(`${START}${path}`, 1, 'link').id;
     p.reg.state[id] = State.Done;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHAIN_FAILED, Flag, NO_ID, State, UNUSABLE_ID } from '../../../src/crawler/run/url-registry.js';
 import { linkProblem } from '../../../src/crawler/site/link-graph.js';
-import type { PageSummary } from '../../../src/crawler/page/page-audit.js';
+import type { PageSummary } from '../../../src/crawler/page/page-facts.js';
 import { parts, START } from '../parts.js';
 
 function summary(over: Partial<PageSummary> = {}): PageSummary {

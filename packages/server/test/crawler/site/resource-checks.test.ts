@@ -11,7 +11,7 @@ const CDN = 'https://cdn.example/';
 function checks(answers: Parameters<typeof fakeClient>[0], robots = fixedRobots()) {
   const p = parts();
   const client = fakeClient(answers);
-  const resources = new ResourceChecks(client, p.scheduler, robots, p.output, (u) => p.scope.isInternal(u), {
+  const resources = new ResourceChecks(p.ctx(client, robots), {
     maxResourceChecks: 100,
     maxRedirects: 3,
     token: 'siteauditbot',

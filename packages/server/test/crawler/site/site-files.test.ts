@@ -27,7 +27,7 @@ const robots = (text: string): RobotsPolicy => parseRobots(`${START}robots.txt`,
 
 async function checkFiles(policy: RobotsPolicy, table: Record<string, File>, options = { maxUrls: 100, checkAiReachability: false }) {
   const p = parts();
-  const site = new SiteFiles(p.reg, files(table), p.scope, p.scheduler, p.output, options);
+  const site = new SiteFiles(p.ctx(files(table)), options);
   await site.check(policy);
   await site.sitemapsRead;
   return { p, site };

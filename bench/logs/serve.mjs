@@ -1,0 +1,81 @@
+/**
+ * bench/logs's server (plain JavaScript, so the built server runs under plain Node as it does in
+ * production): one server with a team, a token and a project, printed as JSON on stdout; between
+ * the parent's `start` and `stop` messages it measures its API thread's event-loop delay
+ * (monitorEventLoopDelay, 10 ms resolution), its RSS every 50 ms, and answers with them and the
+ * kernel's peak RSS (VmHWM, every thread included).
+ *
+ *   node bench/logs/serve.mjs <database> <dir> built|source
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const [database, dir, mode] = process.argv.slice(2);
+const MB = 1024 * 1024;
+const round = (n) => Math.round(n * 10) / 10;
+
+function kernelPeakRss() {
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+const { createSiteAuditServer } = await import(mode === 'source' ? '../../packages/server/src/index.ts' : '../../packages/server/dist/index.js');
+const server = await createSiteAuditServer({
+  logger: { error: (message, error) => console.error(message, error) },
+  database,
+  secretKey: 'bench-secret-key-0123456789abcdef0123',
+  validateResponses: false,
+  plans: { agency: { rateLimits: { minute: 1_000_000_000, day: 1_000_000_000 } } },
+  logs: {
+    directory: path.join(dir, 'uploads'),
+    // No PTR for anyone, at once: the network is not what is measured.
+    resolver: { reverse: () => Promise.reject(Object.assign(new Error('no PTR'), { code: 'ENOTFOUND' })), lookup: () => Promise.resolve([]) },
+  },
+});
+const { url } = await server.listen(0);
+await server.admin.createTeam({ slug: 'bench', name: 'Bench', plan: 'agency' });
+await server.admin.addMember({ team: 'bench', email: 'bench@bench.test', name: 'Bench', role: 'owner' });
+const { token } = await server.admin.createToken({ team: 'bench', member: 'bench@bench.test', name: 'bench', scopes: ['projects:read', 'projects:write'] });
+const res = await fetch(`${url}/v1/projects`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ url: 'https://boutique.example/' }),
+});
+if (res.status !== 201) throw new Error(`project: ${res.status} ${await res.text()}`);
+const project = (await res.json()).data.id;
+
+const delay = monitorEventLoopDelay({ resolution: 10 });
+let peak = 0;
+let baseline = 0;
+let sampler;
+let cpu = process.cpuUsage();
+process.on('message', (message) => {
+  if (message === 'start') {
+    baseline = process.memoryUsage().rss;
+    delay.reset();
+    delay.enable();
+    cpu = process.cpuUsage();
+    sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  } else if (message === 'stop') {
+    delay.disable();
+    clearInterval(sampler);
+    const used = process.cpuUsage(cpu);
+    const hwm = kernelPeakRss();
+    process.send({
+      stall_max_ms: round(delay.max / 1e6),
+      stall_p99_ms: round(delay.percentile(99) / 1e6),
+      stall_mean_ms: round(delay.mean / 1e6),
+      rss_baseline_mb: round(baseline / MB),
+      rss_peak_mb: round(peak / MB),
+      rss_hwm_mb: hwm === null ? null : round(hwm / MB),
+      cpu_ms: Math.round((used.user + used.system) / 1000),
+    });
+  }
+});
+process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+process.stdout.write(`${JSON.stringify({ url, token, project })}\n`);

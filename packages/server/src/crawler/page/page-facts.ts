@@ -1,0 +1,91 @@
+/**
+ * What one page is, as its checks see it: the input (response and HTML facts), the facts the
+ * checks share once resolved (page-audit.ts resolves them, page-checks.ts reads them), their
+ * findings, and the summary the crawl keeps. Types only, so the resolving and the checking
+ * import them from here rather than from each other.
+ */
+import type { CheckName } from '../checks.js';
+import type { DiscoveredVia } from '../crawl-types.js';
+import type { Headers } from '../fetch/http-client.js';
+import type { HtmlFacts } from './html-analyser.js';
+import type { HtmlResource } from './html-resources.js';
+
+export interface Finding {
+  name: CheckName;
+  details: string;
+}
+
+export interface PageInput {
+  /** Normalised URL the HTML came from. */
+  url: string;
+  status: number;
+  headers: Headers;
+  ttfbMs: number;
+  depth: number;
+  discoveredVia: DiscoveredVia;
+  html: HtmlFacts;
+  /** Decompressed HTML size in bytes. */
+  sizeBytes: number;
+  /** The body was longer than the crawl reads (maxHtmlBytes). */
+  truncated?: boolean;
+  isInternal: (url: string) => boolean;
+  /** Our robots.txt product token, to read `X-Robots-Tag: token: noindex`. */
+  robotsToken: string;
+}
+
+/** What the crawl keeps from a page's HTML, already resolved and normalised. */
+export interface PageSummary {
+  title: string | null;
+  metaDescription: string | null;
+  h1: string | null;
+  wordCount: number;
+  /** The canonical the crawl follows: the first valid one (HTML, else the Link header). */
+  canonical: string | null;
+  /** The canonical as declared, resolved against the page when it is a URL at all, valid or not. */
+  declaredCanonical: string | null;
+  noindex: boolean;
+  nofollow: boolean;
+  indexable: boolean;
+  internalLinks: { url: string; nofollow: boolean }[];
+  externalLinks: string[];
+  /** What the page loads (stylesheets, scripts, images…), resolved, once per URL. */
+  resources: HtmlResource[];
+  imagesWithoutAlt: number;
+  hreflang: { lang: string; url: string }[];
+  metaRefreshUrl: string | null;
+  metaRobots: string | null;
+  xRobotsTag: string | null;
+}
+
+/** A declared canonical: as the page shows it, the crawlable URL it names, or why it names none. */
+export interface CanonicalReading {
+  raw: string;
+  /** Resolved against the page when it parses as a URL (any scheme); null otherwise. */
+  shown: string | null;
+  /** The normalised http(s) URL, or null when the canonical is invalid. */
+  url: string | null;
+  /** Why it is invalid; null when valid. */
+  problem: string | null;
+}
+
+/** What the checks share about one page, resolved once. */
+export interface PageFacts {
+  input: PageInput;
+  /** Where relative URLs resolve: <base href>, else the page's URL. */
+  base: string;
+  /** Internal link targets → whether every link to it is nofollow. */
+  internal: Map<string, boolean>;
+  external: Set<string>;
+  xRobotsTag: string | null;
+  noindex: boolean;
+  nofollow: boolean;
+  /** Valid canonicals of the head, resolved and deduplicated, and of the Link header. */
+  htmlCanonicals: string[];
+  headerCanonicals: string[];
+  /** Every declared canonical (head, then header), valid or not. */
+  canonicalReadings: CanonicalReading[];
+  metaRefreshUrl: string | null;
+  hreflang: { lang: string; url: string }[];
+  /** What the page loads, resolved against <base>, once per URL. */
+  resources: HtmlResource[];
+}
