@@ -5,9 +5,12 @@
  *
  * - before: what settlement did without the comparison (the issue counts of `analysing`, the
  *   previous crawl's look-up of `comparing`, the settling update);
- * - compare: `writeChanges` (new and fixed pairs and page changes copied into `crawl_changes`,
- *   the counts, this crawl's pillar scores; the previous crawl's come from its own comparison);
- * - recommendations: the fix list computed for `recommendations.ready`.
+ * - compare: the counts per check (`checkCounts`, read once at settlement) and `writeChanges`
+ *   (new and fixed pairs and page changes copied into `crawl_changes`, the counts, this crawl's
+ *   pillar scores; the previous crawl's come from its own comparison);
+ * - recommendations: the fix list for `recommendations.ready`, from those counts;
+ *   recommendations_read: the same list read alone (`GET …/recommendations`);
+ * - writer_wait_max: the longest another write waited while the comparison ran.
  *
  * The second crawl shares 98 % of its URLs with the first; 1 page in 20 has other issues; 1 in 97
  * answers 500 where it answered 200. Prints one JSON document.
@@ -24,6 +27,7 @@ import { CHECKS, SEVERITY_RANK } from '@siteaudit/schema/rules';
 import { migrate, openDatabase } from '../../packages/server/src/store/database.js';
 import { previousComparableCrawl, writeChanges } from '../../packages/server/src/modules/crawls/changes.js';
 import { recommendations } from '../../packages/server/src/modules/crawls/recommendations.js';
+import { checkCounts } from '../../packages/server/src/modules/scorecard/formulas.js';
 import type { CrawlRow } from '../../packages/server/src/modules/crawls/crawl-row.js';
 
 const { values } = parseArgs({ options: { pages: { type: 'string', default: '200000' }, database: { type: 'string' }, runs: { type: 'string', default: '3' } } });
@@ -62,6 +66,15 @@ await knex('bench_checks').insert(
   }),
 );
 
+/**
+ * A page's `url_hash` as the crawler stores it: 64 hex digits (SHA-256), in no particular order
+ * of the page number, so that the indexes holding it have their real size and insertion order.
+ */
+const HASH_OF_I = {
+  sqlite: "printf('%016x%016x%016x%016x', (i * 2654435761) % 4294967291, i, (i * 40503) % 65521, i * 7919)",
+  postgres: "md5(i::text) || md5('p' || i::text)",
+} as const;
+
 const log = (what: string) => process.stderr.write(`${Math.round(performance.now())} ms: ${what}\n`);
 
 async function crawl(index: number, first: number, shift: boolean): Promise<CrawlRow> {
@@ -89,10 +102,11 @@ async function crawl(index: number, first: number, shift: boolean): Promise<Craw
   await knex('crawls').insert(row);
   log(`crawl ${index}: pages`);
   const series = `with recursive n(i) as (select ${first} union all select i + 1 from n where i < ${first + pages - 1})`;
+  const hash = HASH_OF_I[db.dialect];
   // Pages: i from `first`; every 100th answers 404; in the second crawl every 97th answers 500.
   await knex.raw(
     `insert into crawl_pages (crawl_id, seq, url, url_hash, status_code, is_internal, depth, internal_links, external_links, images, images_without_alt)
-     ${series} select ?, i, 'https://bench.example/p/' || i, 'h' || i,
+     ${series} select ?, i, 'https://bench.example/p/' || i, ${hash},
        case when i % 100 = 0 then 404 when ? and i % 97 = 0 then 500 else 200 end, ?, 2, 10, 1, 3, 0 from n`,
     [id, shift, true],
   );
@@ -101,7 +115,7 @@ async function crawl(index: number, first: number, shift: boolean): Promise<Craw
   await knex.raw(
     `insert into crawl_issues (crawl_id, seq, name, severity, severity_rank, category, url, url_hash, details)
      ${series}, k(j) as (select 0 union all select 1 union all select 2)
-     select ?, i * 3 + j, c.name, c.severity, c.severity_rank, c.category, 'https://bench.example/p/' || i, 'h' || i, 'generated'
+     select ?, i * 3 + j, c.name, c.severity, c.severity_rank, c.category, 'https://bench.example/p/' || i, ${hash}, 'generated'
      from n cross join k join bench_checks c on c.idx = (i * 3 + j + case when ? and i % 20 = 0 then 3 else 0 end) % ${NAMES.length}`,
     [id, shift],
   );
@@ -111,7 +125,7 @@ async function crawl(index: number, first: number, shift: boolean): Promise<Craw
 const t0 = performance.now();
 const before = await crawl(0, 0, false);
 // The first crawl settles as the server settles it: its own (first) comparison stored.
-const first = await writeChanges(knex, before, undefined);
+const first = await writeChanges(knex, (work) => knex.transaction(work), before, undefined);
 await knex('crawls').where({ id: before.id }).update({ settled: true, changes: JSON.stringify(first) });
 const after = await crawl(1, Math.round(pages * 0.02), true);
 const setupMs = performance.now() - t0;
@@ -131,7 +145,31 @@ if (process.env.BENCH_STATEMENTS) {
   });
 }
 
-const samples: { before: number; compare: number; recommendations: number }[] = [];
+/**
+ * Another team's write while the comparison runs: a one-row update every 50 ms; the longest it
+ * waited. SQLite's single connection serves one statement or transaction at a time.
+ */
+function writerProbe(): { stop(): Promise<number> } {
+  let running = true;
+  let longest = 0;
+  const loop = (async () => {
+    while (running) {
+      const start = performance.now();
+      await knex('teams').where({ id: team }).update({ name: 'Bench' });
+      longest = Math.max(longest, performance.now() - start);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return Math.round(longest);
+    },
+  };
+}
+
+const samples: { before: number; counts: number; compare: number; recommendations: number; recommendations_read: number; writer_wait_max: number }[] = [];
 let summary: Awaited<ReturnType<typeof writeChanges>> | null = null;
 for (let r = 0; r < runs; r++) {
   // What settlement did before: the counts of `analysing`, the look-up of `comparing`, the settling update.
@@ -143,10 +181,15 @@ for (let r = 0; r < runs; r++) {
     }),
   );
   log('compare');
-  const compare = await time(() => knex.transaction(async (trx) => writeChanges(trx, after, await previousComparableCrawl(trx, after))));
+  const probe = writerProbe();
+  // As settlement does it: the counts per check read once, then the comparison's fenced write.
+  const counts = await time(() => checkCounts(knex, after.id));
+  const compare = await time(async () => writeChanges(knex, (work) => knex.transaction(work), after, await previousComparableCrawl(knex, after), counts.result));
+  const writerWait = await probe.stop();
   summary = compare.result;
-  const fixes = await time(() => recommendations(knex, after.id, 'en'));
-  samples.push({ before: base.ms, compare: compare.ms, recommendations: fixes.ms });
+  const fixes = await time(() => recommendations(knex, after.id, 'en', counts.result));
+  const alone = await time(() => recommendations(knex, after.id, 'en'));
+  samples.push({ before: base.ms, counts: counts.ms, compare: counts.ms + compare.ms, recommendations: fixes.ms, recommendations_read: alone.ms, writer_wait_max: writerWait });
 }
 const [{ rows }] = await knex('crawl_changes').where({ crawl_id: after.id }).count({ rows: '*' });
 const median = (k: keyof (typeof samples)[number]) => [...samples].sort((a, b) => a[k] - b[k])[Math.floor(samples.length / 2)][k];
@@ -159,7 +202,13 @@ console.log(
       issues_per_crawl: pages * 3,
       setup_ms: Math.round(setupMs),
       runs: samples,
-      median_ms: { before: median('before'), compare: median('compare'), recommendations: median('recommendations') },
+      median_ms: {
+        before: median('before'),
+        compare: median('compare'),
+        recommendations: median('recommendations'),
+        recommendations_read: median('recommendations_read'),
+        writer_wait_max: median('writer_wait_max'),
+      },
       crawl_changes_rows: Number(rows),
       summary: summary && { issues: summary.issues, pages: summary.pages, health: summary.health },
     },

@@ -8,9 +8,11 @@
 import type { Knex } from 'knex';
 import { type CrawlChangesSummary, type Severity } from '@siteaudit/schema';
 import { CHANGE_KINDS, CONTENT_AXES, CRAWL_PILLARS, notComparedSummary, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
+import { isPostgres } from '../../http/auth-invalidation.js';
 import { bool, json } from '../../store/database.js';
-import { auditedPages, crawlChecks, scoreOf } from '../scorecard/reads.js';
+import { auditedPages, crawlChecks, scoreOf, type CheckCount } from '../scorecard/reads.js';
 import type { CrawlRow } from './crawl-row.js';
+import { issueBatches, seqRanges, type IssueBatch } from './change-batches.js';
 
 type Db = Knex | Knex.Transaction;
 type Counts = Record<Severity, number>;
@@ -49,30 +51,117 @@ async function pillarScores(db: Db, crawl: CrawlRow, data: Awaited<ReturnType<ty
 async function previousScores(db: Db, previous: CrawlRow): Promise<Record<CrawlPillar, number | null>> {
   const stored = json<StoredChanges | null>(previous.changes ?? null, null);
   if (stored && stored.health.length === CRAWL_PILLARS.length) return Object.fromEntries(stored.health.map((p) => [p.key, p.score])) as Record<CrawlPillar, number | null>;
-  return pillarScores(db, previous, await crawlChecks(db as Knex, previous.id));
+  return pillarScores(db, previous, await crawlChecks(db, previous.id));
 }
 
 const zero = (): Counts => ({ error: 0, warning: 0, info: 0 });
 
 /**
- * The first occurrence of each (check, URL) pair of crawl `c`: one row per pair. The unary `+`
- * keeps SQLite from searching the (crawl_id, seq) key by `seq <`, which scans every earlier
- * issue of the crawl for each row (quadratic); it then looks the URL up on (crawl_id, url_hash).
+ * The first occurrence of each (check, URL) pair of crawl `c`: one row per pair (the changes list
+ * reads persisting pairs with it). The unary `+` keeps SQLite from searching the (crawl_id, seq)
+ * key by `seq <`, which scans every earlier issue of the crawl for each row (quadratic); it then
+ * looks the pair up on the pair index (migration 014).
  */
-export const FIRST_OF_PAIR = 'not exists (select 1 from crawl_issues d where d.crawl_id = c.crawl_id and d.url_hash = c.url_hash and d.name = c.name and +d.seq < c.seq)';
+export const FIRST_OF_PAIR = 'not exists (select 1 from crawl_issues d where d.crawl_id = c.crawl_id and d.name = c.name and d.url_hash = c.url_hash and +d.seq < c.seq)';
 /** The pair also exists in crawl `?`. */
-export const PAIR_IN = 'exists (select 1 from crawl_issues p where p.crawl_id = ? and p.url_hash = c.url_hash and p.name = c.name)';
+export const PAIR_IN = 'exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = c.name and p.url_hash = c.url_hash)';
 
 /**
- * Compares `crawl` with `previous` and writes the changes (replacing any a resumed run wrote);
- * returns the summary to store. Runs in the caller's transaction.
+ * The first occurrence (lowest seq) of each (check, URL) pair of crawl `?` (among its issues `i`
+ * meeting `filter`) that crawl `?` does not have, as (name, url_hash, seq). The pairs missing from
+ * the other crawl are found before they are de-duplicated, so only those are grouped: SQLite reads
+ * both crawls on the pair index (migration 014) in pair order, PostgreSQL hashes the other crawl's
+ * pairs once (docs/benchmarks.md).
  */
-export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow | undefined): Promise<StoredChanges> {
-  await db('crawl_changes').where({ crawl_id: crawl.id }).delete();
-  const current = await crawlChecks(db as Knex, crawl.id);
-  const scores = await pillarScores(db, crawl, current);
+const firstOccurrencesMissing = (filter: string) => `select i.name, i.url_hash, min(i.seq) as seq from crawl_issues i
+  where i.crawl_id = ? and (${filter}) and not exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = i.name and p.url_hash = i.url_hash)
+  group by i.name, i.url_hash`;
+
+const STATUS_DIFFERS = '(c.status_code <> p.status_code or (c.status_code is null and p.status_code is not null) or (c.status_code is not null and p.status_code is null))';
+
+/** Runs `work` in a transaction: the crawl's fenced write at settlement (`lease.write`). */
+export type Write = <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
+
+/**
+ * Copies the changes of `crawl` against `previous` into `crawl_changes`, replacing any a resumed
+ * run wrote. PostgreSQL: one transaction (other writers do not wait for it). SQLite: batches
+ * (change-batches.ts), each its own transaction, so other requests are served between them; an
+ * interrupted run leaves rows that the next one deletes first (they are read only once the crawl
+ * is settled).
+ */
+async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: CrawlRow, counted: CheckCount[]): Promise<void> {
+  const issueChange = (db: Db, kind: ChangeKind, from: string, against: string, batch: IssueBatch | null) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, ?, c.seq, ?, c.name, c.severity, c.category, c.url, c.details, null, null
+       from (${firstOccurrencesMissing(batch?.sql ?? '1 = 1')}) f join crawl_issues c on c.crawl_id = ? and c.seq = f.seq`,
+      [crawl.id, KIND_RANK[kind], kind, from, ...(batch?.bindings ?? []), against, from],
+    );
+  // This crawl's pages absent from the previous crawl (added) or there with another status
+  // (changed), in one pass: URLs are unique per crawl, so the join finds one page at most.
+  const pagesAddedOrChanged = (db: Db, range: [number, number] | null) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, case when p.url_hash is null then ${KIND_RANK.page_added} else ${KIND_RANK.status_changed} end, c.seq,
+         case when p.url_hash is null then 'page_added' else 'status_changed' end, null, null, null, c.url, null, c.status_code, p.status_code
+       from crawl_pages c left join crawl_pages p on p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?
+       where c.crawl_id = ? and ${inRange(range)} and c.is_internal = ? and (p.url_hash is null or ${STATUS_DIFFERS})`,
+      [crawl.id, previous.id, true, crawl.id, ...(range ?? []), true],
+    );
+  const pagesRemoved = (db: Db, range: [number, number] | null) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, ?, c.seq, 'page_removed', null, null, null, c.url, null, null, c.status_code
+       from crawl_pages c
+       where c.crawl_id = ? and ${inRange(range)} and c.is_internal = ?
+         and not exists (select 1 from crawl_pages p where p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?)`,
+      [crawl.id, KIND_RANK.page_removed, previous.id, ...(range ?? []), true, crawl.id, true],
+    );
+
+  if (isPostgres(knex)) {
+    await write(async (trx) => {
+      await trx('crawl_changes').where({ crawl_id: crawl.id }).delete();
+      // Hashing a crawl's pairs takes some 75 MB: in memory rather than in batches on disk. On a
+      // table without statistics yet, the planner would rather sort both crawls for a merge join:
+      // 3.5 times slower (docs/benchmarks.md).
+      await trx.raw("set local work_mem = '64MB'");
+      await trx.raw('set local enable_mergejoin = off');
+      await issueChange(trx, 'issue_new', crawl.id, previous.id, null);
+      await issueChange(trx, 'issue_fixed', previous.id, crawl.id, null);
+      await pagesAddedOrChanged(trx, null);
+      await pagesRemoved(trx, null);
+    });
+    return;
+  }
+  await write((trx) => trx('crawl_changes').where({ crawl_id: crawl.id }).delete());
+  const previousCounts = (await knex('crawl_issues').where({ crawl_id: previous.id }).select('name').count({ occurrences: '*' }).groupBy('name')) as { name: string; occurrences: string | number }[];
+  for (const batch of issueBatches(counted)) await write((trx) => issueChange(trx, 'issue_new', crawl.id, previous.id, batch));
+  for (const batch of issueBatches(previousCounts.map((c) => ({ name: c.name, occurrences: Number(c.occurrences) })))) {
+    await write((trx) => issueChange(trx, 'issue_fixed', previous.id, crawl.id, batch));
+  }
+  const seqs = async (crawlId: string) => {
+    const [{ min, max }] = await knex('crawl_pages').where({ crawl_id: crawlId }).min({ min: 'seq' }).max({ max: 'seq' });
+    return seqRanges(min === null ? null : Number(min), max === null ? null : Number(max));
+  };
+  for (const range of await seqs(crawl.id)) await write((trx) => pagesAddedOrChanged(trx, range));
+  for (const range of await seqs(previous.id)) await write((trx) => pagesRemoved(trx, range));
+}
+
+/** The pages `c` in a batch's `seq` range; without one, every page (bounds would lead PostgreSQL to a nested loop). */
+const inRange = (range: [number, number] | null) => (range ? 'c.seq >= ? and c.seq < ?' : '1 = 1');
+
+/**
+ * Compares `crawl` with `previous`, writes the changes through `write` (replacing any a resumed
+ * run wrote) and returns the summary, which the caller stores with the step done. `counted`:
+ * this crawl's counts per check when the caller has read them (`checkCounts`), so settlement
+ * reads them once.
+ */
+export async function writeChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: CrawlRow | undefined, counted?: CheckCount[]): Promise<StoredChanges> {
+  const current = await crawlChecks(knex, crawl.id, counted);
+  const scores = await pillarScores(knex, crawl, current);
   const empty = { new: zero(), fixed: zero(), persisting: zero() };
   if (bool(crawl.blocked) || !previous) {
+    await write((trx) => trx('crawl_changes').where({ crawl_id: crawl.id }).delete());
     return {
       previous_crawl_id: null,
       basis: bool(crawl.blocked) ? 'blocked' : 'no_previous_crawl',
@@ -82,43 +171,14 @@ export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow |
       checks: [],
     };
   }
-
-  const issueChange = (kind: ChangeKind, from: string, against: string) =>
-    db.raw(
-      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-       select ?, ?, c.seq, ?, c.name, c.severity, c.category, c.url, c.details, null, null
-       from crawl_issues c
-       where c.crawl_id = ? and ${FIRST_OF_PAIR} and not ${PAIR_IN}`,
-      [crawl.id, KIND_RANK[kind], kind, from, against],
-    );
-  await issueChange('issue_new', crawl.id, previous.id);
-  await issueChange('issue_fixed', previous.id, crawl.id);
-
-  const pageChange = (kind: 'page_added' | 'page_removed', from: string, against: string) =>
-    db.raw(
-      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-       select ?, ?, c.seq, ?, null, null, null, c.url, null, ${kind === 'page_added' ? 'c.status_code, null' : 'null, c.status_code'}
-       from crawl_pages c
-       where c.crawl_id = ? and c.is_internal = ?
-         and not exists (select 1 from crawl_pages p where p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?)`,
-      [crawl.id, KIND_RANK[kind], kind, from, true, against, true],
-    );
-  await pageChange('page_added', crawl.id, previous.id);
-  await pageChange('page_removed', previous.id, crawl.id);
-  await db.raw(
-    `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-     select ?, ?, c.seq, 'status_changed', null, null, null, c.url, null, c.status_code, p.status_code
-     from crawl_pages c join crawl_pages p on p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?
-     where c.crawl_id = ? and c.is_internal = ?
-       and (c.status_code <> p.status_code or (c.status_code is null and p.status_code is not null) or (c.status_code is not null and p.status_code is null))`,
-    [crawl.id, KIND_RANK.status_changed, previous.id, true, crawl.id, true],
-  );
+  await copyChanges(knex, write, crawl, previous, current.checks);
+  const db = knex;
 
   // Pairs per check: those of this crawl (crawlChecks counts distinct URLs per check), and the new
   // and fixed ones just written (one row per pair); persisting = this crawl's pairs − new ones.
   const moved = (await db('crawl_changes')
     .where({ crawl_id: crawl.id })
-    .whereIn('kind', ['issue_new', 'issue_fixed'])
+    .whereIn('kind_rank', [KIND_RANK.issue_new, KIND_RANK.issue_fixed])
     .select('kind', 'name', 'severity', 'category')
     .count({ pairs: '*' })
     .groupBy('kind', 'name', 'severity', 'category')) as { kind: string; name: string; severity: Severity; category: string; pairs: string | number }[];
@@ -138,7 +198,7 @@ export async function writeChanges(db: Db, crawl: CrawlRow, previous: CrawlRow |
     issues.fixed[c.severity] += c.fixed;
     issues.persisting[c.severity] += c.persisting;
   }
-  const pageCounts = (await db('crawl_changes').where({ crawl_id: crawl.id }).whereIn('kind', ['page_added', 'page_removed', 'status_changed']).select('kind').count({ n: '*' }).groupBy('kind')) as { kind: string; n: string | number }[];
+  const pageCounts = (await db('crawl_changes').where({ crawl_id: crawl.id }).whereIn('kind_rank', [KIND_RANK.page_added, KIND_RANK.page_removed, KIND_RANK.status_changed]).select('kind').count({ n: '*' }).groupBy('kind')) as { kind: string; n: string | number }[];
   const pages = (kind: string) => Number(pageCounts.find((p) => p.kind === kind)?.n ?? 0);
   const earlier = await previousScores(db, previous);
   return {

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import { regressionSignal, SEVERITY_RANK, SIGNAL_TOP_CHECKS, type RegressionThreshold } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
+import type { CheckCount } from '../scorecard/formulas.js';
 import type { StoredChanges } from './changes.js';
 import type { CrawlRow } from './crawl-row.js';
 import { recommendations } from './recommendations.js';
@@ -40,17 +41,20 @@ export function signalPayload(threshold: RegressionThreshold, row: CrawlRow, cha
   };
 }
 
-/** Publishes the findings events of a crawl that has just settled `completed`, in `trx`. */
-export async function publishFindingsEvents(services: Services, trx: Knex.Transaction, row: CrawlRow, changes: StoredChanges): Promise<void> {
+/**
+ * Publishes the findings events of a crawl that has just settled `completed`, in `trx`; `checks`,
+ * the crawl's counts per check when the comparison read them.
+ */
+export async function publishFindingsEvents(services: Services, trx: Knex.Transaction, row: CrawlRow, changes: StoredChanges, checks?: CheckCount[]): Promise<void> {
   const campaign = (await trx('campaigns').where({ id: row.campaign_id }).first('notify', 'regression_threshold')) as { notify: boolean | number; regression_threshold: RegressionThreshold } | undefined;
   if (!campaign || !bool(campaign.notify)) return;
   const signal = signalPayload(campaign.regression_threshold, row, changes);
   if (signal) await services.events.publish({ type: 'signal.detected', teamId: row.team_id, data: signal }, trx);
-  // The fix list groups every issue of the crawl (seconds on a 200,000-page crawl, in the settling
-  // transaction): computed only when an active subscription of the team will receive the event.
+  // Computed only when an active subscription of the team will receive the event; from the counts
+  // the comparison read, else by grouping every issue of the crawl, in the settling transaction.
   const hooks = (await trx('webhooks').where({ team_id: row.team_id, active: true }).select('events')) as { events: string }[];
   if (!hooks.some((h) => json<string[]>(h.events, []).includes('recommendations.ready'))) return;
-  const fixes = await recommendations(trx, row.id, 'en');
+  const fixes = await recommendations(trx, row.id, 'en', checks);
   await services.events.publish(
     {
       type: 'recommendations.ready',

@@ -13,6 +13,7 @@ import type { CampaignRow } from '../campaigns/campaign-row.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
 import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
+import { checkCounts, type CheckCount } from '../scorecard/formulas.js';
 import { changesSummary, previousComparableCrawl, writeChanges } from './changes.js';
 import { publishFindingsEvents } from './findings-events.js';
 import type { CrawlRuntime } from './fetch-stage.js';
@@ -74,17 +75,18 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .first('config_hash');
   row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
+  let checks: CheckCount[] | undefined;
   if (!settledStep(plan, 'comparing')) {
-    // What changed since the previous comparable crawl (docs/decisions/crawl-changes.md): one
-    // fenced write, so a resumed run replaces what an interrupted one wrote.
+    // What changed since the previous comparable crawl (docs/decisions/crawl-changes.md), in
+    // fenced writes; the step is done with the write that stores the summary, so a resumed run
+    // replaces what an interrupted one wrote.
     const against = await previousComparableCrawl(knex, row);
+    // Read once, for the comparison and the fix list (the crawl's issues no longer change).
+    checks = await checkCounts(knex, crawlId);
+    const changes = await writeChanges(knex, lease.write, row, against, checks);
     plan = setStep(plan, 'comparing', 'done');
     const compared = plan;
-    const base = row;
-    await lease.write(async (trx) => {
-      const changes = await writeChanges(trx, base, against);
-      await trx('crawls').where({ id: crawlId }).update({ previous_crawl_id: changes.previous_crawl_id, changes: JSON.stringify(changes), stage_plan: compared });
-    });
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ previous_crawl_id: changes.previous_crawl_id, changes: JSON.stringify(changes), stage_plan: compared }));
     row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
   }
 
@@ -101,7 +103,7 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
       .andWhere((q) => q.whereNull('latest_crawl_finished_at').orWhere('latest_crawl_finished_at', '<=', row.finished_at))
       .update({ latest_crawl_id: row.id, latest_crawl_finished_at: row.finished_at });
     await services.events.publish({ type: 'crawl.completed', teamId: row.team_id, data: { crawl: toCrawl(row) } }, trx);
-    await publishFindingsEvents(services, trx, row, changesSummary(row));
+    await publishFindingsEvents(services, trx, row, changesSummary(row), checks);
   });
 }
 

@@ -4,7 +4,7 @@
  * rows to store a batch at a time. The aggregate never leaves the thread that built it: the API
  * thread receives a few hundred addresses and batches of ready rows (docs/decisions/logs.md).
  */
-import type { LogAggregator, VerifiedOperator } from '@siteaudit/schema';
+import type { LogAggregator, VerifiedOperator } from '@siteaudit/schema/rules';
 import { parseLogFile } from './parse-file.js';
 import { MAX_REVERSE_LOOKUPS } from './reverse-dns.js';
 import { aggregateRows, summaryOf, type LogSummary, type RowBatch } from './store.js';

@@ -15,24 +15,35 @@ export interface Axis {
   weight: number;
 }
 
-interface CheckCount {
+export interface CheckCount {
   name: string;
   severity: 'error' | 'warning' | 'info';
   category: string;
+  /** Distinct URLs. */
   pages: number;
+  occurrences: number;
 }
 
-/** Distinct pages affected per check of a crawl, and the number of scored pages. */
-export async function crawlChecks(knex: Knex, crawlId: string): Promise<{ pages: number; checks: CheckCount[] }> {
+/**
+ * Pages (distinct URLs) and occurrences per check of a crawl: one grouped read on the issues'
+ * pair index (migration 014), shared by the scores, the comparison and the fix list.
+ */
+export async function checkCounts(knex: Knex | Knex.Transaction, crawlId: string): Promise<CheckCount[]> {
   const checks = (await knex('crawl_issues')
     .where({ crawl_id: crawlId })
     .select('name', 'severity', 'category')
+    .count({ occurrences: '*' })
     .countDistinct({ pages: 'url_hash' })
-    .groupBy('name', 'severity', 'category')) as { name: string; severity: CheckCount['severity']; category: string; pages: string | number }[];
+    .groupBy('name', 'severity', 'category')) as { name: string; severity: CheckCount['severity']; category: string; pages: string | number; occurrences: string | number }[];
+  return checks.map((c) => ({ ...c, pages: Number(c.pages), occurrences: Number(c.occurrences) }));
+}
+
+/** Distinct pages affected per check of a crawl (`checks`, when already read), and the number of scored pages. */
+export async function crawlChecks(knex: Knex | Knex.Transaction, crawlId: string, checks?: CheckCount[]): Promise<{ pages: number; checks: CheckCount[] }> {
   // The crawler's denominator (docs/health-score.md): every internal URL recorded, since issues
   // such as http_4xx sit on non-2xx URLs.
   const [{ count }] = await knex('crawl_pages').where({ crawl_id: crawlId, is_internal: true }).count({ count: '*' });
-  return { pages: Number(count), checks: checks.map((c) => ({ ...c, pages: Number(c.pages) })) };
+  return { pages: Number(count), checks: checks ?? (await checkCounts(knex, crawlId)) };
 }
 
 /**

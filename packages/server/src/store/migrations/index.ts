@@ -12,6 +12,7 @@ import * as crawlResources from './010-crawl-resources.js';
 import * as pageRedirects from './011-page-redirects.js';
 import * as logs from './012-logs.js';
 import * as crawlChanges from './013-crawl-changes.js';
+import * as issuePairsIndex from './014-issue-pairs-index.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '011-page-redirects': pageRedirects,
   '012-logs': logs,
   '013-crawl-changes': crawlChanges,
+  '014-issue-pairs-index': issuePairsIndex,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
