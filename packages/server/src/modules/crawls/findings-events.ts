@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { regressionSignal, SEVERITY_RANK, SIGNAL_TOP_CHECKS, type RegressionThreshold } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
-import type { CheckCount } from '../scorecard/formulas.js';
+import type { CheckCount } from '../scorecard/reads.js';
 import type { StoredChanges } from './changes.js';
 import type { CrawlRow } from './crawl-row.js';
 import { recommendations } from './recommendations.js';

@@ -13,7 +13,7 @@ import type { CampaignRow } from '../campaigns/campaign-row.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
 import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
-import { checkCounts, type CheckCount } from '../scorecard/formulas.js';
+import { checkCounts, type CheckCount } from '../scorecard/reads.js';
 import { changesSummary, previousComparableCrawl, writeChanges } from './changes.js';
 import { publishFindingsEvents } from './findings-events.js';
 import type { CrawlRuntime } from './fetch-stage.js';
