@@ -20,6 +20,8 @@ export type EventSubscriber = (event: DomainEvent, trx: Knex.Transaction | Knex)
 
 export class EventBus {
   private readonly subscribers: EventSubscriber[] = [];
+  /** The last event's time: each event is at least 1 ms after the previous one of this process. */
+  private last = 0;
 
   constructor(private readonly clock: () => Date) {}
 
@@ -28,7 +30,10 @@ export class EventBus {
   }
 
   async publish(input: { type: WebhookEventType; teamId: string; data: Record<string, unknown> }, trx: Knex.Transaction | Knex): Promise<DomainEvent> {
-    const event: DomainEvent = { id: randomUUID(), createdAt: this.clock().toISOString(), ...input };
+    // Strictly increasing times, so that events published in one transaction (signal.detected,
+    // then recommendations.ready) keep their order wherever they are ordered by time.
+    this.last = Math.max(this.clock().getTime(), this.last + 1);
+    const event: DomainEvent = { id: randomUUID(), createdAt: new Date(this.last).toISOString(), ...input };
     for (const subscriber of this.subscribers) await subscriber(event, trx);
     return event;
   }
