@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CreateCampaignBody, UpdateCampaignBody } from '@siteaudit/schema';
-import { PATTERN_LIMITS, PatternError, compilePatterns, fieldErrors, patternProblem, splitPatterns } from '@siteaudit/schema/rules';
+import { fieldErrors } from '../../src/rules/problem-bodies.js';
+import { PATTERN_LIMITS, PatternError, compilePatterns, patternProblem, splitPatterns } from '../../src/rules/url-patterns.js';
 
 const u = (path: string) => `https://example.com${path}`;
 

@@ -4,7 +4,8 @@
  * the English words around the values, and unchanged in English.
  */
 import { describe, expect, it } from 'vitest';
-import { CHECK_DETAILS as D, isKnownIssueDetail, localiseIssueDetails } from '../src/rules/index.js';
+import { CHECK_DETAILS as D } from '../../src/rules/check-details.js';
+import { isKnownIssueDetail, localiseIssueDetails } from '../../src/rules/issue-details.js';
 
 const U = 'https://www.example.com/blog/missing-post';
 const V = 'https://www.example.com/about';

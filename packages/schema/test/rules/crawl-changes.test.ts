@@ -8,7 +8,7 @@ import {
   pillarOf,
   recommendationImpact,
   regressionSignal,
-} from '../src/rules/index.js';
+} from '../../src/rules/crawl-changes.js';
 
 const none = { error: 0, warning: 0, info: 0 };
 const steady = { score: 80, previous: 80 };
