@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDirectoryBlobStore } from '../../packages/server/src/modules/exports/blob-store.js';
 import { EXPORT_CONTENT_TYPES, type ExportFileFormat, renderExport } from '../../packages/server/src/reports/index.js';
-import { syntheticSource } from '../../packages/server/test/reports/fixtures.js';
+import { syntheticSource } from '../../tests/support/report-fixtures.js';
 
 const MB = 1024 * 1024;
 const round = (n: number) => Math.round(n * 10) / 10;

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import knexFactory from 'knex';
 import { createSiteAuditServer } from '../../packages/server/src/index.js';
-import { TEST_CERT as CERT, TEST_KEY as KEY } from '../../packages/server/test/db/support/tls.js';
+import { TEST_CERT as CERT, TEST_KEY as KEY } from '../../tests/support/tls.js';
 import { startBenchSite, type BenchSite } from '../crawl/site.js';
 
 const ROOT = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));

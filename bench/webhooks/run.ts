@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { createSiteAuditServer } from '../../packages/server/src/index.js';
 // The self-signed certificate for 127.0.0.1 the webhook tests use.
-import { TEST_CERT as CERT, TEST_KEY as KEY } from '../../packages/server/test/db/support/tls.js';
+import { TEST_CERT as CERT, TEST_KEY as KEY } from '../../tests/support/tls.js';
 
 interface Receiver {
   name: string;

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../packages/server/test/db/harness.js';
-import { startSite, type Site } from '../../packages/server/test/db/support/site.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startSite, type Site } from '../support/site.js';
 import { OpenApiChecker, recordingFetch, type Exchange } from './openapi-conformance.js';
 import { BEHAVIOUR_PLANS, behaviourSuite, type Target } from './suite.js';
 

@@ -1,8 +1,8 @@
-/** The fuzz suite against the mock alone (tests/fuzz/suite.ts); fuzz.server.test.ts compares it with the server. */
+/** The fuzz suite against the mock alone (tests/support/fuzz-suite.ts); fuzz.server.test.ts compares it with the server. */
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, it } from 'vitest';
-import { fuzzRuns, newTally, report, runFuzz, seed, type Seeded } from './suite.js';
-import { mockTarget } from './targets.js';
+import { fuzzRuns, newTally, report, runFuzz, seed, type Seeded } from '../support/fuzz-suite.js';
+import { mockTarget } from '../support/fuzz-targets.js';
 
 /** The mock alone is fast: its bounded run is the longer one. */
 const FUZZ_RUNS = fuzzRuns(2_000);

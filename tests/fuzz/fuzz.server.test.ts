@@ -1,11 +1,11 @@
 /**
  * The fuzz suite against the server (on the project's database) and the mock side by side:
- * each generated request goes to both, and they must agree (tests/fuzz/suite.ts).
+ * each generated request goes to both, and they must agree (tests/support/fuzz-suite.ts).
  */
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, it } from 'vitest';
-import { fuzzRuns, newTally, report, runFuzz, seed, type Seeded } from './suite.js';
-import { mockTarget, serverTarget } from './targets.js';
+import { fuzzRuns, newTally, report, runFuzz, seed, type Seeded } from '../support/fuzz-suite.js';
+import { mockTarget, serverTarget } from '../support/fuzz-targets.js';
 
 /**
  * 1,000 requests on each database (2,000 per `npm test`, each run with its own seed) to the server

@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll } from 'vitest';
-import { seed, type Seeded } from '../fuzz/suite.js';
-import { mockTarget } from '../fuzz/targets.js';
+import { seed, type Seeded } from '../support/fuzz-suite.js';
+import { mockTarget } from '../support/fuzz-targets.js';
 import { hostileInputSuite } from './suite.js';
 
 const { mock, target } = mockTarget();

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seed, type Seeded } from '../fuzz/suite.js';
-import { serverTarget } from '../fuzz/targets.js';
+import { seed, type Seeded } from '../support/fuzz-suite.js';
+import { serverTarget } from '../support/fuzz-targets.js';
 import { hostileInputSuite } from './suite.js';
 
 let seeded: Seeded;

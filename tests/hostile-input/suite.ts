@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { OPERATION_IDS, contract, fillPath, type ContractEntry } from '@siteaudit/schema';
-import type { Seeded } from '../fuzz/suite.js';
+import type { Seeded } from '../support/fuzz-suite.js';
 
 const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', '__defineGetter__'];
 

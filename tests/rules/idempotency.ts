@@ -5,7 +5,7 @@
  * request without one; validation failures are not stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY_MS, expectProblem, manualClock } from '../../packages/server/test/db/support/http.js';
+import { DAY_MS, expectProblem, manualClock } from '../support/http.js';
 import type { RulesHarness, RulesTarget } from './target.js';
 
 export function idempotencyRules(target: RulesTarget): void {

@@ -4,7 +4,7 @@
  * them, `has_more` false on the last page, limit 25 by default.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectProblem, manualClock } from '../../packages/server/test/db/support/http.js';
+import { expectProblem, manualClock } from '../support/http.js';
 import type { RulesHarness, RulesTarget } from './target.js';
 
 export function paginationRules(target: RulesTarget): void {

@@ -5,7 +5,7 @@
  * concurrency; `GET /v1/usage` says the same.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectProblem, manualClock } from '../../packages/server/test/db/support/http.js';
+import { expectProblem, manualClock } from '../support/http.js';
 import type { RulesHarness, RulesTarget } from './target.js';
 
 // 15 s past the minute, 10:00:15 UTC: the minute resets in 45 s, the day in 50 385 s.

@@ -2,8 +2,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
-import { startHarness } from '../../packages/server/test/db/harness.js';
-import { startSite, type Site } from '../../packages/server/test/db/support/site.js';
+import { startHarness } from '../support/harness.js';
+import { startSite, type Site } from '../support/site.js';
 import type { RulesTarget } from './target.js';
 
 /** A site that takes every page request and answers none until the end of the file: its crawl stays running. */

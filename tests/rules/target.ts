@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createMockApi } from '@siteaudit/mock';
 import { SCOPES, type Scope } from '@siteaudit/schema';
 import { type PlanOverrides } from '@siteaudit/schema/rules';
-import { caller, type CallInit } from '../../packages/server/test/db/support/http.js';
+import { caller, type CallInit } from '../support/http.js';
 
 export interface TokenInput {
   /** Default `acme`; a new team is created on `plan` (default agency). */

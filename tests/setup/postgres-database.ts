@@ -1,7 +1,7 @@
 /**
  * Global setup of the `postgres` test project: `npm test` on a fresh machine finds no `test`
  * database, so it is created (from the server's `postgres` database) when missing. Each test file
- * then makes its own schema inside it (packages/server/test/db/harness.ts).
+ * then makes its own schema inside it (tests/support/harness.ts).
  */
 import pg from 'pg';
 

@@ -3,7 +3,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { FetchError, HttpClient } from '../src/crawler/fetch/http-client.js';
-import { closedPort } from './delivery/receiver.js';
+import { closedPort } from '../../../tests/support/receiver.js';
 import { abortError, isAbortError, throwIfAborted } from '../src/abort.js';
 
 describe('isAbortError', () => {

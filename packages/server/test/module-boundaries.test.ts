@@ -5,7 +5,9 @@
  *   never its handlers, jobs or index; anything else it is handed by server.ts as a need;
  * - the core (services, http, jobs, store, events) imports no module: dependencies point from the
  *   modules to the core, never back;
- * - no `index.ts` of a package re-exports with `export *`: each names what it makes public.
+ * - no `index.ts` of a package re-exports with `export *`: each names what it makes public;
+ * - a test helper used by more than one test folder lives in tests/support (issue #26, "Tests"):
+ *   no test folder imports another's files, and tests/support holds no test.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const packages = fileURLToPath(new URL('../../', import.meta.url));
+const repo = path.dirname(packages);
+const testSupport = path.join(repo, 'tests/support');
 const serverSrc = path.join(packages, 'server/src');
 const modulesDir = path.join(serverSrc, 'modules');
 
@@ -70,7 +74,33 @@ export function starExports(files: string[], read: (file: string) => string = (f
   return files.filter((file) => path.basename(file) === 'index.ts' && /(?:^|\n)\s*export\s*\*/.test(read(file))).map((file) => path.relative(packages, file));
 }
 
+/** The test folder of a file: `packages/<p>/test/<dir>` or `tests/<dir>`; the package's test root for a file directly in it. */
+function testFolderOf(file: string): string | null {
+  const parts = path.relative(repo, file).split(path.sep);
+  if (parts[0] === 'packages' && parts[2] === 'test') return parts.slice(0, parts.length > 4 ? 4 : 3).join('/');
+  if (parts[0] === 'tests') return parts.slice(0, 2).join('/');
+  return null;
+}
+
+/**
+ * Imports of a test helper of another test folder (`importer -> helper`): such a helper is shared
+ * and belongs in tests/support. tests/setup (vitest's global setup) and tests/support are
+ * everyone's.
+ */
+export function crossFolderHelperImports(files: string[], read: (file: string) => string = (f) => readFileSync(f, 'utf8')): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const own = testFolderOf(file);
+    for (const target of importsOf(file, read(file))) {
+      const other = testFolderOf(target);
+      if (other && other !== own && other !== 'tests/support' && other !== 'tests/setup') found.push(`${path.relative(repo, file)} -> ${path.relative(repo, target)}`);
+    }
+  }
+  return found;
+}
+
 const serverFiles = sourceFiles(serverSrc);
+const testFiles = [...['schema', 'client', 'mock', 'server'].flatMap((p) => sourceFiles(path.join(packages, p, 'test'))), ...sourceFiles(path.join(repo, 'tests'))];
 const indexFiles = ['schema', 'client', 'mock', 'server'].flatMap((p) => sourceFiles(path.join(packages, p, 'src')));
 
 describe('module boundaries', () => {
@@ -86,6 +116,11 @@ describe('module boundaries', () => {
     expect(starExports(indexFiles)).toEqual([]);
   });
 
+  it('a test helper shared by test folders is in tests/support, which holds no test', () => {
+    expect(crossFolderHelperImports(testFiles)).toEqual([]);
+    expect(sourceFiles(testSupport).filter((f) => f.endsWith('.test.ts'))).toEqual([]);
+  });
+
   // The checks themselves, on made-up files: a check that finds nothing is worth nothing.
   it('finds a handler imported across modules, a module imported by the core, and an export *', () => {
     const files: Record<string, string> = {
@@ -98,5 +133,17 @@ describe('module boundaries', () => {
     expect(crossModuleImports(Object.keys(files), read)).toEqual(['modules/exports/handlers.ts -> modules/crawls/handlers.ts', 'modules/scorecard/pillars.ts -> modules/logs/store.ts']);
     expect(coreImportsOfModules(Object.keys(files), read)).toEqual(['services.ts -> modules/account/usage.ts']);
     expect(starExports(Object.keys(files), read)).toEqual(['schema/src/index.ts']);
+  });
+
+  it('finds a test importing a helper of another test folder, not one of its own or of tests/support', () => {
+    const files: Record<string, string> = {
+      [path.join(packages, 'server/test/db/a.test.ts')]: "import { x } from './support/x.js';\nimport { h } from '../../../../tests/support/harness.js';",
+      [path.join(packages, 'server/test/net/b.test.ts')]: "import { r } from '../delivery/receiver.js';",
+      [path.join(repo, 'tests/hostile-input/c.test.ts')]: "import { s } from '../fuzz/suite.js';\nimport { d } from '../setup/scratch.js';",
+    };
+    expect(crossFolderHelperImports(Object.keys(files), (file) => files[file])).toEqual([
+      'packages/server/test/net/b.test.ts -> packages/server/test/delivery/receiver.ts',
+      'tests/hostile-input/c.test.ts -> tests/fuzz/suite.ts',
+    ]);
   });
 });

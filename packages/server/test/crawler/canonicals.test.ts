@@ -8,7 +8,7 @@ import { HtmlAnalyser } from '../../src/crawler/page/html-analyser.js';
 import { analysePage, readCanonical } from '../../src/crawler/page/page-audit.js';
 import { fillFromAnalysis, emptyRecord } from '../../src/crawler/page/page-record.js';
 import { pageHtml, startFixtureSite, type FixtureSite, type Route } from './fixture-site.js';
-import { crawl, issuesOf } from './helpers.js';
+import { crawl, issuesOf } from '../../../../tests/support/crawler.js';
 
 const URL_ = 'https://docs.example/guide/intro.html';
 

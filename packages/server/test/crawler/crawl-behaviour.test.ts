@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawlSite, MAX_REDIRECTS } from '../../src/crawler/index.js';
 import { pageHtml, startFixtureSite, type FixtureOptions, type FixtureSite, type Route } from './fixture-site.js';
-import { config, crawl, FAST, issuesOf, memorySink } from './helpers.js';
+import { config, crawl, FAST, issuesOf, memorySink } from '../../../../tests/support/crawler.js';
 
 let site: FixtureSite | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CRAWL_DEFAULTS, crawlSite, PatternError, resolveCrawlConfig } from '../../src/crawler/index.js';
-import { config, memorySink } from './helpers.js';
+import { config, memorySink } from '../../../../tests/support/crawler.js';
 
 describe('resolveCrawlConfig', () => {
   it('applies the documented defaults of the nullable campaign fields', () => {

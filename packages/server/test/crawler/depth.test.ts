@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { pageHtml, startFixtureSite, type FixtureSite, type Route } from './fixture-site.js';
-import { crawl } from './helpers.js';
+import { crawl } from '../../../../tests/support/crawler.js';
 
 let site: FixtureSite | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/crawler/index.js';
 import { SITEMAP_PATHS, startFixtureSite, type FixtureSite } from './fixture-site.js';
-import { crawl, pairs } from './helpers.js';
+import { crawl, pairs } from '../../../../tests/support/crawler.js';
 
 describe('crawl of the labelled fixture site', () => {
   let site: FixtureSite;

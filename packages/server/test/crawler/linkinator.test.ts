@@ -8,7 +8,7 @@
 import { LinkChecker, LinkState } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from './fixture-site.js';
-import { crawl } from './helpers.js';
+import { crawl } from '../../../../tests/support/crawler.js';
 
 const LINK_ISSUES = new Set(['broken_internal_link', 'canonical_to_error', 'hreflang_bad_target']);
 

@@ -14,7 +14,7 @@ import { parseRobots, type RobotsPolicy } from '../../src/crawler/fetch/robots-p
 import type { RobotsCache } from '../../src/crawler/fetch/robots-cache.js';
 import { FetchScheduler, type SchedulerOptions } from '../../src/crawler/run/fetch-scheduler.js';
 import { CrawlScope } from '../../src/crawler/run/crawl-scope.js';
-import { memorySink } from './helpers.js';
+import { memorySink } from '../../../../tests/support/crawler.js';
 
 export const START = 'https://shop.example/';
 

@@ -19,7 +19,7 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS, crawlSite, type CrawlOutcome, type IssueRecord, type PageRecord } from '../../src/crawler/index.js';
-import { config, FAST } from './helpers.js';
+import { config, FAST } from '../../../../tests/support/crawler.js';
 import { readSite, type SiteReading } from './site-reading.js';
 import { serveFolder, type StaticSite } from './static-server.js';
 

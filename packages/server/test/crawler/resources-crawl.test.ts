@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prose } from './fixture-site.js';
-import { crawl } from './helpers.js';
+import { crawl } from '../../../../tests/support/crawler.js';
 
 const RESOURCE_CHECKS = new Set(['broken_stylesheet', 'broken_script', 'broken_image', 'broken_resource', 'resource_redirect', 'resource_blocked_by_robots', 'resource_budget_reached', 'image_too_large']);
 

@@ -10,7 +10,7 @@ import { CrawlThreadPool } from '../../src/crawler/threads/pool.js';
 import type { CrawlOutcome } from '../../src/crawler/crawl-types.js';
 import { startBenchSite, type BenchSite } from '../../../../bench/crawl/site.js';
 import { startFixtureSite, type FixtureSite } from './fixture-site.js';
-import { config, memorySink, pairs } from './helpers.js';
+import { config, memorySink, pairs } from '../../../../tests/support/crawler.js';
 
 const pool = new CrawlThreadPool(2);
 afterAll(() => pool.close());

@@ -8,9 +8,9 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, OPERATION_IDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
 import { CHECK_GUIDE, CHECKS } from '@siteaudit/schema/rules';
-import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../rendering/support.js';
+import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../../../../tests/support/rendering.js';
 import { createSiteAuditServer, type SiteAuditServer } from '../../src/index.js';
-import { sharedDatabase, startHarness, type Harness } from './harness.js';
+import { sharedDatabase, startHarness, type Harness } from '../../../../tests/support/harness.js';
 
 /** A port free now, so a server can be told its public URL before it listens. */
 async function freePort(): Promise<number> {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '@siteaudit/schema';
 import { openAdmin } from '../../src/admin.js';
 import { createSiteAuditServer, type SiteAuditServer } from '../../src/index.js';
-import { onPostgres, sharedDatabase } from './harness.js';
-import { expectProblem } from './support/http.js';
+import { onPostgres, sharedDatabase } from '../../../../tests/support/harness.js';
+import { expectProblem } from '../../../../tests/support/http.js';
 
 const SECRET = 'test-secret-key-0123456789abcdef0123';
 

@@ -9,8 +9,8 @@ import { request as httpRequest, type Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE } from '@siteaudit/schema/rules';
-import { startHarness, type Harness } from './harness.js';
-import { expectProblem, manualClock } from './support/http.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { expectProblem, manualClock } from '../../../../tests/support/http.js';
 
 const LIMIT = DEFAULT_AUTH_FAILURES_PER_MINUTE;
 const time = manualClock('2026-05-04T09:00:10.000Z');

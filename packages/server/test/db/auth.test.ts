@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError } from '../../src/index.js';
-import { startHarness, type Harness } from './harness.js';
-import { DAY_MS, expectProblem, manualClock } from './support/http.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { DAY_MS, expectProblem, manualClock } from '../../../../tests/support/http.js';
 
 const START = '2025-03-12T10:30:00.000Z';
 const time = manualClock(START);

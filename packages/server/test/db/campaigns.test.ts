@@ -4,8 +4,8 @@
  * returned, partial updates, the schedule's next run from the clock, plan bounds, deletion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { expectProblem, manualClock } from './support/http.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { expectProblem, manualClock } from '../../../../tests/support/http.js';
 
 // A Wednesday.
 const START = '2025-03-12T10:30:00.000Z';

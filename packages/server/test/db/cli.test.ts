@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres } from './harness.js';
+import { onPostgres } from '../../../../tests/support/harness.js';
 import { freePort, runToEnd } from './support/child-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -10,9 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { manualClock } from './support/http.js';
-import { startSite, type Site } from './support/site.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { manualClock } from '../../../../tests/support/http.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 const CALLS = Number(process.env.SITEAUDIT_CONCURRENCY_CALLS ?? 2_000);
 const CONCURRENCY = 12;

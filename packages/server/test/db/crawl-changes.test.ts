@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
 import { CHANGE_KINDS } from '@siteaudit/schema/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { PAGES, startSite, type Site } from './support/site.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
 
 let h: Harness;
 const sites: Site[] = [];

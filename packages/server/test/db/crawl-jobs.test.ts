@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteAuditServer } from '../../src/index.js';
-import { sharedDatabase, startHarness, type Harness } from './harness.js';
-import { startSite, type Site } from './support/site.js';
+import { sharedDatabase, startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 import { CAMPAIGN_SCHEDULE } from '../../src/modules/crawls/jobs.js';
 import { reschedule, withJobs } from './support/jobs.js';
 

@@ -4,8 +4,8 @@
  * no body; a 304 costs nothing; a change of the resource changes the ETag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { manualClock } from './support/http.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { manualClock } from '../../../../tests/support/http.js';
 
 const time = manualClock('2025-03-12T10:00:10.000Z');
 let h: Harness;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { startSite, type Site } from './support/site.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 /** A store that refuses every file the way a full or read-only disk would, with a path in its message. */
 const brokenStore = {

@@ -7,8 +7,8 @@ import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { startSite, type Site } from './support/site.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 let h: Harness;
 let site: Site;

@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { startSite, type Site } from './support/site.js';
-import { pdfPages } from '../reports/pdf-read.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
+import { pdfPages } from '../../../../tests/support/pdf-read.js';
 
 let h: Harness;
 let site: Site;

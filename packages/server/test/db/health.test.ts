@@ -5,8 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { expectProblem } from './support/http.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { expectProblem } from '../../../../tests/support/http.js';
 
 async function json(res: Response): Promise<any> {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);

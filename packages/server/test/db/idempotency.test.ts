@@ -4,8 +4,8 @@
  * the server and the mock.
  */
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './harness.js';
-import { DAY_MS, manualClock } from './support/http.js';
+import { startHarness } from '../../../../tests/support/harness.js';
+import { DAY_MS, manualClock } from '../../../../tests/support/http.js';
 
 describe('the idempotency store', () => {
   it('sweeps expired keys away', async () => {

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { stable } from './support/http.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { stable } from '../../../../tests/support/http.js';
 
 let h: Harness;
 let intruder: string;

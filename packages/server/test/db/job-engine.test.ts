@@ -10,7 +10,7 @@ import { createJobRunner } from '../../src/jobs/index.js';
 import { defineJob, type JobRunner } from '../../src/jobs/job-runner.js';
 import { migrate, openDatabase } from '../../src/store/database.js';
 import { bossSchemaFor } from '../../src/jobs/pg-boss-runner.js';
-import { onPostgres, sharedDatabase } from './harness.js';
+import { onPostgres, sharedDatabase } from '../../../../tests/support/harness.js';
 
 // The test's own kinds: the engine makes a queue for any kind it is given, with its declared options.
 const WORK = defineJob<{ n: number }>('test.work');

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defineJob, LeaseLostError, type JobContext, type JobRunner } from '../../src/jobs/job-runner.js';
 import { createTableJobRunner } from '../../src/jobs/runner.js';
 import { migrate, openDatabase } from '../../src/store/database.js';
-import { onPostgres, sharedDatabase } from './harness.js';
+import { onPostgres, sharedDatabase } from '../../../../tests/support/harness.js';
 
 const LEASE_MS = 60_000;
 const WORK = defineJob<{ n?: number }>('work', { leaseMs: LEASE_MS });

@@ -4,7 +4,7 @@
  */
 import { ERRORS } from '@siteaudit/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {

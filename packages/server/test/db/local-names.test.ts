@@ -5,8 +5,8 @@
  * (packages/mock/test/projects-campaigns.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { expectProblem } from './support/http.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { expectProblem } from '../../../../tests/support/http.js';
 
 // No local name resolves here, as on a resolver without RFC 6761 handling: the refusal must come
 // from the name itself, not from an address.

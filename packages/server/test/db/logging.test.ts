@@ -7,9 +7,9 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/observability/logger.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { crawlToSettled, projectWithCampaign } from './support/crawl-flow.js';
-import { startSite, type Site } from './support/site.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 const lines: string[] = [];
 const capture = new Writable({

@@ -7,12 +7,12 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { urlStatStream } from '../../src/modules/logs/report-reads.js';
 import type { DnsResolver } from '../../src/modules/logs/reverse-dns.js';
-import { pdfPages } from '../reports/pdf-read.js';
-import { startHarness, type Harness } from './harness.js';
+import { pdfPages } from '../../../../tests/support/pdf-read.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { accessLine, USER_AGENTS } from './support/access-log.js';
 import { exportedFile } from './support/exports.js';
-import { manualClock } from './support/http.js';
-import { startSite, type Site } from './support/site.js';
+import { manualClock } from '../../../../tests/support/http.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 const clock = manualClock('2026-03-10T10:00:00.000Z');
 /** No address outside the published ranges is a real crawler here. */

@@ -7,9 +7,9 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsResolver } from '../../src/modules/logs/reverse-dns.js';
-import { startHarness, type Harness } from './harness.js';
-import { expectProblem, manualClock } from './support/http.js';
-import { startSite, type Site } from './support/site.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { expectProblem, manualClock } from '../../../../tests/support/http.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 const clock = manualClock('2026-03-10T10:00:00.000Z');
 let h: Harness;

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteAuditServer } from '../../src/index.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { crawlToSettled, projectWithCampaign } from './support/crawl-flow.js';
-import { startSite, type Site } from './support/site.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 let h: Harness;
 let site: Site;

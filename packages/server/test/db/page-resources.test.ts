@@ -4,8 +4,8 @@
  * crawl when its project is deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { startSite, type Site } from './support/site.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 const page = (title: string, head: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><h1>${title}</h1>${body}<p>${'Words of content for the page. '.repeat(60)}</p></body></html>`;

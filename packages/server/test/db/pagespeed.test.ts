@@ -9,11 +9,11 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthWithPageSpeed } from '../../src/modules/crawls/pagespeed-step.js';
 import { createLighthousePageSpeed, createPageSpeedInsights } from '../../src/providers/index.js';
-import { pageSpeedStandIn } from '../providers/pagespeed-stand-in.js';
-import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../rendering/support.js';
-import { startHarness, type Harness } from './harness.js';
+import { pageSpeedStandIn } from '../../../../tests/support/pagespeed-stand-in.js';
+import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../../../../tests/support/rendering.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { allIssues, crawlToSettled, pathOf, projectWithCampaign } from './support/crawl-flow.js';
-import { startSite, type Site } from './support/site.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 const stand = pageSpeedStandIn({ apiKey: 'psi-key' });
 const msw = setupServer(...stand.handlers);

@@ -5,8 +5,8 @@
  * its crawl with the field named, before any request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { PAGES, startSite, type Site } from './support/site.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
 
 const LONG = `/${'a'.repeat(5_000)}`;
 const page = (body: string) => `<!doctype html><html lang="en"><head><title>A page of the site</title></head><body>${body}</body></html>`;

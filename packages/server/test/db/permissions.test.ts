@@ -5,8 +5,8 @@
  */
 import { SCOPES } from '@siteaudit/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { expectProblem } from './support/http.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { expectProblem } from '../../../../tests/support/http.js';
 
 let h: Harness;
 beforeAll(async () => {

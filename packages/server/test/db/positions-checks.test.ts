@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDataForSeoKeywordData, createDataForSeoSerp } from '../../src/providers/index.js';
-import { dataForSeoStandIn } from '../providers/stand-ins.js';
-import { startHarness, type Harness } from './harness.js';
+import { dataForSeoStandIn } from '../../../../tests/support/provider-stand-ins.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { POSITIONS_DAILY } from '../../src/modules/positions/jobs.js';
 import { reschedule, withJobs } from './support/jobs.js';
 

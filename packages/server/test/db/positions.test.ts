@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { POSITIONS_DAILY } from '../../src/modules/positions/jobs.js';
 import { withJobs } from './support/jobs.js';
 

@@ -6,15 +6,15 @@
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSiteAuditServer } from '../../src/index.js';
-import { sharedDatabase, startHarness, type Harness } from './harness.js';
+import { sharedDatabase, startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { projectWithCampaign } from './support/crawl-flow.js';
-import { startSite, type Site } from './support/site.js';
-import { startTlsReceiver, type TlsReceiver } from './support/tls.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
+import { startTlsReceiver, type TlsReceiver } from '../../../../tests/support/tls.js';
 
 // Webhook URLs are https: the delivery trusts the local receiver's certificate.
 vi.mock('undici', async (importOriginal) => {
   const actual = await importOriginal<typeof import('undici')>();
-  const { TEST_CERT } = await import('./support/tls.js');
+  const { TEST_CERT } = await import('../../../../tests/support/tls.js');
   const buildConnector: typeof actual.buildConnector = (options) => actual.buildConnector({ ...options, ca: [TEST_CERT] });
   return { ...actual, buildConnector };
 });

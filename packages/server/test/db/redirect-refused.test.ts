@@ -5,8 +5,8 @@
  * own (127.0.0.1): names under .test resolve by the table below, `www.site.test` to 10.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
-import { startSite, type Site } from './support/site.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 const TABLE: Record<string, { address: string; family: 4 }[]> = {
   'site.test': [{ address: '127.0.0.1', family: 4 }],

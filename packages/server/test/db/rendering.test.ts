@@ -5,8 +5,8 @@
  * `a11y_<rule>` issues of category accessibility.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_TIMEOUT, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../rendering/support.js';
-import { startHarness, type Harness } from './harness.js';
+import { BROWSER_TIMEOUT, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../../../../tests/support/rendering.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { allIssues, crawlToSettled, pathOf, projectWithCampaign } from './support/crawl-flow.js';
 
 let h: Harness;

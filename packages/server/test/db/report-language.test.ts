@@ -10,12 +10,12 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM } from '../rendering/support.js';
-import { pdfPages } from '../reports/pdf-read.js';
-import { startHarness, type Harness } from './harness.js';
+import { HAS_CHROMIUM } from '../../../../tests/support/rendering.js';
+import { pdfPages } from '../../../../tests/support/pdf-read.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { accessLine, USER_AGENTS } from './support/access-log.js';
 import { exportedFile } from './support/exports.js';
-import { startSite, type Site, type SitePage } from './support/site.js';
+import { startSite, type Site, type SitePage } from '../../../../tests/support/site.js';
 
 const LOREM = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua. ';
 const head = (title: string, extra = '') => `<head><meta charset="utf-8"><title>${title}</title>${extra}</head>`;

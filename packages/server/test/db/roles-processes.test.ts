@@ -5,9 +5,9 @@
  * API process on its next request, though it had the token cached.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres } from './harness.js';
+import { onPostgres } from '../../../../tests/support/harness.js';
 import { childDatabase, freePort, runCli, startChild, type ChildDatabase, type ChildServer } from './support/child-server.js';
-import { expectProblem } from './support/http.js';
+import { expectProblem } from '../../../../tests/support/http.js';
 
 describe.skipIf(!onPostgres)('api and worker processes on one database', () => {
   let db: ChildDatabase;

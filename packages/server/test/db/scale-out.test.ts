@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@siteaudit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRAWL_DEFAULTS } from '../../src/crawler/crawl-config.js';
-import { onPostgres } from './harness.js';
+import { onPostgres } from '../../../../tests/support/harness.js';
 import { childDatabase, freePort, runCli, startChild, startSlowSite, type ChildDatabase, type ChildServer, type SlowSite } from './support/child-server.js';
 
 const PAGES = 300;

@@ -9,10 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthScore } from '../../src/crawler/run/score.js';
 import { acquisitionScore, expectedCtr } from '../../src/modules/scorecard/formulas.js';
-import { BROWSER_TIMEOUT, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../rendering/support.js';
-import { startHarness, type Harness } from './harness.js';
+import { BROWSER_TIMEOUT, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../../../../tests/support/rendering.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { allIssues, crawlToSettled, pathOf, projectWithCampaign } from './support/crawl-flow.js';
-import { startSite, type Site } from './support/site.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 
 let h: Harness;
 let site: Site;

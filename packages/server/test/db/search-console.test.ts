@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AdminError } from '../../src/index.js';
-import { googleStandIn, serviceAccountKey } from '../providers/stand-ins.js';
-import { startHarness, type Harness } from './harness.js';
+import { googleStandIn, serviceAccountKey } from '../../../../tests/support/provider-stand-ins.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 
 const google = googleStandIn();
 const msw = setupServer(...google.handlers);

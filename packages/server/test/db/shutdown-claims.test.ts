@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { IdempotencyStore } from '../../src/http/idempotency.js';
 import { migrate, openDatabase } from '../../src/store/database.js';
-import { sharedDatabase } from './harness.js';
+import { sharedDatabase } from '../../../../tests/support/harness.js';
 
 it('frees the keys still claimed by this process, and only those', async () => {
   const { knex, drop } = await sharedDatabase();

@@ -12,8 +12,8 @@ import knexFactory from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '@siteaudit/schema';
 import { createSiteAuditServer } from '../../src/index.js';
-import { DATABASE, onPostgres } from './harness.js';
-import { expectProblem } from './support/http.js';
+import { DATABASE, onPostgres } from '../../../../tests/support/harness.js';
+import { expectProblem } from '../../../../tests/support/http.js';
 import { freePort } from './support/child-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

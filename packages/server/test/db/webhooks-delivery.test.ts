@@ -10,11 +10,11 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WebhookEventType } from '@siteaudit/schema';
 import { DISABLE_AFTER_CONSECUTIVE_FAILURES, MAX_ATTEMPTS } from '../../src/delivery/policy.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 
 // Webhook URLs must be https: the receivers speak TLS with the test certificate, which the
 // server's connector trusts as its only `ca` (vi.mock below is hoisted, hence the hoisted import).
-const { TEST_CERT, TEST_KEY } = await vi.hoisted(() => import('./support/tls.js'));
+const { TEST_CERT, TEST_KEY } = await vi.hoisted(() => import('../../../../tests/support/tls.js'));
 
 vi.mock('undici', async (importOriginal) => {
   const actual = await importOriginal<typeof import('undici')>();

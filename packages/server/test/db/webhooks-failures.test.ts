@@ -16,9 +16,9 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteAuditServer } from '../../src/index.js';
 import { loggerOptions } from '../../src/observability/logger.js';
-import { closedPort } from '../delivery/receiver.js';
-import { startHarness, type Harness } from './harness.js';
-import { TEST_CERT, TEST_KEY } from './support/tls.js';
+import { closedPort } from '../../../../tests/support/receiver.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { TEST_CERT, TEST_KEY } from '../../../../tests/support/tls.js';
 
 const lines: string[] = [];
 const capture = new Writable({

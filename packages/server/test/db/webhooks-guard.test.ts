@@ -3,7 +3,7 @@
  * creation and update, and refused again at delivery when a name later resolves to one.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 
 // Names under .test (RFC 6761) resolve by this table, and nowhere when absent from it.
 const { table } = vi.hoisted(() => ({ table: {} as Record<string, { address: string; family: 4 | 6 }[]> }));

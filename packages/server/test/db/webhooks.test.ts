@@ -4,7 +4,7 @@
  * the address guard in webhooks-guard.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 
 let h: Harness;
 let offset = 0;

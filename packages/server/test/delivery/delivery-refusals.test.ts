@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedAgent } from '../../src/net/address-guard.js';
 import { deliverWebhook } from '../../src/delivery/delivery.js';
 import { generateWebhookSecret, webhookHeaders } from '../../src/delivery/signing.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { startReceiver, type Receiver } from '../../../../tests/support/receiver.js';
 
 const body = '{"id":"e1","type":"webhook.test","created_at":"2025-01-01T00:00:00Z","data":{}}';
 const headers = () => webhookHeaders({ id: 'e1', body, secrets: [generateWebhookSecret()] });

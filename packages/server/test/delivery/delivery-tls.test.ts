@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deliverWebhook, type DeliveryResult } from '../../src/delivery/delivery.js';
 import { classifyFailure } from '../../src/delivery/failure-reason.js';
 import { AddressRefusedError, createGuardedAgent } from '../../src/net/address-guard.js';
-import { TEST_CERT, TEST_KEY } from '../db/support/tls.js';
+import { TEST_CERT, TEST_KEY } from '../../../../tests/support/tls.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const run = promisify(execFile);

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverWebhook, parseRetryAfter, type DeliveryResult } from '../../src/delivery/delivery.js';
 import { generateWebhookSecret, webhookHeaders } from '../../src/delivery/signing.js';
-import { closedPort, startReceiver, type Receiver } from './receiver.js';
+import { closedPort, startReceiver, type Receiver } from '../../../../tests/support/receiver.js';
 
 const secret = generateWebhookSecret();
 const body = JSON.stringify({ id: '7d1f0e52-8c5e-4d8e-9f53-0f3b2c1a9e11', type: 'crawl.completed', created_at: '2025-01-01T00:00:00Z', data: {} });

@@ -6,7 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobNotFoundError, type BlobStore, createDirectoryBlobStore, InvalidBlobKeyError } from '../../src/modules/exports/blob-store.js';
 import { EXPORT_CONTENT_TYPES, type ExportFileFormat, renderExport, renderPdf } from '../../src/reports/index.js';
-import { readAll, syntheticSource } from '../reports/fixtures.js';
+import { readAll, syntheticSource } from '../../../../tests/support/report-fixtures.js';
 
 let dir: string;
 let store: BlobStore;

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AddressRefusedError, createGuardedAgent, isPublicAddress } from '../../src/net/address-guard.js';
-import { startReceiver, type Receiver } from '../delivery/receiver.js';
+import { startReceiver, type Receiver } from '../../../../tests/support/receiver.js';
 
 // Names under .test (RFC 6761) resolved by this table; everything else by the system resolver.
 const table: Record<string, { address: string; family: 4 | 6 }[]> = {

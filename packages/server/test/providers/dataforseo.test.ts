@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDataForSeoKeywordData, createDataForSeoSerp, ProviderError, sameSite } from '../../src/providers/index.js';
-import { dataForSeoStandIn } from './stand-ins.js';
+import { dataForSeoStandIn } from '../../../../tests/support/provider-stand-ins.js';
 
 const stand = dataForSeoStandIn({ login: 'api@example.test', password: 's3cret' });
 const server = setupServer(...stand.handlers);

@@ -6,7 +6,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPageSpeedInsights } from '../../src/providers/index.js';
-import { pageSpeedStandIn } from './pagespeed-stand-in.js';
+import { pageSpeedStandIn } from '../../../../tests/support/pagespeed-stand-in.js';
 
 const stand = pageSpeedStandIn({ apiKey: 'psi-key' });
 const server = setupServer(...stand.handlers);

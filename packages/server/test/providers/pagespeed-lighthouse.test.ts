@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressRefusedError } from '../../src/net/address-guard.js';
 import { createLighthousePageSpeed } from '../../src/providers/index.js';
 import type { GuardProxy } from '../../src/rendering/index.js';
-import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../rendering/support.js';
+import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../../../../tests/support/rendering.js';
 
 let site: LocalSite;
 beforeAll(async () => {

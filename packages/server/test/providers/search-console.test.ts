@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGoogleSearchConsole, parseServiceAccount, ProviderError, serviceAccountAssertion } from '../../src/providers/index.js';
-import { googleStandIn, serviceAccountKey } from './stand-ins.js';
+import { googleStandIn, serviceAccountKey } from '../../../../tests/support/provider-stand-ins.js';
 
 const google = googleStandIn();
 const server = setupServer(...google.handlers);

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUT_RULES, createRenderer, type Renderer } from '../../src/rendering/index.js';
-import { crawl } from '../crawler/helpers.js';
-import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from './support.js';
+import { crawl } from '../../../../tests/support/crawler.js';
+import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../../../../tests/support/rendering.js';
 
 /** Known violations: image-alt (critical), html-has-lang (serious), low contrast (serious, layout), a script-added unnamed button (critical). */
 const flawed = page({

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressRefusedError } from '../../src/net/address-guard.js';
 import { createRenderer, type Renderer } from '../../src/rendering/index.js';
-import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from './support.js';
+import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../../../../tests/support/rendering.js';
 
 let site: LocalSite;
 let secret: LocalSite;

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressRefusedError } from '../../src/net/address-guard.js';
 import { startGuardProxy, type GuardProxy } from '../../src/rendering/index.js';
-import { serve, type LocalSite } from './support.js';
+import { serve, type LocalSite } from '../../../../tests/support/rendering.js';
 
 let site: LocalSite;
 beforeAll(async () => {

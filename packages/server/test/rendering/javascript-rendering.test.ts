@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderError } from '../../src/crawler/index.js';
 import { createRenderer, type Renderer } from '../../src/rendering/index.js';
-import { crawl } from '../crawler/helpers.js';
-import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from './support.js';
+import { crawl } from '../../../../tests/support/crawler.js';
+import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../../../../tests/support/rendering.js';
 
 const shell = page({
   title: null,

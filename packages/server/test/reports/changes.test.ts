@@ -7,8 +7,8 @@ import type { CrawlChange, CrawlChangesSummary } from '@siteaudit/schema';
 import { describe, expect, it } from 'vitest';
 import { renderPdf, renderXlsx } from '../../src/reports/index.js';
 import type { ExportSource } from '../../src/reports/types.js';
-import { readAll, syntheticSource } from './fixtures.js';
-import { pdfPages } from './pdf-read.js';
+import { readAll, syntheticSource } from '../../../../tests/support/report-fixtures.js';
+import { pdfPages } from '../../../../tests/support/pdf-read.js';
 
 const PREVIOUS = '00000000-0000-4000-8000-0000000000aa';
 const summary = (crawlId: string): CrawlChangesSummary => ({

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { LOG_FINDING_EXAMPLES, LOG_TOP_URLS, logSummary } from '../../src/modules/exports/logs-source.js';
 import { renderPdf, renderXlsx } from '../../src/reports/index.js';
 import type { ExportSource } from '../../src/reports/types.js';
-import { readAll, syntheticSource } from './fixtures.js';
-import { hasPdftoppm, inkAbove, pdfImages, pdfPages } from './pdf-read.js';
+import { readAll, syntheticSource } from '../../../../tests/support/report-fixtures.js';
+import { hasPdftoppm, inkAbove, pdfImages, pdfPages } from '../../../../tests/support/pdf-read.js';
 
 const URLS = 3000;
 const PROJECT = '00000000-0000-4000-8000-00000000000b';

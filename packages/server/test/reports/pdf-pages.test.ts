@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderPdf } from '../../src/reports/index.js';
-import { type SyntheticOptions, readAll, syntheticSource } from './fixtures.js';
-import { hasPdftoppm, inkAbove, pdfImages, pdfPages } from './pdf-read.js';
+import { type SyntheticOptions, readAll, syntheticSource } from '../../../../tests/support/report-fixtures.js';
+import { hasPdftoppm, inkAbove, pdfImages, pdfPages } from '../../../../tests/support/pdf-read.js';
 
 /** The body of an A4 page ends at 92 % of its height; the footer is below. */
 const BODY = 0.92;

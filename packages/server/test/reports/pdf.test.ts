@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { PDF_PAGE_ROW_LIMIT, renderPdf } from '../../src/reports/index.js';
 import { pdfSafe } from '../../src/reports/pdf-text.js';
-import { CATALOGUE, CATALOGUE_LABELS_EN, readAll, syntheticSource } from './fixtures.js';
-import { pdfPages } from './pdf-read.js';
+import { CATALOGUE, CATALOGUE_LABELS_EN, readAll, syntheticSource } from '../../../../tests/support/report-fixtures.js';
+import { pdfPages } from '../../../../tests/support/pdf-read.js';
 
 /** Machine values a client must never read in the report. */
 const RAW_CODES = [

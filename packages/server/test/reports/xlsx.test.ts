@@ -5,7 +5,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { renderXlsx } from '../../src/reports/index.js';
-import { LABELS, readAll, syntheticSource } from './fixtures.js';
+import { LABELS, readAll, syntheticSource } from '../../../../tests/support/report-fixtures.js';
 
 async function load(buffer: Buffer): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { robotsToken } from '../../../src/crawler/index.js';
 import { parseRobots } from '../../../src/crawler/fetch/robots-policy.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site.js';
-import { crawl, issuesOf } from '../helpers.js';
+import { crawl, issuesOf } from '../../../../../tests/support/crawler.js';
 
 const ROBOTS = 'https://example.com/robots.txt';
 const U = (path: string) => `https://example.com${path}`;

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { pageHtml, prose, startFixtureSite, type FixtureOptions, type FixtureSite, type Route } from '../fixture-site.js';
-import { crawl, issuesOf } from '../helpers.js';
+import { crawl, issuesOf } from '../../../../../tests/support/crawler.js';
 
 let site: FixtureSite | undefined;
 afterEach(async () => {

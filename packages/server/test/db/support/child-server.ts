@@ -15,7 +15,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { AddressInfo } from 'node:net';
 import { SCOPES } from '@siteaudit/schema';
 import { createSiteAuditServer } from '../../../src/index.js';
-import { DATABASE, onPostgres } from '../harness.js';
+import { DATABASE, onPostgres } from '../../../../../tests/support/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const CLI = path.join(ROOT, 'packages/server/src/cli.ts');

@@ -1,6 +1,6 @@
 /** Shared steps of the crawl-report tests: a project, a campaign, a crawl run to settled. */
 import { expect } from 'vitest';
-import type { Harness } from '../harness.js';
+import type { Harness } from '../../../../../tests/support/harness.js';
 
 export async function projectWithCampaign(h: Harness, siteUrl: string, overrides: Record<string, unknown> = {}) {
   const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${siteUrl}/` } })).json()).data;

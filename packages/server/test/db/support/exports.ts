@@ -1,6 +1,6 @@
 /** Exports a crawl over HTTP and downloads the file, as a client does. */
 import { expect } from 'vitest';
-import type { Harness } from '../harness.js';
+import type { Harness } from '../../../../../tests/support/harness.js';
 
 export async function exportedFile(h: Harness, crawlId: string, format: 'pdf' | 'xlsx', language: 'fr' | 'en'): Promise<Buffer> {
   const res = await h.call('POST', `/v1/crawls/${crawlId}/exports`, { body: { format }, headers: { 'accept-language': language } });

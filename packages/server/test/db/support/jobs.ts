@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { createJobRunner } from '../../../src/jobs/index.js';
 import type { JobKind, JobRunner } from '../../../src/jobs/job-runner.js';
-import { onPostgres } from '../harness.js';
+import { onPostgres } from '../../../../../tests/support/harness.js';
 
 export async function withJobs<T>(knex: Knex, clock: () => Date, use: (jobs: JobRunner) => Promise<T>): Promise<T> {
   const jobs = createJobRunner({ knex, dialect: onPostgres ? 'postgres' : 'sqlite', clock, injectedClock: true });

@@ -13,7 +13,7 @@ import { expect } from 'vitest';
 import { createClient } from '@siteaudit/client';
 import { ERRORS, contract, type ErrorCode, type OperationId } from '@siteaudit/schema';
 import { type PlanOverrides } from '@siteaudit/schema/rules';
-import { anyRequest, resolve, type FuzzRequest } from './requests.js';
+import { anyRequest, resolve, type FuzzRequest } from './fuzz-requests.js';
 
 /** Limits high enough that a long run never meets the rate limit or a plan ceiling. */
 export const FUZZ_PLANS: PlanOverrides = {

@@ -10,7 +10,7 @@
  * - a bad key: 400 INVALID_ARGUMENT with an ErrorInfo `API_KEY_INVALID`; over quota: 429 RESOURCE_EXHAUSTED.
  */
 import { http, HttpResponse } from 'msw';
-import { PAGESPEED_INSIGHTS_URL } from '../../src/providers/index.js';
+import { PAGESPEED_INSIGHTS_URL } from '../../packages/server/src/providers/index.js';
 
 export interface PageSpeedStandIn {
   handlers: ReturnType<typeof http.get>[];

@@ -1,5 +1,5 @@
 import type { CrawledPage, IssueOccurrence, IssueSummary, PageSpeedResult } from '@siteaudit/schema';
-import type { ExportLanguage, ExportSource, HealthPoint, ReportPillar } from '../../src/reports/index.js';
+import type { ExportLanguage, ExportSource, HealthPoint, ReportPillar } from '../../packages/server/src/reports/index.js';
 
 /**
  * Issue catalogue of the synthetic crawl: checks of the real catalogue (their labels are what the

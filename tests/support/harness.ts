@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import type { Scope } from '@siteaudit/schema';
 import { SCOPES } from '@siteaudit/schema';
-import { createSiteAuditServer, type SiteAuditServer, type SiteAuditServerOptions } from '../../src/index.js';
-import { caller } from './support/http.js';
+import { createSiteAuditServer, type SiteAuditServer, type SiteAuditServerOptions } from '../../packages/server/src/index.js';
+import { caller } from './http.js';
 
 export const DATABASE = process.env.SITEAUDIT_TEST_DB ?? 'sqlite';
 export const onPostgres = DATABASE.startsWith('postgres');

@@ -1,7 +1,7 @@
 /** Small local sites for the browser tests, and the skip rule when no Chromium is installed. */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromiumAvailable, resolveChromePath } from '../../src/rendering/index.js';
+import { chromiumAvailable, resolveChromePath } from '../../packages/server/src/rendering/index.js';
 
 export const CHROME = resolveChromePath();
 export const HAS_CHROMIUM = chromiumAvailable(CHROME);

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { createMockApi, type MockApi } from '@siteaudit/mock';
 import { SCOPES } from '@siteaudit/schema';
-import { startHarness, type Harness } from '../../packages/server/test/db/harness.js';
-import { startSite } from '../../packages/server/test/db/support/site.js';
-import { FUZZ_PLANS, type FuzzTarget } from './suite.js';
+import { startHarness, type Harness } from './harness.js';
+import { startSite } from './site.js';
+import { FUZZ_PLANS, type FuzzTarget } from './fuzz-suite.js';
 
 const pick = <T extends object>(record: T, keys: readonly (keyof T)[]) => keys.map((k) => record[k]);
 
