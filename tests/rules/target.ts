@@ -7,7 +7,7 @@
 import type { RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll } from 'vitest';
-import { createMockApi } from '@siteaudit/mock';
+import { createMockApi, DEFAULT_BASE_URL } from '@siteaudit/mock';
 import { SCOPES, type Scope } from '@siteaudit/schema';
 import { type PlanOverrides } from '@siteaudit/schema/rules';
 import { caller, type CallInit } from '../support/http.js';
@@ -56,7 +56,6 @@ export function mockTarget(): RulesTarget {
       const mock = createMockApi({ plans: options.plans, ...(options.clock ? { now: options.clock } : {}) });
       open.push(mock.handlers);
       server.resetHandlers(...mock.handlers);
-      const base = 'https://api.siteaudit.dev';
       // The mock starts with team acme (agency) and a few others; any other is created on demand.
       const teams = new Set(['acme', 'startup', 'hobby', 'globex']);
       let members = 0;
@@ -75,7 +74,7 @@ export function mockTarget(): RulesTarget {
         open.splice(open.indexOf(mock.handlers), 1);
         server.resetHandlers(...(open.at(-1) ?? []));
       };
-      return { token, tokenFor, call: caller(base, token), close };
+      return { token, tokenFor, call: caller(DEFAULT_BASE_URL, token), close };
     },
   };
 }

@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
-import { createMockApi, type MockApi } from '@siteaudit/mock';
+import { createMockApi, DEFAULT_BASE_URL, type MockApi } from '@siteaudit/mock';
 import { SCOPES } from '@siteaudit/schema';
 import { startHarness, type Harness } from './harness.js';
 import { startSite } from './site.js';
@@ -38,21 +38,19 @@ export function mockSnapshot(mock: MockApi): string {
   ]);
 }
 
-export const MOCK_BASE_URL = 'https://api.siteaudit.dev';
-
-/** A mock at MOCK_BASE_URL with an owner token of a team on the agency plan (FUZZ_PLANS). */
+/** A mock at its default base URL with an owner token of a team on the agency plan (FUZZ_PLANS). */
 export function mockTarget(): { mock: MockApi; target: FuzzTarget } {
   // The mock finishes pending work before each request, so a seeded crawl settles on its next poll.
   // The failed-authentication throttle counts by clock minute, which the two sides keep apart
   // (the mock's clock moves with its work): off here, tested on its own (auth-failures tests).
   // Private addresses allowed, as the server's harness does: http webhook URLs are then accepted.
-  const mock = createMockApi({ baseUrl: MOCK_BASE_URL, autoAdvance: true, plans: FUZZ_PLANS, authFailuresPerMinute: null, allowPrivateAddresses: true });
+  const mock = createMockApi({ autoAdvance: true, plans: FUZZ_PLANS, authFailuresPerMinute: null, allowPrivateAddresses: true });
   mock.admin.createTeam({ slug: 'fuzz', name: 'Fuzz', plan: 'agency' });
   mock.admin.addMember({ team: 'fuzz', email: 'owner@fuzz.test', name: 'Owner', role: 'owner' });
   const { token } = mock.admin.createToken({ team: 'fuzz', member: 'owner@fuzz.test', name: 'fuzz', scopes: SCOPES });
   return {
     mock,
-    target: { name: 'mock', baseUrl: MOCK_BASE_URL, token, site: 'https://www.example.com/', hook: 'https://hooks.example.com/siteaudit', snapshot: async () => mockSnapshot(mock) },
+    target: { name: 'mock', baseUrl: DEFAULT_BASE_URL, token, site: 'https://www.example.com/', hook: 'https://hooks.example.com/siteaudit', snapshot: async () => mockSnapshot(mock) },
   };
 }
 

@@ -4,9 +4,7 @@
  */
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { createMockApi, type MockApi, type MockApiOptions } from '../src/index.js';
-
-export const BASE = 'https://api.siteaudit.dev';
+import { createMockApi, DEFAULT_BASE_URL, type MockApi, type MockApiOptions } from '../src/index.js';
 
 export function useMock(options: MockApiOptions = {}): MockApi {
   const mock = createMockApi(options);
@@ -38,7 +36,7 @@ export interface CallResult<T = any> {
 }
 
 export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
-  const url = new URL(path, BASE);
+  const url = new URL(path, DEFAULT_BASE_URL);
   for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== null && options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
