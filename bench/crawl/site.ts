@@ -13,11 +13,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { seededRandom as rng } from '../seeded-random.js';
 
 /**
  * Above this many pages only the gzipped copy of each page is kept (a client that does not accept
- * gzip gets it gunzipped on request): a million pages kept twice took some 10 GB in the site's
- * process.
+ * gzip gets it gunzipped on request), so that a million-page site fits in a few GB.
  */
 const PLAIN_KEPT_UP_TO = 250_000;
 
@@ -27,18 +27,6 @@ export const isGone = (id: number) => id > 0 && id % 97 === 13;
 export const isMoved = (id: number) => id > 0 && !isGone(id) && id % 89 === 17;
 
 export const pathOf = (id: number) => (id === 0 ? '/' : `/p/${id}`);
-
-/** mulberry32: a small seeded PRNG, so the site is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'te', 'vi', 'do', 'pa', 'ber', 'con', 'dis', 'mar', 'tor', 'lin', 'gra', 'pho', 'sel', 'tri', 'ven', 'qua', 'zo', 'fen'];
 const VOCABULARY: string[] = (() => {
@@ -301,7 +289,9 @@ export async function startBenchSite(pages: number): Promise<BenchSite> {
   for (let id = 0; id < pages; id++) {
     if (isGone(id) || isMoved(id)) continue;
     const html = Buffer.from(pageHtml(id, shape));
-    gzipped[id] = gzipSync(html);
+    // A copy of the right size: gzipSync's result is a view of a larger chunk (16 KB or more),
+    // which a million pages would otherwise keep alive.
+    gzipped[id] = Buffer.from(gzipSync(html));
     if (pages <= PLAIN_KEPT_UP_TO) plain[id] = html;
   }
   const listed: string[] = [];

@@ -15,18 +15,7 @@ import { createWriteStream } from 'node:fs';
 import { createGzip } from 'node:zlib';
 import bingbot from '../../packages/server/src/modules/logs/ranges/bingbot.json';
 import googlebot from '../../packages/server/src/modules/logs/ranges/googlebot.json';
-
-/** mulberry32: a small seeded PRNG. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../seeded-random.js';
 
 function ipv4Ranges(file: { prefixes: { ipv4Prefix?: string }[] }): [number, number][] {
   return file.prefixes

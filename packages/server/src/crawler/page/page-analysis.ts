@@ -2,25 +2,18 @@
  * The analysis of an HTML page from its bytes to what the crawl keeps of it: decoded (declared
  * or sniffed charset, fetch/decode.ts), parsed (html-analyser.ts), checked on its own (page-audit.ts) and
  * digested for the cross-page checks (page-digest.ts). It takes and returns plain data, so it runs
- * in the crawl's thread or in a page-analysis thread (threads/analysis-pool.ts) with the same
+ * in the crawl's thread or in a page-analysis thread (threads/analysis-ports.ts) with the same
  * result: it is most of a crawl's CPU time.
  */
 import { StreamingHtmlDecoder, charsetFromContentType } from '../fetch/decode.js';
 import { HtmlAnalyser, type HtmlFacts } from './html-analyser.js';
-import type { Headers } from '../fetch/http-client.js';
 import { analysePage } from './page-audit.js';
-import type { Finding, PageSummary } from './page-facts.js';
+import type { Finding, PageInput, PageSummary } from './page-facts.js';
 import { digestOf, type PageDigest } from './page-digest.js';
 import { siteKey } from '../run/crawl-scope.js';
-import type { DiscoveredVia } from '../crawl-types.js';
 
-export interface AnalysisRequest {
-  url: string;
-  status: number;
-  headers: Headers;
-  ttfbMs: number;
-  depth: number;
-  discoveredVia: DiscoveredVia;
+/** A fetched HTML page to analyse: the response as the page's input has it, and its bytes. */
+export interface AnalysisRequest extends Pick<PageInput, 'url' | 'status' | 'headers' | 'ttfbMs' | 'depth' | 'discoveredVia'> {
   contentType: string | null;
   /** The decompressed body, as read (up to the crawl's HTML cap). */
   body: Uint8Array;

@@ -62,11 +62,6 @@ export function nearDuplicatesPairwise(c: SimhashColumns, ids: readonly number[]
   return out;
 }
 
-/** Bit `bit` (0–63, low half first) of a simhash. */
-function bitOf(hi: number, lo: number, bit: number): number {
-  return bit < 32 ? (lo >>> bit) & 1 : (hi >>> (bit - 32)) & 1;
-}
-
 function binomial(n: number, k: number): number {
   let r = 1;
   for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
