@@ -10,6 +10,7 @@ import type { DnsResolver } from '../../src/modules/logs/reverse-dns.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { expectProblem, manualClock } from '../../../../tests/support/http.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';
+import { accessLine, USER_AGENTS } from './support/access-log.js';
 
 const clock = manualClock('2026-03-10T10:00:00.000Z');
 let h: Harness;
@@ -30,14 +31,9 @@ const resolver: DnsResolver = {
   },
 };
 
-const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const { googlebot: GOOGLEBOT, bingbot: BINGBOT, gptbot: GPTBOT, browser: BROWSER } = USER_AGENTS;
 const GOOGLEBOT_SMARTPHONE = 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
-const BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)';
-const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
-
-const line = (ip: string, day: number, path: string, status: number, ua: string) =>
-  `${ip} - - [${String(day).padStart(2, '0')}/Mar/2026:08:15:00 +0000] "GET ${path} HTTP/1.1" ${status} 5120 "-" "${ua}"`;
+const line = accessLine;
 
 const LOG = [
   line('66.249.66.1', 8, '/', 200, GOOGLEBOT),
