@@ -212,6 +212,8 @@ export interface MockDb {
   /** Failed authentications this minute; one key, `client`: the mock sees no client address. */
   authFailures: Map<string, AuthFailureCount>;
   seq: number;
+  /** The last event's time (ms): the next one is later (nextEventTime). */
+  lastEventAt: number;
 }
 
 export function createDb(): MockDb {
@@ -234,6 +236,7 @@ export function createDb(): MockDb {
     rate: new MemoryRateCounters(),
     authFailures: new Map(),
     seq: 0,
+    lastEventAt: 0,
   };
 }
 
@@ -244,4 +247,5 @@ export function clearDb(db: MockDb): void {
     else if (Array.isArray(value)) value.length = 0;
   }
   db.seq = 0;
+  db.lastEventAt = 0;
 }

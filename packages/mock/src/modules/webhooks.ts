@@ -11,6 +11,7 @@ import {
   deliveryLogCutoff,
   isRetriedEvent,
   secretRotationEndsAt,
+  nextEventTime,
   webhookUrlSchemeError,
 } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
@@ -80,7 +81,8 @@ function queueDelivery(env: MockEnv, webhook: WebhookRecord, eventType: string, 
 }
 
 /** Queues one delivery per active subscription of the team that lists `type`. */
-export function emitEvent(env: MockEnv, teamId: string, type: string, at: number): void {
+export function emitEvent(env: MockEnv, teamId: string, type: string, now: number): void {
+  const at = (env.db.lastEventAt = nextEventTime(env.db.lastEventAt, now));
   for (const webhook of env.db.webhooks.values()) {
     if (webhook.team_id === teamId && webhook.active && webhook.events.includes(type)) queueDelivery(env, webhook, type, at);
   }

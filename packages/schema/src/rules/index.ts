@@ -177,6 +177,7 @@ export {
   DELIVERY_LOG_RETENTION_MS,
   deliveryLogCutoff,
   isRetriedEvent,
+  nextEventTime,
   SECRET_ROTATION_OVERLAP_MS,
   secretRotationEndsAt,
   TEST_EVENT_TYPE,

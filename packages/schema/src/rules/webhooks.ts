@@ -60,3 +60,12 @@ export function webhookUrlSchemeError(
   if (protocol === 'https:' || (allowPrivateAddresses && protocol === 'http:')) return null;
   return { url: [{ code: 'invalid_url', message: WEBHOOK_URL_MESSAGE[language] }] };
 }
+
+/**
+ * The time of the next event: now, or 1 ms after the previous event when the clock has not moved
+ * on, so that events published together (signal.detected, then recommendations.ready) keep their
+ * order wherever they are ordered by time.
+ */
+export function nextEventTime(previousMs: number, nowMs: number): number {
+  return Math.max(nowMs, previousMs + 1);
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryLogCutoff, isRetriedEvent, secretRotationEndsAt, webhookUrlSchemeError } from '../../src/rules/webhooks.js';
+import fc from 'fast-check';
+import { deliveryLogCutoff, isRetriedEvent, nextEventTime, secretRotationEndsAt, webhookUrlSchemeError } from '../../src/rules/webhooks.js';
 
 const NOW = new Date('2026-01-15T10:00:00Z');
 
@@ -20,5 +21,19 @@ describe('webhook rules (docs/decisions/webhook-delivery.md)', () => {
   it('overlaps a rotated secret for 24 h and keeps the delivery log 30 days', () => {
     expect(secretRotationEndsAt(NOW).toISOString()).toBe('2026-01-16T10:00:00.000Z');
     expect(deliveryLogCutoff(NOW).toISOString()).toBe('2025-12-16T10:00:00.000Z');
+  });
+});
+
+describe('nextEventTime', () => {
+  it('is now when the clock has moved on, else 1 ms after the previous event: always strictly later', () => {
+    expect(nextEventTime(1_000, 5_000)).toBe(5_000);
+    expect(nextEventTime(5_000, 5_000)).toBe(5_001);
+    expect(nextEventTime(5_001, 5_000)).toBe(5_002);
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), (previous, now) => {
+        const next = nextEventTime(previous, now);
+        return next > previous && next >= now;
+      }),
+    );
   });
 });

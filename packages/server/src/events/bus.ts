@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { WebhookEventType } from '@siteaudit/schema';
+import { nextEventTime } from '@siteaudit/schema/rules';
 
 export interface DomainEvent {
   id: string;
@@ -30,9 +31,7 @@ export class EventBus {
   }
 
   async publish(input: { type: WebhookEventType; teamId: string; data: Record<string, unknown> }, trx: Knex.Transaction | Knex): Promise<DomainEvent> {
-    // Strictly increasing times, so that events published in one transaction (signal.detected,
-    // then recommendations.ready) keep their order wherever they are ordered by time.
-    this.last = Math.max(this.clock().getTime(), this.last + 1);
+    this.last = nextEventTime(this.last, this.clock().getTime());
     const event: DomainEvent = { id: randomUUID(), createdAt: new Date(this.last).toISOString(), ...input };
     for (const subscriber of this.subscribers) await subscriber(event, trx);
     return event;
