@@ -2,13 +2,16 @@
  * Token caches across processes on PostgreSQL (docs/deployment.md, "Across processes"): every
  * change to who may call (a member removed, a plan changed, a member rejoining) is followed by a
  * NOTIFY on one channel, with the schema as payload so deployments sharing a database keep
- * apart; every server LISTENs on a connection of its own and empties its token cache when one
- * arrives. PostgreSQL sends a notification to every listener when the change commits, so the
- * other processes refuse a removed member from their next request on, without a cache window.
+ * apart; every server LISTENs on a connection of its own, empties its token cache when one
+ * arrives, and then acknowledges it. The notifier waits for the acknowledgement of every
+ * listener that was connected when it notified (they name themselves in `application_name`),
+ * so once the change returns, no process answers from a cache that predates it: PostgreSQL
+ * having sent a notification is not enough, the other process must have read it.
  *
  * While the listening connection is down (a restart of the database, a network cut) nothing is
  * known of other processes' changes: the cache is emptied and trusted only for the short window
- * again until the connection is back.
+ * again until the connection is back. A listener that does not acknowledge within ACK_WAIT_MS
+ * (a process frozen or cut off) is not waited for longer: it is logged.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -16,9 +19,11 @@ import type pg from 'pg';
 import type { Logger } from '../observability/logger.js';
 
 export const AUTH_CHANNEL = 'siteaudit_auth';
+const ACK_CHANNEL = 'siteaudit_auth_ack';
+/** Listening connections name themselves `siteaudit-auth <id>` so a notifier can list them. */
+const LISTENER_NAME = 'siteaudit-auth';
 const RECONNECT_MS = 1_000;
-/** How long a notifier waits for its own notification to come back (it then knows PostgreSQL sent it to every listener). */
-const ECHO_WAIT_MS = 1_000;
+const ACK_WAIT_MS = 5_000;
 
 export function isPostgres(knex: Knex): boolean {
   return /pg|postgres/.test(String(knex.client.config.client ?? knex.client.dialect ?? ''));
@@ -26,19 +31,26 @@ export function isPostgres(knex: Knex): boolean {
 
 /**
  * Tells every process on this database (this one included) to forget its cached tokens, and
- * returns once the notification came back to `own` (the server's listener) or, without one
- * connected (the operator's CLI), to a listener opened for the time of the call: PostgreSQL has
- * then handed it to every listener, so a request sent after this returns finds the caches emptied.
+ * returns once every listener connected at that moment has emptied its cache and said so. The
+ * acknowledgements come back to `own` (the server's listener) or, without one connected (the
+ * operator's CLI), to a listener opened for the time of the call.
  */
-export async function notifyAuthChange(knex: Knex, own: AuthListener | null = null): Promise<void> {
+export async function notifyAuthChange(knex: Knex, own: AuthListener | null = null, logger?: Logger): Promise<void> {
   const nonce = randomUUID();
   const listener = own?.connected ? own : null;
   const temporary = listener ? null : new AuthListener(knex, () => undefined);
   try {
     await temporary?.start();
-    const echo = (listener ?? temporary)?.echo(nonce);
+    const rows = (
+      await knex.raw('select application_name as name from pg_stat_activity where datname = current_database() and application_name like ?', [
+        `${LISTENER_NAME} %`,
+      ])
+    ).rows as { name: string }[];
+    const expected = new Set(rows.map((row) => row.name.slice(LISTENER_NAME.length + 1)));
+    const acks = (listener ?? temporary)?.acknowledgements(nonce, expected);
     await knex.raw("select pg_notify(?, current_schema() || ' ' || ?)", [AUTH_CHANNEL, nonce]);
-    await echo;
+    const missing = await acks;
+    if (missing && missing.size > 0) logger?.warn({ listeners: [...missing] }, 'token cache change not acknowledged by every process');
   } finally {
     await temporary?.close();
   }
@@ -49,7 +61,9 @@ export class AuthListener {
   private schema: string | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
-  private readonly echoes = new Map<string, () => void>();
+  private readonly id = randomUUID().replace(/-/g, '').slice(0, 16);
+  /** Notifications of this process waiting for acknowledgements: the listener ids still missing. */
+  private readonly waiting = new Map<string, { missing: Set<string>; done: () => void }>();
 
   constructor(
     private readonly knex: Knex,
@@ -62,18 +76,22 @@ export class AuthListener {
     return this.client !== null;
   }
 
-  /** Resolves when the notification carrying `nonce` came back, or after ECHO_WAIT_MS. */
-  echo(nonce: string): Promise<void> {
+  /**
+   * Resolves when every listener in `expected` acknowledged the notification carrying `nonce`,
+   * or after ACK_WAIT_MS, with the ids that did not.
+   */
+  acknowledgements(nonce: string, expected: Set<string>): Promise<Set<string>> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ECHO_WAIT_MS);
+      const waiting = this.waiting;
+      const timer = setTimeout(done, ACK_WAIT_MS);
       timer.unref();
-      const echoes = this.echoes;
       function done() {
         clearTimeout(timer);
-        echoes.delete(nonce);
-        resolve();
+        waiting.delete(nonce);
+        resolve(expected);
       }
-      this.echoes.set(nonce, done);
+      if (expected.size === 0) return done();
+      waiting.set(nonce, { missing: expected, done });
     });
   }
 
@@ -84,16 +102,26 @@ export class AuthListener {
       client = (await this.knex.client.acquireRawConnection()) as pg.Client;
       const connection = client;
       connection.on('notification', (message) => {
-        if (message.channel !== AUTH_CHANNEL || !message.payload) return;
+        if (!message.payload) return;
+        if (message.channel === ACK_CHANNEL) {
+          const [nonce, id] = message.payload.split(' ');
+          const wait = this.waiting.get(nonce);
+          if (wait && wait.missing.delete(id) && wait.missing.size === 0) wait.done();
+          return;
+        }
+        if (message.channel !== AUTH_CHANNEL) return;
         const [schema, nonce] = message.payload.split(' ');
-        if (schema !== this.schema) return;
-        this.onChange(true);
-        if (nonce) this.echoes.get(nonce)?.();
+        if (schema === this.schema) this.onChange(true);
+        // Acknowledged whatever the schema: the notifier counts every listener on the database.
+        if (nonce) connection.query('select pg_notify($1, $2)', [ACK_CHANNEL, `${nonce} ${this.id}`]).catch((err) => this.lost(connection, err));
       });
       connection.on('error', (err) => this.lost(connection, err));
       connection.on('end', () => this.lost(connection));
       this.schema = (await connection.query('select current_schema() as schema')).rows[0].schema as string;
       await connection.query(`LISTEN ${AUTH_CHANNEL}`);
+      await connection.query(`LISTEN ${ACK_CHANNEL}`);
+      // Named only once listening: a notifier that counts this listener knows it will hear.
+      await connection.query(`SET application_name = '${LISTENER_NAME} ${this.id}'`);
       if (this.closed) return void (await connection.end().catch(() => undefined));
       this.client = connection;
       // Changes made while no connection listened were not heard: start afresh.
@@ -133,6 +161,6 @@ export class AuthListener {
       client.on('error', () => undefined);
       await client.end().catch(() => undefined);
     }
-    for (const done of this.echoes.values()) done();
+    for (const { done } of this.waiting.values()) done();
   }
 }

@@ -87,6 +87,7 @@ export class Authenticator {
   private readonly listener: AuthListener | null;
   /** Whether changes of other processes are heard now (the cache may then be trusted longer). */
   private listening = false;
+  private readonly logger?: Logger;
 
   constructor(
     private readonly knex: Knex,
@@ -94,6 +95,7 @@ export class Authenticator {
     /** `listen`: hear other processes' changes (PostgreSQL); start() opens the connection. */
     options: { failuresPerMinute?: number | null; logger?: Logger; listen?: boolean } = {},
   ) {
+    this.logger = options.logger;
     this.throttle = new AuthFailureThrottle(options.failuresPerMinute === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : options.failuresPerMinute);
     // `last_used_at` is advisory: a failed write is retried with the next flush.
     this.timer = setInterval(() => void this.flush().catch((err) => options.logger?.warn({ err }, 'token last_used_at not written')), FLUSH_EVERY_MS);
@@ -117,7 +119,7 @@ export class Authenticator {
    */
   async forgetTokens(): Promise<void> {
     this.invalidate();
-    if (isPostgres(this.knex)) await notifyAuthChange(this.knex, this.listener);
+    if (isPostgres(this.knex)) await notifyAuthChange(this.knex, this.listener, this.logger);
   }
 
   invalidate(): void {

@@ -5,6 +5,7 @@
  * connection pool of its own, as separate processes do. SQLite is one process: not run there.
  */
 import knexFactory, { type Knex } from 'knex';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '@siteaudit/schema';
 import { openAdmin } from '../../src/admin.js';
@@ -65,6 +66,32 @@ describe.skipIf(!onPostgres)('token changes across processes', () => {
     } finally {
       await close();
       await cliPool.destroy();
+    }
+  });
+
+  it('a change returns only once every listening process has emptied its cache and said so', async () => {
+    const token = await member('third@acme.test');
+    // A third process's listener, slow to read its notifications: named and listening as a server's is.
+    const slow = (await pools[1].client.acquireRawConnection()) as pg.Client;
+    try {
+      const heard: string[] = [];
+      slow.on('notification', (message) => {
+        if (message.channel === 'siteaudit_auth' && message.payload) heard.push(message.payload.split(' ')[1]);
+      });
+      await slow.query('LISTEN siteaudit_auth');
+      await slow.query("SET application_name = 'siteaudit-auth slowprocess'");
+      let returned = false;
+      const removal = servers[0].server.admin.removeMember({ team: 'acme', email: 'third@acme.test' }).then(() => (returned = true));
+      await expect.poll(() => heard.length, { timeout: 5_000 }).toBe(1);
+      // The other servers have acknowledged by now; the slow process has not.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(returned).toBe(false);
+      await slow.query("select pg_notify('siteaudit_auth_ack', $1)", [`${heard[0]} slowprocess`]);
+      await removal;
+      expect(returned).toBe(true);
+      for (const i of [0, 1]) await expectProblem(await me(i, token), 401, 'unauthenticated');
+    } finally {
+      await slow.end();
     }
   });
 });
