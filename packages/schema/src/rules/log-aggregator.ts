@@ -103,8 +103,18 @@ interface Pending {
   days: Map<number, number>;
 }
 
+export interface LogAggregatorOptions {
+  /**
+   * Called once for each address whose Google or Bing claim falls outside the published ranges
+   * and will be looked up (the first `maxClaims` such addresses): the caller answers with `decide`.
+   */
+  onClaim?: (ip: string, operator: VerifiedOperator) => void;
+  /** Addresses past this many are unverified at once, never held waiting. Default: no limit. */
+  maxClaims?: number;
+}
+
 export interface LogAggregator {
-  /** Live view of the aggregate (its `urls` and `days` are built when read). */
+  /** Live view of the aggregate (its `urls` and `days` are built when read; spilled statistics are no longer in it). */
   aggregate: LogAggregate;
   /** One line (a trailing `\r` is dropped; empty lines are not counted). */
   add(line: string): void;
@@ -116,6 +126,18 @@ export interface LogAggregator {
   claims(limit: number): [string, VerifiedOperator][];
   /** Settles the waiting claims in place: `verified` passed reverse DNS, every other one is unverified. */
   settle(verified: ReadonlySet<string>): void;
+  /** Settles one address's claims now (its reverse-DNS answer); its later claims are settled as they come. */
+  decide(ip: string, verified: boolean): void;
+  /** URL statistics held that `spill` would hand out (settled ones). */
+  heldSettled(): number;
+  /** URL statistics held for claims waiting for an answer (`decide` or `settle`). */
+  heldPending(): number;
+  /**
+   * Hands out the settled URL statistics (as `urlEntries`) and forgets them: what a caller that
+   * stores them as it goes (adding up parts of the same URL) does to keep memory bounded.
+   * Claims waiting for an answer stay; day counts stay (a few per day).
+   */
+  spill(): Generator<[string, string, string, UrlAggregate]>;
   /** URL statistics as `[family, verification, path, value]`, without building a key per URL. */
   urlEntries(): Generator<[string, string, string, UrlAggregate]>;
   /** Day counts as `[date, family, verification, status class, hits]`. */
@@ -127,15 +149,21 @@ export interface LogAggregator {
  * is in the operator's published ranges; a claim outside them is left `?<ip>` for reverse DNS.
  * Human requests are counted per day and status class only: no path, no address.
  */
-export function createLogAggregator(verify: (operator: VerifiedOperator, ip: string) => boolean): LogAggregator {
+export function createLogAggregator(verify: (operator: VerifiedOperator, ip: string) => boolean, options: LogAggregatorOptions = {}): LogAggregator {
+  const { onClaim, maxClaims = Infinity } = options;
   const agg = { format: null, linesRead: 0, kept: 0, refused: 0, refusals: [], humanHits: 0, botHits: 0, from: null, to: null } as unknown as LogAggregate;
   const families = new Map<string, number>();
   /** Per bot family: settled URL statistics by path (verified or not applicable). */
-  const settled: (Map<string, UrlAggregate> | undefined)[] = [];
+  let settled: (Map<string, UrlAggregate> | undefined)[] = [];
   /** Per Google or Bing family: claims that failed verification, by path (after `settle`). */
-  const unverified: (Map<string, UrlAggregate> | undefined)[] = [];
+  let unverified: (Map<string, UrlAggregate> | undefined)[] = [];
   /** Per Google or Bing family: claims outside the ranges, by address, with their paths and day counts. */
   const pending: (Map<string, Pending> | undefined)[] = [];
+  /** Addresses outside the ranges met so far (at most `maxClaims`): null while waiting, then their answer. */
+  const claimed = new Map<string, boolean | null>();
+  /** Entries in `settled` and `unverified`, and paths in `pending`. */
+  let settledCount = 0;
+  let pendingCount = 0;
   const dayCounts = new Map<number, number>();
 
   let built: { urls: Map<string, UrlAggregate>; days: Map<string, number> } | null = null;
@@ -194,24 +222,68 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     return { urls, days };
   }
 
+  /** Moves one address's waiting claims of family `f` into the settled or unverified statistics. */
+  function settleClaims(f: number, ip: string, claims: Pending, ok: boolean): void {
+    const into = ok ? (settled[f] ??= new Map()) : (unverified[f] ??= new Map());
+    pendingCount -= claims.paths.size;
+    for (const [path, value] of claims.paths) {
+      const prior = into.get(path);
+      if (prior) addUrlAggregate(prior, value);
+      else {
+        into.set(path, value);
+        settledCount++;
+      }
+    }
+    // The claims' day keys carry `verified`; a failed one moves to `unverified`.
+    for (const [key, hits] of claims.days) {
+      const k = ok ? key : key + (UNVERIFIED - VERIFIED) * 5;
+      dayCounts.set(k, (dayCounts.get(k) ?? 0) + hits);
+    }
+    claimed.set(ip, ok);
+  }
+
   function settle(verified: ReadonlySet<string>): void {
     built = null;
     for (let f = 0; f < HUMAN; f++) {
-      for (const [ip, claims] of pending[f] ?? []) {
-        const ok = verified.has(ip);
-        const into = ok ? (settled[f] ??= new Map()) : (unverified[f] ??= new Map());
-        for (const [path, value] of claims.paths) {
-          const prior = into.get(path);
-          if (prior) addUrlAggregate(prior, value);
-          else into.set(path, value);
-        }
-        // The claims' day keys carry `verified`; a failed one moves to `unverified`.
-        for (const [key, hits] of claims.days) {
-          const k = ok ? key : key + (UNVERIFIED - VERIFIED) * 5;
-          dayCounts.set(k, (dayCounts.get(k) ?? 0) + hits);
+      for (const [ip, claims] of pending[f] ?? []) settleClaims(f, ip, claims, verified.has(ip));
+      pending[f] = undefined;
+    }
+  }
+
+  function decide(ip: string, ok: boolean): void {
+    if (!claimed.has(ip)) return;
+    built = null;
+    for (let f = 0; f < HUMAN; f++) {
+      const claims = pending[f]?.get(ip);
+      if (!claims) continue;
+      pending[f]!.delete(ip);
+      settleClaims(f, ip, claims, ok);
+    }
+    claimed.set(ip, ok);
+  }
+
+  function spill(): Generator<[string, string, string, UrlAggregate]> {
+    // Detached now, not at the first read: what is counted after this call belongs to the next spill.
+    const parts = [settled, unverified];
+    settled = [];
+    unverified = [];
+    settledCount = 0;
+    built = null;
+    return entriesOf(parts);
+  }
+
+  function* entriesOf(parts: (Map<string, UrlAggregate> | undefined)[][]): Generator<[string, string, string, UrlAggregate]> {
+    for (let f = 0; f < HUMAN; f++) {
+      const name = FAMILY_NAMES[f];
+      for (const [i, verification] of [[0, OPERATORS[f] === undefined ? 'not_applicable' : 'verified'], [1, 'unverified']] as const) {
+        const paths = parts[i][f];
+        if (!paths) continue;
+        // Each entry is let go once handed out, so memory shrinks as the caller stores them.
+        for (const [path, value] of paths) {
+          paths.delete(path);
+          yield [name, verification, path, value];
         }
       }
-      pending[f] = undefined;
     }
   }
 
@@ -237,16 +309,18 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     return family;
   }
 
-  function count(paths: Map<string, UrlAggregate>, path: string, time: number, status: number, bytes: number): void {
+  /** Counts one hit on `path`; true when it is a new entry. */
+  function count(paths: Map<string, UrlAggregate>, path: string, time: number, status: number, bytes: number): boolean {
     const url = paths.get(path);
     if (url) {
       url.hits++;
       if (time > url.last) url.last = time;
       addStatus(url.statuses, status, 1);
       url.bytes += bytes;
-    } else {
-      paths.set(own(path), { hits: 1, last: time, statuses: [status, 1], bytes });
+      return false;
     }
+    paths.set(own(path), { hits: 1, last: time, statuses: [status, 1], bytes });
+    return true;
   }
 
   /** One kept request; the address and path are `text[start, end)` ranges, cut only for bots. */
@@ -270,16 +344,34 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     if (operator !== undefined) {
       const ip = text.slice(ipStart, ipEnd);
       if (!verify(operator, ip)) {
-        const byIp = (pending[family] ??= new Map());
-        let claims = byIp.get(ip);
-        if (!claims) byIp.set(own(ip), (claims = { paths: new Map(), days: new Map() }));
-        count(claims.paths, path, time, status, bytes);
-        claims.days.set(key, (claims.days.get(key) ?? 0) + 1);
-        return;
+        let answer = claimed.get(ip);
+        if (answer === undefined) {
+          // Past the lookups there will be, a claim is unverified at once (nothing waits for it).
+          answer = claimed.size < maxClaims ? null : false;
+          if (answer === null) {
+            claimed.set(own(ip), null);
+            onClaim?.(ip, operator);
+          }
+        }
+        if (answer === false) {
+          const k = key + (UNVERIFIED - VERIFIED) * 5;
+          dayCounts.set(k, (dayCounts.get(k) ?? 0) + 1);
+          if (count((unverified[family] ??= new Map()), path, time, status, bytes)) settledCount++;
+          return;
+        }
+        if (answer === null) {
+          const byIp = (pending[family] ??= new Map());
+          let claims = byIp.get(ip);
+          if (!claims) byIp.set(own(ip), (claims = { paths: new Map(), days: new Map() }));
+          if (count(claims.paths, path, time, status, bytes)) pendingCount++;
+          claims.days.set(key, (claims.days.get(key) ?? 0) + 1);
+          return;
+        }
+        // A verified answer: counted as a claim inside the ranges.
       }
     }
     dayCounts.set(key, (dayCounts.get(key) ?? 0) + 1);
-    count((settled[family] ??= new Map()), path, time, status, bytes);
+    if (count((settled[family] ??= new Map()), path, time, status, bytes)) settledCount++;
   }
 
   /** The fast path: a Combined line without escapes, read in place; false leaves it to the reference. */
@@ -351,6 +443,10 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     result: () => ({ ...agg, urls: agg.urls, days: agg.days }),
     claims,
     settle,
+    decide,
+    heldSettled: () => settledCount,
+    heldPending: () => pendingCount,
+    spill,
     urlEntries,
     dayEntries,
   };

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLogAggregator, mergeAggregates } from '../../src/rules/log-aggregator.js';
-import { botFamily, type LogAggregate, OPERATOR_OF, parseLogLine, pendingClaims, settleVerifications, statusClass, statusRecord } from '../../src/rules/logs.js';
+import { addUrlAggregate, botFamily, type LogAggregate, OPERATOR_OF, parseLogLine, pendingClaims, settleVerifications, statusClass, statusRecord, type UrlAggregate } from '../../src/rules/logs.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
@@ -125,6 +125,90 @@ describe('aggregation', () => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
     );
+  });
+
+  /** What a store adding up spilled parts holds: one statistic per `family \t verification \t path`. */
+  const addUp = (into: Map<string, UrlAggregate>, entries: Iterable<[string, string, string, UrlAggregate]>) => {
+    for (const [family, verification, path, value] of entries) {
+      const key = `${family}\t${verification}\t${path}`;
+      const prior = into.get(key);
+      if (prior) addUrlAggregate(prior, value);
+      else into.set(key, { ...value, statuses: [...value.statuses] });
+    }
+  };
+
+  it('spilled at any lines and added up, gives what the whole file gives (the store adds the parts)', () => {
+    fc.assert(
+      fc.property(lines, fc.array(fc.nat(), { maxLength: 5 }), fc.boolean(), (input, cuts, verifyFirst) => {
+        const whole = createLogAggregator((_op, ip) => verifyIp(ip));
+        for (const line of input) whole.add(line);
+        const verified = new Set(verifyFirst ? whole.claims(1).map(([ip]) => ip) : []);
+        whole.settle(verified);
+        const spilling = createLogAggregator((_op, ip) => verifyIp(ip));
+        const stored = new Map<string, UrlAggregate>();
+        const at = new Set(cuts.map((c) => c % (input.length + 1)));
+        input.forEach((line, i) => {
+          if (at.has(i)) addUp(stored, spilling.spill());
+          spilling.add(line);
+        });
+        // Claims are never spilled while they wait: settled, they go with the last part.
+        const beforeSettling = [...spilling.spill()];
+        expect(beforeSettling.filter(([, verification]) => verification.startsWith('?'))).toEqual([]);
+        addUp(stored, beforeSettling);
+        spilling.settle(verified);
+        addUp(stored, spilling.spill());
+        expect(spilling.heldSettled()).toBe(0);
+        expect(comparable({ ...whole.result(), urls: stored, days: spilling.aggregate.days })).toEqual(comparable(whole.result()));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    );
+  });
+
+  it('settles an address when its answer comes as settle does at the end, its later claims as they come', () => {
+    fc.assert(
+      fc.property(lines, fc.nat(), fc.boolean(), (input, when, verifyAll) => {
+        const verified = (ip: string) => verifyAll || ip.endsWith('.7');
+        const atEnd = createLogAggregator((_op, ip) => verifyIp(ip));
+        for (const line of input) atEnd.add(line);
+        const asked: string[] = [];
+        const asTheyCome = createLogAggregator((_op, ip) => verifyIp(ip), { onClaim: (ip) => asked.push(ip) });
+        const answerAt = when % (input.length + 1);
+        input.forEach((line, i) => {
+          if (i === answerAt) for (const ip of asked) asTheyCome.decide(ip, verified(ip));
+          asTheyCome.add(line);
+        });
+        expect(asked).toEqual([...new Set(asked)]);
+        expect(asked.sort()).toEqual(atEnd.claims(Infinity).map(([ip]) => ip).sort());
+        const all = new Set(asked.filter(verified));
+        atEnd.settle(all);
+        asTheyCome.settle(all);
+        expect(asTheyCome.heldPending()).toBe(0);
+        expect(comparable(asTheyCome.aggregate)).toEqual(comparable(atEnd.aggregate));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    );
+  });
+
+  it('asks about at most maxClaims addresses, the first met; claims from any other address are unverified at once', () => {
+    const line = (ip: string, path: string) => `${ip} - - [09/Mar/2026:08:00:00 +0000] "GET ${path} HTTP/1.1" 200 10 "-" "${GOOGLEBOT}"`;
+    const asked: string[] = [];
+    const { add, aggregate, heldPending, decide } = createLogAggregator((_op, ip) => ip === '66.249.66.1', { maxClaims: 2, onClaim: (ip) => asked.push(ip) });
+    for (const [ip, path] of [['10.0.0.1', '/a'], ['66.249.66.1', '/a'], ['10.0.0.2', '/b'], ['10.0.0.3', '/c'], ['10.0.0.1', '/d'], ['10.0.0.4', '/c']]) add(line(ip, path));
+    expect(asked).toEqual(['10.0.0.1', '10.0.0.2']);
+    expect(heldPending()).toBe(3);
+    decide('10.0.0.1', true);
+    decide('10.0.0.2', false);
+    decide('10.0.0.9', true); // never asked about: nothing changes
+    add(line('10.0.0.1', '/e'));
+    expect(heldPending()).toBe(0);
+    expect(Object.fromEntries([...aggregate.urls].map(([k, v]) => [k, v.hits]))).toEqual({
+      'googlebot\tverified\t/a': 2,
+      'googlebot\tverified\t/d': 1,
+      'googlebot\tverified\t/e': 1,
+      'googlebot\tunverified\t/b': 1,
+      'googlebot\tunverified\t/c': 2,
+    });
+    expect(Object.fromEntries(aggregate.days)).toEqual({ '2026-03-09\tgooglebot\tverified\t2xx': 4, '2026-03-09\tgooglebot\tunverified\t2xx': 3 });
   });
 
   it('gives the same aggregate from parts of a file merged as from the whole file (the parse threads)', () => {

@@ -21,8 +21,8 @@ import { byCreation, newestFirst } from '../paging.js';
 import { assertUnlocked, findProject } from '../projects/project-row.js';
 import { latestCrawlPages } from './join-source.js';
 import { startParse } from './parse-runner.js';
-import { systemResolver, verifyByReverseDns, type DnsResolver } from './reverse-dns.js';
-import { clearImportRows, completeImport, eachUrlStat, importTotals, toLogImport, urlStatPage, type LogImportRow } from './store.js';
+import { reverseDnsLookup, systemResolver, type DnsResolver } from './reverse-dns.js';
+import { clearImportRows, completeImport, eachUrlStat, importTotals, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
 import { receiveFile } from './upload.js';
 
 export interface LogsOptions {
@@ -32,6 +32,8 @@ export interface LogsOptions {
   resolver?: DnsResolver | null;
   /** Parse in a worker thread (default true); false parses on this thread (tests). */
   threads?: boolean;
+  /** @internal URL statistics a parse holds before it spills them to the store (default SPILL_AT; tests set it small). */
+  spillAt?: number;
 }
 
 const IMPORT_FAILED = 'log_import.parse_failed: The file could not be read (a gzip stream cut short, or unreadable bytes). Send it again.';
@@ -59,7 +61,7 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
   const { knex } = services;
   const directory = options.directory ?? process.env.SITEAUDIT_LOG_DIR ?? mkdtempSync(join(tmpdir(), 'siteaudit-logs-'));
   mkdirSync(directory, { recursive: true });
-  const resolver = options.resolver === undefined ? systemResolver : options.resolver;
+  const lookup = reverseDnsLookup(options.resolver === undefined ? systemResolver : options.resolver);
   const log = services.logger.child({ module: 'logs' });
 
   async function findImport(teamId: string, projectId: string, id: string): Promise<LogImportRow> {
@@ -76,20 +78,22 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
       await knex('log_imports').where({ id: row.id }).update({ status: 'parsing' });
       const started = performance.now();
       const file = join(directory, row.file_key);
-      const run = startParse({ file, importId: row.id, projectId: row.project_id }, options.threads ?? true);
+      // A retried parse starts from nothing: statistics are added up as they come (store.ts).
+      await clearImportRows(knex, row.id);
+      const run = startParse({ file, importId: row.id, projectId: row.project_id, spillAt: options.spillAt }, options.threads ?? true, lookup);
       try {
-        const { summary, claims } = await run.parse();
-        // Addresses leave memory here: claims outside the ranges are looked up, then settled.
-        await run.settle(await verifyByReverseDns(resolver, new Map(claims)));
-        // Rows go in by batches, each its own statement (the single SQLite connection is never
-        // held for the whole import); the reads see them only once the import is completed.
-        await clearImportRows(knex, row.id);
-        // The thread builds the next batch while this one is inserted.
-        for (let next = run.next(), batch = await next; batch; batch = await next) {
+        // One batch at a time, each its own statement (the single SQLite connection is never held
+        // for long); the thread builds the next while this one is written, and parses on only
+        // as far as one part ahead of the store. The reads see the rows once the import is completed.
+        let next = run.next();
+        let step = await next;
+        while ('batch' in step) {
           next = run.next();
-          next.catch(() => undefined); // awaited next turn; a failed insert must not leave it unhandled
-          await knex(batch.table).insert(batch.rows);
+          next.catch(() => undefined); // awaited next turn; a failed write must not leave it unhandled
+          await writeRows(knex, step.batch);
+          step = await next;
         }
+        const summary = step.done;
         await completeImport(knex, row, summary, services.clock().toISOString());
         await rm(file, { force: true });
         log.info({ import: row.id, project: row.project_id, lines: summary.linesRead, kept: summary.kept, duration_ms: Math.round(performance.now() - started) }, 'log import parsed');

@@ -1,7 +1,7 @@
 /**
  * Streams one uploaded log file through the line parser: read in 1 MiB chunks, gunzipped when it
  * starts with gzip's magic bytes, split into lines, folded into the aggregate. Memory holds one
- * chunk and the aggregate (distinct URLs per bot family), never the file.
+ * chunk and the aggregate, never the file.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -23,8 +23,16 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
-export async function parseLogFile(file: string): Promise<LogAggregator> {
-  const aggregator = createLogAggregator(publishedRangeCheck());
+/**
+ * Checked after each line: when `due()`, the parse waits for `run()` (the parse session spills
+ * the aggregate there, and waits while the store is behind). Checking is a counter's read.
+ */
+export interface Pause {
+  due(): boolean;
+  run(): Promise<void>;
+}
+
+export async function parseLogFile(file: string, aggregator: LogAggregator = createLogAggregator(publishedRangeCheck()), pause?: Pause): Promise<LogAggregator> {
   const { aggregate, addRange } = aggregator;
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
   const source = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
@@ -47,6 +55,7 @@ export async function parseLogFile(file: string): Promise<LogAggregator> {
       } else if (nl - start > MAX_LINE_CHARS) tooLong();
       else addRange(text, start, nl);
       start = nl + 1;
+      if (pause?.due()) await pause.run();
     }
     rest = text.slice(start);
     if (rest.length > MAX_LINE_CHARS) {

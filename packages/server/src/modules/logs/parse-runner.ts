@@ -5,28 +5,23 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { spawnThread } from '../../threads/spawn.js';
-import { createParseSession, type Parsed, type ParseRequest } from './parse-session.js';
-import type { ParseMessage } from './parse-thread.js';
-import type { RowBatch } from './store.js';
+import { createParseSession, type Lookup, type ParseRequest, type ParseStep } from './parse-session.js';
+import type { ParseMessage, ThreadMessage } from './parse-thread.js';
 
 export interface ParseRun {
-  parse(): Promise<Parsed>;
-  settle(verified: ReadonlySet<string>): Promise<void>;
-  next(): Promise<RowBatch | null>;
+  /** The next batch of rows to write, or the summary once all are out; one call at a time. */
+  next(): Promise<ParseStep>;
   close(): Promise<void>;
 }
 
-export function startParse(request: ParseRequest, useThread: boolean): ParseRun {
+/** `lookup` answers the reverse-DNS questions the parse asks, on this thread. */
+export function startParse(request: ParseRequest, useThread: boolean, lookup: Lookup): ParseRun {
   if (!useThread) {
-    const session = createParseSession();
-    return {
-      parse: () => session.parse(request),
-      settle: async (verified) => session.settle(request, [...verified]),
-      next: async () => session.next(),
-      close: async () => undefined,
-    };
+    const session = createParseSession(request, lookup);
+    return { next: () => session.next(), close: async () => session.close() };
   }
   const worker: Worker = spawnThread(import.meta.url, './parse-thread.ts', 'log-parse-thread.js', 'siteaudit-log-parse');
+  const send = (message: ParseMessage) => worker.postMessage(message);
   let failure: Error | null = null;
   let waiting: ((answer: { ok: true; value: unknown } | { ok: false; message: string }) => void) | null = null;
   const fail = (error: Error) => {
@@ -34,24 +29,30 @@ export function startParse(request: ParseRequest, useThread: boolean): ParseRun 
     waiting?.({ ok: false, message: error.message });
     waiting = null;
   };
-  worker.on('message', (answer) => {
+  worker.on('message', (message: ThreadMessage) => {
+    if (message.kind === 'lookup') {
+      const { ip, operator } = message;
+      void lookup(ip, operator)
+        .catch(() => false)
+        .then((verified) => failure === null && send({ step: 'verdict', ip, verified }));
+      return;
+    }
     const resolve = waiting;
     waiting = null;
-    resolve?.(answer);
+    resolve?.(message);
   });
   worker.once('error', fail);
   worker.once('exit', (code) => fail(new Error(`log parse thread exited with code ${code}`)));
-  const call = <T>(message: ParseMessage): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      if (failure) return reject(failure);
-      waiting = (answer) => (answer.ok ? resolve(answer.value as T) : reject(new Error(answer.message)));
-      worker.postMessage(message);
-    });
+  send({ step: 'start', request });
   return {
-    parse: () => call<Parsed>({ step: 'parse', request }),
-    settle: (verified) => call<void>({ step: 'settle', request, verified: [...verified] }),
-    next: () => call<RowBatch | null>({ step: 'next' }),
+    next: () =>
+      new Promise<ParseStep>((resolve, reject) => {
+        if (failure) return reject(failure);
+        waiting = (answer) => (answer.ok ? resolve(answer.value as ParseStep) : reject(new Error(answer.message)));
+        send({ step: 'next' });
+      }),
     close: async () => {
+      failure ??= new Error('log parse closed');
       worker.removeAllListeners('exit');
       await worker.terminate();
     },

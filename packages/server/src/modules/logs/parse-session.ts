@@ -1,46 +1,121 @@
 /**
  * One import's parse, wherever it runs (a parse thread, or the calling thread when threads are
- * off): parse the file, hand out the claims that need reverse DNS, settle them, then give the
- * rows to store a batch at a time. The aggregate never leaves the thread that built it: the API
- * thread receives a few hundred addresses and batches of ready rows (docs/decisions/logs.md).
+ * off), handing out rows for the store as it goes (docs/decisions/logs.md, "Memory"):
+ *
+ * - Every `spillAt` URL statistics, the aggregate is spilled: those statistics become rows, which
+ *   the store adds to what earlier parts wrote (store.ts, `writeRows`). Memory holds at most the
+ *   part being stored and the part being counted, whatever the file's size.
+ * - The parse waits while the previous part is still being stored: it never runs ahead of the
+ *   store by more than one part, and the job asks for one batch at a time.
+ * - Google and Bing claims outside the published ranges are looked up while the parse goes on
+ *   (`lookup`, on the API thread, at most MAX_REVERSE_LOOKUPS addresses); an answer settles that
+ *   address's claims, so claims do not wait in memory for the end of the file.
  */
-import type { LogAggregator, VerifiedOperator } from '@siteaudit/schema/rules';
+import { createLogAggregator, type VerifiedOperator } from '@siteaudit/schema/rules';
+import { publishedRangeCheck } from './bot-ranges.js';
 import { parseLogFile } from './parse-file.js';
 import { MAX_REVERSE_LOOKUPS } from './reverse-dns.js';
-import { aggregateRows, summaryOf, type LogSummary, type RowBatch } from './store.js';
+import { dayStatRows, summaryOf, urlStatRows, type LogSummary, type RowBatch } from './store.js';
+
+/** URL statistics held before the aggregate is spilled (about 350 bytes each: tens of MB). */
+export const SPILL_AT = 100_000;
 
 export interface ParseRequest {
   file: string;
   importId: string;
   projectId: string;
+  /** URL statistics held before a spill (default SPILL_AT; tests set it small). */
+  spillAt?: number;
 }
 
-export interface Parsed {
-  summary: LogSummary;
-  /** Claims outside the published ranges, as many as reverse DNS will look up. */
-  claims: [string, VerifiedOperator][];
-}
+/** What the job receives: a batch of rows to write, or, after the last one, the import's summary. */
+export type ParseStep = { batch: RowBatch } | { done: LogSummary };
 
-export function createParseSession() {
-  let aggregator: LogAggregator | null = null;
-  let batches: Generator<RowBatch> | null = null;
+/** Whether an address's claim passes reverse DNS (the job's resolver). */
+export type Lookup = (ip: string, operator: VerifiedOperator) => Promise<boolean>;
+
+export function createParseSession(request: ParseRequest, lookup: Lookup) {
+  const spillAt = request.spillAt ?? SPILL_AT;
+  const lookups = new Set<Promise<void>>();
+  const aggregator = createLogAggregator(publishedRangeCheck(), {
+    maxClaims: MAX_REVERSE_LOOKUPS,
+    onClaim(ip, operator) {
+      const answer: Promise<void> = lookup(ip, operator)
+        .catch(() => false)
+        .then((ok) => {
+          aggregator.decide(ip, ok);
+          lookups.delete(answer);
+        });
+      lookups.add(answer);
+    },
+  });
+
+  /** The part being stored, a batch per `next`; the parse waits for it to be taken before offering another. */
+  let part: Generator<RowBatch> | null = null;
+  let summary: LogSummary | null = null;
+  let failure: unknown = null;
+  let closed = false;
+  /** Whoever waits (the parse for the slot, `next` for a part): woken on every change. */
+  let waiters: (() => void)[] = [];
+  const changed = () => {
+    const woken = waiters;
+    waiters = [];
+    for (const wake of woken) wake();
+  };
+  const change = () => new Promise<void>((resolve) => waiters.push(resolve));
+
+  async function offer(rows: Generator<RowBatch>): Promise<void> {
+    while (part && !closed) await change();
+    if (closed) throw new Error('log parse closed');
+    part = rows;
+    changed();
+  }
+
+  const pause = {
+    due: () => closed || aggregator.heldSettled() >= spillAt || aggregator.heldPending() >= spillAt,
+    async run(): Promise<void> {
+      if (closed) throw new Error('log parse closed');
+      // Claims waiting for an answer hold memory too: past the threshold, wait for the answers.
+      if (aggregator.heldPending() >= spillAt) await Promise.all(lookups);
+      if (aggregator.heldSettled() >= spillAt) await offer(urlStatRows(aggregator.spill(), request.importId, request.projectId));
+    },
+  };
+
+  void (async () => {
+    try {
+      await parseLogFile(request.file, aggregator, pause);
+      // No claim can start after the last line; every one ends settled, verified or not.
+      await Promise.all(lookups);
+      await offer(urlStatRows(aggregator.spill(), request.importId, request.projectId));
+      await offer(dayStatRows(aggregator.dayEntries(), request.importId, request.projectId));
+      while (part && !closed) await change();
+      summary = summaryOf(aggregator.aggregate);
+    } catch (error) {
+      failure = error;
+    }
+    changed();
+  })();
+
   return {
-    async parse(request: ParseRequest): Promise<Parsed> {
-      aggregator = await parseLogFile(request.file);
-      batches = null;
-      return { summary: summaryOf(aggregator.aggregate), claims: aggregator.claims(MAX_REVERSE_LOOKUPS) };
+    /** The next batch of rows, or the summary once all are out. */
+    async next(): Promise<ParseStep> {
+      for (;;) {
+        if (part) {
+          const next = part.next();
+          if (!next.done) return { batch: next.value };
+          part = null;
+          changed();
+          continue;
+        }
+        if (failure) throw failure;
+        if (summary) return { done: summary };
+        await change();
+      }
     },
-    /** Settles the claims (`verified` passed reverse DNS, every other one is unverified). */
-    settle(request: ParseRequest, verified: readonly string[]): void {
-      aggregator!.settle(new Set(verified));
-      batches = aggregateRows(aggregator!, request.importId, request.projectId);
-    },
-    /** The next batch of rows, or null when all are out. */
-    next(): RowBatch | null {
-      const next = batches!.next();
-      if (!next.done) return next.value;
-      aggregator = null;
-      return null;
+    /** Stops a parse whose rows are no longer wanted (a failed write): the file is closed. */
+    close(): void {
+      closed = true;
+      changed();
     },
   };
 }

@@ -1,22 +1,35 @@
 /**
- * The parse thread: runs one import's parse session (parse-session.ts) on messages from the job,
- * so no line is parsed and no row built on the thread that answers HTTP.
+ * The parse thread: runs one import's parse session (parse-session.ts) for the job, so no line is
+ * parsed and no row built on the thread that answers HTTP. The job asks for one batch at a time;
+ * the thread asks the job to look up the addresses reverse DNS must check (the resolver lives there).
  */
 import { parentPort } from 'node:worker_threads';
-import { createParseSession, type ParseRequest } from './parse-session.js';
+import type { VerifiedOperator } from '@siteaudit/schema/rules';
+import { createParseSession, type ParseRequest, type ParseSession } from './parse-session.js';
 
-export type ParseMessage = { step: 'parse'; request: ParseRequest } | { step: 'settle'; request: ParseRequest; verified: string[] } | { step: 'next' };
+/** From the job. */
+export type ParseMessage = { step: 'start'; request: ParseRequest } | { step: 'next' } | { step: 'verdict'; ip: string; verified: boolean };
+/** To the job. */
+export type ThreadMessage = { kind: 'lookup'; ip: string; operator: VerifiedOperator } | { kind: 'answer'; ok: true; value: unknown } | { kind: 'answer'; ok: false; message: string };
 
-const session = createParseSession();
+const port = parentPort!;
+const post = (message: ThreadMessage) => port.postMessage(message);
+const verdicts = new Map<string, (verified: boolean) => void>();
+let session: ParseSession | null = null;
 
-parentPort!.on('message', (message: ParseMessage) => {
-  const answer = async () => {
-    if (message.step === 'parse') return session.parse(message.request);
-    if (message.step === 'settle') return session.settle(message.request, message.verified);
-    return session.next();
-  };
-  answer().then(
-    (value) => parentPort!.postMessage({ ok: true, value }),
-    (error: unknown) => parentPort!.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
-  );
+port.on('message', (message: ParseMessage) => {
+  if (message.step === 'start') {
+    session = createParseSession(message.request, (ip, operator) => {
+      post({ kind: 'lookup', ip, operator });
+      return new Promise((resolve) => verdicts.set(ip, resolve));
+    });
+  } else if (message.step === 'verdict') {
+    verdicts.get(message.ip)?.(message.verified);
+    verdicts.delete(message.ip);
+  } else {
+    session!.next().then(
+      (value) => post({ kind: 'answer', ok: true, value }),
+      (error: unknown) => post({ kind: 'answer', ok: false, message: error instanceof Error ? error.message : String(error) }),
+    );
+  }
 });

@@ -16,9 +16,11 @@ type Row = { path: string; family: string; verification: string; import_id: stri
 /**
  * Every URL statistic of the project, by path, family and verification, summed over its imports.
  * Rows are read PAGE at a time in key order (import last), so the rows of one key arrive together
- * and are merged as they pass: nothing but the current key is held.
+ * and are merged as they pass: nothing but the current key is held. The order is the keyset
+ * index's (migration 015: code points, `collate "C"` on PostgreSQL), so a page is a range of it.
  */
 export async function* urlStatStream(knex: Knex, projectId: string, page = PAGE, since?: string): AsyncIterable<UrlStat> {
+  const c = (knex.client as { dialect?: string }).dialect === 'postgresql' ? ' collate "C"' : '';
   let after: [string, string, string, string] | null = null;
   let current: UrlStat | null = null;
   for (;;) {
@@ -26,9 +28,9 @@ export async function* urlStatStream(knex: Knex, projectId: string, page = PAGE,
       .where({ project_id: projectId })
       .whereIn('import_id', completedImports(knex, projectId, since))
       .select('path', 'family', 'verification', 'import_id', 'hits', 'last_visit', 'status_codes', 'bytes')
-      .orderBy(['path', 'family', 'verification', 'import_id'])
+      .orderByRaw(`path${c}, family${c}, verification${c}, import_id`)
       .limit(page);
-    if (after) q.andWhereRaw('(path, family, verification, import_id) > (?, ?, ?, ?)', after);
+    if (after) q.andWhereRaw(`(path${c}, family${c}, verification${c}, import_id) > (?, ?, ?, ?)`, after);
     const rows = (await q) as Row[];
     for (const r of rows) {
       const codes = json<Record<string, number>>(r.status_codes, {});

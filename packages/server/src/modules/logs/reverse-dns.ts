@@ -46,6 +46,26 @@ async function verifyOne(resolver: DnsResolver, operator: VerifiedOperator, ip: 
   return false;
 }
 
+/**
+ * One address at a time as the parse meets it (parse-session.ts), at most CONCURRENCY lookups in
+ * flight; always false when the step is off. The parse asks for at most MAX_REVERSE_LOOKUPS.
+ */
+export function reverseDnsLookup(resolver: DnsResolver | null): (ip: string, operator: VerifiedOperator) => Promise<boolean> {
+  if (!resolver) return async () => false;
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async (ip, operator) => {
+    while (running >= CONCURRENCY) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await verifyOne(resolver, operator, ip);
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}
+
 /** The addresses among `claims` whose reverse DNS verifies their operator. */
 export async function verifyByReverseDns(resolver: DnsResolver | null, claims: Map<string, VerifiedOperator>): Promise<Set<string>> {
   const verified = new Set<string>();

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { BotFamily, LogImport } from '@siteaudit/schema';
-import { statusRecord, type LogAggregate, type LogAggregator, type UrlStat } from '@siteaudit/schema/rules';
+import { statusRecord, type LogAggregate, type UrlAggregate, type UrlStat } from '@siteaudit/schema/rules';
 import { json } from '../../store/database.js';
 import { urlStatStream } from './report-reads.js';
 
@@ -49,49 +49,93 @@ export function toLogImport(row: LogImportRow): LogImport {
 }
 
 const hashOf = (path: string) => createHash('sha256').update(path).digest('hex');
-/** Rows per INSERT: small enough that building one never holds the API thread for long. */
+/** Rows per statement: small enough that neither building one nor running it holds the API thread or the SQLite connection for long. */
 export const ROW_BATCH = 500;
 
 export type LogStatTable = 'log_url_stats' | 'log_day_stats';
+
+/**
+ * Rows for one statement, as a flat list of values in `COLUMNS[table]` order: built where the
+ * parse runs (a parse thread), so the API thread only hands them to the database.
+ */
 export interface RowBatch {
   table: LogStatTable;
-  rows: Record<string, unknown>[];
+  rows: number;
+  values: (string | number)[];
+}
+
+const COLUMNS: Record<LogStatTable, readonly string[]> = {
+  log_url_stats: ['import_id', 'project_id', 'path', 'path_hash', 'family', 'verification', 'hits', 'last_visit', 'status_codes', 'bytes'],
+  log_day_stats: ['import_id', 'project_id', 'date', 'family', 'verification', 'status_class', 'hits'],
+};
+
+/**
+ * URL statistics as rows, `ROW_BATCH` at a time. One import's statistics arrive in parts (the
+ * parse spills its aggregate as it goes, parse-session.ts), so the same URL can come again: the
+ * statement adds it to the row already there (`writeRows`).
+ */
+export function* urlStatRows(entries: Iterable<[string, string, string, UrlAggregate]>, importId: string, projectId: string): Generator<RowBatch> {
+  let values: (string | number)[] = [];
+  for (const [family, verification, path, v] of entries) {
+    values.push(importId, projectId, path, hashOf(path), family, verification, v.hits, new Date(v.last).toISOString(), JSON.stringify(statusRecord(v.statuses)), v.bytes);
+    if (values.length === ROW_BATCH * 10) {
+      yield { table: 'log_url_stats', rows: ROW_BATCH, values };
+      values = [];
+    }
+  }
+  if (values.length > 0) yield { table: 'log_url_stats', rows: values.length / 10, values };
+}
+
+/** Day counts as rows (given once, at the end of the parse: a few per day). */
+export function* dayStatRows(entries: Iterable<[string, string, string, string, number]>, importId: string, projectId: string): Generator<RowBatch> {
+  let values: (string | number)[] = [];
+  for (const [date, family, verification, statusClass, hits] of entries) {
+    values.push(importId, projectId, date, family, verification, statusClass, hits);
+    if (values.length === ROW_BATCH * 7) {
+      yield { table: 'log_day_stats', rows: ROW_BATCH, values };
+      values = [];
+    }
+  }
+  if (values.length > 0) yield { table: 'log_day_stats', rows: values.length / 7, values };
 }
 
 /**
- * The rows of a settled aggregate (no `?<ip>` left), `ROW_BATCH` at a time: built where the parse
- * ran (a parse thread), so the API thread only inserts them.
+ * What a URL statistic arriving again adds to the row already stored: hits and bytes summed, the
+ * later visit kept, status counts merged key by key (JSON objects on both databases).
  */
-export function* aggregateRows(aggregator: LogAggregator, importId: string, projectId: string): Generator<RowBatch> {
-  let rows: Record<string, unknown>[] = [];
-  for (const [family, verification, path, v] of aggregator.urlEntries()) {
-    rows.push({
-      import_id: importId,
-      project_id: projectId,
-      path,
-      path_hash: hashOf(path),
-      family,
-      verification,
-      hits: v.hits,
-      last_visit: new Date(v.last).toISOString(),
-      status_codes: JSON.stringify(statusRecord(v.statuses)),
-      bytes: v.bytes,
-    });
-    if (rows.length === ROW_BATCH) {
-      yield { table: 'log_url_stats', rows };
-      rows = [];
-    }
+const URL_STAT_UPSERT = {
+  sqlite: `on conflict (import_id, family, verification, path_hash) do update set
+    hits = log_url_stats.hits + excluded.hits,
+    bytes = log_url_stats.bytes + excluded.bytes,
+    last_visit = max(log_url_stats.last_visit, excluded.last_visit),
+    status_codes = (select json_group_object(key, n) from (select key, sum(value) as n from (select key, value from json_each(log_url_stats.status_codes) union all select key, value from json_each(excluded.status_codes)) group by key))`,
+  postgres: `on conflict (import_id, family, verification, path_hash) do update set
+    hits = log_url_stats.hits + excluded.hits,
+    bytes = log_url_stats.bytes + excluded.bytes,
+    last_visit = greatest(log_url_stats.last_visit, excluded.last_visit),
+    status_codes = (select json_object_agg(key, n)::text from (select key, sum(value::bigint) as n from (select * from json_each_text(log_url_stats.status_codes::json) union all select * from json_each_text(excluded.status_codes::json)) s group by key) g)`,
+};
+
+const statements = new Map<string, string>();
+
+function statementFor(table: LogStatTable, rows: number, postgres: boolean): string {
+  const key = `${table} ${rows} ${postgres}`;
+  let sql = statements.get(key);
+  if (sql === undefined) {
+    const columns = COLUMNS[table];
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    sql = `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: rows }, () => tuple).join(', ')}`;
+    if (table === 'log_url_stats') sql += ` ${postgres ? URL_STAT_UPSERT.postgres : URL_STAT_UPSERT.sqlite}`;
+    // Full batches are the rule; a part's last, shorter one is built each time.
+    if (rows === ROW_BATCH) statements.set(key, sql);
   }
-  if (rows.length > 0) yield { table: 'log_url_stats', rows };
-  rows = [];
-  for (const [date, family, verification, status_class, hits] of aggregator.dayEntries()) {
-    rows.push({ import_id: importId, project_id: projectId, date, family, verification, status_class, hits });
-    if (rows.length === ROW_BATCH) {
-      yield { table: 'log_day_stats', rows };
-      rows = [];
-    }
-  }
-  if (rows.length > 0) yield { table: 'log_day_stats', rows };
+  return sql;
+}
+
+/** Writes one batch: a single statement (one short transaction of its own). */
+export async function writeRows(knex: Knex, batch: RowBatch): Promise<void> {
+  const postgres = (knex.client as { dialect?: string }).dialect === 'postgresql';
+  await knex.raw(statementFor(batch.table, batch.rows, postgres), batch.values);
 }
 
 /** What an import's row says of its parse (the aggregate without its maps). */
@@ -107,8 +151,13 @@ export async function clearImportRows(knex: Knex, importId: string): Promise<voi
   for (const table of ['log_url_stats', 'log_day_stats'] as const) await knex(table).where({ import_id: importId }).del();
 }
 
-/** Completes the import: its statistics, inserted before, become visible to the reads with it. */
+/**
+ * Completes the import: its statistics, inserted before, become visible to the reads with it.
+ * PostgreSQL first samples the tables afresh: planned on statistics from before a large import,
+ * the reads sort the whole project's rows instead of walking the keyset index (docs/benchmarks.md).
+ */
 export async function completeImport(knex: Knex, row: LogImportRow, agg: LogSummary, finishedAt: string): Promise<void> {
+  if ((knex.client as { dialect?: string }).dialect === 'postgresql') await knex.raw('analyze log_url_stats, log_day_stats');
   await knex('log_imports')
     .where({ id: row.id })
     .update({
@@ -146,26 +195,28 @@ export interface UrlStatQuery {
 
 /**
  * One page of URL statistics summed over the project's completed imports, in `(path, family,
- * verification)` order: grouped, ordered and limited in SQL, so a read holds one page whatever
- * the number of distinct URLs. Status codes are JSON per import, merged here. PostgreSQL orders
- * text by its "C" collation (code points), as SQLite does and as the cursors compare.
+ * verification)` order: grouped, ordered and limited in SQL along the keyset index (migration
+ * 015), so a read holds one page and reads little more whatever the number of distinct URLs.
+ * Status codes are JSON per import, merged here. PostgreSQL orders text by its "C" collation
+ * (code points), as SQLite does and as the cursors compare.
  */
 export async function urlStatPage(knex: Knex, projectId: string, query: UrlStatQuery): Promise<UrlStat[]> {
   const postgres = (knex.client as { dialect?: string }).dialect === 'postgresql';
   const c = postgres ? ' collate "C"' : '';
+  const key = `path${c}, family${c}, verification${c}`;
   const q = knex('log_url_stats')
     .where('project_id', projectId)
     .whereIn('import_id', completedImports(knex, projectId, query.since))
-    .groupBy('path', 'family', 'verification')
-    .select('path', 'family', 'verification')
+    .groupByRaw(key)
+    .select(knex.raw(`path${c} as path, family${c} as family, verification${c} as verification`))
     .sum({ hits: 'hits', bytes: 'bytes' })
     .select(knex.raw(`max(last_visit${c}) as last_visit`))
     .select(knex.raw(postgres ? "string_agg(status_codes, '|') as status_codes" : "group_concat(status_codes, '|') as status_codes"))
-    .orderByRaw(`path${c}, family${c}, verification${c}`)
+    .orderByRaw(key)
     .limit(query.limit);
   if (query.family !== undefined) q.andWhere('family', query.family);
   if (query.verification !== undefined) q.andWhere('verification', query.verification);
-  if (query.after) q.andWhereRaw(`(path${c}, family${c}, verification${c}) > (?, ?, ?)`, query.after.slice(0, 3) as string[]);
+  if (query.after) q.andWhereRaw(`(${key}) > (?, ?, ?)`, query.after.slice(0, 3) as string[]);
   const rows = (await q) as Record<string, unknown>[];
   return rows.map((r) => {
     const status_codes: Record<string, number> = {};

@@ -13,6 +13,7 @@ import * as pageRedirects from './011-page-redirects.js';
 import * as logs from './012-logs.js';
 import * as crawlChanges from './013-crawl-changes.js';
 import * as issuePairsIndex from './014-issue-pairs-index.js';
+import * as logUrlStatsKeyset from './015-log-url-stats-keyset.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '012-logs': logs,
   '013-crawl-changes': crawlChanges,
   '014-issue-pairs-index': issuePairsIndex,
+  '015-log-url-stats-keyset': logUrlStatsKeyset,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
