@@ -59,6 +59,8 @@ interface ServerFigures {
   rss_peak_mb: number;
   rss_hwm_mb: number | null;
   cpu_ms: number;
+  /** The ten longest pauses of the API thread (over 50 ms), in ms since the measure started. */
+  longest_stalls: { at_ms: number; late_ms: number }[];
 }
 
 function startServer(database: string, dir: string): Promise<{ proc: ChildProcess; ready: Ready }> {

@@ -2,8 +2,9 @@
  * bench/logs's server (plain JavaScript, so the built server runs under plain Node as it does in
  * production): one server with a team, a token and a project, printed as JSON on stdout; between
  * the parent's `start` and `stop` messages it measures its API thread's event-loop delay
- * (monitorEventLoopDelay, 10 ms resolution), its RSS every 50 ms, and answers with them and the
- * kernel's peak RSS (VmHWM, every thread included).
+ * (monitorEventLoopDelay, 10 ms resolution), its RSS every 50 ms, and answers with them, the
+ * kernel's peak RSS (VmHWM, every thread included) and when the longest pauses happened (a 10 ms
+ * timer late by more than 50 ms, in ms since `start`).
  *
  *   node bench/logs/serve.mjs <database> <dir> built|source
  */
@@ -53,6 +54,8 @@ const delay = monitorEventLoopDelay({ resolution: 10 });
 let peak = 0;
 let baseline = 0;
 let sampler;
+let ticker;
+let stalls = [];
 let cpu = process.cpuUsage();
 process.on('message', (message) => {
   if (message === 'start') {
@@ -61,9 +64,18 @@ process.on('message', (message) => {
     delay.enable();
     cpu = process.cpuUsage();
     sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    stalls = [];
+    const started = performance.now();
+    let last = started;
+    ticker = setInterval(() => {
+      const now = performance.now();
+      if (now - last > 60) stalls.push({ at_ms: Math.round(last - started), late_ms: Math.round(now - last - 10) });
+      last = now;
+    }, 10);
   } else if (message === 'stop') {
     delay.disable();
     clearInterval(sampler);
+    clearInterval(ticker);
     const used = process.cpuUsage(cpu);
     const hwm = kernelPeakRss();
     process.send({
@@ -74,6 +86,7 @@ process.on('message', (message) => {
       rss_peak_mb: round(peak / MB),
       rss_hwm_mb: hwm === null ? null : round(hwm / MB),
       cpu_ms: Math.round((used.user + used.system) / 1000),
+      longest_stalls: [...stalls].sort((a, b) => b.late_ms - a.late_ms).slice(0, 10),
     });
   }
 });

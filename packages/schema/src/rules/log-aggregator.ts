@@ -18,6 +18,11 @@ export const REFUSAL_SAMPLES = 10;
 const DAY_MS = 86_400_000;
 /** Distinct user agents remembered with their family: small on real logs, capped on hostile ones. */
 const UA_CACHE_MAX = 50_000;
+/** Longer user agents are classified each time, not remembered (a hostile log's cache stays small). */
+const UA_CACHE_CHARS = 512;
+
+/** What one URL statistic weighs in `heldSettled`/`heldPending`: one, plus one per 128 characters of path. */
+const weight = (path: string) => 1 + (path.length >> 7);
 
 /** Family indexes: the bot families, then `human`. */
 const FAMILY_NAMES: readonly string[] = [...BOT_FAMILIES, 'human'];
@@ -128,9 +133,12 @@ export interface LogAggregator {
   settle(verified: ReadonlySet<string>): void;
   /** Settles one address's claims now (its reverse-DNS answer); its later claims are settled as they come. */
   decide(ip: string, verified: boolean): void;
-  /** URL statistics held that `spill` would hand out (settled ones). */
+  /**
+   * URL statistics held that `spill` would hand out (settled ones), each weighing one plus one
+   * per 128 characters of its path, so that memory, not only the count, is bounded by a threshold.
+   */
   heldSettled(): number;
-  /** URL statistics held for claims waiting for an answer (`decide` or `settle`). */
+  /** The same weight for the statistics of claims waiting for an answer (`decide` or `settle`). */
   heldPending(): number;
   /**
    * Hands out the settled URL statistics (as `urlEntries`) and forgets them: what a caller that
@@ -161,7 +169,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
   const pending: (Map<string, Pending> | undefined)[] = [];
   /** Addresses outside the ranges met so far (at most `maxClaims`): null while waiting, then their answer. */
   const claimed = new Map<string, boolean | null>();
-  /** Entries in `settled` and `unverified`, and paths in `pending`. */
+  /** Weight (`weight`) of the entries in `settled` and `unverified`, and of the paths in `pending`. */
   let settledCount = 0;
   let pendingCount = 0;
   const dayCounts = new Map<number, number>();
@@ -225,13 +233,13 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
   /** Moves one address's waiting claims of family `f` into the settled or unverified statistics. */
   function settleClaims(f: number, ip: string, claims: Pending, ok: boolean): void {
     const into = ok ? (settled[f] ??= new Map()) : (unverified[f] ??= new Map());
-    pendingCount -= claims.paths.size;
     for (const [path, value] of claims.paths) {
+      pendingCount -= weight(path);
       const prior = into.get(path);
       if (prior) addUrlAggregate(prior, value);
       else {
         into.set(path, value);
-        settledCount++;
+        settledCount += weight(path);
       }
     }
     // The claims' day keys carry `verified`; a failed one moves to `unverified`.
@@ -304,7 +312,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     if (family === undefined) {
       const found = botFamily(userAgent);
       family = found === null ? HUMAN : FAMILY_INDEX.get(found)!;
-      if (families.size < UA_CACHE_MAX) families.set(own(userAgent), family);
+      if (families.size < UA_CACHE_MAX && userAgent.length <= UA_CACHE_CHARS) families.set(own(userAgent), family);
     }
     return family;
   }
@@ -356,14 +364,14 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
         if (answer === false) {
           const k = key + (UNVERIFIED - VERIFIED) * 5;
           dayCounts.set(k, (dayCounts.get(k) ?? 0) + 1);
-          if (count((unverified[family] ??= new Map()), path, time, status, bytes)) settledCount++;
+          if (count((unverified[family] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
           return;
         }
         if (answer === null) {
           const byIp = (pending[family] ??= new Map());
           let claims = byIp.get(ip);
           if (!claims) byIp.set(own(ip), (claims = { paths: new Map(), days: new Map() }));
-          if (count(claims.paths, path, time, status, bytes)) pendingCount++;
+          if (count(claims.paths, path, time, status, bytes)) pendingCount += weight(path);
           claims.days.set(key, (claims.days.get(key) ?? 0) + 1);
           return;
         }
@@ -371,7 +379,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
       }
     }
     dayCounts.set(key, (dayCounts.get(key) ?? 0) + 1);
-    if (count((settled[family] ??= new Map()), path, time, status, bytes)) settledCount++;
+    if (count((settled[family] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
   }
 
   /** The fast path: a Combined line without escapes, read in place; false leaves it to the reference. */

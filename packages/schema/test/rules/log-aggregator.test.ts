@@ -211,6 +211,18 @@ describe('aggregation', () => {
     expect(Object.fromEntries(aggregate.days)).toEqual({ '2026-03-09\tgooglebot\tverified\t2xx': 4, '2026-03-09\tgooglebot\tunverified\t2xx': 3 });
   });
 
+  it('weighs what it holds by path length, so a log of long paths spills as often as its memory needs', () => {
+    const { add, heldSettled, heldPending, spill } = createLogAggregator((_op, ip) => ip === '66.249.66.1');
+    const line = (ip: string, path: string) => `${ip} - - [09/Mar/2026:08:00:00 +0000] "GET ${path} HTTP/1.1" 200 10 "-" "${GOOGLEBOT}"`;
+    add(line('66.249.66.1', '/short'));
+    add(line('66.249.66.1', '/short'));
+    add(line('66.249.66.1', `/${'x'.repeat(299)}`));
+    add(line('10.0.0.1', `/${'y'.repeat(127)}`));
+    expect([heldSettled(), heldPending()]).toEqual([1 + 3, 2]);
+    expect([...spill()].map(([, , path, value]) => [path.length, value.hits])).toEqual([[6, 2], [300, 1]]);
+    expect([heldSettled(), heldPending()]).toEqual([0, 2]);
+  });
+
   it('gives the same aggregate from parts of a file merged as from the whole file (the parse threads)', () => {
     fc.assert(
       fc.property(lines, fc.array(fc.nat(), { maxLength: 3 }), (input, cuts) => {

@@ -8,6 +8,16 @@ import { spawnThread } from '../../threads/spawn.js';
 import { createParseSession, type Lookup, type ParseRequest, type ParseStep } from './parse-session.js';
 import type { ParseMessage, ThreadMessage } from './parse-thread.js';
 
+/**
+ * The parse thread's heap. What it keeps is bounded by the spills (parse-session.ts): tens of MB.
+ * Left to Node's defaults, V8 lets a heap grow to several times what it keeps before a full
+ * collection (docs/benchmarks.md, "Log import"); a smaller old generation makes it collect
+ * sooner, and a smaller young one is enough for a parse's short-lived strings. Past the limit
+ * the thread ends and the import fails, which is what a log that would need more should do,
+ * rather than take the server's memory.
+ */
+const PARSE_THREAD_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 24 };
+
 export interface ParseRun {
   /** The next batch of rows to write, or the summary once all are out; one call at a time. */
   next(): Promise<ParseStep>;
@@ -20,7 +30,7 @@ export function startParse(request: ParseRequest, useThread: boolean, lookup: Lo
     const session = createParseSession(request, lookup);
     return { next: () => session.next(), close: async () => session.close() };
   }
-  const worker: Worker = spawnThread(import.meta.url, './parse-thread.ts', 'log-parse-thread.js', 'siteaudit-log-parse');
+  const worker: Worker = spawnThread(import.meta.url, './parse-thread.ts', 'log-parse-thread.js', 'siteaudit-log-parse', PARSE_THREAD_LIMITS);
   const send = (message: ParseMessage) => worker.postMessage(message);
   let failure: Error | null = null;
   let waiting: ((answer: { ok: true; value: unknown } | { ok: false; message: string }) => void) | null = null;
