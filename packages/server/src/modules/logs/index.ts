@@ -22,7 +22,7 @@ import { assertUnlocked, findProject } from '../projects/project-row.js';
 import { latestCrawlPages } from './join-source.js';
 import { startParse } from './parse-runner.js';
 import { reverseDnsLookup, systemResolver, type DnsResolver } from './reverse-dns.js';
-import { clearImportRows, completeImport, eachUrlStat, importTotals, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
+import { clearImportRows, completeImport, eachUrlStat, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
 import { receiveFile } from './upload.js';
 
 export interface LogsOptions {
@@ -71,7 +71,8 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
   }
 
   const importJob = defineJobHandler(LOG_IMPORT, {
-    // A 5-million-line file takes tens of seconds to parse; the lease is renewed by the runner meanwhile.
+    // A 5,000,000-line file takes a minute or two: the table runner renews its lease meanwhile, and
+    // pg-boss, which keeps no heartbeat, expires the job only after `expireMs` (jobs.ts).
     async run({ importId }) {
       const row = (await knex('log_imports').where({ id: importId }).first()) as LogImportRow | undefined;
       if (!row || (row.status !== 'queued' && row.status !== 'parsing') || !row.file_key) return;
@@ -96,6 +97,8 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
         const summary = step.done;
         await completeImport(knex, row, summary, services.clock().toISOString());
         await rm(file, { force: true });
+        // The import is complete whatever happens here: statistics for the planner only.
+        await refreshPlannerStatistics(knex).catch((err: unknown) => log.warn({ err, import: row.id }, 'log tables not analysed'));
         log.info({ import: row.id, project: row.project_id, lines: summary.linesRead, kept: summary.kept, duration_ms: Math.round(performance.now() - started) }, 'log import parsed');
       } finally {
         await run.close();

@@ -152,12 +152,18 @@ export async function clearImportRows(knex: Knex, importId: string): Promise<voi
 }
 
 /**
- * Completes the import: its statistics, inserted before, become visible to the reads with it.
- * PostgreSQL first samples the tables afresh: planned on statistics from before a large import,
- * the reads sort the whole project's rows instead of walking the keyset index (docs/benchmarks.md).
+ * After an import, PostgreSQL samples the log tables afresh (a bounded sample, whatever their
+ * size). Planned on statistics from before a large import, the reads joined and sorted every row
+ * of the project at each page instead of walking the keyset index: a minute for the insights of
+ * bench/logs instead of seconds (docs/benchmarks.md, "Log import"). Autovacuum would get there,
+ * later. SQLite plans these reads on the index without statistics.
  */
+export async function refreshPlannerStatistics(knex: Knex): Promise<void> {
+  if ((knex.client as { dialect?: string }).dialect === 'postgresql') await knex.raw('analyze log_imports, log_url_stats, log_day_stats');
+}
+
+/** Completes the import: its statistics, inserted before, become visible to the reads with it. */
 export async function completeImport(knex: Knex, row: LogImportRow, agg: LogSummary, finishedAt: string): Promise<void> {
-  if ((knex.client as { dialect?: string }).dialect === 'postgresql') await knex.raw('analyze log_url_stats, log_day_stats');
   await knex('log_imports')
     .where({ id: row.id })
     .update({
