@@ -202,12 +202,13 @@ function linksAndImages({ input, internal, external, nofollow }: PageFacts, add:
 }
 
 /** Empty or generic anchor texts of internal links (the list: GENERIC_ANCHORS). */
-function anchors({ input, base }: PageFacts, add: Add): void {
+function anchors({ input, resolveLink }: PageFacts, add: Add): void {
   const empty: string[] = [];
   const generic: { text: string; url: string }[] = [];
   for (const a of input.html.shortAnchors) {
-    const url = normaliseUrl(a.href, base);
-    if (url === null || !input.isInternal(url) || !/^https?:/.test(url)) continue;
+    const link = resolveLink(a.href);
+    if (link === null || !link.internal) continue;
+    const url = link.url;
     if (a.text === '') empty.push(url);
     else if (GENERIC_ANCHORS.has(a.text.toLowerCase().replace(/[\s.…:!»›>→]+$/u, '').replace(/^[«‹<←\s]+/u, '').replace(/’/g, "'"))) generic.push({ text: a.text, url });
   }

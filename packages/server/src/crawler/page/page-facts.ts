@@ -68,6 +68,11 @@ export interface CanonicalReading {
   problem: string | null;
 }
 
+export interface ResolvedLink {
+  url: string;
+  internal: boolean;
+}
+
 /** What the checks share about one page, resolved once. */
 export interface PageFacts {
   input: PageInput;
@@ -76,6 +81,8 @@ export interface PageFacts {
   /** Internal link targets → whether every link to it is nofollow. */
   internal: Map<string, boolean>;
   external: Set<string>;
+  /** A link's href resolved against <base> and normalised, and whether it is internal (null: not crawlable); each href once. */
+  resolveLink: (href: string) => ResolvedLink | null;
   xRobotsTag: string | null;
   noindex: boolean;
   nofollow: boolean;
