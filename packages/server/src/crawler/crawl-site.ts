@@ -172,6 +172,8 @@ class Crawler {
     );
     // Sitemap reading may still run when the crawl stopped early; it ends quickly once aborted.
     await this.siteFiles.sitemapsRead;
+    // Pages whose nofollow links wait on a target that will not be recorded now: each page's own finding, reported even when stopped.
+    await this.links.finish();
     if (this.control.callerAborted) return;
     await runSiteChecks({
       registry: this.reg,

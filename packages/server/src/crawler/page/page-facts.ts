@@ -78,7 +78,7 @@ export interface PageFacts {
   input: PageInput;
   /** Where relative URLs resolve: <base href>, else the page's URL. */
   base: string;
-  /** Internal link targets → whether every link to it is nofollow. */
+  /** Internal link targets → whether a link to it on the page is nofollow (any of them: docs/decisions/page-content.md). */
   internal: Map<string, boolean>;
   external: Set<string>;
   /** A link's href resolved against <base> and normalised, and whether it is internal (null: not crawlable); each href once. */

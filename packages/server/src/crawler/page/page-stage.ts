@@ -151,7 +151,7 @@ export class PageStage {
     const url = record.url;
     const { findings, summary, html } = analysed;
     const digest = keepDigest(this.ctx.reg, id, analysed.digest);
-    const linkTargets = this.handoff.links.register(id, url, depth, summary);
+    const links = this.handoff.links.register(id, url, depth, summary);
     fillFromAnalysis(record, summary, html, digest);
     const resources = this.handoff.resources.register(id, url, summary.resources);
     if (resources.length) record.resource_ids = resources.map((r) => r.record.id);
@@ -167,7 +167,7 @@ export class PageStage {
         details: accessibilityDetails(f),
       });
     }
-    await this.handoff.links.countInlinks(id, linkTargets);
+    await this.handoff.links.countInlinks(id, links);
     if (this.options.checkExternalLinks) for (const ext of summary.externalLinks) await this.handoff.externals.link(ext, id, depth + 1);
     await this.handoff.resources.report(id, resources);
   }

@@ -7,7 +7,7 @@
  */
 import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import type { CheckName } from '../checks.js';
-import { Flag, isId, NO_ID, State, type UrlRegistry } from '../run/url-registry.js';
+import { Flag, isFetchedOk, isId, isIndexable2xx, NO_ID, State, type UrlRegistry } from '../run/url-registry.js';
 import { nearDuplicatesIndexed, nearDuplicatesPairwise } from './near-duplicates.js';
 
 export type Report = (name: CheckName, pageId: number, details: string) => Promise<void>;
@@ -31,14 +31,6 @@ export interface SiteAuditInput {
 
 /** Above this many candidates, near-duplicates use the indexed search instead of all pairs. */
 const PAIRWISE_LIMIT = 5_000;
-
-function isFetchedOk(reg: UrlRegistry, id: number): boolean {
-  return reg.state[id] === State.Done && reg.status[id] >= 200 && reg.status[id] < 300 && !reg.has(id, Flag.Protection);
-}
-
-function isIndexable2xx(reg: UrlRegistry, id: number): boolean {
-  return isFetchedOk(reg, id) && reg.has(id, Flag.Internal) && reg.has(id, Flag.Html) && reg.has(id, Flag.Indexable);
-}
 
 async function reportGroups(
   reg: UrlRegistry,
