@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /**
  * `self` is the caller's import.meta.url; `source` the thread module's path relative to it in the
  * sources, `built` its file name beside the bundle (tsup.config.ts).
  */
-export function spawnThread(self: string, source: string, built: string, name: string): Worker {
-  const options = { name };
+export function spawnThread(self: string, source: string, built: string, name: string, resourceLimits?: ResourceLimits): Worker {
+  const options = { name, resourceLimits };
   if (!self.endsWith('.ts')) return new Worker(new URL(`./${built}`, self), options);
   // tsx's ESM API by its exports map (require.resolve would give the CommonJS one).
   const manifest = createRequire(self).resolve('tsx/package.json');
