@@ -295,17 +295,38 @@ function threadsMarkdown(pages: number, runs: { threads: number; result: ChildRe
     '',
     runLine(when, loadStart, loadEnd),
     '',
-    '| crawl threads | pages | seconds | pages/s | × in process | peak RSS MB (VmHWM) | API thread stall max / p99 ms | other team `GET /v1/me` p50 / p99 / max ms (reads) |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| crawl threads | pages | seconds | pages/s | × in process | peak RSS MB (VmHWM) | API thread stall max / p99 ms | an idle process meanwhile, stall max / p99 ms | other team `GET /v1/me` p50 / p99 / max ms (reads) |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const { threads, result: c } of runs) {
     const ratio = base ? `${round(c.pages_per_s / base.pages_per_s, 2)}×` : '–';
     lines.push(
-      `| ${threads === 0 ? '0 (in process)' : threads} | ${c.pages} | ${(c.ms / 1000).toFixed(1)} | ${c.pages_per_s} | ${ratio} | ${fmt(c.rss_hwm_mb)} | ${fmt(c.api_stall_max_ms)} / ${fmt(c.api_stall_p99_ms)} | ${fmt(c.other_team_p50_ms)} / ${fmt(c.other_team_p99_ms)} / ${fmt(c.other_team_max_ms)} (${fmt(c.other_team_reads)}) |`,
+      `| ${threads === 0 ? '0 (in process)' : threads} | ${c.pages} | ${(c.ms / 1000).toFixed(1)} | ${c.pages_per_s} | ${ratio} | ${fmt(c.rss_hwm_mb)} | ${fmt(c.api_stall_max_ms)} / ${fmt(c.api_stall_p99_ms)} | ${fmt(c.idle_stall_max_ms)} / ${fmt(c.idle_stall_p99_ms)} | ${fmt(c.other_team_p50_ms)} / ${fmt(c.other_team_p99_ms)} / ${fmt(c.other_team_max_ms)} (${fmt(c.other_team_reads)}) |`,
     );
   }
   lines.push('', 'Targets (crawl engine issue): API thread stall max ≤ 100 ms; another team\'s read p99 ≤ 50 ms during the crawl.');
   return lines.join('\n');
+}
+
+/**
+ * A control for the API thread's stall: a node process that does nothing, measuring its own
+ * event-loop delay the same way for the time of the crawl. What it shows is the machine's (other
+ * processes, the scheduler), not the server's.
+ */
+function idleControl(): { stop(): Promise<{ idle_stall_max_ms: number; idle_stall_p99_ms: number }> } {
+  const script = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: ${SAMPLE_MS / 5} }); h.enable();
+setInterval(() => {}, 1000);
+process.on('SIGTERM', () => { h.disable(); process.stdout.write(JSON.stringify({ idle_stall_max_ms: Math.round(h.max / 1e5) / 10, idle_stall_p99_ms: Math.round(h.percentile(99) / 1e5) / 10 })); process.exit(0); });`;
+  const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.on('data', (chunk) => (out += chunk));
+  return {
+    stop: () =>
+      new Promise((resolve) => {
+        proc.on('exit', () => resolve(JSON.parse(out || '{"idle_stall_max_ms":null,"idle_stall_p99_ms":null}')));
+        proc.kill('SIGTERM');
+      }),
+  };
 }
 
 async function parent(): Promise<void> {
@@ -339,7 +360,12 @@ async function parent(): Promise<void> {
       return result;
     };
     if (threadCounts) {
-      for (const threads of threadCounts) threadRuns.push({ threads, result: await run('c', [], 'cli', ['--threads', String(threads)]) });
+      for (const threads of threadCounts) {
+        const control = idleControl();
+        const result = await run('c', [], 'cli', ['--threads', String(threads)]);
+        Object.assign(result, await control.stop());
+        threadRuns.push({ threads, result });
+      }
       results.push(...threadRuns.map((r) => r.result));
     } else if (big) {
       bigRuns.push({ flags: HEAP_LABELS.cli, result: await run('c', []) });

@@ -41,6 +41,7 @@ export {
   type IdempotencyMode,
   OPERATION_IDS,
   type OperationId,
+  type OperationsOf,
   type OperationInfo,
   OPERATIONS,
   templatePath,

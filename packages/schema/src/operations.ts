@@ -102,6 +102,8 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationInfo>;
 
 export type OperationId = keyof typeof OPERATIONS;
+/** The operations the SDK groups under `area` (`client.crawls.*`): what one module of the server and of the mock answers. */
+export type OperationsOf<Area extends string> = { [K in OperationId]: (typeof OPERATIONS)[K]['sdk'][0] extends Area ? K : never }[OperationId];
 export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[];
 
 /** `/v1/projects/:project` → `/v1/projects/{project}` (OpenAPI's notation). */

@@ -3,7 +3,7 @@
  * to `completed` with `settled: false` (post-processing), then `settled: true`, when reports
  * may be read (docs/decisions/crawl-lifecycle.md). Reports before that answer 409 `crawl.not_settled`.
  */
-import { type Crawl, type IssueOccurrence, type IssueSummary, type Language, type PageSpeedResult } from '@siteaudit/schema';
+import { type Crawl, type IssueOccurrence, type IssueSummary, type Language, type OperationsOf, type PageSpeedResult } from '@siteaudit/schema';
 import {
   CRAWL_STEPS,
   QUEUED_CRAWL,
@@ -197,20 +197,7 @@ function withoutInternals<T extends { issues: unknown; protection: unknown; reso
   return rest;
 }
 
-export const crawlOperations: Pick<
-  BusinessMap,
-  | 'launchCrawl'
-  | 'listCrawls'
-  | 'getCrawl'
-  | 'listCrawlIssues'
-  | 'getCrawlIssueSummary'
-  | 'listCrawlPages'
-  | 'getCrawlPageByUrl'
-  | 'getCrawlPagespeed'
-  | 'listCrawlChanges'
-  | 'getCrawlChangesSummary'
-  | 'listCrawlRecommendations'
-> = {
+export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
   launchCrawl({ env, db, caller, params, now }) {
     const campaign = ownedCampaign(db, params.campaign, caller);
     assertUnlocked(db.projects.get(campaign.project_id)!);

@@ -4,6 +4,8 @@
  * template in French. Older checks build theirs in the crawler (same templates, translated there).
  */
 const list = (items: readonly string[], n = 3) => (items.length > n ? `${items.slice(0, n).join(', ')} (+${items.length - n})` : items.join(', '));
+/** A sample of `count` items: `a, b, c (+4)`. */
+const counted = (count: number, sample: readonly string[]) => (count > sample.length ? `${sample.join(', ')} (+${count - sample.length})` : sample.join(', '));
 
 export const CHECK_DETAILS = {
   urlUppercase: (path: string) => `uppercase letters in ${path}`,
@@ -24,6 +26,15 @@ export const CHECK_DETAILS = {
   metaRobots: (value: string) => `meta robots: ${value}`,
   noindexWithCanonical: (canonical: string) => `noindex, canonical ${canonical}`,
   singleInlink: () => 'a single internal page links here',
+  /**
+   * internal_nofollow: the page's nofollow internal links, none to a page found indexable; with a
+   * page-level nofollow (meta robots or X-Robots-Tag), that directive.
+   */
+  internalNofollow: (count: number, sample: readonly string[], pageLevel: boolean) =>
+    pageLevel ? 'meta robots nofollow on the page' : `${count} nofollow internal link(s): ${counted(count, sample)}`,
+  /** internal_nofollow_to_indexable: how many nofollow links lead to indexable pages, and some of those pages. */
+  nofollowToIndexable: (count: number, sample: readonly string[], pageLevel: boolean) =>
+    pageLevel ? `page-level nofollow on ${count} link(s) to indexable pages: ${counted(count, sample)}` : `${count} nofollow link(s) to indexable pages: ${counted(count, sample)}`,
   canonicalMissing: () => 'no canonical',
   canonicalCrossDomain: (canonical: string) => `canonical ${canonical} is on another host`,
   canonicalToHttp: (canonical: string) => `canonical ${canonical} is HTTP`,

@@ -382,8 +382,12 @@ export const CHECK_GUIDE: Record<CheckName, CheckGuide> = {
     fix: { en: `Keep the links that matter; trim menus and footers.`, fr: `Gardez les liens utiles ; allégez menus et pieds de page.` },
   },
   internal_nofollow: {
-    why: { en: `Nofollow on internal links stops internal weight from reaching your own pages.`, fr: `Le nofollow sur les liens internes empêche le poids interne d’atteindre vos propres pages.` },
-    fix: { en: `Remove nofollow from internal links.`, fr: `Retirez le nofollow des liens internes.` },
+    why: { en: `Nofollow on internal links (or for the whole page) withholds internal weight. None of these targets turned out indexable, so it is often deliberate; when one is, the page gets internal_nofollow_to_indexable instead.`, fr: `Le nofollow sur des liens internes (ou pour toute la page) retient le poids interne. Aucune de ces cibles ne s’est révélée indexable, c’est souvent voulu ; quand l’une l’est, la page reçoit internal_nofollow_to_indexable à la place.` },
+    fix: { en: `Nothing to do if these targets must stay out of results (their own noindex keeps them out); otherwise remove the nofollow.`, fr: `Rien à faire si ces cibles doivent rester hors des résultats (leur propre noindex les en exclut) ; sinon, retirez le nofollow.` },
+  },
+  internal_nofollow_to_indexable: {
+    why: { en: `Nofollow (on the link or for the whole page) on links to pages the crawl found indexable: your own pages get no weight from them. Reported instead of internal_nofollow, once the targets are crawled.`, fr: `Un nofollow (sur le lien ou pour toute la page) sur des liens vers des pages que l’exploration a trouvées indexables : vos propres pages n’en reçoivent aucun poids. Signalé à la place d’internal_nofollow, une fois les cibles explorées.` },
+    fix: { en: `Remove nofollow from these links or from the page's robots directives; to keep a target out of results, give it noindex: nofollow does not.`, fr: `Retirez le nofollow de ces liens ou des directives robots de la page ; pour exclure une cible des résultats, mettez-lui un noindex : le nofollow ne le fait pas.` },
   },
   image_missing_alt: {
     why: { en: `Without alt, screen readers skip the image and search engines do not know what it shows.`, fr: `Sans alt, les lecteurs d’écran ignorent l’image et les moteurs ne savent pas ce qu’elle montre.` },

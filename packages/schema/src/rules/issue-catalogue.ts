@@ -156,6 +156,8 @@ export const CHECKS = {
   // Links and images
   too_many_links: check(I, 'links_images', `Over ${T.maxLinks} links on the page`, `Plus de ${T.maxLinks} liens sur la page`),
   internal_nofollow: check(I, 'links_images', 'Nofollow on internal links', 'Nofollow sur des liens internes'),
+  // Judged once the targets are crawled (crawler/site/nofollow-links.ts); a page gets this or internal_nofollow, never both.
+  internal_nofollow_to_indexable: check(W, 'links_images', 'Nofollow on internal links to indexable pages', 'Nofollow sur des liens internes vers des pages indexables'),
   image_missing_alt: check(W, 'links_images', 'Image without alt', 'Image sans attribut alt'),
   image_alt_too_long: check(I, 'links_images', `Image alt over ${T.altMax} characters`, `Texte alternatif de plus de ${T.altMax} caractères`),
   image_too_large: check(I, 'links_images', 'Image over 500 KB', 'Image de plus de 500 Ko'),

@@ -112,6 +112,7 @@ const EXAMPLES = [
   'mobile performance score 42 (under 50), measured with lighthouse',
   // The deeper catalogue's templates (check-details.ts), one example each.
   ...deeperCatalogueExamples(),
+  D.nofollowToIndexable(1, [U], true),
 ];
 
 /** One example of every CHECK_DETAILS template: a template added there without its French fails here. */
@@ -134,6 +135,8 @@ function deeperCatalogueExamples(): string[] {
     metaRobots: D.metaRobots('nosnippet'),
     noindexWithCanonical: D.noindexWithCanonical(V),
     singleInlink: D.singleInlink(),
+    internalNofollow: D.internalNofollow(4, [U, V], false),
+    nofollowToIndexable: D.nofollowToIndexable(5, [U, V, `${V}/team`], false),
     canonicalMissing: D.canonicalMissing(),
     canonicalCrossDomain: D.canonicalCrossDomain('https://other.example/about'),
     canonicalToHttp: D.canonicalToHttp('http://www.example.com/about'),
@@ -167,7 +170,7 @@ const ENGLISH = new Set(
     'for by empty several same similar listed points back here loop chain hops more than used exists has line does start file while reading body header ' +
     'found inside where search engines may ignore disallowed unreachable everything lists cannot read ignored tags block parse other depth outgoing ' +
     'measured under itself list uppercase letters underscores spaces parameters without redirecting conflicting unknown ' +
-    'internal canonical host uncompressed another generic invalid absolute nor single').split(' '),
+    'internal canonical host uncompressed another generic invalid absolute nor single level').split(' '),
 );
 
 /** The English words left in a text, as whole words (accented letters are letters). */

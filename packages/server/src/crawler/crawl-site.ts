@@ -116,7 +116,7 @@ class Crawler {
       browser: browser && { ...browser, signal },
       analyser: options.analysis ?? analyseHere,
     });
-    this.fetcher = new UrlFetcher(ctx, (id, url, depth, response) => pages.handle(id, url, depth, response));
+    this.fetcher = new UrlFetcher(ctx, (id, url, depth, response, slot) => pages.handle(id, url, depth, response, slot));
   }
 
   async run(): Promise<CrawlOutcome> {
@@ -163,7 +163,7 @@ class Crawler {
 
     this.scheduler.enqueue(this.startId, 0);
     await this.scheduler.run(
-      (id) => this.fetcher.fetch(id),
+      (id, slot) => this.fetcher.fetch(id, slot),
       async () => {
         // After the link crawl: the sitemap URLs no link led to.
         await this.siteFiles.sitemapsRead;
@@ -172,6 +172,8 @@ class Crawler {
     );
     // Sitemap reading may still run when the crawl stopped early; it ends quickly once aborted.
     await this.siteFiles.sitemapsRead;
+    // Pages whose nofollow links wait on a target that will not be recorded now: each page's own finding, reported even when stopped.
+    await this.links.finish();
     if (this.control.callerAborted) return;
     await runSiteChecks({
       registry: this.reg,

@@ -13,6 +13,7 @@ import type { RobotsPolicy } from './robots-policy.js';
 import type { RedirectHop } from '../crawl-types.js';
 import { normaliseUrl } from '../url.js';
 import type { CrawlContext } from '../run/crawl-context.js';
+import type { HostSlot } from '../run/fetch-scheduler.js';
 
 /** One redirect response of a chain. */
 interface ChainHop {
@@ -25,6 +26,8 @@ interface ChainHop {
 
 /** A chain being followed from `firstId`: where it stands, and how it ended. */
 interface Chain {
+  /** The scheduler's hold on the host, handed to the stage that reads the final body. */
+  slot: HostSlot | null;
   firstId: number;
   /** Click depth of the first URL; every hop keeps it. */
   depth: number;
@@ -40,7 +43,7 @@ interface Chain {
 }
 
 /** Handles the response that ends a chain: a page, an error page, a file. */
-export type FinalResponse = (id: number, url: string, depth: number, response: HttpResponse) => Promise<void>;
+export type FinalResponse = (id: number, url: string, depth: number, response: HttpResponse, slot: HostSlot | null) => Promise<void>;
 
 export class UrlFetcher {
   constructor(
@@ -49,8 +52,9 @@ export class UrlFetcher {
   ) {}
 
   /** Fetches internal URL `firstId` (claimed by the scheduler) and every redirect it leads to. */
-  async fetch(firstId: number): Promise<void> {
+  async fetch(firstId: number, slot: HostSlot | null = null): Promise<void> {
     const chain: Chain = {
+      slot,
       firstId,
       depth: this.ctx.reg.depth[firstId],
       hops: [],
@@ -96,7 +100,7 @@ export class UrlFetcher {
     const location = headerValue(response.headers, 'location');
     if (response.status >= 300 && response.status < 400 && location !== null) return this.redirect(chain, response, location);
     chain.final = response.status;
-    await this.finalResponse(id, url, chain.depth, response);
+    await this.finalResponse(id, url, chain.depth, response, chain.slot);
     return false;
   }
 

@@ -8,7 +8,7 @@ import { metaRefreshTarget, type HtmlFacts } from './html-analyser.js';
 import type { HtmlResource } from './html-resources.js';
 import { headerValue } from '../fetch/http-client.js';
 import { pageChecks } from './page-checks.js';
-import type { CanonicalReading, Finding, PageFacts, PageInput, PageSummary } from './page-facts.js';
+import type { CanonicalReading, Finding, PageFacts, PageInput, PageSummary, ResolvedLink } from './page-facts.js';
 import { robotsDirectives } from './robots-directives.js';
 import { normaliseUrl } from '../url.js';
 
@@ -42,17 +42,34 @@ export function resolveAll(raw: readonly string[], base: string): string[] {
   return out;
 }
 
+/**
+ * Resolves hrefs against <base>, each once: the links and the anchor texts of a page name the
+ * same hrefs, and resolving a URL was a measurable part of analysing a page.
+ */
+function linkResolver(base: string, isInternal: (url: string) => boolean): (href: string) => ResolvedLink | null {
+  const known = new Map<string, ResolvedLink | null>();
+  return (href) => {
+    let link = known.get(href);
+    if (link === undefined) {
+      const url = normaliseUrl(href, base);
+      link = url === null ? null : { url, internal: isInternal(url) };
+      known.set(href, link);
+    }
+    return link;
+  };
+}
+
 /** Internal links (URL → nofollow) and external links, resolved against <base>, deduplicated. */
-function collectLinks(html: HtmlFacts, base: string, isInternal: (url: string) => boolean): { internal: Map<string, boolean>; external: Set<string> } {
+function collectLinks(html: HtmlFacts, resolveLink: (href: string) => ResolvedLink | null): { internal: Map<string, boolean>; external: Set<string> } {
   const internal = new Map<string, boolean>();
   const external = new Set<string>();
   // In-page anchors are not links to follow.
   for (const link of html.links) {
     if (!link.href || link.href.startsWith('#')) continue;
-    const target = normaliseUrl(link.href, base);
+    const target = resolveLink(link.href);
     if (!target) continue;
-    if (isInternal(target)) internal.set(target, (internal.get(target) ?? false) || link.nofollow);
-    else external.add(target);
+    if (target.internal) internal.set(target.url, (internal.get(target.url) ?? false) || link.nofollow);
+    else external.add(target.url);
   }
   return { internal, external };
 }
@@ -87,10 +104,12 @@ export function pageFacts(input: PageInput): PageFacts {
     const resolved = normaliseUrl(h.href, base);
     if (resolved) hreflang.push({ lang: h.lang.toLowerCase(), url: resolved });
   }
+  const resolveLink = linkResolver(base, input.isInternal);
   return {
     input,
     base,
-    ...collectLinks(html, base, input.isInternal),
+    ...collectLinks(html, resolveLink),
+    resolveLink,
     xRobotsTag: headerValue(headers, 'x-robots-tag'),
     noindex: directives.has('noindex') || directives.has('none'),
     nofollow: directives.has('nofollow') || directives.has('none'),

@@ -183,15 +183,14 @@ function isHreflangCode(code: string): boolean {
   return m !== null && m[2] !== 'uk';
 }
 
-function linksAndImages({ input, internal, external, nofollow }: PageFacts, add: Add): void {
+function linksAndImages({ input, internal, external }: PageFacts, add: Add): void {
   if (input.url.startsWith('https:')) {
     const insecure = [...internal.keys()].filter((u) => u.startsWith('http:'));
     if (insecure.length) add('internal_link_to_http', D.internalLinksToHttp(insecure));
   }
   const linkCount = internal.size + external.size;
   if (linkCount > THRESHOLDS.maxLinks) add('too_many_links', `${linkCount} links`);
-  const nofollowed = [...internal].filter(([, nf]) => nf || nofollow).map(([u]) => u);
-  if (nofollowed.length) add('internal_nofollow', nofollow ? 'meta robots nofollow on the page' : `${nofollowed.length} nofollow internal link(s): ${sample(nofollowed)}`);
+  // Nofollow on internal links is judged with its targets once they are crawled (site/nofollow-links.ts).
   const images = input.html.images;
   const noAlt = images.filter((i) => i.alt === null);
   if (noAlt.length) add('image_missing_alt', `${noAlt.length} image(s) without alt: ${sample(noAlt.map((i) => i.src))}`);
@@ -202,12 +201,13 @@ function linksAndImages({ input, internal, external, nofollow }: PageFacts, add:
 }
 
 /** Empty or generic anchor texts of internal links (the list: GENERIC_ANCHORS). */
-function anchors({ input, base }: PageFacts, add: Add): void {
+function anchors({ input, resolveLink }: PageFacts, add: Add): void {
   const empty: string[] = [];
   const generic: { text: string; url: string }[] = [];
   for (const a of input.html.shortAnchors) {
-    const url = normaliseUrl(a.href, base);
-    if (url === null || !input.isInternal(url) || !/^https?:/.test(url)) continue;
+    const link = resolveLink(a.href);
+    if (link === null || !link.internal) continue;
+    const url = link.url;
     if (a.text === '') empty.push(url);
     else if (GENERIC_ANCHORS.has(a.text.toLowerCase().replace(/[\s.…:!»›>→]+$/u, '').replace(/^[«‹<←\s]+/u, '').replace(/’/g, "'"))) generic.push({ text: a.text, url });
   }

@@ -68,14 +68,21 @@ export interface CanonicalReading {
   problem: string | null;
 }
 
+export interface ResolvedLink {
+  url: string;
+  internal: boolean;
+}
+
 /** What the checks share about one page, resolved once. */
 export interface PageFacts {
   input: PageInput;
   /** Where relative URLs resolve: <base href>, else the page's URL. */
   base: string;
-  /** Internal link targets → whether every link to it is nofollow. */
+  /** Internal link targets → whether a link to it on the page is nofollow (any of them: docs/decisions/page-content.md). */
   internal: Map<string, boolean>;
   external: Set<string>;
+  /** A link's href resolved against <base> and normalised, and whether it is internal (null: not crawlable); each href once. */
+  resolveLink: (href: string) => ResolvedLink | null;
   xRobotsTag: string | null;
   noindex: boolean;
   nofollow: boolean;

@@ -22,6 +22,7 @@ import { detectProtection } from '../fetch/protection.js';
 import { MAX_REDIRECTS } from '../crawl-config.js';
 import type { PageRecord } from '../crawl-types.js';
 import type { CrawlContext } from '../run/crawl-context.js';
+import type { HostSlot } from '../run/fetch-scheduler.js';
 
 /** The stages a page hands what it found to: its links, external links and the resources it loads. */
 export interface PageHandoff {
@@ -58,7 +59,7 @@ export class PageStage {
   ) {}
 
   /** Records the response that ended a chain (not a redirect) and analyses it when it is HTML. */
-  async handle(id: number, url: string, depth: number, response: HttpResponse): Promise<void> {
+  async handle(id: number, url: string, depth: number, response: HttpResponse, slot: HostSlot | null = null): Promise<void> {
     const { status, headers } = response;
     this.ctx.reg.status[id] = status;
     this.ctx.reg.finalStatus[id] = status;
@@ -75,6 +76,8 @@ export class PageStage {
     const body = await this.readBody(id, record, response);
     if (!body) return;
     const browserOptions = this.options.browser;
+    // Done with the host, unless the browser will load the page from it again.
+    if (!browserOptions) slot?.release();
     const page = {
       url,
       status,
@@ -148,7 +151,7 @@ export class PageStage {
     const url = record.url;
     const { findings, summary, html } = analysed;
     const digest = keepDigest(this.ctx.reg, id, analysed.digest);
-    const linkTargets = this.handoff.links.register(id, url, depth, summary);
+    const links = this.handoff.links.register(id, url, depth, summary);
     fillFromAnalysis(record, summary, html, digest);
     const resources = this.handoff.resources.register(id, url, summary.resources);
     if (resources.length) record.resource_ids = resources.map((r) => r.record.id);
@@ -164,7 +167,7 @@ export class PageStage {
         details: accessibilityDetails(f),
       });
     }
-    await this.handoff.links.countInlinks(id, linkTargets);
+    await this.handoff.links.countInlinks(id, links);
     if (this.options.checkExternalLinks) for (const ext of summary.externalLinks) await this.handoff.externals.link(ext, id, depth + 1);
     await this.handoff.resources.report(id, resources);
   }

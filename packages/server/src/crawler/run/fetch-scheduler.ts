@@ -3,7 +3,9 @@
  * go breadth first, one FIFO per click depth, and a URL at depth d waits while a page at depth
  * d-2 or less is still in flight (it could find this URL at a lower depth: depths stay exact).
  * Auxiliary jobs (image and external-link checks) fill the free slots. Politeness is per host:
- * at most `perHostConcurrency` requests in flight on one host, one while it has a Crawl-delay.
+ * at most `perHostConcurrency` requests in flight on one host, one while it has a Crawl-delay. A
+ * job frees its host's slot once it no longer talks to the host (a page's body read: its analysis
+ * need not hold back the next request) and its place in `concurrency` when it ends.
  * The budget (`maxUrls`) counts the internal URLs claimed; once spent with URLs still waiting,
  * the crawl is truncated.
  */
@@ -22,6 +24,11 @@ export interface SchedulerOptions {
   inScope: (url: string) => boolean;
   /** The crawl's signal: once aborted, nothing new starts. */
   signal: AbortSignal;
+}
+
+/** A job's hold on its host's politeness slot: released when the job ends, or earlier. */
+export interface HostSlot {
+  release(): void;
 }
 
 export class FetchScheduler {
@@ -134,7 +141,7 @@ export class FetchScheduler {
    * Runs the link crawl: `fetch` on each internal URL, breadth first, until nothing runs and
    * nothing could start; then once `refill` (the sitemap-only URLs), and on until drained again.
    */
-  async run(fetch: (id: number) => Promise<void>, refill: () => Promise<boolean>): Promise<void> {
+  async run(fetch: (id: number, slot: HostSlot) => Promise<void>, refill: () => Promise<boolean>): Promise<void> {
     let refilled = false;
     for (;;) {
       if (this.fatal || this.options.signal.aborted) this.stopping = true;
@@ -153,7 +160,7 @@ export class FetchScheduler {
     }
   }
 
-  private pump(fetch: (id: number) => Promise<void>): void {
+  private pump(fetch: (id: number, slot: HostSlot) => Promise<void>): void {
     while (!this.stopping && this.active < Math.max(1, this.options.concurrency)) {
       const started = this.startInternal(fetch) || this.startAux();
       if (!started) break;
@@ -170,7 +177,7 @@ export class FetchScheduler {
   }
 
   /** Starts the next internal URL, breadth first; false when none may start now. */
-  private startInternal(fetch: (id: number) => Promise<void>): boolean {
+  private startInternal(fetch: (id: number, slot: HostSlot) => Promise<void>): boolean {
     for (;;) {
       const depth = this.frontier.lowestDepth();
       if (depth === NO_DEPTH) return false;
@@ -192,7 +199,7 @@ export class FetchScheduler {
       this.frontier.shift(depth);
       this.slots--;
       this.reg.state[id] = State.Active;
-      this.launch(host, depth, () => fetch(id));
+      this.launch(host, depth, (slot) => fetch(id, slot));
       return true;
     }
   }
@@ -208,21 +215,31 @@ export class FetchScheduler {
     return false;
   }
 
-  private launch(host: string, depth: number | null, run: () => Promise<void>): void {
+  private launch(host: string, depth: number | null, run: (slot: HostSlot) => Promise<void>): void {
     this.active++;
     this.activeByHost.set(host, (this.activeByHost.get(host) ?? 0) + 1);
+    // A page in flight counts for exact depths until its links are registered, slot freed or not.
     if (depth !== null) this.activeDepth[depth] = (this.activeDepth[depth] ?? 0) + 1;
-    run()
+    let held = true;
+    const slot: HostSlot = {
+      release: () => {
+        if (!held) return;
+        held = false;
+        const n = (this.activeByHost.get(host) ?? 1) - 1;
+        if (n > 0) this.activeByHost.set(host, n);
+        else this.activeByHost.delete(host);
+        this.wake?.();
+      },
+    };
+    run(slot)
       .catch((error) => {
         this.fail(error);
         this.stopping = true;
       })
       .finally(() => {
         this.active--;
-        const n = (this.activeByHost.get(host) ?? 1) - 1;
-        if (n > 0) this.activeByHost.set(host, n);
-        else this.activeByHost.delete(host);
         if (depth !== null) this.activeDepth[depth]--;
+        slot.release();
         this.wake?.();
       });
   }

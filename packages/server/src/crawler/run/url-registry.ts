@@ -45,6 +45,16 @@ export const CHAIN_FAILED = -1;
 export function isId(value: number): boolean {
   return value >= 0;
 }
+/** True when recorded URL `id` answered 2xx itself (not a challenge page). */
+export function isFetchedOk(reg: UrlRegistry, id: number): boolean {
+  return reg.state[id] === State.Done && reg.status[id] >= 200 && reg.status[id] < 300 && !reg.has(id, Flag.Protection);
+}
+
+/** True when `id` is an indexable page: internal, 2xx, HTML, neither noindex nor canonicalised elsewhere. */
+export function isIndexable2xx(reg: UrlRegistry, id: number): boolean {
+  return isFetchedOk(reg, id) && reg.has(id, Flag.Internal) && reg.has(id, Flag.Html) && reg.has(id, Flag.Indexable);
+}
+
 /** `DepthFrontier.lowestDepth`: nothing waits. */
 export const NO_DEPTH = -1;
 

@@ -1,16 +1,18 @@
 /**
  * The link graph, kept without link lists: each page's internal links, canonical and hreflang
  * targets are registered (and queued) as the page is analysed; inlinks are counted per target;
- * a link is judged (broken, to a redirect) as soon as both ends are known, so only the sources
- * waiting on a target not yet recorded are held, and only until it is.
+ * a link is judged (broken, to a redirect, nofollow to an indexable page) as soon as both ends are
+ * known, so only the sources waiting on a target not yet recorded are held, and only until it is.
  */
 import type { CheckName } from '../checks.js';
-import { PendingLinks } from './pending-links.js';
+import { NofollowLinks, type PageLinks } from './nofollow-links.js';
+import { isMarked, PendingLinks, sourceOf } from './pending-links.js';
 import { CHAIN_FAILED, Flag, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
 import type { PageSummary } from '../page/page-facts.js';
 import type { CrawlContext } from '../run/crawl-context.js';
 
 export { MAX_PENDING_SOURCES } from './pending-links.js';
+export type { PageLinks } from './nofollow-links.js';
 
 /** Hreflang annotations of the pages that have some: page id → [lang, target id]. */
 export type HreflangMap = Map<number, { lang: string; target: number }[]>;
@@ -35,27 +37,37 @@ export function linkProblem(reg: UrlRegistry, target: number): { name: CheckName
 }
 
 export class LinkGraph {
-  /** Link sources waiting on a target not yet recorded. */
+  /** Link sources waiting on a target not yet recorded; nofollow links are marked. */
   private readonly pending = new PendingLinks();
+  private readonly nofollow: NofollowLinks;
   readonly hreflang: HreflangMap = new Map();
 
-  constructor(private readonly ctx: CrawlContext) {}
+  constructor(private readonly ctx: CrawlContext) {
+    this.nofollow = new NofollowLinks(ctx);
+  }
 
   /**
    * Registers what page `id` (at `url`, click depth `depth`) points to: its internal links (and
-   * an internal meta refresh) as link targets, returned for `countInlinks`; its canonical and
-   * hreflang targets in the registry.
+   * an internal meta refresh) as link targets, returned for `countInlinks` with the nofollow ones;
+   * its canonical and hreflang targets in the registry.
    */
-  register(id: number, url: string, depth: number, summary: PageSummary): Set<number> {
+  register(id: number, url: string, depth: number, summary: PageSummary): PageLinks {
     const childDepth = depth + 1;
-    const linkTargets = new Set<number>();
-    const targets = summary.metaRefreshUrl && this.ctx.scope.isInternal(summary.metaRefreshUrl)
-      ? [...summary.internalLinks, { url: summary.metaRefreshUrl, nofollow: false }]
-      : summary.internalLinks;
-    for (const link of targets) {
+    const links: PageLinks = { targets: new Set(), nofollow: new Set(), nofollowUrls: [], pageLevel: summary.nofollow };
+    for (const link of summary.internalLinks) {
       if (link.url === url) continue;
+      const nofollow = link.nofollow || summary.nofollow;
+      if (nofollow) links.nofollowUrls.push(link.url);
       const target = this.ctx.scheduler.discover(link.url, childDepth, 'link');
-      if (target !== null) linkTargets.add(target);
+      if (target === null) continue;
+      links.targets.add(target);
+      if (nofollow) links.nofollow.add(target);
+    }
+    // A meta refresh is followed as a link, never a nofollow one.
+    const refresh = summary.metaRefreshUrl;
+    if (refresh && refresh !== url && this.ctx.scope.isInternal(refresh)) {
+      const target = this.ctx.scheduler.discover(refresh, childDepth, 'link');
+      if (target !== null) links.targets.add(target);
     }
     if (summary.canonical) this.ctx.reg.canonical[id] = this.canonicalTarget(id, url, summary.canonical, childDepth);
     const alternates: { lang: string; target: number }[] = [];
@@ -65,7 +77,7 @@ export class LinkGraph {
       if (target !== undefined && target !== null) alternates.push({ lang: h.lang, target });
     }
     if (alternates.length) this.hreflang.set(id, alternates);
-    return linkTargets;
+    return links;
   }
 
   private canonicalTarget(id: number, url: string, canonical: string, depth: number): number {
@@ -75,18 +87,32 @@ export class LinkGraph {
   }
 
   /** Counts the links of recorded page `source`; judges those whose target is known, keeps the others. */
-  async countInlinks(source: number, targets: Set<number>): Promise<void> {
+  async countInlinks(source: number, links: PageLinks): Promise<void> {
     const reg = this.ctx.reg;
-    for (const target of targets) {
+    this.nofollow.open(source, links);
+    for (const target of links.targets) {
       reg.inlinks[target]++;
-      if (reg.state[target] === State.Done) await this.judge(source, target);
-      else this.pending.add(target, source);
+      const nofollow = links.nofollow.has(target);
+      if (reg.state[target] === State.Done) {
+        if (nofollow) this.nofollow.judge(source, target);
+        await this.judge(source, target);
+      } else if (this.pending.add(target, source, nofollow) && nofollow) this.nofollow.wait(source);
     }
+    await this.nofollow.close(source, links);
   }
 
   /** Judges the links waiting on `target`, now that its outcome is known. */
   async resolveLinksTo(target: number): Promise<void> {
-    for (const source of this.pending.take(target)) await this.judge(source, target);
+    for (const entry of this.pending.take(target)) {
+      const source = sourceOf(entry);
+      await this.judge(source, target);
+      if (isMarked(entry)) await this.nofollow.resolve(source, target);
+    }
+  }
+
+  /** The crawl's end: the pages whose nofollow links still wait on a target never recorded are reported as they stand. */
+  finish(): Promise<void> {
+    return this.nofollow.finish();
   }
 
   private async judge(source: number, target: number): Promise<void> {

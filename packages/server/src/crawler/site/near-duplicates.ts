@@ -40,7 +40,7 @@ function distance(c: SimhashColumns, a: number, b: number): number {
 }
 
 /** Every pair compared: the reference the indexed search must agree with, and faster when few. */
-export function nearDuplicatesPairwise(c: SimhashColumns, ids: readonly number[], maxDistance: number): NearDuplicateMatches {
+export function nearDuplicatesPairwise(c: SimhashColumns, ids: ArrayLike<number>, maxDistance: number): NearDuplicateMatches {
   const out: NearDuplicateMatches = new Map();
   const note = (x: number, y: number) => {
     const m = out.get(x);
@@ -109,7 +109,7 @@ function firstSubset(mask: number, k: number): number {
 /** Near-duplicates of `ids` (ascending) at distance ≤ maxDistance: the pairwise answers for k ≤ MAX_EXACT_DISTANCE. */
 export function nearDuplicatesIndexed(
   c: SimhashColumns,
-  ids: readonly number[],
+  ids: ArrayLike<number>,
   maxDistance: number,
   /** Blocks per hash, instead of the cheapest for the site's size (tests reach every plan with it). */
   blocks?: number,

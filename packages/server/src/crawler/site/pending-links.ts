@@ -2,7 +2,9 @@
  * Links waiting on a target not yet recorded (link-graph.ts): for each target id, the source ids
  * of the links to it, as linked lists in typed arrays (8 bytes per waiting link, 8 per URL) instead
  * of an array per target in a Map (about 100 bytes per target and 8 per link, all of it for the
- * garbage collector to trace on every major collection). Freed cells are reused.
+ * garbage collector to trace on every major collection). Freed cells are reused. A link can be
+ * marked (the link graph marks nofollow links): its source is kept as `~source`, so the mark costs
+ * no memory.
  */
 
 /** Sources remembered per target; beyond it, later sources are not reported. */
@@ -28,11 +30,14 @@ export class PendingLinks {
   private cells = 0;
   private free = NONE;
 
-  /** Remembers a link from `source` to `target`, up to MAX_PENDING_SOURCES per target. */
-  add(target: number, source: number): void {
+  /**
+   * Remembers a link from `source` to `target`, marked or not, up to MAX_PENDING_SOURCES per
+   * target; false when the target already has that many (the link is not remembered).
+   */
+  add(target: number, source: number, marked = false): boolean {
     this.head = grown(this.head, target + 1, NONE);
     this.waiting = grown(this.waiting, target + 1, 0);
-    if (this.waiting[target] >= MAX_PENDING_SOURCES) return;
+    if (this.waiting[target] >= MAX_PENDING_SOURCES) return false;
     let cell = this.free;
     if (cell !== NONE) this.free = this.next[cell];
     else {
@@ -40,13 +45,17 @@ export class PendingLinks {
       this.source = grown(this.source, this.cells, 0);
       this.next = grown(this.next, this.cells, 0);
     }
-    this.source[cell] = source;
+    this.source[cell] = marked ? ~source : source;
     this.next[cell] = this.head[target];
     this.head[target] = cell;
     this.waiting[target]++;
+    return true;
   }
 
-  /** The sources waiting on `target`, in the order they were added, forgotten here. */
+  /**
+   * The links waiting on `target`, in the order they were added, forgotten here: each its source,
+   * or `~source` when marked (read them with `sourceOf` and `isMarked`).
+   */
   take(target: number): number[] {
     if (target >= this.head.length || this.head[target] === NONE) return [];
     const sources: number[] = [];
@@ -62,4 +71,14 @@ export class PendingLinks {
     this.waiting[target] = 0;
     return sources.reverse();
   }
+}
+
+/** The source of an entry of `PendingLinks.take`. */
+export function sourceOf(entry: number): number {
+  return entry < 0 ? ~entry : entry;
+}
+
+/** Whether an entry of `PendingLinks.take` was added marked. */
+export function isMarked(entry: number): boolean {
+  return entry < 0;
 }

@@ -7,7 +7,7 @@
  */
 import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import type { CheckName } from '../checks.js';
-import { Flag, isId, NO_ID, State, type UrlRegistry } from '../run/url-registry.js';
+import { Flag, isFetchedOk, isId, isIndexable2xx, NO_ID, State, type UrlRegistry } from '../run/url-registry.js';
 import { nearDuplicatesIndexed, nearDuplicatesPairwise } from './near-duplicates.js';
 
 export type Report = (name: CheckName, pageId: number, details: string) => Promise<void>;
@@ -32,31 +32,34 @@ export interface SiteAuditInput {
 /** Above this many candidates, near-duplicates use the indexed search instead of all pairs. */
 const PAIRWISE_LIMIT = 5_000;
 
-function isFetchedOk(reg: UrlRegistry, id: number): boolean {
-  return reg.state[id] === State.Done && reg.status[id] >= 200 && reg.status[id] < 300 && !reg.has(id, Flag.Protection);
-}
-
-function isIndexable2xx(reg: UrlRegistry, id: number): boolean {
-  return isFetchedOk(reg, id) && reg.has(id, Flag.Internal) && reg.has(id, Flag.Html) && reg.has(id, Flag.Indexable);
-}
-
+/**
+ * Reports the pages whose key (a title's, a description's, a text's hash) another page shares.
+ * The keys are sorted in a typed array to find the repeated ones first, and only those pages are
+ * grouped: on a site of a million pages this holds 8 bytes a page, not a map entry and a list.
+ */
 async function reportGroups(
   reg: UrlRegistry,
-  ids: number[],
+  ids: Uint32Array,
   key: (id: number) => number,
   name: CheckName,
   what: string,
   report: Report,
 ): Promise<void> {
+  const keys = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) keys[i] = key(ids[i]);
+  const sorted = keys.slice().sort();
+  const repeated = new Set<number>();
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) repeated.add(sorted[i]);
+  if (repeated.size === 0) return;
   const groups = new Map<number, number[]>();
-  for (const id of ids) {
-    const k = key(id);
+  for (let i = 0; i < ids.length; i++) {
+    const k = keys[i];
+    if (!repeated.has(k)) continue;
     const g = groups.get(k);
-    if (g) g.push(id);
-    else groups.set(k, [id]);
+    if (g) g.push(ids[i]);
+    else groups.set(k, [ids[i]]);
   }
   for (const group of groups.values()) {
-    if (group.length < 2) continue;
     for (const id of group) {
       const other = group.find((o) => o !== id)!;
       await report(name, id, `same ${what} as ${group.length - 1} other page(s), e.g. ${reg.url(other)}`);
@@ -64,22 +67,22 @@ async function reportGroups(
   }
 }
 
+/** The ids of `reg` that `keep` accepts, ascending, in a typed array. */
+function idsWhere(reg: UrlRegistry, keep: (id: number) => boolean): Uint32Array {
+  const out = new Uint32Array(reg.size);
+  let n = 0;
+  for (let id = 0; id < reg.size; id++) if (keep(id)) out[n++] = id;
+  return out.slice(0, n);
+}
+
 export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
   const { registry: reg, report } = input;
-  const indexable: number[] = [];
-  for (let id = 0; id < reg.size; id++) if (isIndexable2xx(reg, id)) indexable.push(id);
+  const indexableWith = (flag: Flag) => idsWhere(reg, (id) => reg.has(id, flag) && isIndexable2xx(reg, id));
 
-  await reportGroups(reg, indexable.filter((id) => reg.has(id, Flag.HasTitle)), (id) => reg.titleHash[id], 'title_duplicate', 'title', report);
-  await reportGroups(
-    reg,
-    indexable.filter((id) => reg.has(id, Flag.HasDescription)),
-    (id) => reg.descriptionHash[id],
-    'description_duplicate',
-    'meta description',
-    report,
-  );
-  await reportGroups(reg, indexable.filter((id) => reg.has(id, Flag.HasText)), (id) => reg.contentKey[id], 'duplicate_content', 'main text', report);
-  await nearDuplicates(input, indexable.filter((id) => reg.has(id, Flag.NearDuplicateCandidate)));
+  await reportGroups(reg, indexableWith(Flag.HasTitle), (id) => reg.titleHash[id], 'title_duplicate', 'title', report);
+  await reportGroups(reg, indexableWith(Flag.HasDescription), (id) => reg.descriptionHash[id], 'description_duplicate', 'meta description', report);
+  await reportGroups(reg, indexableWith(Flag.HasText), (id) => reg.contentKey[id], 'duplicate_content', 'main text', report);
+  await nearDuplicates(input, indexableWith(Flag.NearDuplicateCandidate));
 
   let hasSitemap = false;
   for (let id = 0; id < reg.size && !hasSitemap; id++) hasSitemap = reg.has(id, Flag.InSitemap);
@@ -157,7 +160,7 @@ async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promi
  * duplicates (already reported). All pairs up to PAIRWISE_LIMIT candidates; above it, the indexed
  * search of near-duplicates.ts, which finds the same pairs in about linear time.
  */
-async function nearDuplicates(input: SiteAuditInput, ids: number[]): Promise<void> {
+async function nearDuplicates(input: SiteAuditInput, ids: Uint32Array): Promise<void> {
   const { registry: reg } = input;
   const maxDistance = Math.floor(64 * (1 - Math.min(100, Math.max(0, input.duplicationThreshold)) / 100) + 1e-9);
   const search = ids.length <= (input.pairwiseLimit ?? PAIRWISE_LIMIT) ? nearDuplicatesPairwise : nearDuplicatesIndexed;

@@ -15,6 +15,23 @@ export function urlHash(url: string): string {
   return createHash('sha256').update(normaliseUrl(url) ?? url).digest('hex');
 }
 
+/**
+ * `urlHash` of the URLs written lately: a page's issues follow the page, so most issue rows
+ * reuse its hash instead of parsing and hashing the URL again on the thread that answers HTTP.
+ */
+function recentUrlHashes(size = 4096): (url: string) => string {
+  let recent = new Map<string, string>();
+  return (url) => {
+    let hash = recent.get(url);
+    if (hash === undefined) {
+      if (recent.size >= size) recent = new Map();
+      hash = urlHash(url);
+      recent.set(url, hash);
+    }
+    return hash;
+  };
+}
+
 const PROGRESS_EVERY_MS = 1000;
 
 /** Rows per INSERT: under SQLite's 999-variable cap for the widest table. */
@@ -39,13 +56,14 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
   let issueSeq = 0;
   let lastProgress = 0;
   let stopCheck: Promise<void> = Promise.resolve();
+  const hashOf = recentUrlHashes();
   return {
     async pages(batch: PageRecord[]) {
       const rows = batch.map((p) => ({
         crawl_id: crawlId,
         seq: pageSeq++,
         url: p.url,
-        url_hash: urlHash(p.url),
+        url_hash: hashOf(p.url),
         status_code: p.status_code,
         error_type: p.error_type,
         content_type: p.content_type,
@@ -84,7 +102,7 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
         severity_rank: SEVERITY_RANK[issue.severity],
         category: issue.category,
         url: issue.url,
-        url_hash: urlHash(issue.url),
+        url_hash: hashOf(issue.url),
         details: issue.details,
       }));
       await lease.write(async (trx) => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type CrawledPage, type IssueOccurrence, type Language, type PageSpeedResult } from '@siteaudit/schema';
+import { type CrawledPage, type IssueOccurrence, type Language, type OperationsOf, type PageSpeedResult } from '@siteaudit/schema';
 import { unmeasuredPageSpeed } from '@siteaudit/schema/rules';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
@@ -65,20 +65,7 @@ function afterSeq(query: Knex.QueryBuilder, after: unknown[] | null): Knex.Query
 
 const STATUS_RANGES: Record<string, [number, number]> = { '2xx': [200, 299], '3xx': [300, 399], '4xx': [400, 499], '5xx': [500, 599] };
 
-export function crawlHandlers(services: Services): Pick<
-  Handlers,
-  | 'launchCrawl'
-  | 'listCrawls'
-  | 'getCrawl'
-  | 'listCrawlIssues'
-  | 'getCrawlIssueSummary'
-  | 'listCrawlPages'
-  | 'getCrawlPageByUrl'
-  | 'getCrawlPagespeed'
-  | 'listCrawlChanges'
-  | 'getCrawlChangesSummary'
-  | 'listCrawlRecommendations'
-> {
+export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'crawls'>> {
   const { knex } = services;
   return {
     async launchCrawl(ctx, { params }) {

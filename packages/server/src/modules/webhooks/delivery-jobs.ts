@@ -66,7 +66,9 @@ export async function queueDeliveries(services: Services, db: Db, webhookIds: st
     duration_ms: null,
     next_attempt_at: now,
     delivered_at: null,
-    created_at: now,
+    // The event's time, not the clock's: events are strictly ordered in time (events/bus.ts), so
+    // deliveries listed by creation keep the order of their events, even within a millisecond.
+    created_at: event.createdAt,
   }));
   await db('webhook_deliveries').insert(rows);
   for (const row of rows) {

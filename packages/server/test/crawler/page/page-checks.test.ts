@@ -106,7 +106,6 @@ const TRIGGERS: [string, () => string[]][] = [
   ['html_too_large', () => names(html(), { sizeBytes: THRESHOLDS.htmlBytes + 1 })],
   ['duplicate_id', () => names(html({ main: `<h1 id="a">P</h1><p id="a">${prose('x')}</p>` }))],
   ['too_many_links', () => names(html({ links: manyLinks }))],
-  ['internal_nofollow', () => names(html({ links: '<a href="/x" rel="nofollow">x</a>' }))],
   ['image_missing_alt', () => names(html({ main: `<h1>P</h1><p>${prose('x')}</p><img src="/a.png" width="1" height="1">` }))],
   ['image_alt_too_long', () => names(html({ main: `<h1>P</h1><p>${prose('x')}</p><img src="/a.png" width="1" height="1" alt="${'a'.repeat(101)}">` }))],
   ['image_missing_dimensions', () => names(html({ main: `<h1>P</h1><p>${prose('x')}</p><img src="/a.png" alt="a" width="1">` }))],
@@ -257,10 +256,23 @@ describe('page-level checks', () => {
   it('reads noindex from X-Robots-Tag, for everyone or for our token', () => {
     const base = CLEAN_HEADERS;
     expect(names(html(), { headers: { ...base, 'x-robots-tag': 'noindex' } })).toEqual(['noindex']);
-    expect(names(html(), { headers: { ...base, 'x-robots-tag': ['otherbot: none', 'siteauditbot: noindex, nofollow'] } })).toEqual(
-      expect.arrayContaining(['noindex', 'internal_nofollow']),
-    );
+    const ours = audit(html(), { headers: { ...base, 'x-robots-tag': ['otherbot: none', 'siteauditbot: noindex, nofollow'] } });
+    expect(ours.findings.map((f) => f.name)).toContain('noindex');
+    expect(ours.summary.nofollow).toBe(true);
     expect(audit(html(), { headers: { ...base, 'x-robots-tag': 'none' } }).summary.indexable).toBe(false);
+  });
+
+  it('leaves nofollow on internal links to the link graph, which judges it with the targets: the summary marks it', () => {
+    const { findings, summary } = audit(html({ links: '<a href="/">home</a> <a href="/x" rel="nofollow">x</a> <a href="/y" rel="external NoFollow">y</a>' }));
+    expect(findings.map((f) => f.name)).toEqual([]);
+    expect(summary.internalLinks).toEqual([
+      { url: 'https://shop.example/', nofollow: false },
+      { url: 'https://shop.example/x', nofollow: true },
+      { url: 'https://shop.example/y', nofollow: true },
+    ]);
+    const page = audit(html({ head: '<meta name="robots" content="nofollow">' }));
+    expect(page.findings.map((f) => f.name)).toEqual([]);
+    expect(page.summary.nofollow).toBe(true);
   });
 
   it('summarises the page: links resolved and split, canonical, indexability', () => {

@@ -90,6 +90,48 @@ describe('scheduler: running the crawl', () => {
     }
   });
 
+  it('starts the next request on a host once a page freed its slot, while that page is still analysed', async () => {
+    const { scheduler, reg } = parts({ scheduler: { concurrency: 4, perHostConcurrency: 1 } });
+    for (let i = 0; i < 4; i++) scheduler.discover(`${START}p${i}`, 1, 'link');
+    let requests = 0;
+    let mostRequests = 0;
+    let mostPages = 0;
+    let pages = 0;
+    await scheduler.run(async (id, slot) => {
+      pages++;
+      mostPages = Math.max(mostPages, pages);
+      mostRequests = Math.max(mostRequests, ++requests);
+      await tick();
+      requests--;
+      slot.release(); // the body is read: the host is free
+      slot.release(); // a second release frees nothing more
+      await tick(); // the analysis
+      pages--;
+      reg.state[id] = State.Done;
+    }, async () => false);
+    // One request at a time on the host, but pages overlap: the next request did not wait for the analysis.
+    expect(mostRequests).toBe(1);
+    expect(mostPages).toBe(2);
+  });
+
+  it('keeps depths exact while a page whose slot is freed is still analysed', async () => {
+    const { scheduler, startId, reg } = parts();
+    const deep = reg.add(`${START}deep`, 2, 'link').id;
+    scheduler.enqueue(startId, 0);
+    scheduler.enqueue(deep, 2);
+    const started: string[] = [];
+    await scheduler.run(async (id, slot) => {
+      started.push(reg.url(id));
+      slot.release();
+      if (id === startId) {
+        await tick();
+        expect(started).toEqual([START]);
+      }
+      reg.state[id] = State.Done;
+    }, async () => false);
+    expect(started).toEqual([START, `${START}deep`]);
+  });
+
   it('spends the max_urls budget, then truncates; a released URL gives its slot back', async () => {
     const { scheduler, reg } = parts({ scheduler: { maxUrls: 3 } });
     for (let i = 0; i < 5; i++) scheduler.discover(`${START}p${i}`, 1, 'link');

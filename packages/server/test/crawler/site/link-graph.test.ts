@@ -28,6 +28,7 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
 }
 
 const link = (path: string) => ({ url: `${START}${path}`, nofollow: false });
+const nofollowLink = (path: string) => ({ url: `${START}${path}`, nofollow: true });
 
 describe('link graph: what a link is worth reporting', () => {
   it('judges a target by its own status and the end of its redirect chain', () => {
@@ -54,9 +55,24 @@ describe('link graph: what a link is worth reporting', () => {
 describe('link graph: registering a page', () => {
   it('registers internal links (not the page itself) one depth down, and an internal meta refresh', () => {
     const { links, reg, startId } = parts();
-    const targets = links.register(startId, START, 0, summary({ internalLinks: [link(''), link('a'), link('b')], metaRefreshUrl: `${START}next` }));
+    const { targets } = links.register(startId, START, 0, summary({ internalLinks: [link(''), link('a'), link('b')], metaRefreshUrl: `${START}next` }));
     expect([...targets].map((id) => reg.url(id))).toEqual([`${START}a`, `${START}b`, `${START}next`]);
     for (const id of targets) expect(reg.depth[id]).toBe(1);
+  });
+
+  it('tells the nofollow links apart: rel=nofollow ones, or every link under a page-level nofollow, never the meta refresh', () => {
+    const { links, reg, startId } = parts({ exclude: '/excluded' });
+    const urls = (ids: Set<number>) => [...ids].map((id) => reg.url(id));
+    const rel = links.register(startId, START, 0, summary({ internalLinks: [link('a'), nofollowLink('b'), nofollowLink('excluded'), nofollowLink('')] }));
+    expect(urls(rel.targets)).toEqual([`${START}a`, `${START}b`]);
+    expect(urls(rel.nofollow)).toEqual([`${START}b`]);
+    // The excluded target has no id but is a nofollow link of the page all the same; the page itself is not.
+    expect(rel.nofollowUrls).toEqual([`${START}b`, `${START}excluded`]);
+    expect(rel.pageLevel).toBe(false);
+    const page = links.register(startId, START, 0, summary({ nofollow: true, internalLinks: [link('a'), link('c')], metaRefreshUrl: `${START}next` }));
+    expect(urls(page.targets)).toEqual([`${START}a`, `${START}c`, `${START}next`]);
+    expect(urls(page.nofollow)).toEqual([`${START}a`, `${START}c`]);
+    expect(page.pageLevel).toBe(true);
   });
 
   it('stores the canonical target: itself, an internal id, or UNUSABLE_ID off the site', () => {
@@ -94,7 +110,7 @@ describe('link graph: inlinks and link issues', () => {
     const later = reg.add(`${START}later`, 1, 'link').id;
     reg.state[later] = State.Queued;
 
-    await links.countInlinks(startId, new Set([done, later]));
+    await links.countInlinks(startId, { targets: new Set([done, later]), nofollow: new Set(), nofollowUrls: [], pageLevel: false });
     expect(reg.inlinks[done]).toBe(1);
     expect(reg.inlinks[later]).toBe(1);
     expect(store.issues.map((i) => [i.name, i.url, i.details])).toEqual([['broken_internal_link', START, `link to ${START}gone: status 404`]]);

@@ -1,6 +1,6 @@
 /** The links waiting on a target (crawler/pending-links.ts): in order, per target, capped, cells reused. */
 import { describe, expect, it } from 'vitest';
-import { MAX_PENDING_SOURCES, PendingLinks } from '../../../src/crawler/site/pending-links.js';
+import { isMarked, MAX_PENDING_SOURCES, PendingLinks, sourceOf } from '../../../src/crawler/site/pending-links.js';
 
 describe('pending links', () => {
   it('gives back each target its own sources in the order they came, once', () => {
@@ -16,12 +16,29 @@ describe('pending links', () => {
     expect(p.take(123_456)).toEqual([]);
   });
 
-  it('keeps at most MAX_PENDING_SOURCES per target, and counts again once taken', () => {
+  it('keeps at most MAX_PENDING_SOURCES per target, says which links it dropped, and counts again once taken', () => {
     const p = new PendingLinks();
-    for (let s = 0; s < MAX_PENDING_SOURCES + 5; s++) p.add(1, s);
+    const kept = Array.from({ length: MAX_PENDING_SOURCES + 5 }, (_, s) => p.add(1, s));
+    expect(kept.filter(Boolean)).toHaveLength(MAX_PENDING_SOURCES);
+    expect(kept.slice(MAX_PENDING_SOURCES)).toEqual([false, false, false, false, false]);
     expect(p.take(1)).toHaveLength(MAX_PENDING_SOURCES);
-    p.add(1, 7);
+    expect(p.add(1, 7)).toBe(true);
     expect(p.take(1)).toEqual([7]);
+  });
+
+  it('gives marked links back marked, source 0 included', () => {
+    const p = new PendingLinks();
+    p.add(3, 0, true);
+    p.add(3, 0);
+    p.add(3, 42, true);
+    p.add(3, 9);
+    const entries = p.take(3);
+    expect(entries.map((e) => [sourceOf(e), isMarked(e)])).toEqual([
+      [0, true],
+      [0, false],
+      [42, true],
+      [9, false],
+    ]);
   });
 
   it('matches a map of arrays over a long random sequence of adds and takes', () => {

@@ -136,6 +136,64 @@ describe('link graph checks', () => {
     expect(cut.issues.filter((i) => i.name === 'single_inlink')).toEqual([]);
   });
 
+  it('nofollow to indexable pages: on the page holding the links, once the targets are crawled, never with internal_nofollow', async () => {
+    const nofollowTo = (path: string, target: string, o: Parameters<typeof pageHtml>[0] = { path }) =>
+      pageRoute(path, { ...o, path, body: `<a href="${target}" rel="nofollow">${target}</a>` });
+    const s = await start({
+      robots: 'User-agent: *\nDisallow: /private/\n',
+      routes: {
+        // Breadth first, one at a time: /rel's /target is crawled before /rel, /late's /deeper after /late.
+        '/': hub(['/target', '/rel', '/meta', '/header', '/to-noindex', '/to-moved', '/to-gone', '/to-copy', '/to-private', '/to-pdf', '/followed', '/hub2']),
+        '/hub2': pageRoute('/hub2', { path: '/hub2', body: '<a href="/late">late</a>' }),
+        '/late': nofollowTo('/late', '/deeper'),
+        '/deeper': pageRoute('/deeper'),
+        '/target': pageRoute('/target'),
+        '/other': pageRoute('/other'),
+        // Triggered: rel=nofollow, meta robots nofollow for the page, X-Robots-Tag nofollow.
+        '/rel': pageRoute('/rel', { path: '/rel', body: '<a href="/target" rel="nofollow">t</a> <a href="/noindex" rel="nofollow">n</a> <a href="/other" rel="external nofollow">o</a>' }),
+        '/meta': pageRoute('/meta', { path: '/meta', head: '<meta name="robots" content="index, nofollow">', body: '<a href="/target">t</a> <a href="/gone">g</a>' }),
+        '/header': { headers: { 'x-robots-tag': 'nofollow' }, html: (o) => pageHtml({ path: '/header', nav: false, body: '<a href="/other">o</a>' }, o) },
+        // Not triggered: the target is noindex, redirected, gone, canonicalised elsewhere, blocked, not HTML; or the link is followed.
+        '/to-noindex': nofollowTo('/to-noindex', '/noindex'),
+        '/to-moved': nofollowTo('/to-moved', '/moved'),
+        '/to-gone': nofollowTo('/to-gone', '/gone'),
+        '/to-copy': nofollowTo('/to-copy', '/copy'),
+        '/to-private': nofollowTo('/to-private', '/private/x'),
+        '/to-pdf': nofollowTo('/to-pdf', '/file.pdf'),
+        '/followed': pageRoute('/followed', { path: '/followed', body: '<a href="/target">t</a>' }),
+        '/noindex': pageRoute('/noindex', { path: '/noindex', head: '<meta name="robots" content="noindex">' }),
+        '/moved': { status: 301, headers: { location: '/target' }, body: () => '' },
+        '/gone': { status: 404, html: () => 'gone' },
+        '/copy': pageRoute('/copy', { path: '/copy', canonical: '/target' }),
+        '/private/x': pageRoute('/private/x'),
+        '/file.pdf': { headers: { 'content-type': 'application/pdf' }, body: () => '%PDF-1.4' },
+      },
+    });
+    const r = await crawl(`${s.origin}/`, { concurrency: 1 });
+    const flagged = (name: string) => r.issues.filter((i) => i.name === name).map((i) => `${i.url.replace(s.origin, '')} ${i.details.replaceAll(s.origin, '')}`).sort();
+    expect(flagged('internal_nofollow_to_indexable')).toEqual([
+      '/header page-level nofollow on 1 link(s) to indexable pages: /other',
+      '/late 1 nofollow link(s) to indexable pages: /deeper',
+      '/meta page-level nofollow on 1 link(s) to indexable pages: /target',
+      '/rel 2 nofollow link(s) to indexable pages: /target, /other',
+    ]);
+    expect(flagged('internal_nofollow')).toEqual([
+      '/to-copy 1 nofollow internal link(s): /copy',
+      '/to-gone 1 nofollow internal link(s): /gone',
+      '/to-moved 1 nofollow internal link(s): /moved',
+      '/to-noindex 1 nofollow internal link(s): /noindex',
+      '/to-pdf 1 nofollow internal link(s): /file.pdf',
+      '/to-private 1 nofollow internal link(s): /private/x',
+    ]);
+    expect(issuesOf(r.issues, `${s.origin}/followed`)).not.toContain('internal_nofollow_to_indexable');
+
+    // A target the crawl never fetches (here beyond the depth limit) is not known to be indexable.
+    const shallow = await crawl(`${s.origin}/`, { concurrency: 1, maxDepth: 2 });
+    expect(shallow.issues.filter((i) => i.name.startsWith('internal_nofollow') && i.url === `${s.origin}/late`).map((i) => `${i.name} ${i.details.replaceAll(s.origin, '')}`)).toEqual([
+      'internal_nofollow 1 nofollow internal link(s): /deeper',
+    ]);
+  });
+
   it('broken links are found whichever end is fetched first', async () => {
     // /a and /b both link to /gone; /gone is fetched between them (breadth first).
     const s = await start({
