@@ -3,9 +3,9 @@
  * parsed and no row built on the thread that answers HTTP. The job asks for one batch at a time;
  * the thread asks the job to look up the addresses reverse DNS must check (the resolver lives there).
  */
-import { getPriority, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { VerifiedOperator } from '@siteaudit/schema/rules';
+import { giveWayToRequests } from '../../threads/give-way.js';
 import { createParseSession, type ParseRequest, type ParseSession } from './parse-session.js';
 
 /** From the job. */
@@ -13,20 +13,8 @@ export type ParseMessage = { step: 'start'; request: ParseRequest } | { step: 'n
 /** To the job. */
 export type ThreadMessage = { kind: 'lookup'; ip: string; operator: VerifiedOperator } | { kind: 'answer'; ok: true; value: unknown } | { kind: 'answer'; ok: false; message: string };
 
-/**
- * The parse gives way to the thread that answers HTTP: on Linux a thread has its own nice value,
- * and this one runs 10 above the thread that started it, so on a busy machine the API thread and
- * the store's writes get the cores first; the store, not the parse, sets the import's pace
- * (docs/benchmarks.md, "Log import": shorter pauses of the API thread, and faster). Elsewhere the
- * call would change the whole process, so it is not made.
- */
-if (process.platform === 'linux') {
-  try {
-    setPriority(Math.min(19, getPriority() + 10));
-  } catch {
-    // Not allowed here: the parse runs at the process's priority.
-  }
-}
+// The parse gives way to the API thread: the store, not the parse, sets the import's pace.
+giveWayToRequests();
 
 const port = parentPort!;
 const post = (message: ThreadMessage) => port.postMessage(message);
