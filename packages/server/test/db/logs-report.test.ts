@@ -9,7 +9,7 @@ import { urlStatStream } from '../../src/modules/logs/report-reads.js';
 import type { DnsResolver } from '../../src/modules/logs/reverse-dns.js';
 import { pdfPages } from '../../../../tests/support/pdf-read.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
-import { accessLine, USER_AGENTS } from './support/access-log.js';
+import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
 import { exportedFile } from './support/exports.js';
 import { manualClock } from '../../../../tests/support/http.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsResolver } from '../../src/modules/logs/reverse-dns.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';
-import { accessLine, USER_AGENTS } from './support/access-log.js';
+import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
 
 const { googlebot, bingbot, gptbot, browser } = USER_AGENTS;
 

@@ -10,7 +10,7 @@ import type { DnsResolver } from '../../src/modules/logs/reverse-dns.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { expectProblem, manualClock } from '../../../../tests/support/http.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';
-import { accessLine, USER_AGENTS } from './support/access-log.js';
+import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
 
 const clock = manualClock('2026-03-10T10:00:00.000Z');
 let h: Harness;

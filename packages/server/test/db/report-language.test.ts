@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM } from '../../../../tests/support/rendering.js';
 import { pdfPages } from '../../../../tests/support/pdf-read.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
-import { accessLine, USER_AGENTS } from './support/access-log.js';
+import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
 import { exportedFile } from './support/exports.js';
 import { startSite, type Site, type SitePage } from '../../../../tests/support/site.js';
 

@@ -12,7 +12,7 @@ import { statusRecord } from '@siteaudit/schema/rules';
 import { parseLogFile } from '../../src/modules/logs/parse-file.js';
 import { startParse } from '../../src/modules/logs/parse-runner.js';
 import type { LogSummary, RowBatch } from '../../src/modules/logs/store.js';
-import { accessLine, USER_AGENTS } from '../db/support/access-log.js';
+import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
 
 const { googlebot, bingbot, gptbot, browser } = USER_AGENTS;
 const dir = mkdtempSync(join(tmpdir(), 'logs-session-'));
