@@ -1,9 +1,10 @@
 /**
- * Background threads (a crawl, a page analysis, a log parse) give way to the thread that answers
- * HTTP: on Linux a thread has its own nice value, and these run 10 above the thread that started
- * them, so on a busy machine the API thread and the store's writes get the cores first and the
- * background work takes what is left (docs/benchmarks.md, "Crawl" and "Log import"). Elsewhere
- * the call would change the whole process, so it is not made.
+ * A background thread (the log parse) gives way to the thread that answers HTTP: on Linux a
+ * thread has its own nice value, and it runs 10 above the thread that started it, so on a busy
+ * machine the API thread and the store's writes get the cores first and the background work takes
+ * what is left (docs/benchmarks.md, "Log import"). Elsewhere the call would change the whole
+ * process, so it is not made. The crawl threads do not (yet): their effect on the crawl's stall
+ * was not measured.
  */
 import { getPriority, setPriority } from 'node:os';
 

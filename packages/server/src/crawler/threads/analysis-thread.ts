@@ -3,12 +3,9 @@
  * threads of the process. Each crawl thread talks to it over a port of its own (pool.ts wires
  * them), so the thread that answers HTTP never relays a page.
  */
-import { giveWayToRequests } from '../../threads/give-way.js';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { analyseHtml } from '../page/page-analysis.js';
 import { toThreadError, type AnalysisAnswer, type AnalysisAsk } from './protocol.js';
-
-giveWayToRequests();
 
 const port = parentPort;
 if (!port) throw new Error('analysis-thread.ts runs as a worker thread (crawler/threads/pool.ts)');

@@ -8,15 +8,12 @@
  * crawl at its next write or at its end. Several crawls may share one thread: a crawl is mostly
  * waiting on the network.
  */
-import { giveWayToRequests } from '../../threads/give-way.js';
 import { parentPort } from 'node:worker_threads';
 import { createRenderer } from '../../rendering/renderer.js';
 import { crawlSite } from '../crawl-site.js';
 import { AnalysisPorts } from './analysis-ports.js';
 import type { CrawlSink } from '../crawl-types.js';
 import { fromThreadError, SINK_WRITES, toThreadError, type FromThread, type ToThread } from './protocol.js';
-
-giveWayToRequests();
 
 const port = parentPort;
 if (!port) throw new Error('crawl-thread.ts runs as a worker thread (crawler/threads/pool.ts)');
