@@ -3,8 +3,8 @@
  * thread has its own nice value, and it runs 10 above the thread that started it, so on a busy
  * machine the API thread and the store's writes get the cores first and the background work takes
  * what is left (docs/benchmarks.md, "Log import"). Elsewhere the call would change the whole
- * process, so it is not made. The crawl threads do not (yet): their effect on the crawl's stall
- * was not measured.
+ * process, so it is not made. The crawl threads keep the process's priority: what giving way
+ * would do to a crawl's pace beside other work was not measured.
  */
 import { getPriority, setPriority } from 'node:os';
 
