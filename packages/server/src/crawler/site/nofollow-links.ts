@@ -15,6 +15,7 @@
 import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import { isIndexable2xx } from '../run/url-registry.js';
 import type { CrawlContext } from '../run/crawl-context.js';
+import { grown } from './pending-links.js';
 
 /** Target URLs named in an occurrence's details. */
 export const NOFOLLOW_SAMPLE = 3;
@@ -50,13 +51,6 @@ const OPEN = 1;
 const PAGE_LEVEL = 2;
 const NO_SLOT = -1;
 const NONE = -1;
-
-function grown(array: Int32Array<ArrayBuffer>, size: number, fill: number): Int32Array<ArrayBuffer> {
-  if (size <= array.length) return array;
-  const next = new Int32Array(Math.max(size, array.length * 2)).fill(fill);
-  next.set(array);
-  return next;
-}
 
 export class NofollowLinks {
   private data = new Int32Array(64 * SLOT).fill(NONE);

@@ -12,7 +12,8 @@ export const MAX_PENDING_SOURCES = 10_000;
 
 const NONE = -1;
 
-function grown(array: Int32Array<ArrayBuffer>, size: number, fill: number): Int32Array<ArrayBuffer> {
+/** `array`, or a copy at least `size` long (doubling), new cells set to `fill`. */
+export function grown(array: Int32Array<ArrayBuffer>, size: number, fill: number): Int32Array<ArrayBuffer> {
   if (size <= array.length) return array;
   const next = new Int32Array(Math.max(size, array.length * 2)).fill(fill);
   next.set(array);

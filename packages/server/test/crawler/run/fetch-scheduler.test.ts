@@ -57,14 +57,18 @@ describe('scheduler: running the crawl', () => {
     expect(order).toEqual(['', 'a', 'b', 'c']);
   });
 
-  it('keeps click depths exact: nothing at depth d starts while a page at d-2 is in flight', async () => {
+  it.each([
+    ['holding its host slot', false],
+    ['whose host slot is freed (its body read, its analysis still running)', true],
+  ])('keeps click depths exact: nothing at depth d starts while a page at d-2 is in flight, %s', async (_, freed) => {
     const { scheduler, startId, reg } = parts();
     const deep = reg.add(`${START}deep`, 2, 'link').id;
     scheduler.enqueue(startId, 0);
     scheduler.enqueue(deep, 2);
     const started: string[] = [];
-    await scheduler.run(async (id) => {
+    await scheduler.run(async (id, slot) => {
       started.push(reg.url(id));
+      if (freed) slot.release();
       if (id === startId) {
         await tick();
         expect(started).toEqual([START]);
@@ -112,24 +116,6 @@ describe('scheduler: running the crawl', () => {
     // One request at a time on the host, but pages overlap: the next request did not wait for the analysis.
     expect(mostRequests).toBe(1);
     expect(mostPages).toBe(2);
-  });
-
-  it('keeps depths exact while a page whose slot is freed is still analysed', async () => {
-    const { scheduler, startId, reg } = parts();
-    const deep = reg.add(`${START}deep`, 2, 'link').id;
-    scheduler.enqueue(startId, 0);
-    scheduler.enqueue(deep, 2);
-    const started: string[] = [];
-    await scheduler.run(async (id, slot) => {
-      started.push(reg.url(id));
-      slot.release();
-      if (id === startId) {
-        await tick();
-        expect(started).toEqual([START]);
-      }
-      reg.state[id] = State.Done;
-    }, async () => false);
-    expect(started).toEqual([START, `${START}deep`]);
   });
 
   it('spends the max_urls budget, then truncates; a released URL gives its slot back', async () => {
