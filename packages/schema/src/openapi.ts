@@ -2,11 +2,13 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { contract, type ContractEntry } from './contract.js';
 import { clientSample } from './code-samples.js';
-import { ERRORS, Problem, type ErrorCode } from './errors.js';
+import { ERRORS, type ErrorCode } from './errors.js';
 import { operationErrorCodes } from './operation-errors.js';
 import { COMMON_HEADERS, CONDITIONAL_HEADERS, OPTIONAL_RATE_HEADERS, RATE_HEADERS, SHARED_STATUSES, problemResponse, ref, registerSharedResponses } from './openapi-responses.js';
+import { PROBLEM_FAMILIES } from './problem-families.js';
+import { rewriteNullables } from './openapi-nullable.js';
 import { templatePath } from './operations.js';
-import { WEBHOOK_EVENT_PAYLOADS } from './resources/events.js';
+import { WEBHOOK_EVENT_PAYLOADS, WebhookEvent } from './resources/events.js';
 import { LOG_UPLOAD_TYPES } from './resources/logs.js';
 
 /** One tag per SDK group (`op.sdk[0]`), and one for the webhook events. */
@@ -19,7 +21,7 @@ const TAGS: Record<string, string> = {
   positions: 'Rank tracking: tracked keywords and their positions.',
   searchConsole: 'Search Console performance and indexation.',
   webhooks: 'Signed outbound events (owners and admins only).',
-  logs: 'Extension: access-log imports, what search and AI bots fetch, joined with the latest crawl (docs/decisions/logs.md).',
+  logs: 'Extension: access-log imports, what search and AI bots fetch, joined with the latest crawl.',
   events: 'The events the server POSTs to webhook receivers, one per event type.',
 };
 
@@ -53,17 +55,33 @@ const ACCEPT_LANGUAGE =
   'French); ranges naming neither (`de`, `*`) are skipped; without any, French. The chosen language ' +
   'is echoed in `Content-Language`.';
 
-function describe(op: ContractEntry): string {
+function describe(op: ContractEntry, docsUrl: string): string {
   const lines = [
-    ...(op.extension ? [`**Extension** beyond the specification (${op.extension}).`] : []),
+    // The extension's group in the served reference, whose description says what it adds.
+    ...(op.extension ? [`**Extension** beyond the specification ([${op.sdk[0]}](${docsUrl}#tag/${op.sdk[0]})).`] : []),
     `Scope: \`${op.scope ?? 'none'}\`. Cost: ${op.cost} rate-limit unit${op.cost > 1 ? 's' : ''}.`,
     `Idempotency-Key: ${op.idempotency}.`,
   ];
   if (op.adminOnly) lines.push('Reserved to team owners and admins.');
   if (op.billingExempt) lines.push('Never refused by billing: allowed on a plan without API write access.');
   if (op.upload) lines.push('The body is the file itself, streamed as sent: plain text, or gzip (by its type or `Content-Encoding: gzip`), up to the plan\'s `logs.import_max_bytes`.');
-  const text = lines.join(' ');
-  return op.extension ? `**Extension** beyond the specification ([${op.extension}](${op.extension})). ${text}` : text;
+  return lines.join(' ');
+}
+
+/**
+ * Descriptions without the repository paths of decision records (`(docs/decisions/logs.md)`):
+ * they mean nothing in a generated client's doc comments, and the served documentation has no
+ * such page. Every description of the document, whoever wrote it in the contract.
+ */
+function withoutRepositoryPaths<T>(document: T): T {
+  const path = /docs\/decisions\/[\w-]+\.md/;
+  const strip = (text: string) => text.replace(new RegExp(` ?\\(${path.source}\\)`, 'g'), '').replace(new RegExp(`${path.source}`, 'g'), 'its decision record');
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? strip(v) : visit(v)]));
+  };
+  return visit(document) as T;
 }
 
 /**
@@ -151,7 +169,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       path: templatePath(op.path),
       operationId: op.id,
       summary: op.summary,
-      description: describe(op),
+      description: describe(op, docsUrl),
       tags: [op.sdk[0]],
       security: [{ bearerAuth: [] }],
       request: {
@@ -188,8 +206,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     });
   }
 
-  const generator = new OpenApiGeneratorV31(registry.definitions);
-  return generator.generateDocument({
+  // Named schemas no operation names through zod: each problem family (shared answers refer to
+  // them as JSON), and the union of the webhook events (each event's own webhook names its payload).
+  const named = [...Object.values(PROBLEM_FAMILIES), WebhookEvent].map((schema) => ({ type: 'schema' as const, schema }));
+  const generator = new OpenApiGeneratorV31([...registry.definitions, ...named]);
+  return withoutRepositoryPaths(rewriteNullables(generator.generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Site Audit API',
@@ -204,5 +225,5 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     servers: [{ url: options.serverUrl ?? 'https://api.siteaudit.dev', description: 'Every path starts with /v1.' }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ bearerAuth: [] }],
-  });
+  })));
 }
