@@ -55,6 +55,21 @@ const ACCEPT_LANGUAGE =
   'French); ranges naming neither (`de`, `*`) are skipped; without any, French. The chosen language ' +
   'is echoed in `Content-Language`.';
 
+const IDEMPOTENCY_KEY = { type: 'string' as const, minLength: 1, maxLength: 255 };
+
+/**
+ * The request headers, declared once (`#/components/parameters`) and referred to by the
+ * operations that read them (docs/decisions/openapi-generation.md). Only the required
+ * `Idempotency-Key` is required.
+ */
+const HEADER_PARAMETERS = {
+  AcceptLanguage: { name: 'Accept-Language', in: 'header', required: false, description: ACCEPT_LANGUAGE, schema: { type: 'string' }, examples: { english: { value: 'en-US,en;q=0.9' }, french: { value: 'fr' } } },
+  IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer: 304 when it still matches.', schema: { type: 'string' } },
+  IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'A unique string per logical request: a retry with the same key does not repeat the operation.', schema: IDEMPOTENCY_KEY },
+  IdempotencyKeyRequired: { name: 'Idempotency-Key', in: 'header', required: true, description: 'A unique string per logical request, required: a retry with the same key does not repeat the operation.', schema: IDEMPOTENCY_KEY },
+  ContentEncoding: { name: 'Content-Encoding', in: 'header', required: false, description: 'gzip: the file is gzip-compressed whatever its Content-Type.', schema: { type: 'string', enum: ['gzip', 'identity'] as string[] } },
+} as const;
+
 function describe(op: ContractEntry, docsUrl: string): string {
   const lines = [
     // The extension's group in the served reference, whose description says what it adds.
@@ -114,18 +129,19 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     description: 'A team access token (prefix `sa_`), created by an operator or in the team settings.',
   });
   registerSharedResponses(registry, docsUrl);
+  for (const [name, parameter] of Object.entries(HEADER_PARAMETERS)) registry.registerComponent('parameters', name, parameter as never);
+  /** The header parameters of each operation, by component name, added to its `parameters` once generated. */
+  const headerParameters = new Map<string, string[]>();
 
   for (const op of Object.values(contract) as ContractEntry[]) {
     const conditional = op.method === 'GET' && !NEVER_NOT_MODIFIED.has(op.id);
-    const headerShape: Record<string, z.ZodType> = {
-      'Accept-Language': z.string().optional().meta({ description: ACCEPT_LANGUAGE, examples: ['en-US,en;q=0.9', 'fr', '*'] }),
-    };
-    if (op.idempotency !== 'none') {
-      const key = z.string().min(1).max(255).meta({ description: 'A unique string per logical request.' });
-      headerShape['Idempotency-Key'] = op.idempotency === 'required' ? key : key.optional();
-    }
-    if (op.upload) headerShape['Content-Encoding'] = z.enum(['gzip', 'identity']).optional().meta({ description: 'gzip: the file is gzip-compressed whatever its Content-Type.' });
-    if (conditional) headerShape['If-None-Match'] = z.string().optional().meta({ description: 'An ETag from an earlier answer: 304 when it still matches.' });
+    const headers = [
+      'AcceptLanguage',
+      ...(op.idempotency === 'required' ? ['IdempotencyKeyRequired'] : op.idempotency === 'accepted' ? ['IdempotencyKey'] : []),
+      ...(op.upload ? ['ContentEncoding'] : []),
+      ...(conditional ? ['IfNoneMatch'] : []),
+    ];
+    headerParameters.set(op.id, headers);
 
     const replayable = op.idempotency !== 'none' ? { 'Idempotent-Replayed': ref('Idempotent-Replayed') } : {};
     const successHeaders = { ...COMMON_HEADERS, ...RATE_HEADERS, ...replayable };
@@ -175,7 +191,6 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       request: {
         ...(Object.keys(paramsShape).length ? { params: op.params as z.ZodObject } : {}),
         ...(Object.keys(queryShape).length ? { query: op.query as z.ZodObject } : {}),
-        headers: [z.object(headerShape)],
         ...(op.body ? { body: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: op.body } } } } : {}),
         ...(op.upload ? { body: { required: true, description: 'The access log: Combined or Common Log Format, or JSON lines (docs/decisions/logs.md).', content: uploadContent() } } : {}),
       },
@@ -210,7 +225,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   // them as JSON), and the union of the webhook events (each event's own webhook names its payload).
   const named = [...Object.values(PROBLEM_FAMILIES), WebhookEvent].map((schema) => ({ type: 'schema' as const, schema }));
   const generator = new OpenApiGeneratorV31([...registry.definitions, ...named]);
-  return withoutRepositoryPaths(rewriteNullables(generator.generateDocument({
+  const document = generator.generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Site Audit API',
@@ -225,5 +240,13 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     servers: [{ url: options.serverUrl ?? 'https://api.siteaudit.dev', description: 'Every path starts with /v1.' }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ bearerAuth: [] }],
-  })));
+  });
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of ['get', 'post', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      const names = operation?.operationId ? headerParameters.get(operation.operationId) : undefined;
+      if (operation && names) operation.parameters = [...(operation.parameters ?? []), ...names.map((name) => ({ $ref: `#/components/parameters/${name}` }))];
+    }
+  }
+  return withoutRepositoryPaths(rewriteNullables(document));
 }

@@ -31,6 +31,12 @@ describe('docs/openapi.json', () => {
   });
 });
 
+/** An operation's parameters, each `$ref` resolved. */
+function parametersOf(operation: JsonObject): JsonObject[] {
+  const components = (built.components as JsonObject).parameters as Record<string, JsonObject>;
+  return ((operation.parameters ?? []) as JsonObject[]).map((p) => (typeof p.$ref === 'string' ? components[p.$ref.split('/').pop() as string] : p));
+}
+
 describe('operations', () => {
   it('lists exactly the operations of the contract', () => {
     const documented = Object.values(paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
@@ -52,7 +58,7 @@ describe('operations', () => {
   it('requires the Idempotency-Key header exactly where the contract does', () => {
     for (const entry of entries) {
       const operation = paths[templatePath(entry.path)][entry.method.toLowerCase()];
-      const header = (operation.parameters as JsonObject[] | undefined)?.find((p) => p.name === 'Idempotency-Key');
+      const header = parametersOf(operation).find((p) => p.name === 'Idempotency-Key');
       if (entry.idempotency === 'none') expect(header, entry.id).toBeUndefined();
       else expect(header?.required, entry.id).toBe(entry.idempotency === 'required');
     }
@@ -174,6 +180,17 @@ describe('generator-friendly forms', () => {
     expect(wrong).toEqual([]);
     // CrawlChange.severity is one: the rewrite ran.
     expect(nullableRefs).toBeGreaterThan(0);
+  });
+
+  it('declares the request headers once, as components, only Idempotency-Key required where the contract requires it', () => {
+    for (const entry of entries) {
+      const operation = paths[templatePath(entry.path)][entry.method.toLowerCase()];
+      const inline = ((operation.parameters ?? []) as JsonObject[]).filter((p) => p.in === 'header');
+      expect(inline, entry.id).toEqual([]);
+      const headers = parametersOf(operation).filter((p) => p.in === 'header');
+      expect(headers.map((h) => h.name), entry.id).toContain('Accept-Language');
+      expect(headers.filter((h) => h.required).map((h) => h.name), entry.id).toEqual(entry.idempotency === 'required' ? ['Idempotency-Key'] : []);
+    }
   });
 
   it('keeps null out of enums', () => {
