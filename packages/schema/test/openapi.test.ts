@@ -193,6 +193,12 @@ describe('generator-friendly forms', () => {
     }
   });
 
+  it('names no schema as orval names the result type of an operation (`<OperationId>Result`)', () => {
+    const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
+    const taken = entries.map((e) => `${pascal(e.id)}Result`);
+    expect(Object.keys(schemas).filter((name) => taken.includes(name))).toEqual([]);
+  });
+
   it('keeps null out of enums', () => {
     const wrong = [...subschemas(built, '#')].filter(([at, node]) => !at.includes('/examples') && Array.isArray(node.enum) && node.enum.includes(null)).map(([at]) => at);
     expect(wrong).toEqual([]);
