@@ -15,11 +15,12 @@
  * Exact for k ≤ MAX_EXACT_DISTANCE (thresholds ≥ 87.5 %). Above, a pair must also agree on two
  * of eight bytes, so some pairs at a large distance are missed (docs/decisions/near-duplicates.md).
  *
- * Capped where most pages are close to each other (variant or faceted pages of one template): a
- * run of nodes sharing a key longer than the cap (runCap: PAIR_BUDGET / nodes, at least
- * MIN_RUN_CAP) compares each node with the run's first ones (the earliest crawled) only, so a
- * table's work stays under about PAIR_BUDGET comparisons however close the pages are, and the
- * counts of that run's pages are lower bounds (`atLeast`): the cluster is reported, not every pair.
+ * Capped where most pages are close to each other (variant or faceted pages of one template):
+ * above EXACT_NODES distinct hashes, a run of nodes sharing a key longer than the cap (SEARCH_BUDGET
+ * comparisons spread over the nodes and the sorts, at least MIN_RUN_CAP) compares each node with
+ * the run's first ones (the earliest crawled) only, so the search stays linear however close the
+ * pages are, and the counts of that run's pages are lower bounds (`atLeast`): the cluster is
+ * reported, not every pair.
  */
 
 /** Largest distance searched exactly; above it the search trades recall for linear time. */
@@ -31,9 +32,11 @@ export interface SimhashColumns {
   contentKey: Float64Array;
 }
 
-/** Comparisons per table above which a long run of equal keys is capped. */
-export const PAIR_BUDGET = 16_000_000;
-/** The smallest cap: the nodes of a run each compared with at least this many. */
+/** Up to this many distinct hashes, every run is compared in full (exact counts). */
+export const EXACT_NODES = 10_000;
+/** Above, the comparisons a search may spend on long runs, all sorts together. */
+export const SEARCH_BUDGET = 100_000_000;
+/** The smallest cap: the nodes of a long run each compared with at least this many. */
 export const MIN_RUN_CAP = 8;
 
 /**
@@ -127,7 +130,7 @@ export function nearDuplicatesIndexed(
   maxDistance: number,
   /** Blocks per hash, instead of the cheapest for the site's size (tests reach every plan with it). */
   blocks?: number,
-  /** Nodes of a run compared with every other; by default PAIR_BUDGET / nodes, at least MIN_RUN_CAP. */
+  /** Nodes of a run compared with every other; by default all up to EXACT_NODES nodes, then SEARCH_BUDGET / (nodes × sorts), at least MIN_RUN_CAP. */
   runCap?: number,
 ): NearDuplicateMatches {
   const n = ids.length;
@@ -167,7 +170,6 @@ export function nearDuplicatesIndexed(
   const neighbours = new Float64Array(nodes);
   const neighbourMin = new Float64Array(nodes).fill(Infinity);
   const capped = new Uint8Array(nodes);
-  const cap = runCap ?? Math.max(MIN_RUN_CAP, Math.floor(PAIR_BUDGET / Math.max(1, nodes)));
   if (maxDistance > 0 && nodes > 1) {
     const { blocks: m, keyBlocks } = blocks !== undefined && maxDistance <= MAX_EXACT_DISTANCE ? { blocks, keyBlocks: blocks - maxDistance } : plan(nodes, maxDistance);
     // Per block, its bits in each half: two hashes agree on block b when their XOR has none of them.
@@ -179,10 +181,12 @@ export function nearDuplicatesIndexed(
         else maskHi[b] |= 1 << (bit - 32);
       }
     }
+    const tables = combinations(m, keyBlocks);
+    const cap = runCap ?? (nodes <= EXACT_NODES ? nodes : Math.max(MIN_RUN_CAP, Math.floor(SEARCH_BUDGET / (nodes * tables.length))));
     const keys = new Uint32Array(nodes);
     const order = new Uint32Array(nodes);
     const buffers = radixBuffers(nodes);
-    for (const table of combinations(m, keyBlocks)) {
+    for (const table of tables) {
       // The key: the chosen blocks' bits, hashed to 32 bits (a collision only adds a candidate).
       for (let v = 0; v < nodes; v++) {
         let h = 0;
