@@ -71,6 +71,11 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
   const { layout } = ctx;
 
   drawCover(ctx);
+  // A crawl that never reached its site has nothing else to show: the cover says why, in one line.
+  if (source.crawl.failure) {
+    doc.end();
+    return;
+  }
 
   layout.newPage();
   drawHealthSummary(ctx);
