@@ -71,11 +71,19 @@ const HEADER_PARAMETERS = {
 } as const;
 
 function describe(op: ContractEntry, docsUrl: string): string {
+  const parameter = (name: keyof typeof HEADER_PARAMETERS) => `\`${HEADER_PARAMETERS[name].name}\``;
+  const optional = [
+    parameter('AcceptLanguage'),
+    ...(op.idempotency === 'accepted' ? [parameter('IdempotencyKey')] : []),
+    ...(op.upload ? [parameter('ContentEncoding')] : []),
+    ...(op.method === 'GET' && !NEVER_NOT_MODIFIED.has(op.id) ? [parameter('IfNoneMatch')] : []),
+  ];
   const lines = [
     // The extension's group in the served reference, whose description says what it adds.
     ...(op.extension ? [`**Extension** beyond the specification ([${op.sdk[0]}](${docsUrl}#tag/${op.sdk[0]})).`] : []),
     `Scope: \`${op.scope ?? 'none'}\`. Cost: ${op.cost} rate-limit unit${op.cost > 1 ? 's' : ''}.`,
     `Idempotency-Key: ${op.idempotency}.`,
+    `Optional request headers (\`#/components/parameters\`): ${optional.join(', ')}.`,
   ];
   if (op.adminOnly) lines.push('Reserved to team owners and admins.');
   if (op.billingExempt) lines.push('Never refused by billing: allowed on a plan without API write access.');
@@ -135,12 +143,10 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 
   for (const op of Object.values(contract) as ContractEntry[]) {
     const conditional = op.method === 'GET' && !NEVER_NOT_MODIFIED.has(op.id);
-    const headers = [
-      'AcceptLanguage',
-      ...(op.idempotency === 'required' ? ['IdempotencyKeyRequired'] : op.idempotency === 'accepted' ? ['IdempotencyKey'] : []),
-      ...(op.upload ? ['ContentEncoding'] : []),
-      ...(conditional ? ['IfNoneMatch'] : []),
-    ];
+    // Only a required header is an operation parameter: generators turn a declared optional
+    // header into an argument every call must pass (typed-openapi's `header: {}`, orval's
+    // `headers`). The optional ones are components, named in the description.
+    const headers = op.idempotency === 'required' ? ['IdempotencyKeyRequired'] : [];
     headerParameters.set(op.id, headers);
 
     const replayable = op.idempotency !== 'none' ? { 'Idempotent-Replayed': ref('Idempotent-Replayed') } : {};

@@ -32,14 +32,17 @@ export const WEBHOOK_EVENT_PAYLOADS = {
       campaign_id: Uuid,
       crawl_id: Uuid,
       previous_crawl_id: Uuid,
-      counts: z.object({
-        new: SeverityCounts,
-        fixed: SeverityCounts,
-        persisting: SeverityCounts,
+      counts: z
+        .object({
+          new: SeverityCounts,
+          fixed: SeverityCounts,
+          gone_with_page: SeverityCounts,
+          persisting: SeverityCounts,
         pages_added: z.int().min(0),
         pages_removed: z.int().min(0),
-        status_changed: z.int().min(0),
-      }),
+          status_changed: z.int().min(0),
+        })
+        .describe('issue occurrences by severity (new; fixed, their page still there; gone_with_page; persisting) and page counts, as the changes summary'),
       health_score: z.object({ score: z.int().nullable(), previous_score: z.int().nullable(), delta: z.int().nullable() }),
       top_new_checks: z.array(z.object({ name: z.string(), severity: Severity, category: z.string(), new: z.int().min(1) })).describe('at most 5, most severe then most new'),
     }),

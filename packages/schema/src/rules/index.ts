@@ -19,6 +19,7 @@ export { CRAWL_SETTINGS, crawlSettingsText } from './comparable-crawls.js';
 export { ifNoneMatchMatches, VARY } from './conditional-requests.js';
 export {
   CHANGE_KINDS,
+  TARGETED_CHECKS,
   type ChangeKind,
   checkLabel,
   compareRecommendations,
