@@ -87,6 +87,8 @@ export interface SiteAuditServerOptions {
    * on the thread that answers HTTP. Default: one per core (os.availableParallelism()).
    */
   crawlThreads?: number;
+  /** Page-analysis threads the crawl threads hand HTML pages to. Default: crawlThreads − 1. */
+  crawlAnalysisThreads?: number;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
   secretKey?: string;
   /** Check every response against the contract. Default: on under NODE_ENV=test. */
@@ -205,7 +207,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   // quotas and event subscribers, registered below and nowhere else; a module's needs are handed
   // to it here. Started in this order when this process runs jobs, closed in the reverse order.
   const quotas = new QuotaReader();
-  const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads });
+  const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads, analysisThreads: options.crawlAnalysisThreads });
   const logs = logsModule(services, options.logs);
   const modules = [
     accountModule(services, { rateLimiter, quotas }),
