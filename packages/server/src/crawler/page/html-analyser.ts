@@ -447,6 +447,12 @@ export class HtmlAnalyser {
   }
 }
 
+/** The delay of a meta refresh in seconds (`5; url=/next` → 5); 0 when none is written. */
+export function metaRefreshDelay(content: string): number {
+  const m = /^\s*(\d+(?:\.\d*)?)/.exec(content);
+  return m ? Number(m[1]) : 0;
+}
+
 /** Parses the URL of a meta refresh (`5; url=/next`); null when it only reloads the page. */
 export function metaRefreshTarget(content: string): string | null {
   const m = /^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?(.*)$/i.exec(content);

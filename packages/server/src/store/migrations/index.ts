@@ -14,6 +14,7 @@ import * as logs from './012-logs.js';
 import * as crawlChanges from './013-crawl-changes.js';
 import * as issuePairsIndex from './014-issue-pairs-index.js';
 import * as logUrlStatsKeyset from './015-log-url-stats-keyset.js';
+import * as pageDepthNullable from './017-page-depth-nullable.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013-crawl-changes': crawlChanges,
   '014-issue-pairs-index': issuePairsIndex,
   '015-log-url-stats-keyset': logUrlStatsKeyset,
+  '017-page-depth-nullable': pageDepthNullable,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
