@@ -14,7 +14,9 @@ import * as logs from './012-logs.js';
 import * as crawlChanges from './013-crawl-changes.js';
 import * as issuePairsIndex from './014-issue-pairs-index.js';
 import * as logUrlStatsKeyset from './015-log-url-stats-keyset.js';
+import * as logImportDigest from './016-log-import-digest.js';
 import * as pageDepthNullable from './017-page-depth-nullable.js';
+import * as changesGoneWithPage from './018-changes-gone-with-page.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -33,7 +35,9 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013-crawl-changes': crawlChanges,
   '014-issue-pairs-index': issuePairsIndex,
   '015-log-url-stats-keyset': logUrlStatsKeyset,
+  '016-log-import-digest': logImportDigest,
   '017-page-depth-nullable': pageDepthNullable,
+  '018-changes-gone-with-page': changesGoneWithPage,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
