@@ -49,3 +49,13 @@ export const WEBHOOK_EVENT_PAYLOADS = {
   ).meta({ id: 'SignalDetectedEvent', description: 'A comparable crawl regressed past its campaign’s regression_threshold (docs/decisions/regression-signals.md).' }),
   'webhook.test': webhookEvent('webhook.test', z.object({ webhook_id: Uuid })).meta({ id: 'WebhookTestEvent' }),
 } as const;
+
+type EventPayload = (typeof WEBHOOK_EVENT_PAYLOADS)[keyof typeof WEBHOOK_EVENT_PAYLOADS];
+
+/**
+ * Any delivery body, told apart by `type`: the document's `WebhookEvent` (`oneOf` with a
+ * `discriminator`), so that generated clients get one union as the SDK's `WebhookEvent` type.
+ */
+export const WebhookEvent = z
+  .discriminatedUnion('type', Object.values(WEBHOOK_EVENT_PAYLOADS) as [EventPayload, ...EventPayload[]])
+  .meta({ id: 'WebhookEvent', description: 'The body of any webhook delivery, by its `type`.' });

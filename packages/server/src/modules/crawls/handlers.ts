@@ -110,7 +110,7 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
       const q = knex('crawl_pages').where({ crawl_id: crawl.id });
       if (query.status === 'unreachable') q.whereNull('status_code');
       else if (query.status) q.whereBetween('status_code', STATUS_RANGES[query.status]);
-      if (query.internal) q.andWhere({ is_internal: query.internal === 'true' });
+      if (query.internal !== undefined) q.andWhere({ is_internal: query.internal });
       const rows = await afterSeq(q, ctx.page.after).limit(ctx.page.limit + 1);
       return { items: rows, key: (r: PageRow) => [r.seq], map: toPage };
     },
