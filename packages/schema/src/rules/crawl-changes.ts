@@ -8,19 +8,9 @@ import type { Severity } from '../common.js';
 import type { CrawlChangesSummary } from '../resources/changes.js';
 import { CHECKS } from './issue-catalogue.js';
 import { ACCESSIBILITY_PREFIX } from './fix-advice.js';
+import { CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type CrawlPillar } from './crawl-pillars.js';
 
-/** The kinds of change between two crawls, in the order the changes list gives them. */
-export const CHANGE_KINDS = ['issue_new', 'issue_fixed', 'issue_persisting', 'page_added', 'page_removed', 'status_changed'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
-
-/** The pillars a crawl is scored on, and the issue categories each is computed from (docs/decisions/scorecard.md). */
-export const CRAWL_PILLAR_CATEGORIES = {
-  technique: ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'],
-  contenu: ['titles', 'content', 'structured_data', 'ai_reachability'],
-  accessibilite: ['accessibility'],
-} as const;
-export type CrawlPillar = keyof typeof CRAWL_PILLAR_CATEGORIES;
-export const CRAWL_PILLARS = ['technique', 'contenu', 'accessibilite'] as const satisfies readonly CrawlPillar[];
+export { CHANGE_KINDS, CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type ChangeKind, type CrawlPillar } from './crawl-pillars.js';
 
 /** The pillar a check counts in, from its category. */
 export function pillarOf(category: string): CrawlPillar {
