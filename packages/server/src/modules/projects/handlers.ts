@@ -5,7 +5,7 @@ import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import { defaultCampaignRow } from '../campaigns/campaign-row.js';
+import { insertDefaultCampaign } from '../campaigns/writes.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
 import { assertPublicSite, assertUnlocked, findProject, toProject, type ProjectRow } from './project-row.js';
@@ -52,7 +52,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
           created_at: ctx.now.toISOString(),
         };
         await trx('projects').insert(project);
-        await trx('campaigns').insert(defaultCampaignRow(project, plan, ctx.now));
+        await insertDefaultCampaign(trx, project, plan, ctx.now);
         return project;
       });
       return { body: { data: toProject(row) } };
