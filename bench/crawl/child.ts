@@ -220,7 +220,7 @@ function watchResponsiveness(api: string, token: string): () => Record<string, n
 }
 
 /** (c) Ours: the API on SQLite, a campaign with every HTML check on, launch → settled. */
-async function apiCrawl(site: string, pages: number, dir: string, memory: boolean, heap: HeapPolicy, threads: number | undefined): Promise<void> {
+async function apiCrawl(site: string, pages: number, dir: string, memory: boolean, heap: HeapPolicy, threads: number | undefined, analysisThreads: number | undefined): Promise<void> {
   // Loaded here, not at the top, so variants (a) and (b) do not carry the server in their RSS.
   const { createSiteAuditServer, limitHeapGrowth } = await import('../../packages/server/src/index.js');
   if (heap === 'cli') limitHeapGrowth();
@@ -234,6 +234,7 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
     exports: { directory: path.join(dir, 'exports') },
     secretKey: 'crawl-benchmark-secret-key-0123456789abcdef',
     crawlThreads: threads,
+    crawlAnalysisThreads: analysisThreads,
   });
   const { url: api } = await server.listen(0);
   await server.admin.createTeam({ slug: 'bench', name: 'Bench', plan: 'agency' });
@@ -311,6 +312,7 @@ const { values } = parseArgs({
     crawlee: { type: 'string' },
     heap: { type: 'string', default: 'cli' },
     threads: { type: 'string' },
+    'analysis-threads': { type: 'string' },
   },
 });
 
@@ -320,5 +322,5 @@ if (values.variant) {
   if (values.variant === 'a') await bareLoop(root, values.site!, pages);
   else if (values.variant === 'p') await parseLoop(root, values.site!, pages);
   else if (values.variant === 'b') await cheerioCrawler(root, values.crawlee!, values.site!, pages);
-  else await apiCrawl(values.site!, pages, values.dir!, values.database === 'memory', values.heap as HeapPolicy, values.threads === undefined ? undefined : Number(values.threads));
+  else await apiCrawl(values.site!, pages, values.dir!, values.database === 'memory', values.heap as HeapPolicy, values.threads === undefined ? undefined : Number(values.threads), values['analysis-threads'] === undefined ? undefined : Number(values['analysis-threads']));
 }

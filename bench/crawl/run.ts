@@ -16,11 +16,17 @@
  *
  *   npx tsx bench/crawl/run.ts [--pages 5000] [--only a,p,b,c] [--big] [--big-pages 50000]
  *                              [--node-defaults true|false] [--database file|memory] [--cpu-prof]
- *                              [--no-write] [--tsx] [--threads 0,1,2]
+ *                              [--no-write] [--tsx] [--threads 0,1,2] [--site shop|dense]
+ *                              [--analysis-threads 0,1]
  *
- * `--threads 0,1,2` runs only (c), once per crawl thread count (0: the crawl on the thread that
- * answers HTTP, the baseline), and reports beside pages/s and RSS what another team sees of the
- * API meanwhile: the API thread's event-loop delay and the latency of its `GET /v1/me`.
+ * `--threads 0,1,2` runs (a) once, then (c) once per crawl thread count (0: the crawl on the thread
+ * that answers HTTP, the baseline), and reports beside pages/s, its ratio to (a)'s and RSS what
+ * another team sees of the API meanwhile: the API thread's event-loop delay and the latency of its
+ * `GET /v1/me`. `--analysis-threads 0,1` runs each thread count once per number of page-analysis
+ * threads (the pool's default when not given).
+ *
+ * `--site dense` crawls the dense, templated site of the crawl CPU issue instead of the shop
+ * (bench/crawl/site.ts `densePageHtml`: 2 KB pages whose text is drawn from 14 words).
  *
  * (c) runs under the heap policy of `siteaudit-server` (`limitHeapGrowth()`, packages/server/src/
  * heap.ts). `--big` runs only (c), on a 50,000-page site, and reports its peak RSS against the
@@ -42,7 +48,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startBenchSite, type BenchSite, type ServedCounts } from './site.js';
+import { startBenchSite, type BenchSite, type ServedCounts, type SiteKind } from './site.js';
 import { CONCURRENCY, HEAP_LABELS, LABELS, SAMPLE_MS, type HeapPolicy, type Variant } from './variants.js';
 
 const RSS_TARGET_MB = 300;
@@ -61,8 +67,12 @@ const { values } = parseArgs({
     tsx: { type: 'boolean', default: false },
     'node-defaults': { type: 'string', default: 'true' },
     threads: { type: 'string' },
+    'analysis-threads': { type: 'string' },
+    site: { type: 'string', default: 'shop' },
   },
 });
+const siteKind = values.site as SiteKind;
+if (siteKind !== 'shop' && siteKind !== 'dense') throw new Error('--site is shop or dense');
 
 interface ChildResult {
   variant: Variant;
@@ -197,7 +207,7 @@ taken under load (another build or test suite running) move by ± 40 %.
 `;
 
 /** Replaces the block between this benchmark's markers; the other sections are untouched. */
-async function writeDocs(block: 'result' | 'big' | 'threads', markdown: string): Promise<string> {
+async function writeDocs(block: 'result' | 'big' | 'threads' | 'dense-threads', markdown: string): Promise<string> {
   const file = path.join(root, 'docs/benchmarks.md');
   const start = `<!-- bench/crawl:${block} -->`;
   const end = `<!-- /bench/crawl:${block} -->`;
@@ -288,20 +298,23 @@ function bigMarkdown(pages: number, runs: { flags: string; result: ChildResult }
   return lines.join('\n');
 }
 
-function threadsMarkdown(pages: number, runs: { threads: number; result: ChildResult }[], when: string, loadStart: number[], loadEnd: number[]): string {
+function threadsMarkdown(pages: number, runs: { threads: number; analysis?: number; result: ChildResult }[], ceiling: ChildResult | undefined, when: string, loadStart: number[], loadEnd: number[]): string {
   const base = runs.find((r) => r.threads === 0)?.result;
   const lines = [
-    `### ${pages.toLocaleString('en')}-page crawl (variant c) by crawl threads: speed, memory, and the API meanwhile`,
+    `### ${pages.toLocaleString('en')}-page crawl (variant c${siteKind === 'dense' ? ', dense site' : ''}) by crawl threads: speed, memory, and the API meanwhile`,
     '',
     runLine(when, loadStart, loadEnd),
     '',
-    '| crawl threads | pages | seconds | pages/s | × in process | peak RSS MB (VmHWM) | API thread stall max / p99 ms | an idle process meanwhile, stall max / p99 ms | other team `GET /v1/me` p50 / p99 / max ms (reads) |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ceiling ? `(a) bare fetch loop, the ceiling in the same run: ${ceiling.pages_per_s} pages/s.` : '',
+    '',
+    '| crawl threads | analysis threads | pages | seconds | pages/s | × ceiling | × in process | peak RSS MB (VmHWM) | API thread stall max / p99 ms | an idle process meanwhile, stall max / p99 ms | other team `GET /v1/me` p50 / p99 / max ms (reads) |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
-  for (const { threads, result: c } of runs) {
+  for (const { threads, analysis, result: c } of runs) {
     const ratio = base ? `${round(c.pages_per_s / base.pages_per_s, 2)}×` : '–';
+    const toCeiling = ceiling ? `${round(c.pages_per_s / ceiling.pages_per_s, 2)}×` : '–';
     lines.push(
-      `| ${threads === 0 ? '0 (in process)' : threads} | ${c.pages} | ${(c.ms / 1000).toFixed(1)} | ${c.pages_per_s} | ${ratio} | ${fmt(c.rss_hwm_mb)} | ${fmt(c.api_stall_max_ms)} / ${fmt(c.api_stall_p99_ms)} | ${fmt(c.idle_stall_max_ms)} / ${fmt(c.idle_stall_p99_ms)} | ${fmt(c.other_team_p50_ms)} / ${fmt(c.other_team_p99_ms)} / ${fmt(c.other_team_max_ms)} (${fmt(c.other_team_reads)}) |`,
+      `| ${threads === 0 ? '0 (in process)' : threads} | ${analysis ?? 'default'} | ${c.pages} | ${(c.ms / 1000).toFixed(1)} | ${c.pages_per_s} | ${toCeiling} | ${ratio} | ${fmt(c.rss_hwm_mb)} | ${fmt(c.api_stall_max_ms)} / ${fmt(c.api_stall_p99_ms)} | ${fmt(c.idle_stall_max_ms)} / ${fmt(c.idle_stall_p99_ms)} | ${fmt(c.other_team_p50_ms)} / ${fmt(c.other_team_p99_ms)} / ${fmt(c.other_team_max_ms)} (${fmt(c.other_team_reads)}) |`,
     );
   }
   lines.push('', 'Targets (crawl engine issue): API thread stall max ≤ 100 ms; another team\'s read p99 ≤ 50 ms during the crawl.');
@@ -343,13 +356,14 @@ async function parent(): Promise<void> {
   const profileDir = values['cpu-prof'] ? await mkdtemp(path.join(os.tmpdir(), 'siteaudit-crawl-prof-')) : null;
   const results: ChildResult[] = [];
   const bigRuns: { flags: string; result: ChildResult }[] = [];
-  const threadRuns: { threads: number; result: ChildResult }[] = [];
+  const threadRuns: { threads: number; analysis?: number; result: ChildResult }[] = [];
+  let ceiling: ChildResult | undefined;
   const notes: string[] = [];
   let site: BenchSite | null = null;
   try {
     const child = values.tsx ? path.join(root, 'bench/crawl/child.ts') : await bundleChild(dir);
     process.stderr.write(`generating and serving ${pages} pages…\n`);
-    site = await startBenchSite(pages);
+    site = await startBenchSite(pages, siteKind);
     const run = async (variant: Variant, flags: string[], heap: HeapPolicy = 'cli', childArgs: string[] = []) => {
       process.stderr.write(`(${variant}) ${LABELS[variant]}${flags.length ? ` with ${flags.join(' ')}` : ''}${heap === 'node' ? ", Node's heap defaults" : ''}…\n`);
       site!.reset();
@@ -360,13 +374,19 @@ async function parent(): Promise<void> {
       return result;
     };
     if (threadCounts) {
+      ceiling = await run('a', []);
+      const analysisCounts = values['analysis-threads'] === undefined ? [undefined] : values['analysis-threads'].split(',').map((s) => Number(s.trim()));
       for (const threads of threadCounts) {
-        const control = idleControl();
-        const result = await run('c', [], 'cli', ['--threads', String(threads)]);
-        Object.assign(result, await control.stop());
-        threadRuns.push({ threads, result });
+        for (const analysis of threads === 0 ? [undefined] : analysisCounts) {
+          const control = idleControl();
+          const result = await run('c', [], 'cli', ['--threads', String(threads), ...(analysis === undefined ? [] : ['--analysis-threads', String(analysis)])]);
+          Object.assign(result, await control.stop());
+          if (analysis !== undefined) result.analysis_threads = analysis;
+          result.ceiling_ratio = round(result.pages_per_s / ceiling.pages_per_s, 3);
+          threadRuns.push({ threads, analysis, result });
+        }
       }
-      results.push(...threadRuns.map((r) => r.result));
+      results.push(ceiling, ...threadRuns.map((r) => r.result));
     } else if (big) {
       bigRuns.push({ flags: HEAP_LABELS.cli, result: await run('c', []) });
       // The same crawl in a process that keeps Node's defaults: its live heap is as small, but
@@ -415,7 +435,7 @@ async function parent(): Promise<void> {
   let docs: string | null = null;
   if (!values['no-write'] && c) {
     docs = threadCounts
-      ? await writeDocs('threads', threadsMarkdown(pages, threadRuns, when, loadStart, loadEnd))
+      ? await writeDocs(siteKind === 'dense' ? 'dense-threads' : 'threads', threadsMarkdown(pages, threadRuns, ceiling, when, loadStart, loadEnd))
       : big
       ? await writeDocs('big', bigMarkdown(pages, bigRuns, when, loadStart, loadEnd))
       : await writeDocs('result', mainMarkdown(pages, results, when, loadStart, loadEnd));
@@ -423,7 +443,7 @@ async function parent(): Promise<void> {
   const profiles = profileDir ? readdirSync(profileDir).map((f) => path.join(profileDir, f)) : undefined;
   process.stdout.write(
     `${JSON.stringify(
-      { date, machine: machine(), load_average: { start: loadStart, end: loadEnd }, pages, concurrency: CONCURRENCY, sample_interval_ms: SAMPLE_MS, results, ratios, targets, notes, docs, profiles },
+      { date, machine: machine(), site: siteKind, load_average: { start: loadStart, end: loadEnd }, pages, concurrency: CONCURRENCY, sample_interval_ms: SAMPLE_MS, results, ratios, targets, notes, docs, profiles },
       null,
       2,
     )}\n`,

@@ -179,6 +179,48 @@ ${related}
 `;
 }
 
+/** Which generated site: the shop above, or the dense templated site of the crawl CPU issue. */
+export type SiteKind = 'shop' | 'dense';
+
+/** The dense site's 14 words: every page's text is drawn from them, so all pages are alike. */
+const DENSE_WORDS = ['stock', 'blue', 'size', 'new', 'price', 'fit', 'cotton', 'shop', 'sale', 'item', 'colour', 'model', 'pack', 'free'];
+
+/** Every page with `id % 97 === 0` links to one URL that answers 404 (a broken link). */
+export const hasBrokenLink = (id: number) => id % 97 === 0;
+
+/**
+ * A page of the dense, templated site (faceted or variant pages of a shop): about 2 KB, a short
+ * title and description, an h1, 250 words drawn at random from 14 (so every page's text is close
+ * to every other's), 20 links to random other pages plus the next one, the one image every page
+ * shares, and a broken link on every 97th page. Every one of the N URLs answers 200.
+ */
+export function densePageHtml(id: number, shape: SiteShape): string {
+  const { pages } = shape;
+  const r = rng(id * 2654435761 + 11);
+  const pick = () => DENSE_WORDS[Math.floor(r() * DENSE_WORDS.length)];
+  const text: string[] = [];
+  for (let i = 0; i < 250; i++) text.push(pick());
+  const links: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    let t = Math.floor(r() * pages);
+    if (t === id) t = (t + 1) % pages;
+    links.push(`<a href="${pathOf(t)}">${pick()}</a>`);
+  }
+  links.push(`<a href="${pathOf((id + 1) % pages)}">next</a>`);
+  if (hasBrokenLink(id)) links.push(`<a href="/gone/${id}">old</a>`);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Item ${id} ${pick()}</title>
+<meta name="description" content="${pick()} ${pick()} item ${id}">
+</head><body>
+<h1>Item ${id}</h1>
+<img src="/img/1.jpg" alt="item" width="64" height="64">
+<p>${text.join(' ')}</p>
+<nav>${links.join(' ')}</nav>
+</body></html>
+`;
+}
+
 /** The N URLs of the site, in id order: what the bare fetch loop requests. */
 export function allPaths(pages: number): string[] {
   return Array.from({ length: pages }, (_, id) => pathOf(id));
@@ -222,7 +264,10 @@ async function listen(server: Server): Promise<number> {
  * Starts the site (and its "external" neighbour) and renders and compresses every page up front.
  * @example const site = await startBenchSite(5000); … await site.close();
  */
-export async function startBenchSite(pages: number): Promise<BenchSite> {
+export async function startBenchSite(pages: number, kind: SiteKind = 'shop'): Promise<BenchSite> {
+  const gone = kind === 'shop' ? isGone : () => false;
+  const moved = kind === 'shop' ? isMoved : () => false;
+  const render = kind === 'shop' ? pageHtml : densePageHtml;
   let counts = zero();
   const plain: Buffer[] = new Array(pages);
   const gzipped: Buffer[] = new Array(pages);
@@ -257,10 +302,10 @@ export async function startBenchSite(pages: number): Promise<BenchSite> {
     const path = (req.url ?? '/').split('?')[0];
     const id = path === '/' ? 0 : path.startsWith('/p/') ? Number(path.slice(3)) : NaN;
     if (Number.isInteger(id) && id >= 0 && id < pages && (id === 0 || path === `/p/${id}`)) {
-      if (isGone(id)) {
+      if (gone(id)) {
         counts.notFound++;
         send(req, res, 404, 'text/html; charset=utf-8', NOT_FOUND, null);
-      } else if (isMoved(id)) {
+      } else if (moved(id)) {
         counts.redirects++;
         res.writeHead(301, { location: pathOf((id + 1) % pages), 'content-length': 0 }).end();
       } else {
@@ -287,15 +332,15 @@ export async function startBenchSite(pages: number): Promise<BenchSite> {
 
   const shape: SiteShape = { pages, origin: url, external };
   for (let id = 0; id < pages; id++) {
-    if (isGone(id) || isMoved(id)) continue;
-    const html = Buffer.from(pageHtml(id, shape));
+    if (gone(id) || moved(id)) continue;
+    const html = Buffer.from(render(id, shape));
     // A copy of the right size: gzipSync's result is a view of a larger chunk (16 KB or more),
     // which a million pages would otherwise keep alive.
     gzipped[id] = Buffer.from(gzipSync(html));
     if (pages <= PLAIN_KEPT_UP_TO) plain[id] = html;
   }
   const listed: string[] = [];
-  for (let id = 0; id < pages; id++) if (!isGone(id) && !isMoved(id)) listed.push(`${url}${pathOf(id)}`);
+  for (let id = 0; id < pages; id++) if (!gone(id) && !moved(id)) listed.push(`${url}${pathOf(id)}`);
   const PER_SITEMAP = 10_000;
   const urlset = (urls: string[]) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `<url><loc>${u}</loc></url>`).join('\n')}\n</urlset>\n`;

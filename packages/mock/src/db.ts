@@ -181,6 +181,8 @@ export interface IdempotencyRecord {
 export interface LogImportRecord {
   seq: number;
   team_id: string;
+  /** SHA-256 of the upload as sent: a second upload of the same bytes to the project is refused. */
+  digest: string;
   import: import('@siteaudit/schema').LogImport;
   /** What the import becomes once parsed. */
   parsed: import('@siteaudit/schema').LogImport;

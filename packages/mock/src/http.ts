@@ -20,6 +20,7 @@ import { ApiError, createPipeline, problemAnswer, unroutedError, type Answer, ty
 import { http, type HttpHandler } from 'msw';
 import type { Business, Caller, MockEnv, Outcome } from './context.js';
 import { bindingHash, decodeCursor, encodeCursor } from './cursor.js';
+import { checkLogUpload, type MockUpload } from './modules/logs.js';
 import { hashHex } from './random.js';
 import { peek, refund, take } from './rate-limit.js';
 
@@ -170,6 +171,12 @@ function mockPorts(env: MockEnv, businesses: Record<OperationId, Business<Operat
       },
     },
     etag: (text) => `W/"${hashHex(text)}"`,
+    // Read whole before the pipeline: its digest is known, and enters the idempotency fingerprint as on the server.
+    receiveUpload: async (_op, caller, params, upload) => {
+      const body = upload.body as MockUpload | undefined;
+      checkLogUpload(env, caller, String(params.project), body);
+      return { ...upload, length: body?.raw.byteLength ?? upload.length, digest: body?.digest };
+    },
     handle: (op, ctx, input) => {
       const outcome = businesses[op]({
         env,
@@ -190,9 +197,10 @@ function mockPorts(env: MockEnv, businesses: Record<OperationId, Business<Operat
   };
 }
 
-/** The bytes of an upload and their text, gunzipped when they start with gzip's magic bytes. */
-async function readUpload(request: Request): Promise<{ raw: Uint8Array; text: string } | undefined> {
+/** The bytes of an upload, their SHA-256 and their text, gunzipped when they start with gzip's magic bytes. */
+async function readUpload(request: Request): Promise<{ raw: Uint8Array; text: string; digest: string } | undefined> {
   const raw = new Uint8Array(await request.arrayBuffer());
+  const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', raw))].map((b) => b.toString(16).padStart(2, '0')).join('');
   let bytes = raw;
   if (raw[0] === 0x1f && raw[1] === 0x8b) {
     try {
@@ -201,7 +209,7 @@ async function readUpload(request: Request): Promise<{ raw: Uint8Array; text: st
       bytes = new Uint8Array();
     }
   }
-  return { raw, text: new TextDecoder().decode(bytes) };
+  return { raw, text: new TextDecoder().decode(bytes), digest };
 }
 
 /**

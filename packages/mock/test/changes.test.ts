@@ -3,6 +3,7 @@
  * changed site would give them: the mock's generated site is the same at every crawl, so the
  * behaviour suite sees only persisting pairs; here every kind of change is made.
  */
+import { CHANGE_KINDS } from '@siteaudit/schema/rules';
 import { describe, expect, it } from 'vitest';
 import type { CampaignRecord, CrawlRecord } from '../src/db.js';
 import { compareCrawls, findingsEvents, recommendationsOf } from '../src/modules/changes.js';
@@ -26,14 +27,16 @@ describe('compareCrawls', () => {
     f.pages.push({ ...about, url: 'https://www.example.com/new', status_code: 200, issues: [] });
   });
 
-  it('finds new, fixed and persisting pairs, pages added and removed, and status changes, in the list order', () => {
+  it('finds new, fixed, gone-with-their-page and persisting occurrences, pages added and removed, and status changes, in the list order', () => {
     const { summary, items } = compareCrawls(after, before);
     expect(summary).toMatchObject({ previous_crawl_id: 'before', basis: 'compared', pages: { added: 1, removed: 1, status_changed: 1 } });
     const kinds = items.map((i) => i.item.kind);
-    expect(kinds).toEqual([...kinds].sort((a, b) => ['issue_new', 'issue_fixed', 'issue_persisting', 'page_added', 'page_removed', 'status_changed'].indexOf(a) - ['issue_new', 'issue_fixed', 'issue_persisting', 'page_added', 'page_removed', 'status_changed'].indexOf(b)));
+    expect(kinds).toEqual([...kinds].sort((a, b) => CHANGE_KINDS.indexOf(a) - CHANGE_KINDS.indexOf(b)));
     expect(items.filter((i) => i.item.kind === 'issue_new').map((i) => i.item.name)).toEqual(['http_5xx']);
-    // /about's own finding (replaced by the 5xx) and /missing's, removed with its page.
-    expect(items.filter((i) => i.item.kind === 'issue_fixed').map((i) => i.item.name)).toEqual(['single_inlink', 'http_4xx']);
+    // /about's own finding (replaced by the 5xx) and /missing's went with their page (now 5xx, removed): not fixed.
+    expect(items.filter((i) => i.item.kind === 'issue_fixed').map((i) => i.item.name)).toEqual([]);
+    expect(items.filter((i) => i.item.kind === 'issue_gone_with_page').map((i) => i.item.name)).toEqual(['single_inlink', 'http_4xx']);
+    expect(summary.issues.gone_with_page.error + summary.issues.gone_with_page.warning + summary.issues.gone_with_page.info).toBe(2);
     expect(items.find((i) => i.item.kind === 'status_changed')!.item).toMatchObject({ url: 'https://www.example.com/about', status_code: 500, previous_status_code: 200 });
     expect(summary.issues.new.error).toBe(1);
     expect(summary.checks[0]).toMatchObject({ name: 'http_5xx', new: 1 });

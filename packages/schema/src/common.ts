@@ -50,6 +50,15 @@ export const PageQuery = z.strictObject({
 /** Query strings carry booleans as text; only `true` and `false` are accepted. */
 export const BooleanText = z.enum(['true', 'false']);
 
+/**
+ * A boolean of the query string: `true` and `false` become the booleans, anything else fails the
+ * boolean schema by its type. The document says `type: boolean` (a generated client sends
+ * `String(value)`, which is `true` or `false`); the SDK's input is a boolean.
+ */
+export function queryBoolean() {
+  return z.preprocess((value: boolean) => ((value as unknown) === 'true' ? true : (value as unknown) === 'false' ? false : value), z.boolean());
+}
+
 export const PERIOD_PRESETS = ['7d', '28d', '30d', '90d', '180d', '365d'] as const;
 export const PeriodPreset = z.enum(PERIOD_PRESETS).meta({ id: 'PeriodPreset' });
 export type PeriodPreset = z.infer<typeof PeriodPreset>;

@@ -44,6 +44,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   'export.not_ready': 'The export is still being generated (poll it) or its generation failed (`detail` says why).',
   'export.expired': 'The export file was deleted after its retention period. Request a new export.',
   'request.too_large': 'The body is above 1 MB.',
+  'log_import.duplicate': 'The same bytes (SHA-256) were already uploaded to this project and their import stands (`detail` names it): its figures already count. Delete that import first to send the file again.',
   'log_import.too_large': "The log file is larger than the plan's `logs.import_max_bytes` (docs/plans.md): split it, or upgrade (`upgrade_to`).",
   'log_import.unsupported_media_type': 'A log import is sent as text/plain, application/gzip (or application/x-gzip, application/octet-stream, application/x-ndjson), or with Content-Encoding: gzip.',
   'request.unsupported_media_type': 'A body was sent without a JSON Content-Type (`application/json` or `application/*+json`).',

@@ -54,6 +54,7 @@ export const ERRORS = {
   'project.not_ready': { status: 409, title: { fr: "Le projet n'est pas prêt", en: 'The project is not ready' } },
   'export.not_ready': { status: 409, title: { fr: "L'export est en cours de génération", en: 'The export is being generated' } },
   'keywords.not_tracked': { status: 409, title: { fr: "Un mot-clé n'est pas suivi", en: 'A keyword is not tracked' } },
+  'log_import.duplicate': { status: 409, title: { fr: 'Ce fichier de logs a déjà été importé dans ce projet', en: 'This log file was already imported into this project' } },
   'keywords.already_checked_today': { status: 409, title: { fr: "Mot-clé déjà vérifié aujourd'hui", en: 'Keyword already checked today' } },
   // 410, 413, 415, 431
   'export.expired': { status: 410, title: { fr: "L'export a expiré", en: 'The export has expired' } },

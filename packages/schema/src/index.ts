@@ -16,6 +16,7 @@ export {
   PERIOD_PRESETS,
   PeriodPreset,
   PlainDate,
+  queryBoolean,
   queryInteger,
   Severity,
   SeverityCounts,
@@ -96,7 +97,7 @@ export {
   StagePlan,
   STEP_STATES,
 } from './resources/crawls.js';
-export { WEBHOOK_EVENT_PAYLOADS } from './resources/events.js';
+export { WEBHOOK_EVENT_PAYLOADS, WebhookEvent } from './resources/events.js';
 export { CreateExportBody, Export, EXPORT_FORMATS, EXPORT_STATUSES, ExportParams } from './resources/exports.js';
 export {
   BOT_FAMILIES,

@@ -3,8 +3,8 @@
  * sends it (docs/decisions/rate-limits.md, errors.md): one component each, referred to by `$ref`.
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
-import { ERRORS, Problem, type ErrorCode } from './errors.js';
+import { ERRORS, type ErrorCode } from './errors.js';
+import { problemFamilyOf } from './problem-families.js';
 
 type Header = { description: string; required?: boolean; schema: { type: 'string' | 'integer'; minimum?: number } };
 type Ref = { $ref: string };
@@ -51,22 +51,21 @@ export function codeLinks(codes: readonly ErrorCode[], docsUrl: string): string 
 }
 
 /**
- * A problem answer restricted to `codes` (all of one status). In a path its schema is zod (the
- * generator names Problem); a component is written as is, so there it is plain JSON Schema.
+ * The body of a problem answer with `codes` (all of one status): the family of each code
+ * (problem-families.ts), by `$ref`, one of them when several. The operation's exact codes are in
+ * the description and in `x-error-codes`.
  */
-export function problemResponse(codes: readonly ErrorCode[], docsUrl: string, headers: Record<string, Ref>, component = false): Record<string, unknown> {
-  const only = codes as [ErrorCode, ...ErrorCode[]];
+export function problemSchema(codes: readonly ErrorCode[]): Record<string, unknown> {
+  const refs = [...new Set(codes.map(problemFamilyOf))].map((name) => ({ $ref: `#/components/schemas/${name}` }));
+  return refs.length === 1 ? refs[0] : { oneOf: refs };
+}
+
+/** A problem answer with `codes` (all of one status). */
+export function problemResponse(codes: readonly ErrorCode[], docsUrl: string, headers: Record<string, Ref>): Record<string, unknown> {
   return {
     description: `Problem details. Codes: ${codeLinks(codes, docsUrl)}.`,
     headers,
-    content: {
-      [PROBLEM_MEDIA]: {
-        // `allOf` of the Problem `$ref` and this operation's codes.
-        schema: component
-          ? { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { type: 'string', enum: only } }, required: ['code'] }] }
-          : z.intersection(Problem, z.object({ code: z.enum(only) })),
-      },
-    },
+    content: { [PROBLEM_MEDIA]: { schema: problemSchema(codes) } },
   };
 }
 
@@ -84,7 +83,7 @@ export function registerSharedResponses(registry: OpenAPIRegistry, docsUrl: stri
   for (const [name, header] of Object.entries(HEADERS)) registry.registerComponent('headers', name, header);
   const codes = (status: number) => (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c].status === status);
   const answer = (status: number, headers: Record<string, Ref>, description?: string) => {
-    const response = problemResponse(codes(status), docsUrl, headers, true);
+    const response = problemResponse(codes(status), docsUrl, headers);
     return description ? { ...response, description: `${description} ${response.description as string}` } : response;
   };
   const counted = { ...COMMON_HEADERS, ...OPTIONAL_RATE_HEADERS };

@@ -2,11 +2,13 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { contract, type ContractEntry } from './contract.js';
 import { clientSample } from './code-samples.js';
-import { ERRORS, Problem, type ErrorCode } from './errors.js';
+import { ERRORS, type ErrorCode } from './errors.js';
 import { operationErrorCodes } from './operation-errors.js';
 import { COMMON_HEADERS, CONDITIONAL_HEADERS, OPTIONAL_RATE_HEADERS, RATE_HEADERS, SHARED_STATUSES, problemResponse, ref, registerSharedResponses } from './openapi-responses.js';
+import { PROBLEM_FAMILIES } from './problem-families.js';
+import { rewriteNullables } from './openapi-nullable.js';
 import { templatePath } from './operations.js';
-import { WEBHOOK_EVENT_PAYLOADS } from './resources/events.js';
+import { WEBHOOK_EVENT_PAYLOADS, WebhookEvent } from './resources/events.js';
 import { LOG_UPLOAD_TYPES } from './resources/logs.js';
 
 /** One tag per SDK group (`op.sdk[0]`), and one for the webhook events. */
@@ -19,7 +21,7 @@ const TAGS: Record<string, string> = {
   positions: 'Rank tracking: tracked keywords and their positions.',
   searchConsole: 'Search Console performance and indexation.',
   webhooks: 'Signed outbound events (owners and admins only).',
-  logs: 'Extension: access-log imports, what search and AI bots fetch, joined with the latest crawl (docs/decisions/logs.md).',
+  logs: 'Extension: access-log imports, what search and AI bots fetch, joined with the latest crawl.',
   events: 'The events the server POSTs to webhook receivers, one per event type.',
 };
 
@@ -53,17 +55,56 @@ const ACCEPT_LANGUAGE =
   'French); ranges naming neither (`de`, `*`) are skipped; without any, French. The chosen language ' +
   'is echoed in `Content-Language`.';
 
-function describe(op: ContractEntry): string {
+const IDEMPOTENCY_KEY = { type: 'string' as const, minLength: 1, maxLength: 255 };
+
+/**
+ * The request headers, declared once (`#/components/parameters`) and referred to by the
+ * operations that read them (docs/decisions/openapi-generation.md). Only the required
+ * `Idempotency-Key` is required.
+ */
+const HEADER_PARAMETERS = {
+  AcceptLanguage: { name: 'Accept-Language', in: 'header', required: false, description: ACCEPT_LANGUAGE, schema: { type: 'string' }, examples: { english: { value: 'en-US,en;q=0.9' }, french: { value: 'fr' } } },
+  IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer: 304 when it still matches.', schema: { type: 'string' } },
+  IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'A unique string per logical request: a retry with the same key does not repeat the operation.', schema: IDEMPOTENCY_KEY },
+  IdempotencyKeyRequired: { name: 'Idempotency-Key', in: 'header', required: true, description: 'A unique string per logical request, required: a retry with the same key does not repeat the operation.', schema: IDEMPOTENCY_KEY },
+  ContentEncoding: { name: 'Content-Encoding', in: 'header', required: false, description: 'gzip: the file is gzip-compressed whatever its Content-Type.', schema: { type: 'string', enum: ['gzip', 'identity'] as string[] } },
+} as const;
+
+function describe(op: ContractEntry, docsUrl: string): string {
+  const parameter = (name: keyof typeof HEADER_PARAMETERS) => `\`${HEADER_PARAMETERS[name].name}\``;
+  const optional = [
+    parameter('AcceptLanguage'),
+    ...(op.idempotency === 'accepted' ? [parameter('IdempotencyKey')] : []),
+    ...(op.upload ? [parameter('ContentEncoding')] : []),
+    ...(op.method === 'GET' && !NEVER_NOT_MODIFIED.has(op.id) ? [parameter('IfNoneMatch')] : []),
+  ];
   const lines = [
-    ...(op.extension ? [`**Extension** beyond the specification (${op.extension}).`] : []),
+    // The extension's group in the served reference, whose description says what it adds.
+    ...(op.extension ? [`**Extension** beyond the specification ([${op.sdk[0]}](${docsUrl}#tag/${op.sdk[0]})).`] : []),
     `Scope: \`${op.scope ?? 'none'}\`. Cost: ${op.cost} rate-limit unit${op.cost > 1 ? 's' : ''}.`,
     `Idempotency-Key: ${op.idempotency}.`,
+    `Optional request headers (\`#/components/parameters\`): ${optional.join(', ')}.`,
   ];
   if (op.adminOnly) lines.push('Reserved to team owners and admins.');
   if (op.billingExempt) lines.push('Never refused by billing: allowed on a plan without API write access.');
   if (op.upload) lines.push('The body is the file itself, streamed as sent: plain text, or gzip (by its type or `Content-Encoding: gzip`), up to the plan\'s `logs.import_max_bytes`.');
-  const text = lines.join(' ');
-  return op.extension ? `**Extension** beyond the specification ([${op.extension}](${op.extension})). ${text}` : text;
+  return lines.join(' ');
+}
+
+/**
+ * Descriptions without the repository paths of decision records (`(docs/decisions/logs.md)`):
+ * they mean nothing in a generated client's doc comments, and the served documentation has no
+ * such page. Every description of the document, whoever wrote it in the contract.
+ */
+function withoutRepositoryPaths<T>(document: T): T {
+  const path = /docs\/decisions\/[\w-]+\.md/;
+  const strip = (text: string) => text.replace(new RegExp(` ?\\(${path.source}\\)`, 'g'), '').replace(new RegExp(`${path.source}`, 'g'), 'its decision record');
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? strip(v) : visit(v)]));
+  };
+  return visit(document) as T;
 }
 
 /**
@@ -96,18 +137,17 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     description: 'A team access token (prefix `sa_`), created by an operator or in the team settings.',
   });
   registerSharedResponses(registry, docsUrl);
+  for (const [name, parameter] of Object.entries(HEADER_PARAMETERS)) registry.registerComponent('parameters', name, parameter as never);
+  /** The header parameters of each operation, by component name, added to its `parameters` once generated. */
+  const headerParameters = new Map<string, string[]>();
 
   for (const op of Object.values(contract) as ContractEntry[]) {
     const conditional = op.method === 'GET' && !NEVER_NOT_MODIFIED.has(op.id);
-    const headerShape: Record<string, z.ZodType> = {
-      'Accept-Language': z.string().optional().meta({ description: ACCEPT_LANGUAGE, examples: ['en-US,en;q=0.9', 'fr', '*'] }),
-    };
-    if (op.idempotency !== 'none') {
-      const key = z.string().min(1).max(255).meta({ description: 'A unique string per logical request.' });
-      headerShape['Idempotency-Key'] = op.idempotency === 'required' ? key : key.optional();
-    }
-    if (op.upload) headerShape['Content-Encoding'] = z.enum(['gzip', 'identity']).optional().meta({ description: 'gzip: the file is gzip-compressed whatever its Content-Type.' });
-    if (conditional) headerShape['If-None-Match'] = z.string().optional().meta({ description: 'An ETag from an earlier answer: 304 when it still matches.' });
+    // Only a required header is an operation parameter: generators turn a declared optional
+    // header into an argument every call must pass (typed-openapi's `header: {}`, orval's
+    // `headers`). The optional ones are components, named in the description.
+    const headers = op.idempotency === 'required' ? ['IdempotencyKeyRequired'] : [];
+    headerParameters.set(op.id, headers);
 
     const replayable = op.idempotency !== 'none' ? { 'Idempotent-Replayed': ref('Idempotent-Replayed') } : {};
     const successHeaders = { ...COMMON_HEADERS, ...RATE_HEADERS, ...replayable };
@@ -151,13 +191,12 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       path: templatePath(op.path),
       operationId: op.id,
       summary: op.summary,
-      description: describe(op),
+      description: describe(op, docsUrl),
       tags: [op.sdk[0]],
       security: [{ bearerAuth: [] }],
       request: {
         ...(Object.keys(paramsShape).length ? { params: op.params as z.ZodObject } : {}),
         ...(Object.keys(queryShape).length ? { query: op.query as z.ZodObject } : {}),
-        headers: [z.object(headerShape)],
         ...(op.body ? { body: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: op.body } } } } : {}),
         ...(op.upload ? { body: { required: true, description: 'The access log: Combined or Common Log Format, or JSON lines (docs/decisions/logs.md).', content: uploadContent() } } : {}),
       },
@@ -188,8 +227,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     });
   }
 
-  const generator = new OpenApiGeneratorV31(registry.definitions);
-  return generator.generateDocument({
+  // Named schemas no operation names through zod: each problem family (shared answers refer to
+  // them as JSON), and the union of the webhook events (each event's own webhook names its payload).
+  const named = [...Object.values(PROBLEM_FAMILIES), WebhookEvent].map((schema) => ({ type: 'schema' as const, schema }));
+  const generator = new OpenApiGeneratorV31([...registry.definitions, ...named]);
+  const document = generator.generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Site Audit API',
@@ -205,4 +247,12 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ bearerAuth: [] }],
   });
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of ['get', 'post', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      const names = operation?.operationId ? headerParameters.get(operation.operationId) : undefined;
+      if (operation && names) operation.parameters = [...(operation.parameters ?? []), ...names.map((name) => ({ $ref: `#/components/parameters/${name}` }))];
+    }
+  }
+  return withoutRepositoryPaths(rewriteNullables(document));
 }

@@ -70,7 +70,7 @@ export const OPERATION_ERRORS: Record<OperationId, readonly ErrorCode[]> = {
   rotateWebhookSecret: [],
   testWebhook: [],
   listWebhookDeliveries: [],
-  createLogImport: ['project.locked', 'plan_limit.logs', 'log_import.too_large', 'log_import.unsupported_media_type'],
+  createLogImport: ['project.locked', 'plan_limit.logs', 'log_import.duplicate', 'log_import.too_large', 'log_import.unsupported_media_type'],
   listLogImports: [],
   getLogImport: [],
   getLogInsights: [],

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENTS, contract, templatePath, type ContractEntry } from '../src/index.js';
+import { ERROR_CODES, WEBHOOK_EVENTS, contract, templatePath, type ContractEntry } from '../src/index.js';
 import { buildOpenApiDocument } from '../src/openapi.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -31,6 +31,12 @@ describe('docs/openapi.json', () => {
   });
 });
 
+/** An operation's parameters, each `$ref` resolved. */
+function parametersOf(operation: JsonObject): JsonObject[] {
+  const components = (built.components as JsonObject).parameters as Record<string, JsonObject>;
+  return ((operation.parameters ?? []) as JsonObject[]).map((p) => (typeof p.$ref === 'string' ? components[p.$ref.split('/').pop() as string] : p));
+}
+
 describe('operations', () => {
   it('lists exactly the operations of the contract', () => {
     const documented = Object.values(paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
@@ -52,9 +58,10 @@ describe('operations', () => {
   it('requires the Idempotency-Key header exactly where the contract does', () => {
     for (const entry of entries) {
       const operation = paths[templatePath(entry.path)][entry.method.toLowerCase()];
-      const header = (operation.parameters as JsonObject[] | undefined)?.find((p) => p.name === 'Idempotency-Key');
-      if (entry.idempotency === 'none') expect(header, entry.id).toBeUndefined();
-      else expect(header?.required, entry.id).toBe(entry.idempotency === 'required');
+      const header = parametersOf(operation).find((p) => p.name === 'Idempotency-Key');
+      // An optional header is no parameter of the operation (generators would make it an argument).
+      if (entry.idempotency === 'required') expect(header?.required, entry.id).toBe(true);
+      else expect(header, entry.id).toBeUndefined();
     }
   });
 });
@@ -106,14 +113,108 @@ describe('components', () => {
     expect(copies).toEqual([]);
   });
 
-  it('answers single resources by $ref and errors with the Problem schema', () => {
+  it('answers single resources by $ref and errors with the problem family of their codes', () => {
     const getProject = paths['/v1/projects/{project}'].get.responses as Record<string, JsonObject>;
     const ok = (getProject['200'].content as JsonObject)['application/json'] as JsonObject;
     expect(ok.schema).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Project' } } });
-    const notFound = (getProject['404'].content as JsonObject)['application/problem+json'] as JsonObject;
-    expect(notFound.schema).toEqual({
-      allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { type: 'string', enum: ['not_found'] } }, required: ['code'] }],
-    });
+    const body = (status: string) => ((getProject[status].content as JsonObject)['application/problem+json'] as JsonObject).schema;
+    expect(body('404')).toEqual({ $ref: '#/components/schemas/NotFoundProblem' });
+    expect(body('403')).toEqual({ oneOf: [{ $ref: '#/components/schemas/MissingScopeProblem' }, { $ref: '#/components/schemas/PlanProblem' }] });
+    expect(body('422')).toEqual({ $ref: '#/components/schemas/ValidationProblem' });
+  });
+});
+
+/** The narrowing part of a problem family: `allOf: [{ $ref: Problem }, narrowing]`. */
+function family(name: string): JsonObject {
+  const allOf = schemas[name].allOf as JsonObject[];
+  expect(allOf[0], name).toEqual({ $ref: '#/components/schemas/Problem' });
+  return allOf[1];
+}
+
+describe('problem families', () => {
+  it.each([
+    ['ValidationProblem', ['validation_failed'], ['errors']],
+    ['RateLimitedProblem', ['rate_limited'], ['window', 'retry_after', 'upgrade_to']],
+    ['MissingScopeProblem', ['token.missing_scope'], ['required_scopes']],
+    ['PlanProblem', ['api.not_in_plan', 'api.write_not_in_plan', 'plan_limit.exports.excel', 'keywords.project_limit'], ['upgrade_to']],
+  ])('%s extends Problem with its codes and requires the fields sent with them', (name, codes, fields) => {
+    const narrowing = family(name);
+    expect(((narrowing.properties as JsonObject).code as JsonObject).enum).toEqual(expect.arrayContaining(codes));
+    expect(narrowing.required).toEqual(expect.arrayContaining(['code', ...fields]));
+  });
+
+  it('puts every catalogue code in exactly one family, and every problem answer refers to families', () => {
+    const families = Object.keys(schemas).filter((name) => name.endsWith('Problem') && name !== 'Problem');
+    const owners = new Map<string, string[]>();
+    for (const name of families) {
+      for (const code of ((family(name).properties as JsonObject).code as JsonObject).enum as string[]) owners.set(code, [...(owners.get(code) ?? []), name]);
+    }
+    for (const code of ERROR_CODES) expect(owners.get(code), code).toHaveLength(1);
+    const bodies: [string, JsonObject][] = [];
+    const responses = (built.components as JsonObject).responses as Record<string, JsonObject>;
+    for (const [name, response] of Object.entries(responses)) bodies.push([name, response]);
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, JsonObject>)) bodies.push([`${method} ${path} ${status}`, response]);
+      }
+    }
+    for (const [at, response] of bodies) {
+      const problem = (response.content as JsonObject | undefined)?.['application/problem+json'] as JsonObject | undefined;
+      if (!problem) continue;
+      const schema = problem.schema as JsonObject;
+      const refs = (schema.oneOf as JsonObject[] | undefined) ?? [schema];
+      for (const ref of refs) expect(families.map((f) => `#/components/schemas/${f}`), at).toContain(ref.$ref);
+    }
+  });
+});
+
+describe('generator-friendly forms', () => {
+  it('writes a nullable reference as anyOf with null, never allOf with a type list', () => {
+    const wrong: string[] = [];
+    let nullableRefs = 0;
+    for (const [at, node] of subschemas(built, '#')) {
+      const parts = (node.allOf ?? []) as JsonObject[];
+      if (parts.some((p) => typeof p?.$ref === 'string') && parts.some((p) => Array.isArray(p?.type))) wrong.push(at);
+      const any = node.anyOf as JsonObject[] | undefined;
+      if (any?.some((p) => p.$ref) && any.some((p) => p.type === 'null')) nullableRefs++;
+    }
+    expect(wrong).toEqual([]);
+    // CrawlChange.severity is one: the rewrite ran.
+    expect(nullableRefs).toBeGreaterThan(0);
+  });
+
+  it('declares the request headers once, as components; an operation lists only the required Idempotency-Key', () => {
+    for (const entry of entries) {
+      const operation = paths[templatePath(entry.path)][entry.method.toLowerCase()];
+      const inline = ((operation.parameters ?? []) as JsonObject[]).filter((p) => p.in === 'header');
+      expect(inline, entry.id).toEqual([]);
+      const headers = parametersOf(operation).filter((p) => p.in === 'header');
+      expect(headers.map((h) => [h.name, h.required]), entry.id).toEqual(entry.idempotency === 'required' ? [['Idempotency-Key', true]] : []);
+      expect(operation.description, entry.id).toContain('`Accept-Language`');
+    }
+    const components = (built.components as JsonObject).parameters as Record<string, JsonObject>;
+    expect(Object.values(components).map((p) => p.name).sort()).toEqual(['Accept-Language', 'Content-Encoding', 'Idempotency-Key', 'Idempotency-Key', 'If-None-Match']);
+  });
+
+  it('names no schema as orval names the result type of an operation (`<OperationId>Result`)', () => {
+    const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
+    const taken = entries.map((e) => `${pascal(e.id)}Result`);
+    expect(Object.keys(schemas).filter((name) => taken.includes(name))).toEqual([]);
+  });
+
+  it('keeps null out of enums', () => {
+    const wrong = [...subschemas(built, '#')].filter(([at, node]) => !at.includes('/examples') && Array.isArray(node.enum) && node.enum.includes(null)).map(([at]) => at);
+    expect(wrong).toEqual([]);
+  });
+
+  it('types the boolean filters of a query as booleans', () => {
+    const internal = (paths['/v1/crawls/{crawl}/pages'].get.parameters as JsonObject[]).find((p) => p.name === 'internal');
+    expect(internal?.schema).toMatchObject({ type: 'boolean' });
+  });
+
+  it('links no repository path in a description', () => {
+    const found = [...subschemas(built, '#')].filter(([, node]) => typeof node.description === 'string' && /docs\/decisions\//.test(node.description)).map(([at]) => at);
+    expect(found).toEqual([]);
   });
 });
 
@@ -130,5 +231,18 @@ describe('webhooks', () => {
     expect(event.required).toEqual(expect.arrayContaining(['id', 'type', 'created_at', 'data']));
     // zod-to-openapi writes a literal as a one-value enum.
     expect((event.properties as JsonObject).type).toMatchObject({ enum: [type] });
+  });
+
+  it('names the union of every event payload WebhookEvent, told apart by type', () => {
+    const union = schemas.WebhookEvent;
+    const refs = (union.oneOf as JsonObject[]).map((o) => o.$ref);
+    expect(union.discriminator).toMatchObject({ propertyName: 'type' });
+    const mapping = (union.discriminator as JsonObject).mapping as Record<string, string>;
+    expect(Object.keys(mapping).sort()).toEqual([...WEBHOOK_EVENTS, 'webhook.test'].sort());
+    for (const type of Object.keys(mapping)) {
+      const body = ((webhooks[type].post.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject;
+      expect(mapping[type]).toBe((body.schema as JsonObject).$ref);
+      expect(refs).toContain(mapping[type]);
+    }
   });
 });

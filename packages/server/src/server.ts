@@ -87,6 +87,8 @@ export interface SiteAuditServerOptions {
    * on the thread that answers HTTP. Default: one per core (os.availableParallelism()).
    */
   crawlThreads?: number;
+  /** Page-analysis threads the crawl threads hand HTML pages to. Default: crawlThreads − 1. */
+  crawlAnalysisThreads?: number;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
   secretKey?: string;
   /** Check every response against the contract. Default: on under NODE_ENV=test. */
@@ -205,11 +207,13 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   // quotas and event subscribers, registered below and nowhere else; a module's needs are handed
   // to it here. Started in this order when this process runs jobs, closed in the reverse order.
   const quotas = new QuotaReader();
-  const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads });
+  const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads, analysisThreads: options.crawlAnalysisThreads });
+  const logs = logsModule(services, options.logs);
   const modules = [
     accountModule(services, { rateLimiter, quotas }),
     crawls,
-    projectsModule(services, { stopper: crawls.provides.stopper }),
+    logs,
+    projectsModule(services, { stopper: crawls.provides.stopper, logs: logs.provides.eraser }),
     campaignsModule(services, { stopper: crawls.provides.stopper }),
     exportsModule(services, {
       ...options.exports,
@@ -219,7 +223,6 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
     positionsModule(services, options.providers ?? {}),
     searchConsoleModule(services, options.providers ?? {}),
     webhooksModule(services, webhooks),
-    logsModule(services, options.logs),
   ] as const satisfies readonly ServerModule<object>[];
   checkModules(modules);
   for (const module of modules as readonly ServerModule<object>[]) {
@@ -246,6 +249,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           clock: services.clock,
           problemTypeBase: typeBase,
           validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
+          receiveUpload: logs.provides.receiveUpload,
           onError: (error, req, res, warning) => {
             const fields = { err: error, req_id: res.getHeader('X-Request-Id'), method: req.method, path: requestPath(req) };
             if (warning) httpLog.warn(fields, warning);

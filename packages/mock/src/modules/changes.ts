@@ -1,8 +1,9 @@
 /**
  * What changed since the previous comparable crawl, the findings events and the prioritised fix
  * list, in memory, with the server's rules (docs/decisions/crawl-changes.md,
- * docs/decisions/regression-signals.md): an issue change is a (check, URL) pair, its first
- * occurrence carrying the details; a page change is an internal URL, matched on its normalised
+ * docs/decisions/regression-signals.md): an issue change is one occurrence, matched on its
+ * (check, URL) pair and its details (a pair's only occurrence in both crawls is the same finding
+ * whatever its details say); one that went away is fixed, or gone with its page; a page change is an internal URL, matched on its normalised
  * form; kinds come in the order of `CHANGE_KINDS`, each in the order its rows were found.
  */
 import { type CrawlChange, type CrawlChangesSummary, type Language, type Recommendation, type Severity } from '@siteaudit/schema';
@@ -13,10 +14,12 @@ import {
   checkLabel,
   compareRecommendations,
   fixFor,
+  isSiteWideCheck,
   normaliseUrl,
   pillarOf,
   recommendationImpact,
   regressionSignal,
+  TARGETED_CHECKS,
   type ChangeKind,
   type RegressionThreshold,
 } from '@siteaudit/schema/rules';
@@ -36,14 +39,28 @@ const KIND_SPAN = 1_000_000;
 const zero = (): Record<Severity, number> => ({ error: 0, warning: 0, info: 0 });
 const pageKey = (url: string) => normaliseUrl(url) ?? url;
 
-/** The first occurrence of each (check, URL) pair, with its position in the crawl's issues. */
-function pairs(crawl: CrawlRecord): Map<string, { index: number; issue: CrawlRecord['issues'][number] }> {
-  const out = new Map<string, { index: number; issue: CrawlRecord['issues'][number] }>();
+type Issue = CrawlRecord['issues'][number];
+
+/** The occurrences of each (check, URL) pair, with their positions in the crawl's issues. */
+function pairs(crawl: CrawlRecord): Map<string, { index: number; issue: Issue }[]> {
+  const out = new Map<string, { index: number; issue: Issue }[]>();
   crawl.issues.forEach((issue, index) => {
     const key = `${issue.name}\u0000${pageKey(issue.url)}`;
-    if (!out.has(key)) out.set(key, { index, issue });
+    const list = out.get(key) ?? [];
+    list.push({ index, issue });
+    out.set(key, list);
   });
   return out;
+}
+
+/**
+ * Whether an occurrence of a pair has its counterpart in the other crawl: the same details; or,
+ * for a check about the page itself (not `TARGETED_CHECKS`), the pair's only occurrence in both.
+ */
+function matched(issue: Issue, own: unknown[], other: { issue: Issue }[] | undefined): boolean {
+  if (!other) return false;
+  if (other.some((o) => o.issue.details === issue.details)) return true;
+  return !TARGETED_CHECKS.includes(issue.name) && own.length === 1 && other.length === 1;
 }
 
 function internalPages(crawl: CrawlRecord): Map<string, { index: number; page: CrawlRecord['page_records'][number] }> {
@@ -68,7 +85,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
       summary: {
         previous_crawl_id: null,
         basis: crawl.blocked ? 'blocked' : 'no_previous_crawl',
-        issues: { new: zero(), fixed: zero(), persisting: zero() },
+        issues: { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() },
         pages: { added: 0, removed: 0, status_changed: 0 },
         health: CRAWL_PILLARS.map((key) => ({ key, score: scores[key], previous_score: null, delta: null })),
         checks: [],
@@ -78,29 +95,41 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
   }
   const items: CrawlComparison['items'] = [];
   const add = (kind: ChangeKind, index: number, item: Omit<CrawlChange, 'kind'>) => items.push({ key: RANK[kind] * KIND_SPAN + index, item: { kind, ...item } });
-  const issueItem = (issue: CrawlRecord['issues'][number]) => ({ url: issue.url, name: issue.name, severity: issue.severity, category: issue.category, details: issue.details, status_code: null, previous_status_code: null });
+  const issueItem = (issue: Issue) => ({ url: issue.url, name: issue.name, severity: issue.severity, category: issue.category, details: issue.details, status_code: null, previous_status_code: null });
 
   const now = pairs(crawl);
   const before = pairs(previous);
+  const pagesNow = internalPages(crawl);
+  const pagesBefore = internalPages(previous);
+  // A page is still there when it answers 2xx and is not noindex; blocked pages answer nothing.
+  const noindexNow = new Set(crawl.issues.filter((i) => i.name === 'noindex').map((i) => pageKey(i.url)));
+  const stillThere = (url: string) => {
+    const page = pagesNow.get(pageKey(url))?.page;
+    return !!page && page.status_code !== null && page.status_code >= 200 && page.status_code < 300 && !noindexNow.has(pageKey(url));
+  };
+  const goneWithPage = (issue: Issue) => !isSiteWideCheck(issue.name) && pagesBefore.has(pageKey(issue.url)) && !stillThere(issue.url);
   const checks = new Map<string, CrawlChangesSummary['checks'][number]>();
-  const count = (issue: CrawlRecord['issues'][number], field: 'new' | 'fixed' | 'persisting') => {
-    const entry = checks.get(issue.name) ?? { name: issue.name, severity: issue.severity, category: issue.category, new: 0, fixed: 0, persisting: 0 };
+  const count = (issue: Issue, field: 'new' | 'fixed' | 'gone_with_page' | 'persisting') => {
+    const entry = checks.get(issue.name) ?? { name: issue.name, severity: issue.severity, category: issue.category, new: 0, fixed: 0, gone_with_page: 0, persisting: 0 };
     entry[field]++;
     checks.set(issue.name, entry);
   };
-  for (const [key, { index, issue }] of now) {
-    const kind = before.has(key) ? 'issue_persisting' : 'issue_new';
-    add(kind, index, issueItem(issue));
-    count(issue, kind === 'issue_new' ? 'new' : 'persisting');
+  for (const [key, list] of now) {
+    for (const { index, issue } of list) {
+      const kind = matched(issue, list, before.get(key)) ? 'issue_persisting' : 'issue_new';
+      add(kind, index, issueItem(issue));
+      count(issue, kind === 'issue_new' ? 'new' : 'persisting');
+    }
   }
-  for (const [key, { index, issue }] of before) {
-    if (now.has(key)) continue;
-    add('issue_fixed', index, issueItem(issue));
-    count(issue, 'fixed');
+  for (const [key, list] of before) {
+    for (const { index, issue } of list) {
+      if (matched(issue, list, now.get(key))) continue;
+      const gone = goneWithPage(issue);
+      add(gone ? 'issue_gone_with_page' : 'issue_fixed', index, issueItem(issue));
+      count(issue, gone ? 'gone_with_page' : 'fixed');
+    }
   }
 
-  const pagesNow = internalPages(crawl);
-  const pagesBefore = internalPages(previous);
   const pageItem = (url: string, status: number | null, previousStatus: number | null) => ({ url, name: null, severity: null, category: null, details: null, status_code: status, previous_status_code: previousStatus });
   for (const [key, { index, page }] of pagesNow) {
     const old = pagesBefore.get(key);
@@ -110,10 +139,11 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
   for (const [key, { index, page }] of pagesBefore) if (!pagesNow.has(key)) add('page_removed', index, pageItem(page.url, null, page.status_code));
   items.sort((a, b) => a.key - b.key);
 
-  const issues = { new: zero(), fixed: zero(), persisting: zero() };
+  const issues = { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() };
   for (const c of checks.values()) {
     issues.new[c.severity] += c.new;
     issues.fixed[c.severity] += c.fixed;
+    issues.gone_with_page[c.severity] += c.gone_with_page;
     issues.persisting[c.severity] += c.persisting;
   }
   const kinds = (kind: ChangeKind) => items.filter((i) => i.item.kind === kind).length;
@@ -130,7 +160,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
         previous_score: earlier[key],
         delta: scores[key] === null || earlier[key] === null ? null : scores[key]! - earlier[key]!,
       })),
-      checks: [...checks.values()].sort((a, b) => b.new - a.new || b.fixed - a.fixed || (a.name < b.name ? -1 : 1)),
+      checks: [...checks.values()].sort((a, b) => b.new - a.new || b.fixed - a.fixed || b.gone_with_page - a.gone_with_page || (a.name < b.name ? -1 : 1)),
     },
     items,
   };

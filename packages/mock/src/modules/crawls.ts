@@ -248,7 +248,7 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
     const crawl = settledCrawl(db, params.crawl, caller);
     const items = crawl.page_records
       .map((page, index) => ({ key: index, page }))
-      .filter(({ page }) => (!query.status || pageStatusClass(page.status_code) === query.status) && (!query.internal || String(page.is_internal) === query.internal))
+      .filter(({ page }) => (!query.status || pageStatusClass(page.status_code) === query.status) && (query.internal === undefined || page.is_internal === query.internal))
       .map(({ key, page }) => ({ key, item: withoutInternals(page) }));
     return { type: 'list', items };
   },

@@ -4,7 +4,7 @@
  * progress is answered instead of a new one (docs/decisions/exports.md).
  */
 import { type Export } from '@siteaudit/schema';
-import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename } from '@siteaudit/schema/rules';
+import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename, isExportableCrawl } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type MockEnv } from '../context.js';
 import type { ExportRecord, Job } from '../db.js';
@@ -67,7 +67,7 @@ export function runExportJob(env: MockEnv, job: Job): void {
 export const exportOperations: Pick<BusinessMap, 'createExport' | 'getExport' | 'downloadExport'> = {
   createExport({ env, db, caller, params, body, now, language }) {
     const crawl = ownedCrawl(db, params.crawl, caller);
-    if (crawl.status !== 'completed' || !crawl.settled) {
+    if (!isExportableCrawl(crawl)) {
       fail('crawl.not_finished', { detail: `The crawl is ${crawl.status}; exports need a completed, settled crawl.` });
     }
     if (body.format === 'xlsx') assertIncluded(env.plans, caller.plan, 'exports.excel', 'plan_limit.exports.excel');
@@ -110,7 +110,7 @@ export const exportOperations: Pick<BusinessMap, 'createExport' | 'getExport' | 
       type: 'file',
       bytes: fileOf(record),
       contentType: EXPORT_CONTENT_TYPES[record.format],
-      filename: exportFilename(slug, crawl?.finished_at ?? record.created_at, record.format),
+      filename: exportFilename(slug, crawl?.finished_at ?? record.created_at, record.format, record.language),
       etag: `"${record.id}"`,
     };
   },

@@ -22,7 +22,7 @@ import {
   type VerifiedOperator,
 } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
-import { data, fail, notFound, type BusinessMap, type MockEnv } from '../context.js';
+import { data, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
 import { assertUnlocked, basePath, DAY, iso, nextSeq, ownedProject, SECOND } from '../store.js';
 
@@ -44,10 +44,24 @@ function inCidr(ip: string, cidr: string): boolean {
 
 const verify = (operator: VerifiedOperator, ip: string) => (operator === 'google' ? GOOGLE : BING).some((c) => inCidr(ip, c));
 
-/** The upload's bytes, gunzipped when they start with gzip's magic bytes. */
+/** The upload's bytes, their SHA-256 (hex), and their text, gunzipped when they start with gzip's magic bytes. */
 export interface MockUpload {
   raw: Uint8Array;
   text: string;
+  digest: string;
+}
+
+/**
+ * What the server refuses before it reads an upload (and before its idempotency claim, so these
+ * refusals are not stored): the project, the plan, the size.
+ */
+export function checkLogUpload(env: MockEnv, caller: Caller, projectId: string, body: MockUpload | undefined): void {
+  const project = ownedProject(env.db, projectId, caller);
+  assertUnlocked(project);
+  assertIncluded(env.plans, caller.plan, 'logs.import_max_bytes', 'plan_limit.logs');
+  if (!body) fail('log_import.unsupported_media_type');
+  const max = caller.plan.limits['logs.import_max_bytes'];
+  if (!withinLimit(max, body.raw.byteLength)) fail('log_import.too_large', { upgrade_to: limitUpgrade(env.plans, caller.plan, 'logs.import_max_bytes', body.raw.byteLength) });
 }
 
 function parse(projectId: string, id: string, upload: MockUpload, now: Date): { parsed: LogImport; urls: UrlStat[]; days: LogDayStat[] } {
@@ -155,17 +169,19 @@ export function runLogJob(env: MockEnv, job: Job): void {
 
 export const logOperations = {
   createLogImport({ env, db, caller, params, now, upload }) {
+    checkLogUpload(env, caller, params.project, upload as MockUpload | undefined);
+    const body = upload as MockUpload;
     const project = ownedProject(db, params.project, caller);
-    assertUnlocked(project);
-    assertIncluded(env.plans, caller.plan, 'logs.import_max_bytes', 'plan_limit.logs');
-    const body = upload as MockUpload | undefined;
-    if (!body) fail('log_import.unsupported_media_type');
-    const max = caller.plan.limits['logs.import_max_bytes'];
-    if (!withinLimit(max, body.raw.byteLength)) fail('log_import.too_large', { upgrade_to: limitUpgrade(env.plans, caller.plan, 'logs.import_max_bytes', body.raw.byteLength) });
+    const earlier = [...db.logImports.values()].find((r) => r.import.project_id === project.id && r.digest === body.digest && r.import.status !== 'failed');
+    if (earlier) {
+      fail('log_import.duplicate', {
+        detail: `Import ${earlier.import.id} holds the same file (same SHA-256); its figures already count. Delete it (DELETE ${basePath(env)}/v1/projects/${project.id}/log-imports/${earlier.import.id}) to import the file again.`,
+      });
+    }
     const id = env.random.uuid();
     const { parsed, urls, days } = parse(project.id, id, body, now);
     const queued: LogImport = { ...parsed, status: 'queued', format: null, lines: { read: 0, kept: 0, refused: 0 }, refusals: [], human_hits: 0, bot_hits: 0, period: null, finished_at: null };
-    db.logImports.set(id, { seq: nextSeq(db), team_id: caller.team.id, import: queued, parsed, urls, days });
+    db.logImports.set(id, { seq: nextSeq(db), team_id: caller.team.id, digest: body.digest, import: queued, parsed, urls, days });
     env.schedule('logs.parsed', id, now.getTime() + PARSE_MS);
     return data(queued, { status: 202, headers: { Location: `${basePath(env)}/v1/projects/${project.id}/log-imports/${id}` } });
   },

@@ -57,6 +57,8 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
   return async (op, request) => {
     const { language, requestId } = request;
     let claimed: { teamId: string; key: string } | null = null;
+    /** A received upload: whatever the handler did not take is dropped once the answer is settled. */
+    let received: Upload<unknown> | null = null;
     let rateHeaders: Record<string, string> = {};
     try {
       const now = ports.clock();
@@ -91,14 +93,18 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
 
       const query = validate(op.query, request.query, language) as Record<string, unknown>;
       const body = op.body ? validate(op.body, parseJsonBody(await request.body(), request.header('content-type')), language, 'body') : undefined;
-      const upload = op.upload ? readUpload(request) : undefined;
+      let upload = op.upload ? readUpload(request) : undefined;
 
       let after: unknown[] | null = null;
       if (op.kind === 'list' && typeof query.cursor === 'string') after = ports.cursors.decode(query.cursor, op.id, caller.teamId, query, params);
 
+      // An upload is read whole before the claim, so its fingerprint covers its content: the same
+      // key with other bytes is a reused key, and a replay answers a request whose body was read.
+      if (upload && ports.receiveUpload) upload = await ports.receiveUpload(op.id, caller, params, upload);
+      received = upload ?? null;
+
       if (key !== null) {
-        // An upload is not read before the claim: its fingerprint is what its headers say of it.
-        const described = upload ? { content_type: upload.contentType, gzip: upload.gzip, length: upload.length } : body;
+        const described = upload ? { content_type: upload.contentType, gzip: upload.gzip, length: upload.length, digest: upload.digest ?? null } : body;
         const claim = await ports.idempotency.claim(caller.teamId, key, requestFingerprintText(op.id, params, query, described), now);
         if (claim.kind === 'mismatch') throw new ApiError('idempotency.key_reused');
         if (claim.kind === 'in_flight') throw new ApiError('idempotency.key_in_use');
@@ -169,6 +175,14 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
       const answer = problemAnswer(refusal, language, requestId, ports.problemTypeBase);
       answer.headers = { ...rateHeaders, ...answer.headers };
       return answer;
+    } finally {
+      if (received?.discard) {
+        try {
+          await received.discard();
+        } catch (cause) {
+          ports.unexpected(cause, request, 'received upload not discarded');
+        }
+      }
     }
   };
 }

@@ -40,8 +40,12 @@ export interface Upload<B> {
   body: B;
   contentType: string;
   gzip: boolean;
-  /** Content-Length, when sent. */
+  /** Content-Length, when sent; once received (`receiveUpload`), the bytes read. */
   length: number | null;
+  /** SHA-256 (hex) of the body as sent, once received: part of the request's idempotency fingerprint. */
+  digest?: string;
+  /** Drops what receiving kept of the body (a staged file), unless the handler took it: called after every answer. */
+  discard?(): MaybePromise<void>;
 }
 
 /** What the gates need to know of a caller; the transport's own caller carries more. */
@@ -134,6 +138,13 @@ export interface PipelinePorts<C extends CallerFacts, S = unknown, R extends Pip
   etag(text: string): string;
   /** Closes a download's stream that will not be sent (a conditional GET answered 304). */
   discard?(stream: S): void;
+  /**
+   * Reads an upload's body whole before its idempotency claim, returning it with its `digest`
+   * (the server streams it to a file, hashing it as it passes): the claim's fingerprint then
+   * covers the content, and a replay is answered once the body is read, so the connection stays
+   * usable. Its refusals (404, 403, 413) come before the claim and are not stored.
+   */
+  receiveUpload?(op: OperationId, caller: C, params: Record<string, unknown>, upload: Upload<unknown>): Promise<Upload<unknown>>;
   /** The operation's handler: a JSON, list or file output, nothing for an empty answer. */
   handle(op: OperationId, ctx: PipelineContext<C>, input: { params: unknown; query: unknown; body: unknown; upload?: Upload<unknown> }): MaybePromise<unknown>;
   /** Hold every JSON answer to the contract (an answer outside it is a 500). */

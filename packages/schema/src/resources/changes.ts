@@ -16,14 +16,14 @@ export const CrawlChange = z
     details: z
       .string()
       .nullable()
-      .describe('the first occurrence of the check on the URL: in this crawl for issue_new and issue_persisting, in the previous one for issue_fixed'),
+      .describe('the occurrence’s details: in this crawl for issue_new and issue_persisting, in the previous one for issue_fixed and issue_gone_with_page'),
     status_code: z.int().nullable().describe('the status in this crawl; null for page_removed, for the issue kinds, or when no HTTP response came'),
     previous_status_code: z.int().nullable().describe('the status in the previous crawl; null for page_added, for the issue kinds, or when no HTTP response came'),
   })
   .meta({
     id: 'CrawlChange',
     description:
-      'Extension (docs/decisions/crawl-changes.md): one change since the previous comparable crawl. An issue change is one check on one URL, however many occurrences it has there; a page change is one internal URL.',
+      'Extension (docs/decisions/crawl-changes.md): one change since the previous comparable crawl. An issue change is one occurrence (a second broken link on a page is new); one that went away is issue_fixed when its page is still there and issue_gone_with_page when the page went (removed, redirected, 4xx/5xx, blocked or noindex). A page change is one internal URL.',
   });
 export type CrawlChange = z.infer<typeof CrawlChange>;
 
@@ -36,7 +36,9 @@ export const CrawlChangesSummary = z
     basis: z
       .enum(CHANGE_BASES)
       .describe('compared; no_previous_crawl (first crawl with these settings); blocked (this crawl was blocked: nothing compared); not_compared (a failed or stopped crawl, or one settled before comparisons existed)'),
-    issues: z.object({ new: SeverityCounts, fixed: SeverityCounts, persisting: SeverityCounts }).describe('(check, URL) pairs by severity'),
+    issues: z
+      .object({ new: SeverityCounts, fixed: SeverityCounts, gone_with_page: SeverityCounts, persisting: SeverityCounts })
+      .describe('occurrences by severity: new; fixed (the page is still there); gone_with_page (the page was removed, redirected, answers 4xx/5xx or nothing, or is blocked or noindex); persisting'),
     pages: z.object({ added: z.int().min(0), removed: z.int().min(0), status_changed: z.int().min(0) }).describe('internal URLs'),
     health: z
       .array(
@@ -49,8 +51,18 @@ export const CrawlChangesSummary = z
       )
       .describe('the crawl pillars of the scorecard, in this crawl and the previous one'),
     checks: z
-      .array(z.object({ name: z.string(), severity: Severity, category: z.string(), new: z.int().min(0), fixed: z.int().min(0), persisting: z.int().min(0) }))
-      .describe('every check that is new, fixed or persisting: most new first, then most fixed, then by name'),
+      .array(
+        z.object({
+          name: z.string(),
+          severity: Severity,
+          category: z.string(),
+          new: z.int().min(0),
+          fixed: z.int().min(0),
+          gone_with_page: z.int().min(0),
+          persisting: z.int().min(0),
+        }),
+      )
+      .describe('every check with occurrences new, fixed, gone with their page or persisting: most new first, then most fixed, then by name'),
   })
   .meta({ id: 'CrawlChangesSummary', description: 'Extension (docs/decisions/crawl-changes.md): what changed since the previous comparable crawl.' });
 export type CrawlChangesSummary = z.infer<typeof CrawlChangesSummary>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, NoBody, PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
+import { DateTime, NoBody, PageQuery, queryBoolean, Severity, SeverityCounts, Uuid } from '../common.js';
 
 /** Full value sets the spec leaves open (docs/decisions/crawl-lifecycle.md). */
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'stopped'] as const;
@@ -168,6 +168,6 @@ export const ListIssuesQuery = PageQuery.extend({
 export const PAGE_STATUS_FILTERS = ['2xx', '3xx', '4xx', '5xx', 'unreachable'] as const;
 export const ListPagesQuery = PageQuery.extend({
   status: z.enum(PAGE_STATUS_FILTERS).optional(),
-  internal: z.enum(['true', 'false']).optional(),
+  internal: queryBoolean().optional().describe('`true`: internal pages only; `false`: external pages only'),
 });
 export const PageByUrlQuery = z.strictObject({ url: z.string().min(1).max(4096) });

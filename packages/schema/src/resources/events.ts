@@ -32,17 +32,30 @@ export const WEBHOOK_EVENT_PAYLOADS = {
       campaign_id: Uuid,
       crawl_id: Uuid,
       previous_crawl_id: Uuid,
-      counts: z.object({
-        new: SeverityCounts,
-        fixed: SeverityCounts,
-        persisting: SeverityCounts,
+      counts: z
+        .object({
+          new: SeverityCounts,
+          fixed: SeverityCounts,
+          gone_with_page: SeverityCounts,
+          persisting: SeverityCounts,
         pages_added: z.int().min(0),
         pages_removed: z.int().min(0),
-        status_changed: z.int().min(0),
-      }),
+          status_changed: z.int().min(0),
+        })
+        .describe('issue occurrences by severity (new; fixed, their page still there; gone_with_page; persisting) and page counts, as the changes summary'),
       health_score: z.object({ score: z.int().nullable(), previous_score: z.int().nullable(), delta: z.int().nullable() }),
       top_new_checks: z.array(z.object({ name: z.string(), severity: Severity, category: z.string(), new: z.int().min(1) })).describe('at most 5, most severe then most new'),
     }),
   ).meta({ id: 'SignalDetectedEvent', description: 'A comparable crawl regressed past its campaign’s regression_threshold (docs/decisions/regression-signals.md).' }),
   'webhook.test': webhookEvent('webhook.test', z.object({ webhook_id: Uuid })).meta({ id: 'WebhookTestEvent' }),
 } as const;
+
+type EventPayload = (typeof WEBHOOK_EVENT_PAYLOADS)[keyof typeof WEBHOOK_EVENT_PAYLOADS];
+
+/**
+ * Any delivery body, told apart by `type`: the document's `WebhookEvent` (`oneOf` with a
+ * `discriminator`), so that generated clients get one union as the SDK's `WebhookEvent` type.
+ */
+export const WebhookEvent = z
+  .discriminatedUnion('type', Object.values(WEBHOOK_EVENT_PAYLOADS) as [EventPayload, ...EventPayload[]])
+  .meta({ id: 'WebhookEvent', description: 'The body of any webhook delivery, by its `type`.' });

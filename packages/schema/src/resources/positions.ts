@@ -69,10 +69,10 @@ export const CheckKeywordBody = z.strictObject({ keyword: Keyword }).meta({ id: 
 
 export const TrackKeywordsResult = z
   .object({ project_id: Uuid, tracked: z.array(z.string()), already_tracked: z.array(z.string()) })
-  .meta({ id: 'TrackKeywordsResult' });
+  .meta({ id: 'TrackedKeywords' });
 export const UntrackKeywordsResult = z
   .object({ project_id: Uuid, untracked: z.array(z.string()) })
-  .meta({ id: 'UntrackKeywordsResult' });
+  .meta({ id: 'UntrackedKeywords' });
 export const KeywordsActivityResult = z
   .object({ project_id: Uuid, active: z.boolean(), changed: z.array(z.string()) })
   .meta({ id: 'KeywordsActivityResult' });

@@ -225,6 +225,10 @@ export const CHECK_GUIDE: Record<CheckName, CheckGuide> = {
     why: { en: `A canonical to HTTP asks search engines to index the insecure version of the page.`, fr: `Une canonique HTTP demande aux moteurs d’indexer la version non sécurisée de la page.` },
     fix: { en: `Point the canonical at the HTTPS URL.`, fr: `Faites pointer la canonique vers l’URL HTTPS.` },
   },
+  site_unreachable: {
+    why: { en: `Neither visitors nor search engines could reach the site when it was crawled: nothing of it could be audited.`, fr: `Ni les visiteurs ni les moteurs ne pouvaient joindre le site au moment du crawl : rien n’a pu en être audité.` },
+    fix: { en: `Check the host name (DNS), that the server accepts connections on its port and that its certificate is valid, then crawl again.`, fr: `Vérifiez le nom d’hôte (DNS), que le serveur accepte les connexions sur son port et que son certificat est valide, puis relancez le crawl.` },
+  },
   robots_txt_5xx: {
     why: { en: `While robots.txt fails, search engines treat the whole site as disallowed.`, fr: `Tant que le robots.txt échoue, les moteurs considèrent tout le site comme interdit.` },
     fix: { en: `Make robots.txt answer 200 (or 404): while it fails, search engines crawl nothing.`, fr: `Faites répondre le robots.txt en 200 (ou 404) : tant qu’il échoue, les moteurs n’explorent rien.` },

@@ -12,6 +12,19 @@ import { CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type CrawlPillar } from './craw
 
 export { CHANGE_KINDS, CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type ChangeKind, type CrawlPillar } from './crawl-pillars.js';
 
+/**
+ * Checks whose details name a target on the page (a link, an image, a resource): a page may have
+ * several occurrences, each matched between two crawls on its details alone, so a link to another
+ * target is a new occurrence. Other checks describe the page itself: a pair's only occurrence in
+ * both crawls is the same finding whatever its details say (a word count, an example URL).
+ */
+export const TARGETED_CHECKS: readonly string[] = [
+  'broken_internal_link', 'broken_external_link', 'link_to_redirect', 'internal_link_to_http', 'internal_nofollow', 'internal_nofollow_to_indexable',
+  'broken_stylesheet', 'broken_script', 'broken_resource', 'resource_redirect', 'resource_blocked_by_robots', 'mixed_content', 'form_to_http',
+  'broken_image', 'image_missing_alt', 'image_alt_too_long', 'image_too_large', 'image_missing_dimensions', 'anchor_text_empty', 'anchor_text_generic',
+  'hreflang_no_return', 'hreflang_bad_target',
+];
+
 /** The pillar a check counts in, from its category. */
 export function pillarOf(category: string): CrawlPillar {
   for (const pillar of CRAWL_PILLARS) if ((CRAWL_PILLAR_CATEGORIES[pillar] as readonly string[]).includes(category)) return pillar;
@@ -36,7 +49,7 @@ export const SIGNAL_TOP_CHECKS = 5;
 export type SignalReason = 'new_issues' | 'health_score_drop';
 
 export interface RegressionInput {
-  /** New (check, URL) pairs by severity. */
+  /** New occurrences by severity. */
   newIssues: Record<Severity, number>;
   /** Technique health score now and at the previous comparable crawl; null when not measured. */
   health: { score: number | null; previous: number | null };
@@ -114,7 +127,7 @@ export function notComparedSummary(crawlId: string): CrawlChangesSummary {
     crawl_id: crawlId,
     previous_crawl_id: null,
     basis: 'not_compared',
-    issues: { new: zero(), fixed: zero(), persisting: zero() },
+    issues: { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() },
     pages: { added: 0, removed: 0, status_changed: 0 },
     health: [],
     checks: [],

@@ -16,11 +16,21 @@ export type ExportFileFormat = keyof typeof EXPORT_CONTENT_TYPES;
 export const DEFAULT_EXPORT_RETENTION_DAYS = 7;
 
 /**
- * The attachment name of a download: `siteaudit-<project slug>-<day the crawl finished>.<format>`.
+ * The attachment name of a download: `siteaudit-<project slug>-<day the crawl finished>-<language>.<format>`,
+ * so the French and the English report of one crawl do not overwrite each other.
  *
  * @example
- * exportFilename('example-com', '2026-01-15T10:00:07.000Z', 'pdf'); // 'siteaudit-example-com-2026-01-15.pdf'
+ * exportFilename('example-com', '2026-01-15T10:00:07.000Z', 'pdf', 'fr'); // 'siteaudit-example-com-2026-01-15-fr.pdf'
  */
-export function exportFilename(projectSlug: string | null | undefined, finishedAt: string, format: ExportFileFormat): string {
-  return `siteaudit-${projectSlug ?? 'crawl'}-${finishedAt.slice(0, 10)}.${format}`;
+export function exportFilename(projectSlug: string | null | undefined, finishedAt: string, format: ExportFileFormat, language: string): string {
+  return `siteaudit-${projectSlug ?? 'crawl'}-${finishedAt.slice(0, 10)}-${language}.${format}`;
+}
+
+/**
+ * Whether a crawl can be exported: completed and settled, or failed because its site could not
+ * be reached (blocked), whose report says so in one line (docs/decisions/exports.md).
+ */
+export function isExportableCrawl(crawl: { status: string; settled: boolean; blocked: boolean }): boolean {
+  if (!crawl.settled) return false;
+  return crawl.status === 'completed' || (crawl.status === 'failed' && crawl.blocked);
 }

@@ -19,6 +19,7 @@ export { CRAWL_SETTINGS, crawlSettingsText } from './comparable-crawls.js';
 export { ifNoneMatchMatches, VARY } from './conditional-requests.js';
 export {
   CHANGE_KINDS,
+  TARGETED_CHECKS,
   type ChangeKind,
   checkLabel,
   compareRecommendations,
@@ -43,13 +44,14 @@ export {
 export { crawlProgressPercent } from './crawl-progress.js';
 export { CRAWL_STEPS, type CrawlStep, pagespeedSkipReason, QUEUED_CRAWL, unmeasuredPageSpeed } from './crawls.js';
 export { cursorBinding } from './cursors.js';
-export { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, type ExportFileFormat, exportFilename } from './exports.js';
+export { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, type ExportFileFormat, exportFilename, isExportableCrawl } from './exports.js';
 export { ACCESSIBILITY_PREFIX, axisFix, fixFor, whyFor } from './fix-advice.js';
 export { accessRefusal, planRefusal, type Refusal } from './gates.js';
 export { healthScore, healthScoreExact, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
 export { canonicalJson, IDEMPOTENCY_KEY_RETENTION_MS, parseIdempotencyKey, requestFingerprintText } from './idempotency.js';
 export { type CheckCategory, type CheckDefinition, type CheckName, CHECKS, SEVERITY_RANK } from './issue-catalogue.js';
 export { isKnownIssueDetail, localiseIssueDetails } from './issue-details.js';
+export { CRAWL_ERROR_MESSAGES, localiseCrawlError, siteUnreachableError, type CrawlErrorCode } from './crawl-error-text.js';
 export { canonicalKeyword } from './keywords.js';
 export { pickLanguage } from './language.js';
 export { isLocalHostName } from './local-names.js';

@@ -108,6 +108,9 @@ export const CHECKS = {
   canonical_cross_domain: check(W, 'canonicals', 'Canonical to another host', 'Canonique vers un autre hôte'),
   canonical_to_http: check(W, 'canonicals', 'HTTPS page with an HTTP canonical', 'Page HTTPS avec une canonique HTTP'),
 
+  // The site as a whole could not be reached (DNS, connection, TLS, timeout): the crawl fails (docs/decisions/crawl-lifecycle.md).
+  site_unreachable: check(E, 'http', 'Site unreachable', 'Site injoignable', 'site'),
+
   // robots.txt and sitemaps
   robots_txt_5xx: check(E, 'robots_sitemaps', 'robots.txt answers 5xx (disallow all)', 'robots.txt en erreur 5xx (tout est interdit)', 'site'),
   robots_txt_missing: check(I, 'robots_sitemaps', 'robots.txt missing', 'robots.txt absent', 'site'),

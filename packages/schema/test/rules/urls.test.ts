@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normaliseUrl } from '../../src/rules/urls.js';
+import { normaliseUrl, parsedNormalised } from '../../src/rules/urls.js';
 
 describe('URL normalisation (docs/decisions/url-normalisation.md)', () => {
   it('normalises URLs as the crawler does', () => {
@@ -18,6 +18,27 @@ describe('URL normalisation (docs/decisions/url-normalisation.md)', () => {
         const once = normaliseUrl(url);
         if (once !== null) expect(normaliseUrl(once)).toBe(once);
       }),
+    );
+  });
+
+  it('reads plain URLs and absolute paths off the string as the parser would (property)', () => {
+    const pick = (chars: string, max: number) => fc.string({ unit: fc.constantFrom(...chars), maxLength: max });
+    const host = fc.oneof(
+      fc.array(pick('abcxyz019-.', 6), { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.')),
+      fc.tuple(fc.nat(300), fc.nat(300), fc.nat(300), fc.nat(300)).map((n) => n.join('.')),
+      fc.constantFrom('xn--bcher-kva.example', 'xn--a.example', '0x7f.1', '127.1', '010.0.0.1', 'a..b', 'A.example', 'example.com.', '1.example.com', 'a_b.example'),
+    );
+    const port = fc.option(fc.oneof(fc.nat(70000).map(String), fc.constantFrom('80', '443', '0', '08080')), { nil: undefined });
+    const path = pick('/.abAZ09-_~!$&\'()*+,;=:@%?#\\ ', 14);
+    const origin = fc.tuple(fc.constantFrom('http', 'https', 'HTTP', 'ftp'), host, port).map(([s, h, p]) => `${s}://${h}${p === undefined ? '' : `:${p}`}`);
+    fc.assert(
+      fc.property(origin, path, origin, (o, p, base) => {
+        const absolute = o + (p.startsWith('/') || p === '' ? p : `/${p}`);
+        expect(normaliseUrl(absolute)).toBe(parsedNormalised(absolute));
+        const relative = `/${p}`;
+        expect(normaliseUrl(relative, `${base}/dir/page?q=1`)).toBe(parsedNormalised(relative, `${base}/dir/page?q=1`));
+      }),
+      { numRuns: 5000 },
     );
   });
 });

@@ -169,8 +169,13 @@ export class CrawlThreadPool {
    * `size`: crawl threads at most, and size − 1 page-analysis threads that the crawl threads
    * hand HTML pages to, so that even one crawl uses every core; 0 runs crawls in the calling thread.
    */
-  constructor(readonly size: number = defaultCrawlThreads()) {
+  constructor(
+    readonly size: number = defaultCrawlThreads(),
+    /** Page-analysis threads; default size − 1. */
+    readonly analysisSize: number = Math.max(0, size - 1),
+  ) {
     if (!Number.isInteger(size) || size < 0) throw new TypeError(`crawl threads must be a whole number >= 0, got ${size}`);
+    if (!Number.isInteger(analysisSize) || analysisSize < 0) throw new TypeError(`page-analysis threads must be a whole number >= 0, got ${analysisSize}`);
   }
 
   /** Runs one crawl to its outcome; rejects as crawlSite does (an AbortError when stopped by shutdown). */
@@ -206,7 +211,7 @@ export class CrawlThreadPool {
   /** Wires a new crawl thread to each page-analysis thread (starting them the first time). */
   private connect(thread: CrawlThread): void {
     if (this.analysis.length === 0) {
-      for (let i = 1; i < this.size; i++) {
+      for (let i = 0; i < this.analysisSize; i++) {
         const worker = spawnCrawlerThread('analysis-thread', 'siteaudit-page-analysis');
         // Never what keeps the process alive; a thread that ends is dropped (crawl threads then analyse pages themselves).
         worker.unref();

@@ -67,6 +67,8 @@ class Crawler {
   private readonly siteFiles: SiteFiles;
   private readonly fetcher: UrlFetcher;
   private readonly startId: number;
+  /** Why the start URL's site could not be reached at all, when that ended the crawl. */
+  private unreachable: CrawlOutcome['unreachable'] = null;
 
   constructor(
     private readonly cfg: CrawlConfig,
@@ -154,6 +156,7 @@ class Crawler {
       healthScore: exact === null ? null : Math.round(exact),
       healthScoreExact: exact,
       aborted: this.control.callerAborted,
+      unreachable: this.unreachable,
     };
   }
 
@@ -163,7 +166,11 @@ class Crawler {
     if (policy.state === 'unreachable' && policy.status === null) {
       // Not even robots.txt answered: the site cannot be reached (or may not be, by the guard).
       this.control.blocked = policy.error === 'address_refused' ? 'address_refused' : 'unreachable';
-      return this.recordStartOnly(policy.error ?? 'connection');
+      const type = policy.error ?? 'connection';
+      this.unreachable = { type, message: policy.errorMessage ?? '' };
+      await this.recordStartOnly(type);
+      // The site-level finding: the cause, as fetch_failed stores it (`dns: getaddrinfo ENOTFOUND …`).
+      return this.output.issue('site_unreachable', null, policy.errorMessage ? `${type}: ${policy.errorMessage}` : type, this.scope.startUrl);
     }
     if (policy.state === 'unreachable') {
       this.control.blocked = 'robots_unreachable';

@@ -146,6 +146,11 @@ export interface CrawlOutcome {
   healthScoreExact: number | null;
   /** True when the signal stopped the crawl early. */
   aborted: boolean;
+  /**
+   * Set when the site could not be reached at all (blockedReason `unreachable` or
+   * `address_refused`): the fetch error's type and the library's message.
+   */
+  unreachable?: { type: string; message: string } | null;
 }
 
 

@@ -38,8 +38,15 @@ export interface Input<K extends OperationId> {
   params: ParsedParams<K>;
   query: ParsedQuery<K>;
   body: ParsedBody<K>;
-  /** An upload operation's body, as node streams it (set for those only). */
-  upload?: Upload<Readable>;
+  /** An upload operation's body, received to a file before the handler runs (set for those only). */
+  upload?: ReceivedUpload;
+}
+
+/** An upload read whole to a staging file (`receiveUpload`), with its size and digest. */
+export interface ReceivedUpload extends Upload<Readable> {
+  /** The staging file: the handler renames it to keep it, else it is removed after the answer. */
+  file: string;
+  digest: string;
 }
 
 type OutputOf<K extends OperationId> = (typeof contract)[K]['kind'] extends 'list'
@@ -64,6 +71,8 @@ export interface BinderDeps {
   problemTypeBase: string;
   /** Check every response body against the contract (tests, development). */
   validateResponses: boolean;
+  /** Reads an upload operation's body to a file before its idempotency claim (the logs module). */
+  receiveUpload?: (caller: Caller, params: { project: string }, upload: Upload<Readable>) => Promise<ReceivedUpload>;
   /** An unexpected error (answered 500), or with `warning` one that did not fail the request. */
   onError: (error: unknown, req: IncomingMessage, res: ServerResponse, warning?: string) => void;
 }
@@ -217,6 +226,7 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): NodeLayer 
     cursors: deps.cursors,
     etag: etagOf,
     discard: (stream) => stream.destroy(),
+    receiveUpload: deps.receiveUpload && ((_op, caller, params, upload) => deps.receiveUpload!(caller, params as { project: string }, upload as Upload<Readable>)),
     handle: (op, ctx, input) => byId[op](ctx, input),
     validateResponses: deps.validateResponses,
     unexpected: (error, { req, res }, warning) => {

@@ -140,7 +140,7 @@ export interface ExportStrings {
     blocked: string;
     notCompared: string;
     issuePairs: string;
-    kinds: Record<'issue_new' | 'issue_fixed' | 'issue_persisting' | 'page_added' | 'page_removed' | 'status_changed', string>;
+    kinds: Record<'issue_new' | 'issue_fixed' | 'issue_gone_with_page' | 'issue_persisting' | 'page_added' | 'page_removed' | 'status_changed', string>;
     pillar: string;
     previous: string;
     current: string;
@@ -148,6 +148,7 @@ export interface ExportStrings {
     checksHeading: string;
     newCount: string;
     fixedCount: string;
+    goneCount: string;
     kind: string;
     previousStatus: string;
     noChange: string;
@@ -289,14 +290,16 @@ const en: ExportStrings = {
   },
   changes: {
     title: 'Since the last crawl',
-    comparedWith: (date) => `Compared with the previous crawl run with the same settings, finished ${date}. An issue counts once per check and URL.`,
+    comparedWith: (date) =>
+      `Compared with the previous crawl run with the same settings, finished ${date}. Each occurrence counts: a second broken link on a page is new. “Fixed” means the page is still there without the issue; “Gone with their page” means the page was removed, redirected, answers an error or is no longer indexable.`,
     noPrevious: 'First crawl with these settings: the next crawl of this campaign will be compared with this one.',
     blocked: 'The site blocked this crawl: it is not compared with the previous one.',
     notCompared: 'This crawl was not compared with an earlier one.',
-    issuePairs: 'Issues (check × URL)',
+    issuePairs: 'Issue occurrences',
     kinds: {
       issue_new: 'New',
       issue_fixed: 'Fixed',
+      issue_gone_with_page: 'Gone with their page',
       issue_persisting: 'Still there',
       page_added: 'Pages added',
       page_removed: 'Pages removed',
@@ -309,6 +312,7 @@ const en: ExportStrings = {
     checksHeading: 'Checks that changed the most',
     newCount: 'New',
     fixedCount: 'Fixed',
+    goneCount: 'Gone with page',
     kind: 'Change',
     previousStatus: 'Previous status',
     noChange: 'Nothing changed.',
@@ -450,14 +454,16 @@ const fr: ExportStrings = {
   },
   changes: {
     title: 'Depuis le dernier crawl',
-    comparedWith: (date) => `Comparaison avec le crawl précédent lancé avec les mêmes réglages, terminé le ${date}. Un problème compte une fois par vérification et par URL.`,
+    comparedWith: (date) =>
+      `Comparaison avec le crawl précédent lancé avec les mêmes réglages, terminé le ${date}. Chaque occurrence compte : un deuxième lien cassé sur une page est nouveau. « Corrigés » : la page est toujours là, sans le problème ; « Partis avec leur page » : la page a été retirée, redirigée, répond une erreur ou n’est plus indexable.`,
     noPrevious: 'Premier crawl avec ces réglages : le prochain crawl de cette campagne sera comparé à celui-ci.',
     blocked: 'Le site a bloqué ce crawl : il n’est pas comparé au précédent.',
     notCompared: 'Ce crawl n’a pas été comparé à un crawl antérieur.',
-    issuePairs: 'Problèmes (vérification × URL)',
+    issuePairs: 'Occurrences de problèmes',
     kinds: {
       issue_new: 'Nouveaux',
       issue_fixed: 'Corrigés',
+      issue_gone_with_page: 'Partis avec leur page',
       issue_persisting: 'Toujours présents',
       page_added: 'Pages ajoutées',
       page_removed: 'Pages retirées',
@@ -470,6 +476,7 @@ const fr: ExportStrings = {
     checksHeading: 'Vérifications qui ont le plus changé',
     newCount: 'Nouveaux',
     fixedCount: 'Corrigés',
+    goneCount: 'Partis avec leur page',
     kind: 'Évolution',
     previousStatus: 'Statut précédent',
     noChange: 'Rien n’a changé.',

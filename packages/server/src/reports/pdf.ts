@@ -71,6 +71,11 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
   const { layout } = ctx;
 
   drawCover(ctx);
+  // A crawl that never reached its site has nothing else to show: the cover says why, in one line.
+  if (source.crawl.failure) {
+    doc.end();
+    return;
+  }
 
   layout.newPage();
   drawHealthSummary(ctx);
@@ -78,7 +83,9 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
   drawHistoryChart(ctx);
 
   if (source.changes) {
-    layout.newPage();
+    // Not compared (a first crawl): one line under the charts instead of a page of its own.
+    if (source.changes.summary.basis === 'compared') layout.newPage();
+    else layout.y += 10;
     drawChanges(ctx);
   }
 

@@ -42,6 +42,11 @@ export interface ExportSource {
     finished_at: string | null;
     pages: { crawled: number; discovered: number; budget: number };
     issue_counts: { error: number; warning: number; info: number };
+    /**
+     * Why the crawl failed, as a sentence in the report's language, without its code (a site that
+     * could not be reached): the report is then its cover and this line.
+     */
+    failure?: string | null;
   };
   healthScore: number | null;
   summary: IssueSummary;

@@ -66,9 +66,14 @@ export function openDatabase(option: DatabaseOption): Database {
       min: 1,
       max: 1,
       afterCreate(conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
+        // secure_delete: a deleted row's bytes are overwritten, not left readable in free pages
+        // (uploaded logs' paths, a deleted project's pages; docs/decisions/logs.md, "Retention").
         conn.run('PRAGMA foreign_keys = ON', (err) => {
-          if (err || file === ':memory:') return done(err, conn);
-          conn.run('PRAGMA journal_mode = WAL', (e) => done(e, conn));
+          if (err) return done(err, conn);
+          conn.run('PRAGMA secure_delete = ON', (e) => {
+            if (e || file === ':memory:') return done(e, conn);
+            conn.run('PRAGMA journal_mode = WAL', (e2) => done(e2, conn));
+          });
         });
       },
     },
@@ -79,7 +84,10 @@ export function openDatabase(option: DatabaseOption): Database {
 export async function migrate(db: Database): Promise<void> {
   // Cascading deletes rely on foreign keys, which SQLite enforces per connection and only when
   // asked; a knex instance we did not create may not have asked (give it a pool of one).
-  if (db.dialect === 'sqlite' && !db.owned) await db.knex.raw('PRAGMA foreign_keys = ON');
+  if (db.dialect === 'sqlite' && !db.owned) {
+    await db.knex.raw('PRAGMA foreign_keys = ON');
+    await db.knex.raw('PRAGMA secure_delete = ON');
+  }
   const latest = () => db.knex.migrate.latest({ migrationSource, tableName: 'siteaudit_migrations' });
   if (db.dialect === 'postgres') await withMigrationLock(db.knex, latest);
   else await latest();

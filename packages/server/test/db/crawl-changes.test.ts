@@ -64,7 +64,7 @@ async function scenario(campaign: Record<string, unknown>) {
   const warn = () => {
     pages['/about'] = { html: pages['/about'].html!.replace(/<meta name="description"[^>]*>/, '') };
   };
-  return { call, crawl, change, warn, events, project, campaign: created };
+  return { call, crawl, change, warn, events, project, campaign: created, pages };
 }
 
 async function all(call: (m: string, p: string) => Promise<Response>, path: string) {
@@ -106,12 +106,14 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     expect(of('page_removed').map((c) => [path(c.url), c.status_code, c.previous_status_code])).toEqual([['/missing', null, 404]]);
     expect(of('status_changed').map((c) => [path(c.url), c.status_code, c.previous_status_code])).toEqual([['/about', 500, 200]]);
     expect(of('issue_new').map((c) => `${c.name} ${path(c.url)}`)).toEqual(expect.arrayContaining(['http_5xx /about', 'title_missing /new']));
-    expect(of('issue_fixed').map((c) => `${c.name} ${path(c.url)}`)).toEqual(expect.arrayContaining(['http_4xx /missing']));
+    // The link to /missing went: fixed on the home page, still there; /missing's own 404 went with the page.
+    expect(of('issue_fixed').map((c) => `${c.name} ${path(c.url)}`)).toEqual(expect.arrayContaining(['broken_internal_link /']));
+    expect(of('issue_gone_with_page').map((c) => `${c.name} ${path(c.url)}`)).toEqual(expect.arrayContaining(['http_4xx /missing']));
     expect(of('issue_persisting').map((c) => `${c.name} ${path(c.url)}`)).toEqual(expect.arrayContaining(['title_missing /blog/post-1']));
     for (const c of of('issue_new')) expect(c).toMatchObject({ severity: expect.any(String), category: expect.any(String), details: expect.any(String), status_code: null });
 
     // The summary counts exactly what the list holds.
-    for (const [key, kind] of [['new', 'issue_new'], ['fixed', 'issue_fixed'], ['persisting', 'issue_persisting']] as const) {
+    for (const [key, kind] of [['new', 'issue_new'], ['fixed', 'issue_fixed'], ['gone_with_page', 'issue_gone_with_page'], ['persisting', 'issue_persisting']] as const) {
       const counts = summary.issues[key];
       expect(counts.error + counts.warning + counts.info, key).toBe(of(kind).length);
       expect(counts.error, key).toBe(of(kind).filter((c) => c.severity === 'error').length);
@@ -126,8 +128,39 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     const added = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes?kind=page_added`))).data;
     expect(added.map((c: { kind: string }) => c.kind)).toEqual(['page_added']);
     const errors = await all(s.call, `/v1/crawls/${second.id}/changes?severity=error`);
-    expect(errors.length).toBe(summary.issues.new.error + summary.issues.fixed.error + summary.issues.persisting.error);
+    expect(errors.length).toBe(summary.issues.new.error + summary.issues.fixed.error + summary.issues.gone_with_page.error + summary.issues.persisting.error);
     expect(errors.every((c) => c.severity === 'error' && String(c.kind).startsWith('issue_'))).toBe(true);
+  });
+
+  it('counts occurrences: a second broken link on a page is new; issues of a page now broken or removed are gone with it, not fixed', async () => {
+    const s = await scenario({});
+    const first = await s.crawl();
+    s.pages['/'] = { html: s.pages['/'].html!.replace('<a href="/missing">Missing</a>', '<a href="/missing">Missing</a> <a href="/gone">Gone</a>') };
+    s.pages['/blog/post-1'] = { status: 404, html: '<html><body>Removed</body></html>' };
+    s.pages['/about'] = { html: s.pages['/about'].html!.replace('<img src="/logo.png">', '<img src="/logo.png" alt="Logo">') };
+    const second = await s.crawl();
+    const summary = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes/summary`, { headers: { 'accept-language': 'en' } }))).data;
+    expect(summary).toMatchObject({ previous_crawl_id: first.id, basis: 'compared' });
+    const changes = await all(s.call, `/v1/crawls/${second.id}/changes`);
+    const of = (kind: string, name: string) => changes.filter((c) => c.kind === kind && c.name === name).map((c) => `${path(c.url)} ${c.details}`);
+
+    // The home page had one broken link and now has two: one new, one persisting.
+    expect(of('issue_new', 'broken_internal_link').filter((d) => d.startsWith('/ '))).toEqual([expect.stringContaining('/gone')]);
+    expect(of('issue_persisting', 'broken_internal_link').filter((d) => d.startsWith('/ '))).toEqual([expect.stringContaining('/missing')]);
+    // The post answers 404 now: its missing title is gone with it, not fixed.
+    expect(of('issue_gone_with_page', 'title_missing').map((d) => d.split(' ')[0])).toEqual(['/blog/post-1']);
+    expect(of('issue_fixed', 'title_missing')).toEqual([]);
+    // The image got its alt on a page that is still there: fixed.
+    expect(of('issue_fixed', 'image_missing_alt').map((d) => d.split(' ')[0])).toEqual(['/about']);
+
+    const check = (name: string) => summary.checks.find((c: { name: string }) => c.name === name);
+    expect(check('title_missing')).toMatchObject({ fixed: 0, gone_with_page: 1 });
+    expect(check('image_missing_alt')).toMatchObject({ fixed: 1, gone_with_page: 0 });
+    expect(check('broken_internal_link').new).toBeGreaterThanOrEqual(1);
+    for (const [key, kind] of [['new', 'issue_new'], ['fixed', 'issue_fixed'], ['gone_with_page', 'issue_gone_with_page'], ['persisting', 'issue_persisting']] as const) {
+      const counts = summary.issues[key];
+      expect(counts.error + counts.warning + counts.info, key).toBe(changes.filter((c) => c.kind === kind).length);
+    }
   });
 
   it('sends signal.detected and recommendations.ready when the campaign notifies, with the documented payload', async () => {

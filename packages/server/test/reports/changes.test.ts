@@ -15,7 +15,7 @@ const summary = (crawlId: string): CrawlChangesSummary => ({
   crawl_id: crawlId,
   previous_crawl_id: PREVIOUS,
   basis: 'compared',
-  issues: { new: { error: 2, warning: 1, info: 0 }, fixed: { error: 1, warning: 0, info: 0 }, persisting: { error: 4, warning: 3, info: 2 } },
+  issues: { new: { error: 2, warning: 1, info: 0 }, fixed: { error: 1, warning: 0, info: 0 }, gone_with_page: { error: 1, warning: 0, info: 0 }, persisting: { error: 4, warning: 3, info: 2 } },
   pages: { added: 1, removed: 1, status_changed: 1 },
   health: [
     { key: 'technique', score: 71, previous_score: 78, delta: -7 },
@@ -23,8 +23,8 @@ const summary = (crawlId: string): CrawlChangesSummary => ({
     { key: 'accessibilite', score: null, previous_score: null, delta: null },
   ],
   checks: [
-    { name: 'http_5xx', severity: 'error', category: 'http', new: 2, fixed: 0, persisting: 0 },
-    { name: 'http_4xx', severity: 'error', category: 'http', new: 0, fixed: 1, persisting: 4 },
+    { name: 'http_5xx', severity: 'error', category: 'http', new: 2, fixed: 0, gone_with_page: 0, persisting: 0 },
+    { name: 'http_4xx', severity: 'error', category: 'http', new: 0, fixed: 1, gone_with_page: 1, persisting: 4 },
   ],
 });
 const ITEMS: CrawlChange[] = [
@@ -54,17 +54,20 @@ describe('what changed since the last crawl, in the reports', () => {
     const en = (await pdfPages(await readAll(renderPdf(withChanges('en'))))).join('\n');
     expect(en).toContain('Since the last crawl');
     expect(en).toContain('5 March 2025');
-    for (const text of ['Still there', 'Pages added', 'Status code changed', 'Checks that changed the most', 'Server error (5xx)', '+2', '-7']) expect(en).toContain(text);
+    for (const text of ['Still there', 'Gone with their page', 'Pages added', 'Status code changed', 'Checks that changed the most', 'Server error (5xx)', '+2', '-7']) expect(en).toContain(text);
     const fr = (await pdfPages(await readAll(renderPdf(withChanges('fr'))))).join('\n');
-    for (const text of ['Depuis le dernier crawl', 'Toujours présents', 'Pages ajoutées', 'Vérifications qui ont le plus changé', '5 mars 2025']) expect(fr).toContain(text);
+    for (const text of ['Depuis le dernier crawl', 'Partis avec leur page', 'Toujours présents', 'Pages ajoutées', 'Vérifications qui ont le plus changé', '5 mars 2025']) expect(fr).toContain(text);
     expect(fr).not.toContain('Since the last crawl');
   });
 
   it('says why there is no comparison, and leaves the section out when the source has none', async () => {
-    const first = (await pdfPages(await readAll(renderPdf(withChanges('en', 'no_previous_crawl'))))).join('\n');
-    expect(first).toContain('First crawl with these settings');
+    const firstPages = await pdfPages(await readAll(renderPdf(withChanges('en', 'no_previous_crawl'))));
+    expect(firstPages.join('\n')).toContain('Since the last crawl: First crawl with these settings');
     const { source } = syntheticSource({ pages: 5, language: 'en' });
-    expect((await pdfPages(await readAll(renderPdf(source)))).join('\n')).not.toContain('Since the last crawl');
+    const without = await pdfPages(await readAll(renderPdf(source)));
+    expect(without.join('\n')).not.toContain('Since the last crawl');
+    // One line, not a page of its own.
+    expect(firstPages.length).toBe(without.length);
   });
 
   it('adds a last, localised sheet with every change', async () => {

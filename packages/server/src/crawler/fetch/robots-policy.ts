@@ -25,6 +25,8 @@ export interface RobotsPolicy {
   status: number | null;
   /** Why the file could not be fetched at all (network), when that is the case. */
   error: FetchErrorType | null;
+  /** The library's message of that failure (`getaddrinfo ENOTFOUND host`), when there is one. */
+  errorMessage?: string | null;
   sitemaps: string[];
   /** Crawl-delay for our token (or `*`), in milliseconds; null when none. */
   crawlDelayMs: number | null;
@@ -58,12 +60,13 @@ export function parseRobots(robotsUrl: string, text: string | Uint8Array, ownTok
   };
 }
 
-function fixedPolicy(robotsUrl: string, state: Exclude<RobotsState, 'ok'>, status: number | null, error: FetchErrorType | null = null): RobotsPolicy {
+function fixedPolicy(robotsUrl: string, state: Exclude<RobotsState, 'ok'>, status: number | null, error: FetchErrorType | null = null, errorMessage: string | null = null): RobotsPolicy {
   return {
     url: robotsUrl,
     state,
     status,
     error,
+    errorMessage,
     sitemaps: [],
     crawlDelayMs: null,
     isAllowed: (url: string) => state === 'missing' || isRobotsFile(url),
@@ -82,7 +85,7 @@ function isRobotsFile(url: string): boolean {
 export async function fetchRobots(client: HttpClient, origin: string, ownToken: string): Promise<RobotsPolicy> {
   const robotsUrl = `${origin}/robots.txt`;
   const res = await client.getResource(robotsUrl, { maxHops: 5, maxBytes: ROBOTS_MAX_BYTES, accept: 'text/plain,*/*;q=0.5' });
-  if (res.status === null || res.error) return fixedPolicy(robotsUrl, 'unreachable', res.status, res.error?.type ?? 'connection');
+  if (res.status === null || res.error) return fixedPolicy(robotsUrl, 'unreachable', res.status, res.error?.type ?? 'connection', res.error?.message ?? null);
   if (res.status >= 200 && res.status < 300) {
     return parseRobots(robotsUrl, res.body ?? new Uint8Array(0), ownToken, res.status);
   }

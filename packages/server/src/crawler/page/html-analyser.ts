@@ -129,7 +129,12 @@ function push<T>(list: T[], item: T, cap = LIST_CAP): void {
 }
 
 /** Collapses ASCII whitespace only, as document.title does: a no-break space is part of the text. */
+/** Whitespace that squash would change: anything but single spaces between non-spaces. */
+const UNSQUASHED = /[\t\n\f\r]| {2}|^ | $/;
+
 function squash(text: string): string {
+  // Most text (a paragraph's words, an anchor's) is already squashed: one scan, no new string.
+  if (!UNSQUASHED.test(text)) return text;
   return text.replace(/[\t\n\f\r ]+/g, ' ').replace(/^ | $/g, '');
 }
 

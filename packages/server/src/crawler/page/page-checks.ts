@@ -23,12 +23,21 @@ function sample(list: readonly string[], n = 3): string {
   return list.length > n ? `${shown} (+${list.length - n})` : shown;
 }
 
+/** Answers of `Intl.getCanonicalLocales` by tag: a site repeats one or two on every page, and asking ICU each time was a measurable part of a page's checks. */
+const langValidity = new Map<string, boolean>();
+
 function isValidLang(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
+  let valid = langValidity.get(tag);
+  if (valid === undefined) {
+    try {
+      valid = Intl.getCanonicalLocales(tag).length === 1;
+    } catch {
+      valid = false;
+    }
+    if (langValidity.size >= 256) langValidity.clear();
+    langValidity.set(tag, valid);
   }
+  return valid;
 }
 
 /** Every page-level finding of a page. */

@@ -18,18 +18,21 @@ export function siteKey(url: string): string {
 const PLAIN_URL = /^(https?):\/\/([a-z0-9.-]+)(?::([1-9][0-9]{0,4}))?(?=[/?#]|$)/;
 /** A last label that makes the WHATWG parser read the host as an IPv4 address. */
 const NUMERIC_LABEL = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)\.?$/;
+/** A dotted-decimal IPv4 address the parser keeps as it is (no leading zeros, each part ≤ 255). */
+const CANONICAL_IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
 
 /**
  * The site key read off the string, for the URLs the crawl handles by the million (links of
  * normalised pages, called several times per link): parsing each with `new URL` was a measurable
  * part of the crawl thread. Null for anything the URL parser could read differently (upper case,
- * percent signs, user info, IPv4 forms, a default or out-of-range port), which takes the parser.
+ * percent signs, user info, IPv4 forms other than the canonical one, a default or out-of-range
+ * port), which takes the parser.
  */
 function plainSiteKey(url: string): string | null {
   const m = PLAIN_URL.exec(url);
   if (m === null) return null;
   const [, scheme, host, port] = m;
-  if (NUMERIC_LABEL.test(host)) return null;
+  if (NUMERIC_LABEL.test(host) && !CANONICAL_IPV4.test(host)) return null;
   if (port !== undefined && (Number(port) > 65535 || port === (scheme === 'http' ? '80' : '443'))) return null;
   return siteHost(host) + (port === undefined ? '' : `:${port}`);
 }

@@ -14,6 +14,13 @@
  *
  * Exact for k ≤ MAX_EXACT_DISTANCE (thresholds ≥ 87.5 %). Above, a pair must also agree on two
  * of eight bytes, so some pairs at a large distance are missed (docs/decisions/near-duplicates.md).
+ *
+ * Capped where most pages are close to each other (variant or faceted pages of one template):
+ * above EXACT_NODES distinct hashes, a run of nodes sharing a key longer than the cap (SEARCH_BUDGET
+ * comparisons spread over the nodes and the sorts, at least MIN_RUN_CAP) compares each node with
+ * the run's first ones (the earliest crawled) only, so the search stays linear however close the
+ * pages are, and the counts of that run's pages are lower bounds (`atLeast`): the cluster is
+ * reported, not every pair.
  */
 
 /** Largest distance searched exactly; above it the search trades recall for linear time. */
@@ -25,8 +32,18 @@ export interface SimhashColumns {
   contentKey: Float64Array;
 }
 
-/** For each page with near-duplicates: how many, and the smallest id among them (the example). */
-export type NearDuplicateMatches = Map<number, { count: number; example: number }>;
+/** Up to this many distinct hashes, every run is compared in full (exact counts). */
+export const EXACT_NODES = 10_000;
+/** Above, the comparisons a search may spend on long runs, all sorts together. */
+export const SEARCH_BUDGET = 100_000_000;
+/** The smallest cap: the nodes of a long run each compared with at least this many. */
+export const MIN_RUN_CAP = 8;
+
+/**
+ * For each page with near-duplicates: how many, and the smallest id among them (the example);
+ * `atLeast` when the page was in a capped run, its count then a lower bound.
+ */
+export type NearDuplicateMatches = Map<number, { count: number; example: number; atLeast?: true }>;
 
 function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -113,6 +130,8 @@ export function nearDuplicatesIndexed(
   maxDistance: number,
   /** Blocks per hash, instead of the cheapest for the site's size (tests reach every plan with it). */
   blocks?: number,
+  /** Nodes of a run compared with every other; by default all up to EXACT_NODES nodes, then SEARCH_BUDGET / (nodes × sorts), at least MIN_RUN_CAP. */
+  runCap?: number,
 ): NearDuplicateMatches {
   const n = ids.length;
   // 1. Nodes: one per distinct simhash, with its size and smallest member (ids ascend: its first).
@@ -150,6 +169,7 @@ export function nearDuplicatesIndexed(
   // 2. Pairs of nodes within the distance: per node, the pages of its neighbours and their smallest id.
   const neighbours = new Float64Array(nodes);
   const neighbourMin = new Float64Array(nodes).fill(Infinity);
+  const capped = new Uint8Array(nodes);
   if (maxDistance > 0 && nodes > 1) {
     const { blocks: m, keyBlocks } = blocks !== undefined && maxDistance <= MAX_EXACT_DISTANCE ? { blocks, keyBlocks: blocks - maxDistance } : plan(nodes, maxDistance);
     // Per block, its bits in each half: two hashes agree on block b when their XOR has none of them.
@@ -161,10 +181,12 @@ export function nearDuplicatesIndexed(
         else maskHi[b] |= 1 << (bit - 32);
       }
     }
+    const tables = combinations(m, keyBlocks);
+    const cap = runCap ?? (nodes <= EXACT_NODES ? nodes : Math.max(MIN_RUN_CAP, Math.floor(SEARCH_BUDGET / (nodes * tables.length))));
     const keys = new Uint32Array(nodes);
     const order = new Uint32Array(nodes);
     const buffers = radixBuffers(nodes);
-    for (const table of combinations(m, keyBlocks)) {
+    for (const table of tables) {
       // The key: the chosen blocks' bits, hashed to 32 bits (a collision only adds a candidate).
       for (let v = 0; v < nodes; v++) {
         let h = 0;
@@ -177,9 +199,12 @@ export function nearDuplicatesIndexed(
       for (let start = 0; start < nodes; ) {
         let end = start + 1;
         while (end < nodes && keys[end] === keys[start]) end++;
+        // A long run: each node against the run's first `cap` (in node order: the earliest crawled).
+        const anchors = end - start > cap ? start + cap : end;
+        if (anchors < end) for (let i = start; i < end; i++) capped[order[i]] = 1;
         for (let i = start; i < end; i++) {
           const v = order[i];
-          for (let j = i + 1; j < end; j++) {
+          for (let j = i < anchors ? i + 1 : start; j < anchors; j++) {
             const o = order[j];
             const xHi = (nodeHi[v] ^ nodeHi[o]) >>> 0;
             const xLo = (nodeLo[v] ^ nodeLo[o]) >>> 0;
@@ -227,7 +252,7 @@ export function nearDuplicatesIndexed(
       const inNode = key !== s.firstKey ? s.first : s.second;
       if (inNode < example) example = inNode;
     }
-    if (count > 0) out.set(id, { count, example });
+    if (count > 0) out.set(id, capped[node] ? { count, example, atLeast: true } : { count, example });
   }
   return out;
 }

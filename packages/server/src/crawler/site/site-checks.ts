@@ -158,7 +158,8 @@ async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promi
 /**
  * Near-duplicates: simhash Hamming distance ≤ 64 × (1 − threshold/100), excluding exact
  * duplicates (already reported). All pairs up to PAIRWISE_LIMIT candidates; above it, the indexed
- * search of near-duplicates.ts, which finds the same pairs in about linear time.
+ * search of near-duplicates.ts, which finds the same pairs in about linear time, and within a large
+ * cluster of close pages counts at least how many each page is close to.
  */
 async function nearDuplicates(input: SiteAuditInput, ids: Uint32Array): Promise<void> {
   const { registry: reg } = input;
@@ -167,6 +168,6 @@ async function nearDuplicates(input: SiteAuditInput, ids: Uint32Array): Promise<
   const matches = search(reg, ids, maxDistance);
   for (const id of ids) {
     const m = matches.get(id);
-    if (m) await input.report('near_duplicate_content', id, `similar (≥ ${input.duplicationThreshold}%) to ${m.count} page(s), e.g. ${reg.url(m.example)}`);
+    if (m) await input.report('near_duplicate_content', id, `similar (≥ ${input.duplicationThreshold}%) to ${m.atLeast ? 'at least ' : ''}${m.count} page(s), e.g. ${reg.url(m.example)}`);
   }
 }

@@ -2,13 +2,13 @@
  * The changes list of a crawl (docs/decisions/crawl-changes.md): kinds in the order of
  * `CHANGE_KINDS`, each in the order its rows were found, on the keyset (kind rank, seq). New and
  * fixed issues and page changes are read from `crawl_changes`; persisting issues straight from
- * `crawl_issues`, the first occurrence of each pair also found in the previous crawl.
+ * `crawl_issues`: the occurrences with a counterpart in the previous crawl (`matchedIn`).
  */
 import type { Knex } from 'knex';
 import { issueDetailsIn } from '../../reports/issue-details.js';
 import { type CrawlChange, type Language, type Severity } from '@siteaudit/schema';
 import { CHANGE_KINDS, type ChangeKind } from '@siteaudit/schema/rules';
-import { FIRST_OF_PAIR, KIND_RANK, PAIR_IN } from './changes.js';
+import { KIND_RANK, matchedIn } from './changes.js';
 import type { CrawlRow } from './crawl-row.js';
 
 export interface ChangeRow {
@@ -44,7 +44,7 @@ export async function changeRows(
     const afterSeq = after && rank === Number(after[0]) ? Number(after[1]) : null;
     if (kind === 'issue_persisting') {
       if (!crawl.previous_crawl_id) continue;
-      const q = knex('crawl_issues as c').where('c.crawl_id', crawl.id).whereRaw(FIRST_OF_PAIR).whereRaw(PAIR_IN, [crawl.previous_crawl_id]);
+      const q = knex('crawl_issues as c').where('c.crawl_id', crawl.id).whereRaw(matchedIn('c'), [crawl.previous_crawl_id, crawl.previous_crawl_id]);
       if (filter.severity) q.andWhere('c.severity', filter.severity);
       if (afterSeq !== null) q.andWhere('c.seq', '>', afterSeq);
       const rows = (await q.orderBy('c.seq').limit(wanted).select('c.seq', 'c.name', 'c.severity', 'c.category', 'c.url', 'c.details')) as Pick<ChangeRow, 'seq' | 'name' | 'severity' | 'category' | 'url' | 'details'>[];

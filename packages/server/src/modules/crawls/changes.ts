@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { type CrawlChangesSummary, type Severity } from '@siteaudit/schema';
-import { CHANGE_KINDS, CONTENT_AXES, CRAWL_PILLARS, notComparedSummary, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
+import { CHANGE_KINDS, CHECKS, CONTENT_AXES, TARGETED_CHECKS, CRAWL_PILLARS, isSiteWideCheck, notComparedSummary, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
 import { isPostgres } from '../../http/auth-invalidation.js';
 import { bool, json } from '../../store/database.js';
 import { auditedPages, crawlChecks, scoreOf, type CheckCount } from '../scorecard/reads.js';
@@ -56,26 +56,33 @@ async function previousScores(db: Db, previous: CrawlRow): Promise<Record<CrawlP
 
 const zero = (): Counts => ({ error: 0, warning: 0, info: 0 });
 
-/**
- * The first occurrence of each (check, URL) pair of crawl `c`: one row per pair (the changes list
- * reads persisting pairs with it). The unary `+` keeps SQLite from searching the (crawl_id, seq)
- * key by `seq <`, which scans every earlier issue of the crawl for each row (quadratic); it then
- * looks the pair up on the pair index (migration 014).
- */
-export const FIRST_OF_PAIR = 'not exists (select 1 from crawl_issues d where d.crawl_id = c.crawl_id and d.name = c.name and d.url_hash = c.url_hash and +d.seq < c.seq)';
-/** The pair also exists in crawl `?`. */
-export const PAIR_IN = 'exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = c.name and p.url_hash = c.url_hash)';
+const TARGETED = TARGETED_CHECKS.map((n) => `'${n}'`).join(', ');
 
 /**
- * The first occurrence (lowest seq) of each (check, URL) pair of crawl `?` (among its issues `i`
- * meeting `filter`) that crawl `?` does not have, as (name, url_hash, seq). The pairs missing from
- * the other crawl are found before they are de-duplicated, so only those are grouped: SQLite reads
- * both crawls on the pair index (migration 014) in pair order, PostgreSQL hashes the other crawl's
- * pairs once (docs/benchmarks.md).
+ * Whether occurrence `<a>` (of its crawl) has its counterpart in crawl `?` (bound twice): an
+ * occurrence of the same check on the same URL with the same details; or, for a check that
+ * describes the page itself (not `TARGETED_CHECKS`), the pair's only occurrence in each crawl (a
+ * word count that moved is the same finding). Two broken links on a page are two occurrences: a
+ * second one is new.
  */
-const firstOccurrencesMissing = (filter: string) => `select i.name, i.url_hash, min(i.seq) as seq from crawl_issues i
-  where i.crawl_id = ? and (${filter}) and not exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = i.name and p.url_hash = i.url_hash)
-  group by i.name, i.url_hash`;
+export const matchedIn = (a: string) => `(exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = ${a}.name and p.url_hash = ${a}.url_hash and p.details = ${a}.details)
+  or (${a}.name not in (${TARGETED})
+    and exists (select 1 from crawl_issues p where p.crawl_id = ? and p.name = ${a}.name and p.url_hash = ${a}.url_hash
+      and not exists (select 1 from crawl_issues p2 where p2.crawl_id = p.crawl_id and p2.name = p.name and p2.url_hash = p.url_hash and p2.seq <> p.seq))
+    and not exists (select 1 from crawl_issues d where d.crawl_id = ${a}.crawl_id and d.name = ${a}.name and d.url_hash = ${a}.url_hash and d.seq <> ${a}.seq)))`;
+
+/** Site-wide checks (robots.txt, sitemaps…): never gone with a page. Catalogue names are [a-z0-9_]. */
+const SITE_WIDE = Object.keys(CHECKS).filter(isSiteWideCheck).map((n) => `'${n}'`).join(', ');
+
+/**
+ * Occurrence `i` of the previous crawl went with its page: its URL was an internal page then, and
+ * in crawl `?` it is not one answering 2xx without noindex (removed, redirected, 4xx/5xx, no
+ * answer, blocked by robots.txt, noindex). Binds: the crawl, then `true` twice.
+ */
+const GONE_WITH_PAGE = `(i.name not in (${SITE_WIDE})
+  and exists (select 1 from crawl_pages pp where pp.crawl_id = i.crawl_id and pp.url_hash = i.url_hash and pp.is_internal = ?)
+  and not exists (select 1 from crawl_pages q where q.crawl_id = ? and q.url_hash = i.url_hash and q.is_internal = ? and q.status_code >= 200 and q.status_code < 300
+    and not exists (select 1 from crawl_issues n where n.crawl_id = q.crawl_id and n.name = 'noindex' and n.url_hash = q.url_hash)))`;
 
 const STATUS_DIFFERS = '(c.status_code <> p.status_code or (c.status_code is null and p.status_code is not null) or (c.status_code is not null and p.status_code is null))';
 
@@ -90,12 +97,23 @@ export type Write = <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<
  * is settled).
  */
 async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: CrawlRow, counted: CheckCount[]): Promise<void> {
-  const issueChange = (db: Db, kind: ChangeKind, from: string, against: string, batch: IssueBatch | null) =>
+  // This crawl's occurrences without a counterpart in the previous one.
+  const issuesNew = (db: Db, batch: IssueBatch | null) =>
     db.raw(
       `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-       select ?, ?, c.seq, ?, c.name, c.severity, c.category, c.url, c.details, null, null
-       from (${firstOccurrencesMissing(batch?.sql ?? '1 = 1')}) f join crawl_issues c on c.crawl_id = ? and c.seq = f.seq`,
-      [crawl.id, KIND_RANK[kind], kind, from, ...(batch?.bindings ?? []), against, from],
+       select ?, ?, i.seq, 'issue_new', i.name, i.severity, i.category, i.url, i.details, null, null
+       from crawl_issues i where i.crawl_id = ? and (${batch?.sql ?? '1 = 1'}) and not ${matchedIn('i')}`,
+      [crawl.id, KIND_RANK.issue_new, crawl.id, ...(batch?.bindings ?? []), previous.id, previous.id],
+    );
+  // The previous crawl's occurrences without a counterpart in this one: fixed, or gone with their page.
+  const issuesGone = (db: Db, batch: IssueBatch | null) =>
+    db.raw(
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+       select ?, case when f.gone = 1 then ${KIND_RANK.issue_gone_with_page} else ${KIND_RANK.issue_fixed} end, f.seq, case when f.gone = 1 then 'issue_gone_with_page' else 'issue_fixed' end,
+         f.name, f.severity, f.category, f.url, f.details, null, null
+       from (select i.seq, i.name, i.severity, i.category, i.url, i.details, case when ${GONE_WITH_PAGE} then 1 else 0 end as gone
+             from crawl_issues i where i.crawl_id = ? and (${batch?.sql ?? '1 = 1'}) and not ${matchedIn('i')}) f`,
+      [crawl.id, true, crawl.id, true, previous.id, ...(batch?.bindings ?? []), crawl.id, crawl.id],
     );
   // This crawl's pages absent from the previous crawl (added) or there with another status
   // (changed), in one pass: URLs are unique per crawl, so the join finds one page at most.
@@ -126,8 +144,8 @@ async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: 
       // 3.5 times slower (docs/benchmarks.md).
       await trx.raw("set local work_mem = '64MB'");
       await trx.raw('set local enable_mergejoin = off');
-      await issueChange(trx, 'issue_new', crawl.id, previous.id, null);
-      await issueChange(trx, 'issue_fixed', previous.id, crawl.id, null);
+      await issuesNew(trx, null);
+      await issuesGone(trx, null);
       await pagesAddedOrChanged(trx, null);
       await pagesRemoved(trx, null);
     });
@@ -135,9 +153,9 @@ async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: 
   }
   await write((trx) => trx('crawl_changes').where({ crawl_id: crawl.id }).delete());
   const previousCounts = (await knex('crawl_issues').where({ crawl_id: previous.id }).select('name').count({ occurrences: '*' }).groupBy('name')) as { name: string; occurrences: string | number }[];
-  for (const batch of issueBatches(counted)) await write((trx) => issueChange(trx, 'issue_new', crawl.id, previous.id, batch));
+  for (const batch of issueBatches(counted)) await write((trx) => issuesNew(trx, batch));
   for (const batch of issueBatches(previousCounts.map((c) => ({ name: c.name, occurrences: Number(c.occurrences) })))) {
-    await write((trx) => issueChange(trx, 'issue_fixed', previous.id, crawl.id, batch));
+    await write((trx) => issuesGone(trx, batch));
   }
   const seqs = async (crawlId: string) => {
     const [{ min, max }] = await knex('crawl_pages').where({ crawl_id: crawlId }).min({ min: 'seq' }).max({ max: 'seq' });
@@ -159,7 +177,7 @@ const inRange = (range: [number, number] | null) => (range ? 'c.seq >= ? and c.s
 export async function writeChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: CrawlRow | undefined, counted?: CheckCount[]): Promise<StoredChanges> {
   const current = await crawlChecks(knex, crawl.id, counted);
   const scores = await pillarScores(knex, crawl, current);
-  const empty = { new: zero(), fixed: zero(), persisting: zero() };
+  const empty = { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() };
   if (bool(crawl.blocked) || !previous) {
     await write((trx) => trx('crawl_changes').where({ crawl_id: crawl.id }).delete());
     return {
@@ -174,28 +192,31 @@ export async function writeChanges(knex: Knex, write: Write, crawl: CrawlRow, pr
   await copyChanges(knex, write, crawl, previous, current.checks);
   const db = knex;
 
-  // Pairs per check: those of this crawl (crawlChecks counts distinct URLs per check), and the new
-  // and fixed ones just written (one row per pair); persisting = this crawl's pairs − new ones.
+  // Occurrences per check: those of this crawl (crawlChecks), and the new, fixed and gone ones
+  // just written (one row per occurrence); persisting = this crawl's occurrences − new ones.
   const moved = (await db('crawl_changes')
     .where({ crawl_id: crawl.id })
-    .whereIn('kind_rank', [KIND_RANK.issue_new, KIND_RANK.issue_fixed])
+    .whereIn('kind_rank', [KIND_RANK.issue_new, KIND_RANK.issue_fixed, KIND_RANK.issue_gone_with_page])
     .select('kind', 'name', 'severity', 'category')
-    .count({ pairs: '*' })
-    .groupBy('kind', 'name', 'severity', 'category')) as { kind: string; name: string; severity: Severity; category: string; pairs: string | number }[];
+    .count({ occurrences: '*' })
+    .groupBy('kind', 'name', 'severity', 'category')) as { kind: string; name: string; severity: Severity; category: string; occurrences: string | number }[];
   const checks = new Map<string, CrawlChangesSummary['checks'][number]>();
-  for (const c of current.checks) checks.set(c.name, { name: c.name, severity: c.severity, category: c.category, new: 0, fixed: 0, persisting: c.pages });
+  for (const c of current.checks) checks.set(c.name, { name: c.name, severity: c.severity, category: c.category, new: 0, fixed: 0, gone_with_page: 0, persisting: c.occurrences });
   for (const m of moved) {
-    const entry = checks.get(m.name) ?? { name: m.name, severity: m.severity, category: m.category, new: 0, fixed: 0, persisting: 0 };
+    const entry = checks.get(m.name) ?? { name: m.name, severity: m.severity, category: m.category, new: 0, fixed: 0, gone_with_page: 0, persisting: 0 };
+    const n = Number(m.occurrences);
     if (m.kind === 'issue_new') {
-      entry.new += Number(m.pairs);
-      entry.persisting -= Number(m.pairs);
-    } else entry.fixed += Number(m.pairs);
+      entry.new += n;
+      entry.persisting -= n;
+    } else if (m.kind === 'issue_fixed') entry.fixed += n;
+    else entry.gone_with_page += n;
     checks.set(m.name, entry);
   }
-  const issues = { new: zero(), fixed: zero(), persisting: zero() };
+  const issues = { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() };
   for (const c of checks.values()) {
     issues.new[c.severity] += c.new;
     issues.fixed[c.severity] += c.fixed;
+    issues.gone_with_page[c.severity] += c.gone_with_page;
     issues.persisting[c.severity] += c.persisting;
   }
   const pageCounts = (await db('crawl_changes').where({ crawl_id: crawl.id }).whereIn('kind_rank', [KIND_RANK.page_added, KIND_RANK.page_removed, KIND_RANK.status_changed]).select('kind').count({ n: '*' }).groupBy('kind')) as { kind: string; n: string | number }[];
@@ -211,13 +232,23 @@ export async function writeChanges(knex: Knex, write: Write, crawl: CrawlRow, pr
       const previousScore = earlier[key];
       return { key, score, previous_score: previousScore, delta: score === null || previousScore === null ? null : score - previousScore };
     }),
-    checks: [...checks.values()].filter((c) => c.new + c.fixed + c.persisting > 0).sort((a, b) => b.new - a.new || b.fixed - a.fixed || (a.name < b.name ? -1 : 1)),
+    checks: [...checks.values()]
+      .filter((c) => c.new + c.fixed + c.gone_with_page + c.persisting > 0)
+      .sort((a, b) => b.new - a.new || b.fixed - a.fixed || b.gone_with_page - a.gone_with_page || (a.name < b.name ? -1 : 1)),
   };
 }
 
 /** The summary of a settled crawl; a crawl that was not compared (failed, stopped, or settled before comparisons existed) says so. */
 export function changesSummary(crawl: CrawlRow): CrawlChangesSummary {
   const stored = json<StoredChanges | null>(crawl.changes ?? null, null);
-  if (stored) return { crawl_id: crawl.id, ...stored };
+  // Summaries stored before `gone_with_page` counted pairs, and had no such count.
+  if (stored) {
+    return {
+      crawl_id: crawl.id,
+      ...stored,
+      issues: { ...stored.issues, gone_with_page: stored.issues.gone_with_page ?? { error: 0, warning: 0, info: 0 } },
+      checks: stored.checks.map((c) => ({ ...c, gone_with_page: c.gone_with_page ?? 0 })),
+    };
+  }
   return notComparedSummary(crawl.id);
 }

@@ -56,7 +56,10 @@ async function runCrawl(services: Services, control: RunningCrawls, runtime: Cra
     const done = fetchStage(services, runtime, row, controller.signal, lease);
     control.track(crawlId, done.then(() => undefined, () => undefined), controller);
     try {
-      if ((await done) === 'stopped') return finishStopped(services, crawlId, lease);
+      const end = await done;
+      if (end === 'stopped') return finishStopped(services, crawlId, lease);
+      // The site could not be reached: a failure the subscriber hears of (crawl.failed), docs/decisions/crawl-lifecycle.md.
+      if (typeof end === 'object') return finishFailed(services, crawlId, end.unreachable, lease);
     } catch (error) {
       // A stored pattern the campaign rules now refuse: another attempt would fail alike.
       if (error instanceof PatternError) return finishFailed(services, crawlId, crawlError('crawl.invalid_pattern', error.message), lease);

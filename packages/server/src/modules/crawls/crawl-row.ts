@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type Crawl, type PageSpeedResult } from '@siteaudit/schema';
-import { CRAWL_STEPS, type CrawlStep } from '@siteaudit/schema/rules';
+import { CRAWL_STEPS, localiseCrawlError, type CrawlStep } from '@siteaudit/schema/rules';
+import type { Language } from '@siteaudit/schema';
 import type { Caller } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { bool, json } from '../../store/database.js';
@@ -58,7 +59,8 @@ export function initialStagePlan(): StagePlanStep[] {
   return CRAWL_STEPS.map((stage) => ({ stage, state: 'pending', skip_reason: null }));
 }
 
-export function toCrawl(row: CrawlRow): Crawl {
+/** The crawl as answered; `error` in `language` (stored in English: events carry it so). */
+export function toCrawl(row: CrawlRow, language: Language = 'en'): Crawl {
   const steps = json<StagePlanStep[]>(row.stage_plan, initialStagePlan());
   const current = steps.findIndex((s) => s.state === 'pending' || s.state === 'running');
   return {
@@ -80,7 +82,7 @@ export function toCrawl(row: CrawlRow): Crawl {
     blocked: bool(row.blocked),
     comparable: bool(row.comparable),
     blocked_reason: row.blocked_reason,
-    error: row.error,
+    error: localiseCrawlError(row.error, language),
     trigger: row.trigger,
     started_at: row.started_at,
     finished_at: row.finished_at,

@@ -18,6 +18,10 @@ import { crawlLog } from './crawl-log.js';
 import { crawlSink } from './crawl-sink.js';
 import { loggedProgress } from './progress-log.js';
 import { setStep } from './stage-plan.js';
+import { siteUnreachableError } from './crawl-errors.js';
+
+/** How the fetch ended: the site fetched, the crawl stopped on request, or the site not reached at all (the crawl's `error`). */
+export type FetchEnd = 'fetched' | 'stopped' | { unreachable: string };
 
 /** What the crawl job uses beyond the services: the PageSpeed provider, the crawl threads, the browser. */
 export interface CrawlRuntime {
@@ -36,7 +40,7 @@ export interface CrawlRuntime {
  * Fetches the site and stores the outcome; `stopped` when the crawl was stopped on request while
  * it fetched. Interrupted otherwise (shutdown, a lost lease), it throws an AbortError.
  */
-export async function fetchStage(services: Services, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: JobLease): Promise<'fetched' | 'stopped'> {
+export async function fetchStage(services: Services, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: JobLease): Promise<FetchEnd> {
   const { knex } = services;
   const crawlId = row.id;
   const startedAt = row.started_at ?? services.clock().toISOString();
@@ -97,6 +101,29 @@ export async function fetchStage(services: Services, runtime: CrawlRuntime, row:
     const current = await knex('crawls').where({ id: crawlId }).first('stop_requested');
     if (current && bool(current.stop_requested)) return 'stopped';
     throw abortError(signal, 'crawl interrupted');
+  }
+
+  if (outcome.unreachable) {
+    // Nothing of the site was seen: the crawl fails (crawl.failed) with the cause; what was
+    // recorded (the start URL, the site_unreachable finding) stays readable.
+    await lease.write(async (trx) => {
+      const fresh = (await trx('crawls').where({ id: crawlId }).first()) as CrawlRow;
+      await trx('crawls')
+        .where({ id: crawlId })
+        .update({
+          pages_crawled: outcome.crawled,
+          pages_discovered: outcome.discovered,
+          blocked: true,
+          blocked_reason: outcome.blockedReason,
+          issues_error: outcome.issueCounts.error,
+          issues_warning: outcome.issueCounts.warning,
+          issues_info: outcome.issueCounts.info,
+          health_score: null,
+          finished_at: services.clock().toISOString(),
+          stage_plan: setStep(fresh.stage_plan, 'fetching', 'done'),
+        });
+    });
+    return { unreachable: siteUnreachableError(outcome.unreachable.type, outcome.unreachable.message) };
   }
 
   await lease.write(async (trx) => {

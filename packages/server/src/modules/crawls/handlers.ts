@@ -72,17 +72,17 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
       const campaign = await findCampaign(knex, ctx.caller, params.campaign);
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
       const row = await launchCrawl(services, { campaign, plan: ctx.caller.plan, trigger: 'manual' });
-      return { body: { data: toCrawl(row) }, headers: { Location: services.links.relative(`/v1/crawls/${row.id}`) } };
+      return { body: { data: toCrawl(row, ctx.language) }, headers: { Location: services.links.relative(`/v1/crawls/${row.id}`) } };
     },
 
     async listCrawls(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
       const rows = await newestFirst(knex('crawls').where({ project_id: project.id }), ctx.page);
-      return { items: rows as CrawlRow[], key: byCreation, map: toCrawl };
+      return { items: rows as CrawlRow[], key: byCreation, map: (r: CrawlRow) => toCrawl(r, ctx.language) };
     },
 
     async getCrawl(ctx, { params }) {
-      return { body: { data: toCrawl(await findCrawl(knex, ctx.caller, params.crawl)) } };
+      return { body: { data: toCrawl(await findCrawl(knex, ctx.caller, params.crawl), ctx.language) } };
     },
 
     async listCrawlIssues(ctx, { params, query }) {
@@ -110,7 +110,7 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
       const q = knex('crawl_pages').where({ crawl_id: crawl.id });
       if (query.status === 'unreachable') q.whereNull('status_code');
       else if (query.status) q.whereBetween('status_code', STATUS_RANGES[query.status]);
-      if (query.internal) q.andWhere({ is_internal: query.internal === 'true' });
+      if (query.internal !== undefined) q.andWhere({ is_internal: query.internal });
       const rows = await afterSeq(q, ctx.page.after).limit(ctx.page.limit + 1);
       return { items: rows, key: (r: PageRow) => [r.seq], map: toPage };
     },

@@ -14,12 +14,14 @@ import { crawlSweepJob, ensureCrawlSweep } from './sweep-job.js';
 export interface CrawlsModuleOptions extends Omit<CrawlRuntime, 'threads'> {
   /** Crawl threads at most (crawl-threads/); 0 runs crawls on the thread that answers HTTP. Default: one per core. */
   threads?: number;
+  /** Page-analysis threads shared by the crawl threads. Default: threads − 1. */
+  analysisThreads?: number;
 }
 
 export function crawlsModule(services: Services, options: CrawlsModuleOptions = {}) {
   const running = new RunningCrawls(services);
   // Threads start with the first crawl: a process that never crawls (role api) starts none.
-  const threads = new CrawlThreadPool(options.threads);
+  const threads = new CrawlThreadPool(options.threads, options.analysisThreads);
   return defineModule({
     name: 'crawls',
     handlers: crawlHandlers(services),

@@ -1,7 +1,7 @@
 /** The three export operations: request one, read it, download its file (docs/decisions/exports.md). */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { exportFilename } from '@siteaudit/schema/rules';
+import { exportFilename, isExportableCrawl } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { EXPORT_CONTENT_TYPES } from '../../reports/index.js';
 import type { Handlers } from '../../http/binder.js';
@@ -27,7 +27,7 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
   return {
     async createExport(ctx, { params, body }) {
       const crawl = await findCrawl(knex, ctx.caller, params.crawl);
-      if (crawl.status !== 'completed' || !bool(crawl.settled)) {
+      if (!isExportableCrawl({ status: crawl.status, settled: bool(crawl.settled), blocked: bool(crawl.blocked) })) {
         throw new ApiError('crawl.not_finished', { detail: `The crawl is ${toCrawl(crawl).status}; exports need a completed, settled crawl.` });
       }
       const plan = ctx.caller.plan;
@@ -76,7 +76,7 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
         file: {
           stream,
           contentType: EXPORT_CONTENT_TYPES[row.format],
-          filename: exportFilename(project?.slug, project?.finished_at ?? row.created_at, row.format),
+          filename: exportFilename(project?.slug, project?.finished_at ?? row.created_at, row.format, row.language),
           size: row.size_bytes === null ? undefined : Number(row.size_bytes),
           etag: `"${row.id}"`,
         },

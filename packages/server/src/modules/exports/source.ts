@@ -5,7 +5,10 @@ import type { ExportSource, HealthPoint, ReportPage, ReportPillar } from '../../
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
 import { changeRows, changesSummary, issueSummary, toChange } from '../crawls/reads.js';
-import { CONTENT_AXES, TECHNIQUE_AXES } from '@siteaudit/schema/rules';
+import { CONTENT_AXES, localiseCrawlError, TECHNIQUE_AXES } from '@siteaudit/schema/rules';
+
+/** `crawl.site_unreachable: The site…` → `The site…`: the report speaks to the client, codes are for the API. */
+const withoutCode = (error: string) => error.replace(/^[a-z_]+\.[a-z_]+: /, '');
 import { scorecardPillars } from '../scorecard/reads.js';
 import { logsSource } from './logs-source.js';
 
@@ -102,6 +105,7 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
       finished_at: crawl.finished_at,
       pages: { crawled: crawl.pages_crawled, discovered: crawl.pages_discovered, budget: crawl.pages_budget },
       issue_counts: { error: crawl.issues_error, warning: crawl.issues_warning, info: crawl.issues_info },
+      failure: crawl.status === 'failed' && crawl.error ? withoutCode(localiseCrawlError(crawl.error, language)) : null,
     },
     healthScore: crawl.health_score === null ? null : Math.round(crawl.health_score),
     summary,

@@ -5,13 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogDayStat, LogFinding, LogUrlStat } from '@siteaudit/schema';
 import { createLogJoin, limitUpgrade, withinLimit } from '@siteaudit/schema/rules';
-import { assertIncluded } from '@siteaudit/schema/pipeline';
-import type { Handlers } from '../../http/binder.js';
+import { assertIncluded, type Upload } from '@siteaudit/schema/pipeline';
+import type { Handlers, ReceivedUpload } from '../../http/binder.js';
+import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
@@ -25,6 +27,7 @@ import { reverseDnsLookup, systemResolver, type DnsResolver } from './reverse-dn
 import { eachUrlStat } from './report-reads.js';
 import { clearImportRows, completeImport, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
 import { receiveFile } from './upload.js';
+import { importFileName, RunningParses, stagingFileName, sweepUploads, SWEEP_EVERY_MS } from './retention.js';
 
 export interface LogsOptions {
   /** Where uploads wait for parsing (default SITEAUDIT_LOG_DIR, else a temporary directory). */
@@ -35,6 +38,15 @@ export interface LogsOptions {
   threads?: boolean;
   /** @internal URL statistics a parse holds before it spills them to the store (default SPILL_AT; tests set it small). */
   spillAt?: number;
+}
+
+/**
+ * What a deletion asks of the logs module: before a project's rows go, its parses are stopped and
+ * its uploads removed; after, the store keeps no readable copy of the deleted rows (SQLite).
+ */
+export interface LogEraser {
+  beforeProjectDelete(projectId: string): Promise<void>;
+  afterDelete(): Promise<void>;
 }
 
 const IMPORT_FAILED = 'log_import.parse_failed: The file could not be read (a gzip stream cut short, or unreadable bytes). Send it again.';
@@ -60,8 +72,30 @@ const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function logsModule(services: Services, options: LogsOptions = {}) {
   const { knex } = services;
-  const directory = options.directory ?? process.env.SITEAUDIT_LOG_DIR ?? mkdtempSync(join(tmpdir(), 'siteaudit-logs-'));
+  const configured = options.directory ?? process.env.SITEAUDIT_LOG_DIR;
+  // A directory of our own making goes with the server (nothing in it outlives the process's uploads).
+  const directory = configured ?? mkdtempSync(join(tmpdir(), 'siteaudit-logs-'));
   mkdirSync(directory, { recursive: true });
+  const parses = new RunningParses();
+  let sweeper: NodeJS.Timeout | null = null;
+  const sweep = () =>
+    sweepUploads(knex, directory, services.clock().getTime())
+      .then((removed) => removed > 0 && log.info({ removed }, 'orphan log uploads removed'))
+      .catch((err: unknown) => log.warn({ err }, 'log upload sweep failed'));
+
+  /** Stops the parses of these imports running here, then removes their uploads. */
+  async function eraseUploads(importIds: string[]): Promise<void> {
+    await parses.stop(importIds);
+    await Promise.all(importIds.map((id) => rm(join(directory, importFileName(id)), { force: true })));
+  }
+
+  /**
+   * SQLite keeps deleted rows readable in the WAL's frames until a checkpoint writes them back
+   * and the file is truncated (secure_delete zeroes them in the database file itself, database.ts).
+   */
+  async function purgeDeleted(): Promise<void> {
+    if (services.dialect === 'sqlite') await knex.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+  }
   const lookup = reverseDnsLookup(options.resolver === undefined ? systemResolver : options.resolver);
   const log = services.logger.child({ module: 'logs' });
 
@@ -75,14 +109,17 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
     // A 5,000,000-line file takes a minute or two: the table runner renews its lease meanwhile, and
     // pg-boss, which keeps no heartbeat, expires the job only after `expireMs` (jobs.ts).
     async run({ importId }) {
+      const file = join(directory, importFileName(importId));
       const row = (await knex('log_imports').where({ id: importId }).first()) as LogImportRow | undefined;
-      if (!row || (row.status !== 'queued' && row.status !== 'parsing') || !row.file_key) return;
+      // Its import deleted before its turn: nothing to parse, nothing to keep.
+      if (!row) return rm(file, { force: true });
+      if ((row.status !== 'queued' && row.status !== 'parsing') || !row.file_key) return;
       await knex('log_imports').where({ id: row.id }).update({ status: 'parsing' });
       const started = performance.now();
-      const file = join(directory, row.file_key);
       // A retried parse starts from nothing: statistics are added up as they come (store.ts).
       await clearImportRows(knex, row.id);
       const run = startParse({ file, importId: row.id, projectId: row.project_id, spillAt: options.spillAt }, options.threads ?? true, lookup);
+      parses.track(row.id, () => run.close());
       try {
         // One batch at a time, each its own statement (the single SQLite connection is never held
         // for long); the thread builds the next while this one is written, and parses on only
@@ -98,36 +135,74 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
         const summary = step.done;
         await completeImport(knex, row, summary, services.clock().toISOString());
         await rm(file, { force: true });
+        if (parses.stopped(row.id)) return;
         // The import is complete whatever happens here: statistics for the planner only.
         await refreshPlannerStatistics(knex).catch((err: unknown) => log.warn({ err, import: row.id }, 'log tables not analysed'));
         log.info({ import: row.id, project: row.project_id, lines: summary.linesRead, kept: summary.kept, duration_ms: Math.round(performance.now() - started) }, 'log import parsed');
+      } catch (error) {
+        // Stopped because its import (or project) was deleted, here or by another process (its
+        // rows then fail their foreign key): not a failure, and nothing is kept.
+        if (parses.stopped(row.id) || !(await knex('log_imports').where({ id: row.id }).first('id'))) {
+          await rm(file, { force: true });
+          return;
+        }
+        throw error;
       } finally {
+        parses.forget(row.id);
         await run.close();
       }
     },
     async onFailed({ importId }, _message, cause) {
       log.error({ err: cause, import: importId }, 'log import failed');
-      const row = (await knex('log_imports').where({ id: importId }).first()) as LogImportRow | undefined;
-      if (row?.file_key) await rm(join(directory, row.file_key), { force: true });
+      // The last attempt failed: the upload goes now (a first failure keeps it for the retry).
+      await rm(join(directory, importFileName(importId)), { force: true });
       await clearImportRows(knex, importId);
       await knex('log_imports').where({ id: importId }).update({ status: 'failed', error: IMPORT_FAILED, file_key: null, finished_at: services.clock().toISOString() });
     },
   });
 
+  /**
+   * An upload's body, read to a staging file before its idempotency claim (`receiveUpload` of the
+   * pipeline), hashed as it passes: refused before a byte is read when the project, the plan or
+   * the announced length says no. The handler renames the file to its import's; whatever it does
+   * not take goes with `discard`.
+   */
+  async function receiveUpload(caller: Caller, params: { project: string }, upload: Upload<Readable>): Promise<ReceivedUpload> {
+    const project = await findProject(knex, caller, params.project);
+    assertUnlocked(project);
+    const plans = services.plans();
+    assertIncluded(plans, caller.plan, 'logs.import_max_bytes', 'plan_limit.logs');
+    const max = caller.plan.limits['logs.import_max_bytes'];
+    if (upload.length !== null && !withinLimit(max, upload.length)) {
+      throw new ApiError('log_import.too_large', { upgrade_to: limitUpgrade(plans, caller.plan, 'logs.import_max_bytes', upload.length) });
+    }
+    const file = join(directory, stagingFileName());
+    const { size, digest } = await receiveFile(upload.body, file, max);
+    return { ...upload, length: size, digest, file, discard: () => rm(file, { force: true }) };
+  }
+
+  /** The import of the project standing with these bytes (queued, parsing or completed), if any. */
+  async function duplicateOf(projectId: string, digest: string): Promise<string | null> {
+    const row = (await knex('log_imports').where({ project_id: projectId, content_sha256: digest }).whereNot('status', 'failed').first('id')) as { id: string } | undefined;
+    return row?.id ?? null;
+  }
+
+  const duplicate = (projectId: string, earlier: string) =>
+    new ApiError('log_import.duplicate', {
+      detail: `Import ${earlier} holds the same file (same SHA-256); its figures already count. Delete it (DELETE ${services.links.absolute(`/v1/projects/${projectId}/log-imports/${earlier}`)}) to import the file again.`,
+    });
+
   const handlers: LogHandlers = {
     async createLogImport(ctx, { params, upload }) {
       const project = await findProject(knex, ctx.caller, params.project);
       assertUnlocked(project);
-      const plans = services.plans();
-      assertIncluded(plans, ctx.caller.plan, 'logs.import_max_bytes', 'plan_limit.logs');
-      const max = ctx.caller.plan.limits['logs.import_max_bytes'];
-      if (!upload) throw new ApiError('log_import.unsupported_media_type');
-      if (upload.length !== null && !withinLimit(max, upload.length)) {
-        throw new ApiError('log_import.too_large', { upgrade_to: limitUpgrade(plans, ctx.caller.plan, 'logs.import_max_bytes', upload.length) });
-      }
+      if (!upload?.file || !upload.digest) throw new ApiError('log_import.unsupported_media_type');
+      const digest = upload.digest;
+      const earlier = await duplicateOf(project.id, digest);
+      if (earlier) throw duplicate(project.id, earlier);
       const id = randomUUID();
-      const fileKey = `${id}.log`;
-      const size = await receiveFile(upload.body, join(directory, fileKey), max);
+      const fileKey = importFileName(id);
+      const size = upload.length ?? 0;
       const row: LogImportRow = {
         id,
         team_id: ctx.caller.teamId,
@@ -144,14 +219,26 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
         period_from: null,
         period_to: null,
         file_key: fileKey,
+        content_sha256: digest,
         error: null,
         created_at: ctx.now.toISOString(),
         finished_at: null,
       };
-      await transaction(knex, async (trx) => {
-        await trx('log_imports').insert(row);
-        await services.jobs.enqueue(LOG_IMPORT, { importId: id }, { trx });
-      });
+      // Renamed before the row exists: the parse may start the moment it commits.
+      const file = join(directory, fileKey);
+      await rename(upload.file, file);
+      try {
+        await transaction(knex, async (trx) => {
+          await trx('log_imports').insert(row);
+          await services.jobs.enqueue(LOG_IMPORT, { importId: id }, { trx });
+        });
+      } catch (error) {
+        await rm(file, { force: true });
+        // The same file sent twice at once: the digest's unique index lets one through.
+        const first = await duplicateOf(project.id, digest);
+        if (first) throw duplicate(project.id, first);
+        throw error;
+      }
       return { body: { data: toLogImport(row) }, headers: { Location: services.links.absolute(`/v1/projects/${project.id}/log-imports/${id}`) } };
     },
 
@@ -211,5 +298,29 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
     },
   };
 
-  return defineModule({ name: 'logs', handlers, jobs: [importJob] });
+  const eraser: LogEraser = {
+    async beforeProjectDelete(projectId) {
+      await eraseUploads(await knex('log_imports').where({ project_id: projectId }).pluck('id'));
+    },
+    afterDelete: purgeDeleted,
+  };
+
+  return defineModule({
+    name: 'logs',
+    handlers,
+    jobs: [importJob],
+    provides: { eraser, receiveUpload },
+    start() {
+      // Uploads left by a process that died (mid-upload, mid-parse), then those of any process
+      // sharing the directory, at intervals.
+      void sweep();
+      sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+      sweeper.unref();
+    },
+    async close() {
+      if (sweeper) clearInterval(sweeper);
+      await parses.stop(parses.running());
+      if (!configured) await rm(directory, { recursive: true, force: true });
+    },
+  });
 }

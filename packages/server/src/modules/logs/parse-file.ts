@@ -52,26 +52,39 @@ export async function parseLogFile(file: string, aggregator: LogAggregator = cre
     aggregate.refused++;
     if (aggregate.refusals.length < REFUSAL_SAMPLES) aggregate.refusals.push({ line: aggregate.linesRead, reason: 'line_too_long' });
   };
-  for await (const chunk of source as AsyncIterable<Buffer>) {
-    const text = rest + decoder.write(chunk);
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      if (overlong) {
-        overlong = false;
-        tooLong();
-      } else if (nl - start > MAX_LINE_CHARS) tooLong();
-      else addRange(text, start, nl);
-      start = nl + 1;
-      if (pause?.due()) await pause.run();
-    }
-    rest = text.slice(start);
-    if (rest.length > MAX_LINE_CHARS) {
-      overlong = true;
-      rest = '';
+  try {
+    await readLines();
+  } finally {
+    // A parse stopped midway (its import deleted) leaves the file stream open behind gunzip:
+    // closed here, and awaited, so no descriptor keeps the file's bytes on disk.
+    if (!raw.closed) {
+      raw.destroy();
+      await new Promise<void>((resolve) => raw.once('close', () => resolve()));
     }
   }
-  rest += decoder.end();
-  if (overlong) tooLong();
-  else if (rest.length > 0) addRange(rest, 0, rest.length);
   return aggregator;
+
+  async function readLines(): Promise<void> {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      const text = rest + decoder.write(chunk);
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+        if (overlong) {
+          overlong = false;
+          tooLong();
+        } else if (nl - start > MAX_LINE_CHARS) tooLong();
+        else addRange(text, start, nl);
+        start = nl + 1;
+        if (pause?.due()) await pause.run();
+      }
+      rest = text.slice(start);
+      if (rest.length > MAX_LINE_CHARS) {
+        overlong = true;
+        rest = '';
+      }
+    }
+    rest += decoder.end();
+    if (overlong) tooLong();
+    else if (rest.length > 0) addRange(rest, 0, rest.length);
+  }
 }

@@ -18,6 +18,9 @@ import type { ParseMessage, ThreadMessage } from './parse-thread.js';
  */
 const PARSE_THREAD_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 24 };
 
+/** How long a stopped parse thread is given to close its file before it is ended. */
+const STOP_WAIT_MS = 2_000;
+
 export interface ParseRun {
   /** The next batch of rows to write, or the summary once all are out; one call at a time. */
   next(): Promise<ParseStep>;
@@ -28,7 +31,13 @@ export interface ParseRun {
 export function startParse(request: ParseRequest, useThread: boolean, lookup: Lookup): ParseRun {
   if (!useThread) {
     const session = createParseSession(request, lookup);
-    return { next: () => session.next(), close: async () => session.close() };
+    return {
+      next: () => session.next(),
+      close: async () => {
+        session.close();
+        await session.finished;
+      },
+    };
   }
   const worker: Worker = spawnThread(import.meta.url, './parse-thread.ts', 'log-parse-thread.js', 'siteaudit-log-parse', PARSE_THREAD_LIMITS);
   const send = (message: ParseMessage) => worker.postMessage(message);
@@ -39,7 +48,10 @@ export function startParse(request: ParseRequest, useThread: boolean, lookup: Lo
     waiting?.({ ok: false, message: error.message });
     waiting = null;
   };
+  let stopped: (() => void) | null = null;
+  let closing: Promise<void> | null = null;
   worker.on('message', (message: ThreadMessage) => {
+    if (message.kind === 'stopped') return stopped?.();
     if (message.kind === 'lookup') {
       const { ip, operator } = message;
       void lookup(ip, operator)
@@ -52,7 +64,8 @@ export function startParse(request: ParseRequest, useThread: boolean, lookup: Lo
     resolve?.(message);
   });
   worker.once('error', fail);
-  worker.once('exit', (code) => fail(new Error(`log parse thread exited with code ${code}`)));
+  const exited = (code: number) => fail(new Error(`log parse thread exited with code ${code}`));
+  worker.once('exit', exited);
   send({ step: 'start', request });
   return {
     next: () =>
@@ -61,10 +74,23 @@ export function startParse(request: ParseRequest, useThread: boolean, lookup: Lo
         waiting = (answer) => (answer.ok ? resolve(answer.value as ParseStep) : reject(new Error(answer.message)));
         send({ step: 'next' });
       }),
-    close: async () => {
-      failure ??= new Error('log parse closed');
-      worker.removeAllListeners('exit');
-      await worker.terminate();
-    },
+    // Once (a deletion and the job both close it); the job's call waits for the deletion's.
+    close: () => (closing ??= stop()),
   };
+
+  async function stop(): Promise<void> {
+    const running = failure === null;
+    fail(new Error('log parse closed'));
+    worker.off('exit', exited);
+    if (running) {
+      // The thread closes its file first (a descriptor left open would keep a deleted upload's
+      // bytes on disk); a thread stuck elsewhere is ended all the same after a moment.
+      await new Promise<void>((resolve) => {
+        stopped = resolve;
+        setTimeout(resolve, STOP_WAIT_MS).unref();
+        send({ step: 'stop' });
+      });
+    }
+    await worker.terminate();
+  }
 }

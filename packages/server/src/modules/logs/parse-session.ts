@@ -68,6 +68,10 @@ export function createParseSession(request: ParseRequest, lookup: Lookup) {
     for (const wake of woken) wake();
   };
   const change = () => new Promise<void>((resolve) => waiters.push(resolve));
+  /** Settles when the session is closed: a wait for reverse-DNS answers ends there too. */
+  let onClose = () => {};
+  const closing = new Promise<void>((resolve) => (onClose = resolve));
+  const answered = () => Promise.race([Promise.all(lookups), closing]);
 
   async function offer(rows: Generator<RowBatch>): Promise<void> {
     while (part && !closed) await change();
@@ -81,16 +85,18 @@ export function createParseSession(request: ParseRequest, lookup: Lookup) {
     async run(): Promise<void> {
       if (closed) throw new Error('log parse closed');
       // Claims waiting for an answer hold memory too: past the threshold, wait for the answers.
-      if (aggregator.heldPending() >= spillAt) await Promise.all(lookups);
+      if (aggregator.heldPending() >= spillAt) await answered();
+      if (closed) throw new Error('log parse closed');
       if (aggregator.heldSettled() >= spillAt) await offer(urlStatRows(aggregator.spill(), request.importId, request.projectId));
     },
   };
 
-  void (async () => {
+  const finished = (async () => {
     try {
       await parseLogFile(request.file, aggregator, pause);
       // No claim can start after the last line; every one ends settled, verified or not.
-      await Promise.all(lookups);
+      await answered();
+      if (closed) throw new Error('log parse closed');
       await offer(urlStatRows(aggregator.spill(), request.importId, request.projectId));
       await offer(dayStatRows(aggregator.dayEntries(), request.importId, request.projectId));
       while (part && !closed) await change();
@@ -117,11 +123,14 @@ export function createParseSession(request: ParseRequest, lookup: Lookup) {
         await change();
       }
     },
-    /** Stops a parse whose rows are no longer wanted (a failed write): the file is closed. */
+    /** Stops a parse whose rows are no longer wanted (a failed write, its import deleted): the file is closed. */
     close(): void {
       closed = true;
+      onClose();
       changed();
     },
+    /** Settles once the parse has stopped reading, its file closed (after `close`, at its next line). */
+    finished,
   };
 }
 

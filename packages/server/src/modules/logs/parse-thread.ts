@@ -9,9 +9,9 @@ import { giveWayToRequests } from '../../threads/give-way.js';
 import { createParseSession, type ParseRequest, type ParseSession } from './parse-session.js';
 
 /** From the job. */
-export type ParseMessage = { step: 'start'; request: ParseRequest } | { step: 'next' } | { step: 'verdict'; ip: string; verified: boolean };
+export type ParseMessage = { step: 'start'; request: ParseRequest } | { step: 'next' } | { step: 'verdict'; ip: string; verified: boolean } | { step: 'stop' };
 /** To the job. */
-export type ThreadMessage = { kind: 'lookup'; ip: string; operator: VerifiedOperator } | { kind: 'answer'; ok: true; value: unknown } | { kind: 'answer'; ok: false; message: string };
+export type ThreadMessage = { kind: 'lookup'; ip: string; operator: VerifiedOperator } | { kind: 'stopped' } | { kind: 'answer'; ok: true; value: unknown } | { kind: 'answer'; ok: false; message: string };
 
 // The parse gives way to the API thread: the store, not the parse, sets the import's pace.
 giveWayToRequests();
@@ -27,6 +27,11 @@ port.on('message', (message: ParseMessage) => {
       post({ kind: 'lookup', ip, operator });
       return new Promise((resolve) => verdicts.set(ip, resolve));
     });
+  } else if (message.step === 'stop') {
+    // Stopped from outside (its import deleted): the file is closed before the thread ends, so no
+    // descriptor keeps a deleted upload's bytes on disk.
+    session?.close();
+    void (session?.finished ?? Promise.resolve()).then(() => post({ kind: 'stopped' }));
   } else if (message.step === 'verdict') {
     verdicts.get(message.ip)?.(message.verified);
     verdicts.delete(message.ip);

@@ -24,6 +24,8 @@ export interface LogImportRow {
   period_from: string | null;
   period_to: string | null;
   file_key: string | null;
+  /** SHA-256 of the upload as sent (migration 016). */
+  content_sha256: string | null;
   error: string | null;
   created_at: string;
   finished_at: string | null;

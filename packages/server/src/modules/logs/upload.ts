@@ -1,25 +1,35 @@
 /**
- * Writes an upload's body to a file as it arrives, counting bytes: past the plan's limit the
+ * Writes an upload's body to a file as it arrives, counting its bytes and hashing them (SHA-256,
+ * the idempotency fingerprint's and the duplicate check's digest): past the plan's limit the
  * write stops and the file is removed (413). Memory holds a chunk at a time.
  */
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../../http/errors.js';
 
-export async function receiveFile(body: Readable, file: string, maxBytes: number | null): Promise<number> {
+export interface ReceivedFile {
+  size: number;
+  /** SHA-256 of the bytes as sent, hex. */
+  digest: string;
+}
+
+export async function receiveFile(body: Readable, file: string, maxBytes: number | null): Promise<ReceivedFile> {
   let size = 0;
+  const hash = createHash('sha256');
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (maxBytes !== null && size > maxBytes) done(new ApiError('log_import.too_large', { detail: `The file is larger than the plan's ${maxBytes} bytes.` }));
-      else done(null, chunk);
+      if (maxBytes !== null && size > maxBytes) return done(new ApiError('log_import.too_large', { detail: `The file is larger than the plan's ${maxBytes} bytes.` }));
+      hash.update(chunk);
+      done(null, chunk);
     },
   });
   try {
     await pipeline(body, counter, createWriteStream(file));
-    return size;
+    return { size, digest: hash.digest('hex') };
   } catch (error) {
     await rm(file, { force: true });
     throw error;

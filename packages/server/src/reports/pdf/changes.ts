@@ -3,7 +3,7 @@ import { SEVERITIES } from '../i18n.js';
 import type { PdfContext } from './context.js';
 import { MUTED, SEVERITY_COLOURS } from './layout.js';
 
-/** Checks listed under the summary, those with the most new then fixed pairs first. */
+/** Checks listed under the summary, those with the most new then fixed occurrences first. */
 export const PDF_CHANGED_CHECKS = 10;
 
 const GOOD = '#1f7a3d';
@@ -14,12 +14,13 @@ export function drawChanges(ctx: PdfContext): void {
   const changes = source.changes;
   if (!changes) return;
   const c = t.changes;
-  layout.heading(c.title);
   const { summary } = changes;
   if (summary.basis !== 'compared') {
-    layout.paragraph(summary.basis === 'no_previous_crawl' ? c.noPrevious : summary.basis === 'blocked' ? c.blocked : c.notCompared, { size: 10, color: MUTED });
+    // Nothing to compare: one line where the section would be (pdf.ts keeps it on the page before).
+    layout.paragraph(`${c.title}${ctx.language === 'fr' ? ' : ' : ': '}${summary.basis === 'no_previous_crawl' ? c.noPrevious : summary.basis === 'blocked' ? c.blocked : c.notCompared}`, { size: 10, color: MUTED });
     return;
   }
+  layout.heading(c.title);
   layout.paragraph(c.comparedWith(f.dateTime(changes.previousFinishedAt)), { size: 9, color: MUTED });
 
   const w = layout.width;
@@ -31,6 +32,7 @@ export function drawChanges(ctx: PdfContext): void {
   for (const [kind, counts] of [
     ['issue_new', summary.issues.new],
     ['issue_fixed', summary.issues.fixed],
+    ['issue_gone_with_page', summary.issues.gone_with_page],
     ['issue_persisting', summary.issues.persisting],
   ] as const) {
     issues.row([
@@ -62,17 +64,18 @@ export function drawChanges(ctx: PdfContext): void {
     ]);
   }
 
-  const moved = summary.checks.filter((k) => k.new + k.fixed > 0).slice(0, PDF_CHANGED_CHECKS);
+  const moved = summary.checks.filter((k) => k.new + k.fixed + k.gone_with_page > 0).slice(0, PDF_CHANGED_CHECKS);
   layout.heading(c.checksHeading, 2);
   if (moved.length === 0) {
     layout.paragraph(c.noChange, { size: 10, color: MUTED });
     return;
   }
   const checks = layout.table([
-    { header: t.issue, width: w - 100 - 2 * 70 },
-    { header: t.severity, width: 100 },
+    { header: t.issue, width: w - 90 - 3 * 70 },
+    { header: t.severity, width: 90 },
     { header: c.newCount, width: 70, align: 'right' },
     { header: c.fixedCount, width: 70, align: 'right' },
+    { header: c.goneCount, width: 70, align: 'right' },
   ]);
   for (const k of moved) {
     checks.row([
@@ -80,6 +83,7 @@ export function drawChanges(ctx: PdfContext): void {
       { text: labels.severity(k.severity), color: SEVERITY_COLOURS[k.severity] },
       { text: k.new ? `+${f.int(k.new)}` : '', color: k.new ? BAD : undefined },
       { text: k.fixed ? `−${f.int(k.fixed)}` : '', color: k.fixed ? GOOD : undefined },
+      { text: k.gone_with_page ? `−${f.int(k.gone_with_page)}` : '', color: k.gone_with_page ? MUTED : undefined },
     ]);
   }
 }

@@ -72,8 +72,11 @@ export function drawCover(ctx: PdfContext): void {
   layout.keyValue(t.severities.warning, f.int(counts.warning), { ...opts, color: counts.warning ? '#ef6c00' : undefined });
   layout.keyValue(t.severities.info, f.int(counts.info), opts);
 
-  // The five pillars as tiles: the scorecard in one line.
-  const pillars = source.scorecard ?? [];
+  if (source.crawl.failure) {
+    layout.draw(source.crawl.failure, left, gaugeTop + 220, { size: 12, bold: true, color: '#c62828' }, { width });
+  }
+  // The five pillars as tiles: the scorecard in one line (a crawl that reached nothing has none).
+  const pillars = source.crawl.failure ? [] : (source.scorecard ?? []);
   if (pillars.length > 0) {
     const top = gaugeTop + 220;
     layout.draw(t.scorecard, left, top, { size: 11, bold: true, color: MUTED });

@@ -14,6 +14,8 @@ import * as logs from './012-logs.js';
 import * as crawlChanges from './013-crawl-changes.js';
 import * as issuePairsIndex from './014-issue-pairs-index.js';
 import * as logUrlStatsKeyset from './015-log-url-stats-keyset.js';
+import * as logImportDigest from './016-log-import-digest.js';
+import * as changesGoneWithPage from './018-changes-gone-with-page.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -32,6 +34,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013-crawl-changes': crawlChanges,
   '014-issue-pairs-index': issuePairsIndex,
   '015-log-url-stats-keyset': logUrlStatsKeyset,
+  '016-log-import-digest': logImportDigest,
+  '018-changes-gone-with-page': changesGoneWithPage,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -20,6 +20,7 @@ describe('crawl scope', () => {
     const label = fc.stringMatching(/^[a-zA-Z0-9-]{1,8}$/);
     const host = fc.oneof(
       fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.')),
+      fc.tuple(fc.nat(300), fc.nat(300), fc.nat(300), fc.nat(300), fc.constantFrom('', '0', '.')).map(([a, b, c, d, odd]) => `${a}.${odd === '0' ? '0' : ''}${b}.${c}.${d}${odd === '.' ? '.' : ''}`),
       fc.constantFrom('www.shop.example', '127.0.0.1', '0x7f.1', '2130706433', 'shop.example.', 'a.0x', '[::1]', 'Shop.Example', 'user@shop.example', 'xn--bcher-kva.example'),
     );
     const port = fc.oneof(fc.constant(''), fc.constantFrom(':80', ':443', ':0', ':080', ':8080', ':65535', ':65536', ':99999', ':'), fc.integer({ min: 0, max: 70000 }).map((n) => `:${n}`));

@@ -65,4 +65,33 @@ describe('near-duplicate search', () => {
       expect(sorted(nearDuplicatesIndexed(c, ids, k, k + 2))).toEqual(expected);
     }
   });
+
+  it('reports a cluster of close pages with lower-bound counts when a run is capped, the other pages exactly', () => {
+    let seed = 11;
+    const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    const random = (): [number, number] => [Math.floor(rand() * 2 ** 32), Math.floor(rand() * 2 ** 32)];
+    // 1,500 variant pages within 3 bits of one template (all within 6 of each other), then 500 others.
+    const ancestors: [number, number][] = [random(), ...Array.from({ length: 500 }, random)];
+    const spec = Array.from({ length: 2000 }, (_, i) => ({
+      ancestor: i < 1500 ? 0 : i - 1499,
+      flips: i < 1500 ? Array.from({ length: 3 }, () => Math.floor(rand() * 64)) : [],
+      content: 0,
+    }));
+    const c = columns(spec, ancestors);
+    const ids = spec.map((_, i) => i);
+    const expected = nearDuplicatesPairwise(c, ids, 6);
+    const found = nearDuplicatesIndexed(c, ids, 6, undefined, 32);
+    expect([...found.keys()].sort((a, b) => a - b)).toEqual([...expected.keys()].sort((a, b) => a - b));
+    for (const [id, m] of found) {
+      const truth = expected.get(id)!;
+      expect(m.example).toBe(truth.example);
+      if (id < 1500) {
+        expect(m.atLeast).toBe(true);
+        expect(m.count).toBeGreaterThanOrEqual(31);
+        expect(m.count).toBeLessThanOrEqual(truth.count);
+      } else expect(m).toEqual(truth);
+    }
+    // Uncapped (a cap above the cluster), the search is exact again.
+    expect(sorted(nearDuplicatesIndexed(c, ids, 6, undefined, 2000))).toEqual(sorted(expected));
+  });
 });
