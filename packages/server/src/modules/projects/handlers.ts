@@ -11,6 +11,12 @@ import { lockTeam } from '../team-lock.js';
 import { assertPublicSite, assertUnlocked, findProject, toProject, type ProjectRow } from './project-row.js';
 
 /** Stops the running crawls of a project: what its deletion needs (the crawls module provides it). */
+/** What a deletion asks of the logs module (handed by server.ts): stop its parses, remove its uploads, then leave no readable copy. */
+export interface LogEraser {
+  beforeProjectDelete(projectId: string): Promise<void>;
+  afterDelete(): Promise<void>;
+}
+
 export interface CrawlStopper {
   stopWhere(where: { project_id: string }): Promise<void>;
 }
@@ -22,7 +28,7 @@ async function uniqueSlug(knex: Knex, teamId: string, base: string, exceptId?: s
   return firstFreeSlug(base, new Set<string>((await query.pluck('slug')) as string[]));
 }
 
-export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
+export function projectHandlers(services: Services, crawls: CrawlStopper, logs: LogEraser): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
   const { knex } = services;
   return {
     async listProjects(ctx) {
@@ -90,9 +96,12 @@ export function projectHandlers(services: Services, crawls: CrawlStopper): Pick<
 
     async deleteProject(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
-      // Allowed on a locked project (docs/decisions/projects.md). Running crawls stop first; the rest cascades.
+      // Allowed on a locked project (docs/decisions/projects.md). Running crawls and log parses
+      // stop first, uploaded logs go with them; the rest cascades, and leaves no readable copy.
       await crawls.stopWhere({ project_id: project.id });
+      await logs.beforeProjectDelete(project.id);
       await knex('projects').where({ id: project.id }).delete();
+      await logs.afterDelete();
     },
   };
 }
