@@ -7,6 +7,7 @@
 import type { Severity } from '../common.js';
 import type { CrawlChangesSummary } from '../resources/changes.js';
 import { CHECKS } from './issue-catalogue.js';
+import { healthScoreExact } from './health-score.js';
 import { ACCESSIBILITY_PREFIX } from './fix-advice.js';
 import { CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type CrawlPillar } from './crawl-pillars.js';
 
@@ -103,10 +104,42 @@ export function recommendationImpact(input: { name: string; severity: Severity; 
   return Math.round(IMPACT_SEVERITY_WEIGHTS[input.severity] * pages * IMPACT_PILLAR_WEIGHTS[pillarOf(input.category)] * 100) / 100;
 }
 
-/** Highest impact first, then most severe, then by name: a stable order. */
-export function compareRecommendations(a: { impact: number; severity: Severity; name: string }, b: { impact: number; severity: Severity; name: string }): number {
+/**
+ * The fix list's order, by what a check costs the site: errors, then warnings, then notices
+ * (which cost no score point); within a severity, most pages affected first, then most score
+ * points won, then by name: a stable order.
+ */
+export function compareRecommendations(
+  a: { severity: Severity; pages: number; score_points: number; name: string },
+  b: { severity: Severity; pages: number; score_points: number; name: string },
+): number {
   const rank = { error: 0, warning: 1, info: 2 } as const;
-  return b.impact - a.impact || rank[a.severity] - rank[b.severity] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return rank[a.severity] - rank[b.severity] || b.pages - a.pages || b.score_points - a.score_points || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** One check that fired, as the score counts it. */
+export interface ScoredCheck {
+  name: string;
+  severity: Severity;
+  category: string;
+  /** Distinct URLs on which it fired. */
+  pages: number;
+}
+
+/**
+ * The points of its pillar's score a check's fix would win: the pillar's score computed (with
+ * `healthScoreExact`, as the scorecard does) over its checks without this one, minus the score
+ * with it, to one decimal. `pages` is the pillar's denominator (the crawl's scored pages). A
+ * notice wins nothing: it costs nothing.
+ */
+export function scorePointsWon(check: ScoredCheck, checks: readonly ScoredCheck[], pages: number): number {
+  const categories = CRAWL_PILLAR_CATEGORIES[pillarOf(check.category)] as readonly string[];
+  const inPillar = checks.filter((c) => categories.includes(c.category));
+  const input = (list: readonly ScoredCheck[]) => ({ pages, checks: list.map((c) => ({ severity: c.severity, pages: c.pages, site: isSiteWideCheck(c.name) })) });
+  const now = healthScoreExact(input(inPillar));
+  const fixed = healthScoreExact(input(inPillar.filter((c) => c.name !== check.name)));
+  if (now === null || fixed === null) return 0;
+  return Math.max(0, Math.round((fixed - now) * 10) / 10);
 }
 
 /** The catalogue's label of a check in a language; an accessibility finding is named after its axe rule. */
