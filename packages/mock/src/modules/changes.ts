@@ -25,7 +25,7 @@ import {
   type RegressionThreshold,
 } from '@siteaudit/schema/rules';
 import type { CampaignRecord, CrawlRecord } from '../db.js';
-import { crawlPillarScores } from './projects.js';
+import { crawlPillarScores } from './scores.js';
 
 export type StoredChanges = Omit<CrawlChangesSummary, 'crawl_id'>;
 export interface CrawlComparison {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
-import { CHANGE_KINDS, CRAWL_PILLARS } from '../rules/crawl-changes.js';
+import { CHANGE_KINDS, CRAWL_PILLARS } from '../rules/crawl-pillars.js';
 
 export const CrawlChange = z
   .object({

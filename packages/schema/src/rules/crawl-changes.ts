@@ -9,15 +9,9 @@ import type { CrawlChangesSummary } from '../resources/changes.js';
 import { CHECKS } from './issue-catalogue.js';
 import { healthScoreExact } from './health-score.js';
 import { ACCESSIBILITY_PREFIX } from './fix-advice.js';
+import { CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type CrawlPillar } from './crawl-pillars.js';
 
-/**
- * The kinds of change between two crawls, in the order the changes list gives them. An issue
- * change is one occurrence; one that went away is `issue_fixed` when its page is still there
- * (answers 2xx, indexable) and `issue_gone_with_page` when the page went (removed, redirected,
- * 4xx/5xx, no answer, blocked by robots.txt or noindex).
- */
-export const CHANGE_KINDS = ['issue_new', 'issue_fixed', 'issue_gone_with_page', 'issue_persisting', 'page_added', 'page_removed', 'status_changed'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export { CHANGE_KINDS, CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type ChangeKind, type CrawlPillar } from './crawl-pillars.js';
 
 /**
  * Checks whose details name a target on the page (a link, an image, a resource): a page may have
@@ -31,15 +25,6 @@ export const TARGETED_CHECKS: readonly string[] = [
   'broken_image', 'image_missing_alt', 'image_alt_too_long', 'image_too_large', 'image_missing_dimensions', 'anchor_text_empty', 'anchor_text_generic',
   'hreflang_no_return', 'hreflang_bad_target',
 ];
-
-/** The pillars a crawl is scored on, and the issue categories each is computed from (docs/decisions/scorecard.md). */
-export const CRAWL_PILLAR_CATEGORIES = {
-  technique: ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'],
-  contenu: ['titles', 'content', 'structured_data', 'ai_reachability'],
-  accessibilite: ['accessibility'],
-} as const;
-export type CrawlPillar = keyof typeof CRAWL_PILLAR_CATEGORIES;
-export const CRAWL_PILLARS = ['technique', 'contenu', 'accessibilite'] as const satisfies readonly CrawlPillar[];
 
 /** The pillar a check counts in, from its category. */
 export function pillarOf(category: string): CrawlPillar {

@@ -6,13 +6,13 @@
  * exported for tests.
  */
 import type { Knex } from 'knex';
-import { type PageSpeedResult } from '@siteaudit/schema';
 import { compilePatterns } from '@siteaudit/schema/rules';
-import { CHECKS, THRESHOLDS } from '../../crawler/checks.js';
-import { SEVERITY_WEIGHTS } from '../../crawler/run/score.js';
+import { CHECKS, SEVERITY_WEIGHTS, THRESHOLDS } from '../../crawler/index.js';
 import type { PageSpeedMeasurement, PageSpeedProvider, PageSpeedStrategy } from '../../providers/pagespeed.js';
 
-export type StoredPageSpeed = Omit<PageSpeedResult, 'crawl_id'>;
+import type { StoredPageSpeed } from './crawl-row.js';
+
+export type { StoredPageSpeed };
 export type SampleRole = 'home' | 'category';
 export interface SampleEntry {
   url: string;
