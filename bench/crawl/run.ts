@@ -107,8 +107,8 @@ async function bundleChild(dir: string): Promise<string> {
     // The threads' modules too: the pool loads them by path, beside its own (see onLoad).
     entryPoints: {
       child: path.join(root, 'bench/crawl/child.ts'),
-      'crawl-thread': path.join(root, 'packages/server/src/crawler/threads/crawl-thread.ts'),
-      'analysis-thread': path.join(root, 'packages/server/src/crawler/threads/analysis-thread.ts'),
+      'crawl-thread': path.join(root, 'packages/server/src/crawl-threads/crawl-thread.ts'),
+      'analysis-thread': path.join(root, 'packages/server/src/crawl-threads/analysis-thread.ts'),
     },
     outdir: dir,
     // Chunks: the server (and the packages it imports) load only in the child that runs it.

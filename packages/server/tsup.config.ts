@@ -30,11 +30,11 @@ export default defineConfig([
   },
   {
     ...common,
-    // The thread modules are loaded by path (crawler/threads/pool.ts, modules/logs/parse-runner.ts), beside the library and the bin.
+    // The thread modules are loaded by path (crawl-threads/pool.ts, modules/logs/parse-runner.ts), beside the library and the bin.
     entry: {
       cli: 'src/cli.ts',
-      'crawl-thread': 'src/crawler/threads/crawl-thread.ts',
-      'analysis-thread': 'src/crawler/threads/analysis-thread.ts',
+      'crawl-thread': 'src/crawl-threads/crawl-thread.ts',
+      'analysis-thread': 'src/crawl-threads/analysis-thread.ts',
       'log-parse-thread': 'src/modules/logs/parse-thread.ts',
     },
     format: ['esm'],

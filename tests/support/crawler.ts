@@ -1,5 +1,4 @@
-import { crawlSite, type CrawlConfig, type CrawlOutcome, type IssueRecord, type PageRecord, type ResourceRecord } from '../../packages/server/src/crawler/index.js';
-import type { CrawlOptions } from '../../packages/server/src/crawler/crawl-types.js';
+import { crawlSite, type CrawlConfig, type CrawlOptions, type CrawlOutcome, type IssueRecord, type PageRecord, type ResourceRecord } from '../../packages/server/src/crawler/index.js';
 
 export interface MemorySink {
   pages: PageRecord[];

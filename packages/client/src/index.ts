@@ -20,7 +20,32 @@ export {
   type SiteAuditErrorCode,
   type SiteAuditErrorInit,
 } from './errors.js';
-export type * from './resources.js';
+export type {
+  Campaign,
+  Crawl,
+  CrawledPage,
+  DeliveryErrorReason,
+  Export,
+  Issue,
+  IssueOccurrence,
+  IssueSummary,
+  Me,
+  Operation,
+  PageSpeedResult,
+  Period,
+  Positions,
+  PositionsKeyword,
+  Problem,
+  Project,
+  Scorecard,
+  SearchConsole,
+  Severity,
+  Usage,
+  Webhook,
+  WebhookDelivery,
+  WebhookEventType,
+  WebhookWithSecret,
+} from './resources.js';
 export {
   verifyWebhook,
   WebhookVerificationError,

@@ -50,9 +50,14 @@ describe('compareCrawls', () => {
     expect(findingsEvents(crawl, on({ notify: false, regression_threshold: 'error' }))).toEqual([]);
   });
 
-  it('lists recommendations by impact, in the caller’s language', () => {
+  it('lists recommendations errors, warnings, notices, then by pages and score points won, in the caller’s language', () => {
     const fixes = recommendationsOf(before, 'fr');
-    for (let i = 1; i < fixes.length; i++) expect(fixes[i - 1].impact).toBeGreaterThanOrEqual(fixes[i].impact);
+    const rank = { error: 0, warning: 1, info: 2 } as const;
+    for (let i = 1; i < fixes.length; i++) {
+      const [a, b] = [fixes[i - 1], fixes[i]];
+      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (a.pages > b.pages || (a.pages === b.pages && a.score_points >= b.score_points)))).toBe(true);
+    }
+    for (const f of fixes) if (f.severity === 'info') expect(f.score_points).toBe(0);
     expect(fixes.find((f) => f.name === 'broken_internal_link')).toMatchObject({ label: 'Lien interne cassé', advice: 'Faites pointer ces liens vers une URL valide ou supprimez-les.' });
   });
 });

@@ -19,12 +19,13 @@ import {
   pillarOf,
   recommendationImpact,
   regressionSignal,
+  scorePointsWon,
   TARGETED_CHECKS,
   type ChangeKind,
   type RegressionThreshold,
 } from '@siteaudit/schema/rules';
 import type { CampaignRecord, CrawlRecord } from '../db.js';
-import { crawlPillarScores } from './projects.js';
+import { crawlPillarScores } from './scores.js';
 
 export type StoredChanges = Omit<CrawlChangesSummary, 'crawl_id'>;
 export interface CrawlComparison {
@@ -172,7 +173,7 @@ export function changesSummaryOf(crawl: CrawlRecord): CrawlChangesSummary {
   return notComparedSummary(crawl.id);
 }
 
-/** The prioritised fix list, highest impact first. */
+/** The prioritised fix list: errors, warnings, notices, then pages affected, then score points won. */
 export function recommendationsOf(crawl: CrawlRecord, language: Language): Recommendation[] {
   const groups = new Map<string, { issue: CrawlRecord['issues'][number]; occurrences: number; urls: Set<string> }>();
   for (const issue of crawl.issues) {
@@ -182,6 +183,7 @@ export function recommendationsOf(crawl: CrawlRecord, language: Language): Recom
     groups.set(issue.name, group);
   }
   const scoredPages = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
+  const scored = [...groups.values()].map(({ issue, urls }) => ({ name: issue.name, severity: issue.severity, category: issue.category, pages: urls.size }));
   return [...groups.values()]
     .map(({ issue, occurrences, urls }) => ({
       name: issue.name,
@@ -192,6 +194,7 @@ export function recommendationsOf(crawl: CrawlRecord, language: Language): Recom
       pages: urls.size,
       occurrences,
       impact: recommendationImpact({ name: issue.name, severity: issue.severity, category: issue.category, pages: urls.size, scoredPages }),
+      score_points: scorePointsWon({ name: issue.name, severity: issue.severity, category: issue.category, pages: urls.size }, scored, scoredPages),
       advice: fixFor(issue.name, issue.category, language),
     }))
     .sort(compareRecommendations);

@@ -3,13 +3,14 @@
  * after the host; deleting one removes everything it holds, even when the project is locked.
  */
 import { logsPillar } from './logs.js';
-import { type IssueOccurrence, type Project, type Scorecard } from '@siteaudit/schema';
-import { contentAxes, defaultCampaignBounds, firstFreeSlug, healthScore, normaliseSiteUrl, slugify, techniqueAxes } from '@siteaudit/schema/rules';
+import { type Project, type Scorecard } from '@siteaudit/schema';
+import { contentAxes, defaultCampaignBounds, firstFreeSlug, normaliseSiteUrl, slugify, techniqueAxes } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, empty, type BusinessMap, type MockEnv } from '../context.js';
-import type { CrawlRecord, MockDb, ProjectRecord } from '../db.js';
+import type { MockDb, ProjectRecord } from '../db.js';
 import { assertUnlocked, iso, newestFirst, nextSeq, ownedProject } from '../store.js';
 import { assertPublicSite, buildCampaign, removeCampaign } from './campaigns.js';
+import { crawlPillarScores, crawlScorer } from './scores.js';
 
 export function serializeProject(record: ProjectRecord): Project {
   return {
@@ -39,34 +40,6 @@ export function removeProject(env: MockEnv, project: ProjectRecord, now: Date): 
 }
 
 type Pillar = Scorecard['pillars'][number];
-
-/**
- * The health score (`healthScore`, docs/health-score.md) of `issues` over `pages` scored pages:
- * each check counts the pages it fired on. The mock's site has no site-wide check.
- */
-function scoreOf(pages: number, issues: IssueOccurrence[]): number | null {
-  const byCheck = new Map<string, { severity: IssueOccurrence['severity']; urls: Set<string> }>();
-  for (const issue of issues) {
-    const entry = byCheck.get(issue.name) ?? { severity: issue.severity, urls: new Set<string>() };
-    entry.urls.add(issue.url);
-    byCheck.set(issue.name, entry);
-  }
-  return healthScore({ pages, checks: [...byCheck.values()].map(({ severity, urls }) => ({ severity, pages: urls.size })) });
-}
-
-/** The health score of a crawl's issues in some categories, over its internal pages answering 2xx. */
-function crawlScorer(crawl: CrawlRecord): (categories: readonly string[]) => number | null {
-  const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
-  return (categories) => scoreOf(ok, crawl.issues.filter((i) => categories.includes(i.category)));
-}
-
-/** The crawl pillars of a crawl, as the scorecard shows them (the mock never runs accessibility rules). */
-export function crawlPillarScores(crawl: CrawlRecord): { technique: number | null; contenu: number | null; accessibilite: number | null } {
-  const scored = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
-  const ok = crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
-  // The mock never checks AI reachability, so that axis stays out of the content score.
-  return { technique: ok > 0 ? scoreOf(scored, crawl.issues) : null, contenu: crawlScorer(crawl)(contentAxes(() => null, false).scored), accessibilite: null };
-}
 
 function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
   return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: 1, as_of: null, blocked_reason: reason, axes: [] };

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
-import { CHANGE_KINDS, CRAWL_PILLARS } from '../rules/crawl-changes.js';
+import { CHANGE_KINDS, CRAWL_PILLARS } from '../rules/crawl-pillars.js';
 
 export const CrawlChange = z
   .object({
@@ -81,10 +81,14 @@ export const Recommendation = z
     pillar: z.enum(CRAWL_PILLARS),
     pages: z.int().min(0).describe('distinct URLs on which the check fired'),
     occurrences: z.int().min(0),
-    impact: z.number().min(0).describe('severity weight × pages affected × pillar weight (docs/decisions/crawl-changes.md)'),
+    impact: z.number().min(0).describe('severity weight × pages affected × pillar weight (docs/decisions/crawl-changes.md); no longer the list’s order'),
+    score_points: z
+      .number()
+      .min(0)
+      .describe('points of its pillar’s score the fix would win: the score with this check’s occurrences removed, minus the score now, to one decimal (0 for a notice)'),
     advice: z.string().describe('what to fix, in the caller’s language (the advice the PDF gives)'),
   })
-  .meta({ id: 'Recommendation', description: 'Extension (docs/decisions/crawl-changes.md): one fix of the prioritised list of a crawl.' });
+  .meta({ id: 'Recommendation', description: 'Extension (docs/decisions/crawl-changes.md): one fix of the prioritised list of a crawl, ordered errors, warnings, notices, then by pages affected, then by score points won.' });
 export type Recommendation = z.infer<typeof Recommendation>;
 
 export const ListRecommendationsQuery = PageQuery;

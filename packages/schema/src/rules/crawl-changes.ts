@@ -7,16 +7,11 @@
 import type { Severity } from '../common.js';
 import type { CrawlChangesSummary } from '../resources/changes.js';
 import { CHECKS } from './issue-catalogue.js';
+import { healthScoreExact } from './health-score.js';
 import { ACCESSIBILITY_PREFIX } from './fix-advice.js';
+import { CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type CrawlPillar } from './crawl-pillars.js';
 
-/**
- * The kinds of change between two crawls, in the order the changes list gives them. An issue
- * change is one occurrence; one that went away is `issue_fixed` when its page is still there
- * (answers 2xx, indexable) and `issue_gone_with_page` when the page went (removed, redirected,
- * 4xx/5xx, no answer, blocked by robots.txt or noindex).
- */
-export const CHANGE_KINDS = ['issue_new', 'issue_fixed', 'issue_gone_with_page', 'issue_persisting', 'page_added', 'page_removed', 'status_changed'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export { CHANGE_KINDS, CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type ChangeKind, type CrawlPillar } from './crawl-pillars.js';
 
 /**
  * Checks whose details name a target on the page (a link, an image, a resource): a page may have
@@ -30,15 +25,6 @@ export const TARGETED_CHECKS: readonly string[] = [
   'broken_image', 'image_missing_alt', 'image_alt_too_long', 'image_too_large', 'image_missing_dimensions', 'anchor_text_empty', 'anchor_text_generic',
   'hreflang_no_return', 'hreflang_bad_target',
 ];
-
-/** The pillars a crawl is scored on, and the issue categories each is computed from (docs/decisions/scorecard.md). */
-export const CRAWL_PILLAR_CATEGORIES = {
-  technique: ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'],
-  contenu: ['titles', 'content', 'structured_data', 'ai_reachability'],
-  accessibilite: ['accessibility'],
-} as const;
-export type CrawlPillar = keyof typeof CRAWL_PILLAR_CATEGORIES;
-export const CRAWL_PILLARS = ['technique', 'contenu', 'accessibilite'] as const satisfies readonly CrawlPillar[];
 
 /** The pillar a check counts in, from its category. */
 export function pillarOf(category: string): CrawlPillar {
@@ -118,10 +104,42 @@ export function recommendationImpact(input: { name: string; severity: Severity; 
   return Math.round(IMPACT_SEVERITY_WEIGHTS[input.severity] * pages * IMPACT_PILLAR_WEIGHTS[pillarOf(input.category)] * 100) / 100;
 }
 
-/** Highest impact first, then most severe, then by name: a stable order. */
-export function compareRecommendations(a: { impact: number; severity: Severity; name: string }, b: { impact: number; severity: Severity; name: string }): number {
+/**
+ * The fix list's order, by what a check costs the site: errors, then warnings, then notices
+ * (which cost no score point); within a severity, most pages affected first, then most score
+ * points won, then by name: a stable order.
+ */
+export function compareRecommendations(
+  a: { severity: Severity; pages: number; score_points: number; name: string },
+  b: { severity: Severity; pages: number; score_points: number; name: string },
+): number {
   const rank = { error: 0, warning: 1, info: 2 } as const;
-  return b.impact - a.impact || rank[a.severity] - rank[b.severity] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return rank[a.severity] - rank[b.severity] || b.pages - a.pages || b.score_points - a.score_points || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** One check that fired, as the score counts it. */
+export interface ScoredCheck {
+  name: string;
+  severity: Severity;
+  category: string;
+  /** Distinct URLs on which it fired. */
+  pages: number;
+}
+
+/**
+ * The points of its pillar's score a check's fix would win: the pillar's score computed (with
+ * `healthScoreExact`, as the scorecard does) over its checks without this one, minus the score
+ * with it, to one decimal. `pages` is the pillar's denominator (the crawl's scored pages). A
+ * notice wins nothing: it costs nothing.
+ */
+export function scorePointsWon(check: ScoredCheck, checks: readonly ScoredCheck[], pages: number): number {
+  const categories = CRAWL_PILLAR_CATEGORIES[pillarOf(check.category)] as readonly string[];
+  const inPillar = checks.filter((c) => categories.includes(c.category));
+  const input = (list: readonly ScoredCheck[]) => ({ pages, checks: list.map((c) => ({ severity: c.severity, pages: c.pages, site: isSiteWideCheck(c.name) })) });
+  const now = healthScoreExact(input(inPillar));
+  const fixed = healthScoreExact(input(inPillar.filter((c) => c.name !== check.name)));
+  if (now === null || fixed === null) return 0;
+  return Math.max(0, Math.round((fixed - now) * 10) / 10);
 }
 
 /** The catalogue's label of a check in a language; an accessibility finding is named after its axe rule. */

@@ -23,6 +23,8 @@ export {
   type ChangeKind,
   checkLabel,
   compareRecommendations,
+  scorePointsWon,
+  type ScoredCheck,
   CRAWL_PILLAR_CATEGORIES,
   CRAWL_PILLARS,
   type CrawlPillar,

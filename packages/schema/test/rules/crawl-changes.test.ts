@@ -5,6 +5,7 @@ import {
   HEALTH_DROP_WARNING,
   IMPACT_PILLAR_WEIGHTS,
   compareRecommendations,
+  scorePointsWon,
   pillarOf,
   recommendationImpact,
   regressionSignal,
@@ -54,11 +55,30 @@ describe('recommendations', () => {
     expect(recommendationImpact({ name: 'title_duplicate', severity: 'warning', category: 'titles', pages: 10, scoredPages: 100 })).toBe(Math.round(0.35 * 10 * IMPACT_PILLAR_WEIGHTS.contenu * 100) / 100);
     expect(recommendationImpact({ name: 'robots_txt_5xx', severity: 'error', category: 'robots_sitemaps', pages: 1, scoredPages: 100 })).toBe(100);
     expect(pillarOf('accessibility')).toBe('accessibilite');
+  });
+
+  it('orders the fix list by severity, then pages affected, then score points won: a 404 on 3 pages before any notice', () => {
     const sorted = [
-      { name: 'b', severity: 'warning' as const, impact: 2 },
-      { name: 'a', severity: 'error' as const, impact: 2 },
-      { name: 'c', severity: 'info' as const, impact: 5 },
+      { name: 'robots_txt_missing', severity: 'info' as const, pages: 100, score_points: 0 },
+      { name: 'b', severity: 'warning' as const, pages: 2, score_points: 1 },
+      { name: 'http_4xx', severity: 'error' as const, pages: 3, score_points: 5 },
+      { name: 'a', severity: 'warning' as const, pages: 2, score_points: 3 },
+      { name: 'c', severity: 'warning' as const, pages: 9, score_points: 0.5 },
     ].sort(compareRecommendations);
-    expect(sorted.map((r) => r.name)).toEqual(['c', 'a', 'b']);
+    expect(sorted.map((r) => r.name)).toEqual(['http_4xx', 'c', 'a', 'b', 'robots_txt_missing']);
+  });
+
+  it('computes the score points a fix wins: the pillar score without the check, minus the score with it', () => {
+    const checks = [
+      { name: 'http_4xx', severity: 'error' as const, category: 'http', pages: 25 },
+      { name: 'redirect_chain', severity: 'warning' as const, category: 'http', pages: 100 },
+      { name: 'robots_txt_missing', severity: 'info' as const, category: 'robots_sitemaps', pages: 1 },
+      { name: 'title_missing', severity: 'error' as const, category: 'titles', pages: 100 },
+    ];
+    // Technique: exp(−0.35·√0.25 − 0.12) → without http_4xx exp(−0.12); content checks do not count there.
+    const expected = Math.round((100 * Math.exp(-0.12) - 100 * Math.exp(-0.35 * 0.5 - 0.12)) * 10) / 10;
+    expect(scorePointsWon(checks[0], checks, 100)).toBe(expected);
+    expect(scorePointsWon(checks[2], checks, 100)).toBe(0);
+    expect(scorePointsWon(checks[3], checks, 100)).toBe(Math.round((100 - 100 * Math.exp(-0.35)) * 10) / 10);
   });
 });

@@ -25,7 +25,7 @@ import { Flag, State, UrlRegistry } from './run/url-registry.js';
 import { HttpClient } from './fetch/http-client.js';
 import { LinkGraph } from './site/link-graph.js';
 import { CrawlOutput } from './run/crawl-output.js';
-import { analyseHere } from './page/page-analysis.js';
+import { analyseHere, type PageAnalyser } from './page/page-analysis.js';
 import { PageStage } from './page/page-stage.js';
 import { emptyRecord } from './page/page-record.js';
 import { UrlFetcher } from './fetch/url-fetcher.js';
@@ -35,8 +35,22 @@ import { CrawlScope, fieldPatterns } from './run/crawl-scope.js';
 import { healthScoreExact } from './run/score.js';
 import { runSiteChecks } from './site/site-checks.js';
 import { SiteFiles } from './site/site-files.js';
-import type { AccessibilityRules, CrawlConfig, CrawlOptions, CrawlOutcome, CrawlSink } from './crawl-types.js';
+import type { AccessibilityRules, CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning, PageRenderer } from './crawl-types.js';
 import { normaliseUrl } from './url.js';
+
+/** How a crawl runs, beyond its config (crawl-types.ts): a stop, the browser, the page analysis. */
+export interface CrawlOptions {
+  signal?: AbortSignal;
+  /**
+   * The browser side of the crawl (src/rendering `createRenderer`), required when the config
+   * asks for JavaScript rendering or accessibility checks. The crawler does not close it.
+   */
+  renderer?: PageRenderer;
+  /** Test and tuning knobs; the defaults suit production. */
+  tuning?: Partial<CrawlTuning>;
+  /** Where pages' HTML is analysed (page-analysis.ts): this thread unless given page-analysis threads. */
+  analysis?: PageAnalyser;
+}
 
 export { MAX_REDIRECTS } from './crawl-config.js';
 
@@ -188,6 +202,7 @@ class Crawler {
       duplicationThreshold: this.cfg.duplicationThreshold,
       linkGraphComplete: !this.scheduler.truncated && !this.control.blocked,
       sitemapsComplete: this.siteFiles.sitemapsComplete && !this.scheduler.truncated,
+      sitemapFiles: this.siteFiles.sitemapFiles,
       report: (name, id, details) => this.output.issue(name, id, details),
     });
   }

@@ -1,4 +1,3 @@
-import type { PageAnalyser } from './page/page-analysis.js';
 import type { CrawledPage, IssueOccurrence, PageResource } from '@siteaudit/schema';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -154,18 +153,6 @@ export interface CrawlOutcome {
   unreachable?: { type: string; message: string } | null;
 }
 
-export interface CrawlOptions {
-  signal?: AbortSignal;
-  /**
-   * The browser side of the crawl (src/rendering `createRenderer`), required when the config
-   * asks for JavaScript rendering or accessibility checks. The crawler does not close it.
-   */
-  renderer?: PageRenderer;
-  /** Test and tuning knobs; the defaults suit production. */
-  tuning?: Partial<CrawlTuning>;
-  /** Where pages' HTML is analysed (page-analysis.ts): this thread unless given page-analysis threads. */
-  analysis?: PageAnalyser;
-}
 
 export interface CrawlTuning {
   /** First retry delay; doubles each attempt, with jitter. */

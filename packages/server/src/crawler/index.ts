@@ -13,6 +13,9 @@
  * (src/rendering `createRenderer`) and close it once the crawl is over.
  */
 export { crawlSite, MAX_REDIRECTS } from './crawl-site.js';
+export type { CrawlOptions } from './crawl-site.js';
+export { analyseHtml } from './page/page-analysis.js';
+export type { AnalysisRequest, PageAnalyser, PageAnalysis } from './page/page-analysis.js';
 export { CHECKS, AI_SEARCH_AGENTS, AI_TRAINING_CRAWLERS, THRESHOLDS, ACCESSIBILITY_PREFIX, IMPACT_SEVERITY } from './checks.js';
 export type { CheckDefinition, CheckCategory, CheckName } from './checks.js';
 export { normaliseUrl } from './url.js';
@@ -31,7 +34,6 @@ export type {
   PageRenderer,
   RenderedPage,
   CrawlConfig,
-  CrawlOptions,
   CrawlOutcome,
   CrawlSink,
   CrawlTuning,

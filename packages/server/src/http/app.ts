@@ -110,3 +110,17 @@ function answerUnrouted(req: IncomingMessage, res: ServerResponse, path: string 
   const reply = problemReply(unroutedError(path), requestLanguage(req), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), problemTypeBase);
   res.writeHead(reply.status, reply.headers).end(reply.body);
 }
+
+/**
+ * What a worker serves (`--role worker`): the health endpoints and, when asked, the metrics;
+ * no /v1, so a worker behind a balancer by mistake answers 404 rather than the API.
+ */
+export function workerApp(probe: HealthProbe, metrics: AppExtras['metrics'], problemTypeBase: string): ServedApp {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((req, res, next) => {
+    if (answerHealth(probe, req, res)) return;
+    if (!answerMetrics(metrics, req, res, next)) next();
+  });
+  return { app, listener: standaloneApp(app, problemTypeBase) };
+}

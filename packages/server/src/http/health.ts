@@ -8,9 +8,7 @@
  *   shutdown begins, so a balancer stops sending before the listener closes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
 import type { Knex } from 'knex';
-import { answerMetrics, standaloneApp, type AppExtras, type ServedApp } from './app.js';
 import { migrationSource } from '../store/migrations/index.js';
 
 export const HEALTH_PATHS = ['/healthz', '/readyz'] as const;
@@ -82,18 +80,4 @@ export function answerHealth(probe: HealthProbe, req: IncomingMessage, res: Serv
     () => reply(res, 503, { status: 'not_ready' }),
   );
   return true;
-}
-
-/**
- * What a worker serves (`--role worker`): the health endpoints and, when asked, the metrics;
- * no /v1, so a worker behind a balancer by mistake answers 404 rather than the API.
- */
-export function workerApp(probe: HealthProbe, metrics: AppExtras['metrics'], problemTypeBase: string): ServedApp {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use((req, res, next) => {
-    if (answerHealth(probe, req, res)) return;
-    if (!answerMetrics(metrics, req, res, next)) next();
-  });
-  return { app, listener: standaloneApp(app, problemTypeBase) };
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import type { AccessibilityFinding } from '../crawler/crawl-types.js';
+import type { AccessibilityFinding } from '../crawler/index.js';
 
 /**
  * Rules whose verdict depends on CSS and layout we do not have on fetched HTML (no stylesheet is

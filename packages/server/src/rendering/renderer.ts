@@ -14,7 +14,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { abortError, throwIfAborted } from '../abort.js';
-import { RenderError, type AccessibilityFinding, type AccessibilityRules, type FetchedPage, type PageRenderer, type RenderedPage } from '../crawler/crawl-types.js';
+import { RenderError, type AccessibilityFinding, type AccessibilityRules, type FetchedPage, type PageRenderer, type RenderedPage } from '../crawler/index.js';
 import { runAxe } from './axe.js';
 import { CHROMIUM_FLAGS, chromiumAvailable, proxyFlags, resolveChromePath } from './chromium.js';
 import { startGuardProxy, type GuardProxy, type GuardProxyOptions } from './guard-proxy.js';

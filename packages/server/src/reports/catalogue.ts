@@ -4,7 +4,7 @@
  * from the crawler's checks module, not its index, which loads the whole crawler (about 10 MB).
  */
 import { CHECK_GUIDE, CHECKS, type CheckGuide } from '@siteaudit/schema/rules';
-import { ACCESSIBILITY_PREFIX } from '../crawler/checks.js';
+import { ACCESSIBILITY_PREFIX } from '../crawler/index.js';
 import type { ExportLanguage } from './types.js';
 
 const catalogue = CHECKS as Record<string, { label: Record<ExportLanguage, string> } | undefined>;

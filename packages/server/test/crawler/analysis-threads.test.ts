@@ -1,5 +1,5 @@
 /**
- * Page-analysis threads (crawler/threads/analysis-ports.ts, analysis-thread.ts): a page analysed
+ * Page-analysis threads (crawl-threads/analysis-ports.ts, analysis-thread.ts): a page analysed
  * there is analysed exactly as in the crawl thread; the crawl thread hands pages over until the
  * analysis thread has two waiting, then analyses them itself; a thread that ends fails only the
  * pages it held.
@@ -7,8 +7,8 @@
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyseHtml, type AnalysisRequest } from '../../src/crawler/page/page-analysis.js';
-import { AnalysisPorts } from '../../src/crawler/threads/analysis-ports.js';
-import { spawnCrawlerThread } from '../../src/crawler/threads/pool.js';
+import { AnalysisPorts } from '../../src/crawl-threads/analysis-ports.js';
+import { spawnCrawlerThread } from '../../src/crawl-threads/pool.js';
 import { prose } from './fixture-site.js';
 
 const html = (n: number) => `<!doctype html><html lang="fr"><head><title>Page ${n} – Boutique</title><meta name="description" content="Une page, numéro ${n}.">

@@ -1,12 +1,12 @@
 /**
- * Crawls in worker threads (crawler/threads): the same findings as in process, stops and sink
+ * Crawls in worker threads (crawl-threads/): the same findings as in process, stops and sink
  * failures carried across the thread boundary, and the calling thread left free while a crawl of
  * a few thousand pages runs its page analysis and its site-level passes.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isAbortError } from '../../src/abort.js';
-import { CrawlThreadPool } from '../../src/crawler/threads/pool.js';
+import { CrawlThreadPool } from '../../src/crawl-threads/pool.js';
 import type { CrawlOutcome } from '../../src/crawler/crawl-types.js';
 import { startBenchSite, type BenchSite } from '../../../../bench/crawl/site.js';
 import { startFixtureSite, type FixtureSite } from './fixture-site.js';
@@ -21,7 +21,7 @@ afterEach(async () => {
   site = undefined;
 });
 
-function pageKey(p: { url: string; status_code: number | null; depth: number; title: string | null; internal_links: number; canonical_url: string | null }) {
+function pageKey(p: { url: string; status_code: number | null; depth: number | null; title: string | null; internal_links: number; canonical_url: string | null }) {
   return `${p.url} ${p.status_code} ${p.depth} ${p.title} ${p.internal_links} ${p.canonical_url}`;
 }
 

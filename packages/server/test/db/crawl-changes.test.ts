@@ -231,7 +231,21 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     const crawl = await s.crawl();
     const en = (await json(await s.call('GET', `/v1/crawls/${crawl.id}/recommendations?limit=100`, { headers: { 'accept-language': 'en' } }))).data;
     expect(en.length).toBeGreaterThan(0);
-    for (let i = 1; i < en.length; i++) expect(en[i - 1].impact).toBeGreaterThanOrEqual(en[i].impact);
+    // Errors, warnings, notices; then most pages; then most score points won.
+    const rank = { error: 0, warning: 1, info: 2 } as Record<string, number>;
+    for (let i = 1; i < en.length; i++) {
+      const [a, b] = [en[i - 1], en[i]];
+      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (a.pages > b.pages || (a.pages === b.pages && a.score_points >= b.score_points))), `${a.name} before ${b.name}`).toBe(true);
+    }
+    // The 404 (an error on one page) comes before every notice, which win no point.
+    const at = (name: string) => en.findIndex((r: { name: string }) => r.name === name);
+    const notices = en.filter((r: { severity: string }) => r.severity === 'info');
+    expect(notices.length).toBeGreaterThan(0);
+    expect(at('http_4xx')).toBeLessThan(at(notices[0].name));
+    for (const n of notices) expect(n.score_points).toBe(0);
+    // The points a fix wins: the technique score recomputed without the check.
+    const http4xx = en[at('http_4xx')];
+    expect(http4xx.score_points).toBeGreaterThan(0);
     const broken = en.find((r: { name: string }) => r.name === 'broken_internal_link');
     expect(broken).toMatchObject({ severity: 'error', pillar: 'technique', label: 'Broken internal link', advice: 'Point these links at a live URL or remove them.' });
     expect(broken.impact).toBe(broken.pages);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type Crawl } from '@siteaudit/schema';
+import { type Crawl, type PageSpeedResult } from '@siteaudit/schema';
 import { CRAWL_STEPS, localiseCrawlError, type CrawlStep } from '@siteaudit/schema/rules';
 import type { Language } from '@siteaudit/schema';
 import type { Caller } from '../../http/context.js';
@@ -14,6 +14,9 @@ export interface StagePlanStep {
   state: StepState;
   skip_reason: string | null;
 }
+
+/** The PageSpeed result as the crawl's row holds it (`pagespeed`, JSON). */
+export type StoredPageSpeed = Omit<PageSpeedResult, 'crawl_id'>;
 
 export interface CrawlRow {
   id: string;

@@ -7,7 +7,7 @@
 import { abortError } from '../../abort.js';
 import { bool, json } from '../../store/database.js';
 import { crawlSite, resolveCrawlConfig } from '../../crawler/index.js';
-import type { CrawlThreadPool } from '../../crawler/threads/pool.js';
+import type { CrawlThreadPool } from '../../crawl-threads/pool.js';
 import type { JobLease } from '../../jobs/job-runner.js';
 import type { PageSpeedProvider } from '../../providers/pagespeed.js';
 import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
@@ -27,7 +27,7 @@ export type FetchEnd = 'fetched' | 'stopped' | { unreachable: string };
 export interface CrawlRuntime {
   /** `providers.pagespeed` of the server; null skips the PageSpeed step with `no_provider`. */
   pagespeed?: PageSpeedProvider | null;
-  /** Where crawls run (crawler/threads); without it, in this thread. */
+  /** Where crawls run (crawl-threads/); without it, in this thread. */
   threads?: CrawlThreadPool;
   /**
    * Builds the crawl's browser in this thread (tests); by default each crawl thread creates its

@@ -1,5 +1,5 @@
 /** The crawls module: its operations, the crawl job, the scheduler, the sweep, the quota and stopping. */
-import { CrawlThreadPool } from '../../crawler/threads/pool.js';
+import { CrawlThreadPool } from '../../crawl-threads/pool.js';
 import type { Services } from '../../services.js';
 import { defineModule, defineQuota } from '../module.js';
 import { RunningCrawls } from './running-crawls.js';
@@ -12,7 +12,7 @@ import { crawlSweepJob, ensureCrawlSweep } from './sweep-job.js';
 
 /** What the crawls module is built with: the crawl runtime, and the size of its thread pool. */
 export interface CrawlsModuleOptions extends Omit<CrawlRuntime, 'threads'> {
-  /** Crawl threads at most (crawler/threads); 0 runs crawls on the thread that answers HTTP. Default: one per core. */
+  /** Crawl threads at most (crawl-threads/); 0 runs crawls on the thread that answers HTTP. Default: one per core. */
   threads?: number;
   /** Page-analysis threads shared by the crawl threads. Default: threads − 1. */
   analysisThreads?: number;

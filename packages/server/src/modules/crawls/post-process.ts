@@ -10,6 +10,7 @@ import type { JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
+import { recordLatestCrawl } from '../projects/writes.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
 import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
@@ -98,10 +99,7 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
     if (settled !== 1) return;
     row = (await trx('crawls').where({ id: crawlId }).first()) as CrawlRow;
     crawlLog(services).info(crawlOutcome(row), 'crawl finished');
-    await trx('projects')
-      .where({ id: row.project_id })
-      .andWhere((q) => q.whereNull('latest_crawl_finished_at').orWhere('latest_crawl_finished_at', '<=', row.finished_at))
-      .update({ latest_crawl_id: row.id, latest_crawl_finished_at: row.finished_at });
+    await recordLatestCrawl(trx, row);
     await services.events.publish({ type: 'crawl.completed', teamId: row.team_id, data: { crawl: toCrawl(row) } }, trx);
     await publishFindingsEvents(services, trx, row, changesSummary(row), checks);
   });

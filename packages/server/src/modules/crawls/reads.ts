@@ -1,5 +1,5 @@
 /** What other modules read of a crawl beyond its row: issue summaries, changes, PageSpeed results. */
 export { changeRows, toChange } from './change-list.js';
 export { changesSummary } from './changes.js';
-export type { StoredPageSpeed } from './pagespeed-step.js';
+export type { StoredPageSpeed } from './crawl-row.js';
 export { issueSummary } from './summary.js';

@@ -24,7 +24,8 @@ import { assertUnlocked, findProject } from '../projects/project-row.js';
 import { latestCrawlPages } from './join-source.js';
 import { startParse } from './parse-runner.js';
 import { reverseDnsLookup, systemResolver, type DnsResolver } from './reverse-dns.js';
-import { clearImportRows, completeImport, eachUrlStat, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
+import { eachUrlStat } from './report-reads.js';
+import { clearImportRows, completeImport, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
 import { receiveFile } from './upload.js';
 import { importFileName, RunningParses, stagingFileName, sweepUploads, SWEEP_EVERY_MS } from './retention.js';
 

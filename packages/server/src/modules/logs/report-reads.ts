@@ -68,3 +68,27 @@ export async function completedImportCount(knex: Knex, projectId: string): Promi
   const [row] = (await knex('log_imports').where({ project_id: projectId, status: 'completed' }).whereNotNull('period_to').count({ n: '*' })) as { n: number | string }[];
   return Number(row?.n ?? 0);
 }
+
+/**
+ * Every URL statistic of the project (imports ending on or after `since`) to `visit`, read a page
+ * at a time (`urlStatStream`): the API thread folds one page, then waits on the database for the
+ * next, answering other requests meanwhile; nothing holds them all. Returns how many there were.
+ */
+export async function eachUrlStat(knex: Knex, projectId: string, since: string | undefined, visit: (stat: UrlStat) => void): Promise<number> {
+  let count = 0;
+  for await (const stat of urlStatStream(knex, projectId, URL_STAT_PAGE, since)) {
+    visit(stat);
+    count++;
+  }
+  return count;
+}
+
+/** Rows read per query when every statistic is walked. */
+const URL_STAT_PAGE = 5000;
+
+/** Every URL statistic of the project in one array (the reports' log section summarises them whole). */
+export async function urlStats(knex: Knex, projectId: string, since?: string): Promise<UrlStat[]> {
+  const stats: UrlStat[] = [];
+  await eachUrlStat(knex, projectId, since, (stat) => stats.push(stat));
+  return stats;
+}

@@ -7,7 +7,6 @@ import type { Knex } from 'knex';
 import type { BotFamily, LogImport } from '@siteaudit/schema';
 import { statusRecord, type LogAggregate, type UrlAggregate, type UrlStat } from '@siteaudit/schema/rules';
 import { json } from '../../store/database.js';
-import { urlStatStream } from './report-reads.js';
 
 export interface LogImportRow {
   id: string;
@@ -231,30 +230,6 @@ export async function urlStatPage(knex: Knex, projectId: string, query: UrlStatQ
     for (const part of String(r.status_codes).split('|')) for (const [code, n] of Object.entries(json<Record<string, number>>(part, {}))) status_codes[code] = (status_codes[code] ?? 0) + n;
     return { path: String(r.path), family: r.family as BotFamily, verification: r.verification as UrlStat['verification'], hits: Number(r.hits), last_visit: String(r.last_visit), status_codes, bytes: Number(r.bytes) };
   });
-}
-
-/**
- * Every URL statistic of the project (imports ending on or after `since`) to `visit`, read a page
- * at a time (report-reads.ts): the API thread folds one page, then waits on the database for the
- * next, answering other requests meanwhile; nothing holds them all. Returns how many there were.
- */
-export async function eachUrlStat(knex: Knex, projectId: string, since: string | undefined, visit: (stat: UrlStat) => void): Promise<number> {
-  let count = 0;
-  for await (const stat of urlStatStream(knex, projectId, URL_STAT_PAGE, since)) {
-    visit(stat);
-    count++;
-  }
-  return count;
-}
-
-/** Rows read per query when every statistic is walked. */
-const URL_STAT_PAGE = 5000;
-
-/** Every URL statistic of the project in one array (the reports' log section summarises them whole). */
-export async function urlStats(knex: Knex, projectId: string, since?: string): Promise<UrlStat[]> {
-  const stats: UrlStat[] = [];
-  await eachUrlStat(knex, projectId, since, (stat) => stats.push(stat));
-  return stats;
 }
 
 /** Period and human hits of the project's completed imports. */

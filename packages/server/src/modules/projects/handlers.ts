@@ -5,13 +5,18 @@ import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import { defaultCampaignRow } from '../campaigns/campaign-row.js';
+import { insertDefaultCampaign } from '../campaigns/writes.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
-import type { LogEraser } from '../logs/index.js';
 import { assertPublicSite, assertUnlocked, findProject, toProject, type ProjectRow } from './project-row.js';
 
 /** Stops the running crawls of a project: what its deletion needs (the crawls module provides it). */
+/** What a deletion asks of the logs module (handed by server.ts): stop its parses, remove its uploads, then leave no readable copy. */
+export interface LogEraser {
+  beforeProjectDelete(projectId: string): Promise<void>;
+  afterDelete(): Promise<void>;
+}
+
 export interface CrawlStopper {
   stopWhere(where: { project_id: string }): Promise<void>;
 }
@@ -53,7 +58,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper, logs: 
           created_at: ctx.now.toISOString(),
         };
         await trx('projects').insert(project);
-        await trx('campaigns').insert(defaultCampaignRow(project, plan, ctx.now));
+        await insertDefaultCampaign(trx, project, plan, ctx.now);
         return project;
       });
       return { body: { data: toProject(row) } };

@@ -1,8 +1,7 @@
 /** The projects module: the five project operations and the `projects.max` usage counter. */
 import type { Services } from '../../services.js';
 import { defineModule, defineQuota } from '../module.js';
-import type { LogEraser } from '../logs/index.js';
-import { projectHandlers, type CrawlStopper } from './handlers.js';
+import { projectHandlers, type CrawlStopper, type LogEraser } from './handlers.js';
 
 export interface ProjectsNeeds {
   /** From the crawls module: a project's deletion stops its running crawls first. */

@@ -6,8 +6,7 @@
  * and the impressions trend.
  */
 import type { Knex } from 'knex';
-import { CHECKS } from '../../crawler/checks.js';
-import { healthScore } from '../../crawler/run/score.js';
+import { CHECKS, healthScore } from '../../crawler/index.js';
 
 export interface Axis {
   key: string;

@@ -6,8 +6,7 @@
 import type { Scorecard } from '@siteaudit/schema';
 import type { Knex } from 'knex';
 import { bool, json } from '../../store/database.js';
-import type { CrawlRow } from '../crawls/crawl-row.js';
-import type { StoredPageSpeed } from '../crawls/reads.js';
+import type { CrawlRow, StoredPageSpeed } from '../crawls/crawl-row.js';
 import { eachUrlStat, latestCrawlPages } from '../logs/reads.js';
 import { contentAxes, createLogJoin, LOG_PILLAR_DAYS, techniqueAxes } from '@siteaudit/schema/rules';
 import { acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';

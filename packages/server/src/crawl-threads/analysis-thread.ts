@@ -4,11 +4,11 @@
  * them), so the thread that answers HTTP never relays a page.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { analyseHtml } from '../page/page-analysis.js';
+import { analyseHtml } from '../crawler/index.js';
 import { toThreadError, type AnalysisAnswer, type AnalysisAsk } from './protocol.js';
 
 const port = parentPort;
-if (!port) throw new Error('analysis-thread.ts runs as a worker thread (crawler/threads/pool.ts)');
+if (!port) throw new Error('analysis-thread.ts runs as a worker thread (crawl-threads/pool.ts)');
 
 port.on('message', (message: { type: 'port'; port: MessagePort }) => {
   const crawlThread = message.port;

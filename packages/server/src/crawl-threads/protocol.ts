@@ -5,9 +5,9 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { PatternError, type PatternProblem } from '@siteaudit/schema/rules';
-import type { RendererOptions } from '../../rendering/renderer.js';
-import type { AnalysisRequest, PageAnalysis } from '../page/page-analysis.js';
-import type { CrawlConfig, CrawlOutcome, CrawlTuning, CrawlSink } from '../crawl-types.js';
+import type { RendererOptions } from '../rendering/renderer.js';
+import type { AnalysisRequest, PageAnalysis } from '../crawler/index.js';
+import type { CrawlConfig, CrawlOutcome, CrawlTuning, CrawlSink } from '../crawler/index.js';
 
 /** The sink calls that write (awaited across threads); `progress` is sent without an answer. */
 export type SinkWrite = Exclude<keyof CrawlSink, 'progress'>;

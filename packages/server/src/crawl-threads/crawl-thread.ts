@@ -9,14 +9,14 @@
  * waiting on the network.
  */
 import { parentPort } from 'node:worker_threads';
-import { createRenderer } from '../../rendering/renderer.js';
-import { crawlSite } from '../crawl-site.js';
+import { createRenderer } from '../rendering/renderer.js';
+import { crawlSite } from '../crawler/index.js';
 import { AnalysisPorts } from './analysis-ports.js';
-import type { CrawlSink } from '../crawl-types.js';
+import type { CrawlSink } from '../crawler/index.js';
 import { fromThreadError, SINK_WRITES, toThreadError, type FromThread, type ToThread } from './protocol.js';
 
 const port = parentPort;
-if (!port) throw new Error('crawl-thread.ts runs as a worker thread (crawler/threads/pool.ts)');
+if (!port) throw new Error('crawl-thread.ts runs as a worker thread (crawl-threads/pool.ts)');
 
 /** Batches sent and not yet stored, per crawl, before a write waits for the oldest. */
 const WRITES_AHEAD = 4;

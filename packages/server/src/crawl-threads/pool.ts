@@ -11,11 +11,11 @@
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
-import { spawnThread } from '../../threads/spawn.js';
-import { abortError } from '../../abort.js';
-import { createRenderer, type RendererOptions } from '../../rendering/renderer.js';
-import { crawlSite } from '../crawl-site.js';
-import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning } from '../crawl-types.js';
+import { spawnThread } from '../threads/spawn.js';
+import { abortError } from '../abort.js';
+import { createRenderer, type RendererOptions } from '../rendering/renderer.js';
+import { crawlSite } from '../crawler/index.js';
+import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning } from '../crawler/index.js';
 import { fromThreadError, toThreadError, type FromThread, type ToThread } from './protocol.js';
 
 export interface CrawlRun {

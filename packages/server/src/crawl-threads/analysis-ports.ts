@@ -5,7 +5,7 @@
  * so one crawl keeps every core busy without a thread idling behind another.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { analyseHtml, type AnalysisRequest, type PageAnalyser, type PageAnalysis } from '../page/page-analysis.js';
+import { analyseHtml, type AnalysisRequest, type PageAnalyser, type PageAnalysis } from '../crawler/index.js';
 import { fromThreadError, type AnalysisAnswer, type AnalysisAsk } from './protocol.js';
 
 /** Pages waiting per analysis thread before the crawl thread analyses the next one itself. */
