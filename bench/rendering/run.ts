@@ -14,7 +14,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { crawlSite, resolveCrawlConfig, type CrawlConfig, type IssueRecord, type PageRecord } from '../../packages/server/src/crawler/index.js';
-import { chooseSample } from '../../packages/server/src/modules/crawls/pagespeed-step.js';
+import { chooseSample, clickDepthOrder } from '../../packages/server/src/modules/crawls/pagespeed-step.js';
 import { createLighthousePageSpeed } from '../../packages/server/src/providers/index.js';
 import { chromiumAvailable, createRenderer, resolveChromePath } from '../../packages/server/src/rendering/index.js';
 
@@ -121,7 +121,7 @@ async function main() {
     const sample = chooseSample(
       rendered.pages
         .filter((p) => p.is_internal && p.status_code === 200)
-        .map((p, seq) => ({ url: p.url, depth: p.depth, seq })),
+        .map((p, seq) => ({ url: p.url, depth: clickDepthOrder(p.depth), seq })),
     );
     log(`lighthouse: ${sample.length} pages × 2 strategies`);
     const lighthouse = createLighthousePageSpeed({ allowPrivateAddresses: true });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startSite, type Site } from '../support/site.js';
-import { OpenApiChecker, recordingFetch, type Exchange } from './openapi-conformance.js';
+import { OpenApiChecker, recordingFetch, type Exchange } from '../support/openapi-conformance.js';
 import { BEHAVIOUR_PLANS, behaviourSuite, type Target } from './suite.js';
 
 let h: Harness;

@@ -17,7 +17,7 @@ interface Sample<K extends OperationId> {
 const LOG_BYTES = new Uint8Array([0x1f, 0x8b, 8, 0]);
 const campaignBody = { name: 'Weekly', start_url: 'https://example.com/', max_depth: 5, max_urls: 500, schedule: { frequency: 'weekly' as const, day: 'monday', time: '06:00' } };
 
-/** One call of each of the 50 operations, and the request it must produce. */
+/** One call of each of the 51 operations, and the request it must produce. */
 const SAMPLES: { [K in OperationId]: Sample<K> } = {
   getMe: { input: {}, path: '/v1/me' },
   getUsage: { input: {}, path: '/v1/usage' },
@@ -80,6 +80,7 @@ const SAMPLES: { [K in OperationId]: Sample<K> } = {
   createLogImport: { input: { project, file: LOG_BYTES, content_type: 'application/gzip' }, path: `/v1/projects/${project}/log-imports`, body: LOG_BYTES },
   listLogImports: { input: { project }, path: `/v1/projects/${project}/log-imports` },
   getLogImport: { input: { project, import: project }, path: `/v1/projects/${project}/log-imports/${project}` },
+  deleteLogImport: { input: { project, import: project }, path: `/v1/projects/${project}/log-imports/${project}` },
   getLogInsights: { input: { project }, path: `/v1/projects/${project}/logs/insights` },
   listLogUrls: { input: { project, family: 'googlebot' }, path: `/v1/projects/${project}/logs/urls`, query: { family: 'googlebot' } },
   listLogDays: { input: { project }, path: `/v1/projects/${project}/logs/days` },
@@ -110,9 +111,9 @@ function setup(id: OperationId) {
 }
 
 describe('every operation builds its request', () => {
-  it('has a sample for each of the 50 operations', () => {
+  it('has a sample for each of the 51 operations', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual([...OPERATION_IDS].sort());
-    expect(OPERATION_IDS).toHaveLength(50);
+    expect(OPERATION_IDS).toHaveLength(51);
   });
 
   it.each(OPERATION_IDS)('%s', async (id) => {

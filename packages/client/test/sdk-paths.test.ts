@@ -54,6 +54,7 @@ const EXPECTED: { [K in OperationId]: SdkPaths[K] } = {
   createLogImport: ['logs', 'imports', 'create'],
   listLogImports: ['logs', 'imports', 'list'],
   getLogImport: ['logs', 'imports', 'get'],
+  deleteLogImport: ['logs', 'imports', 'delete'],
   getLogInsights: ['logs', 'insights'],
   listLogUrls: ['logs', 'urls'],
   listLogDays: ['logs', 'days'],

@@ -127,6 +127,7 @@ const SCHEMAS = {
   createLogImport: S({ params: ProjectParams, query: NoQuery, body: null, response: single(LogImport) }),
   listLogImports: S({ params: ProjectParams, query: PageQuery, body: null, response: list(LogImport) }),
   getLogImport: S({ params: LogImportParams, query: NoQuery, body: null, response: single(LogImport) }),
+  deleteLogImport: S({ params: LogImportParams, query: NoQuery, body: null, response: null }),
   getLogInsights: projectRead(single(LogInsights)),
   listLogUrls: S({ params: ProjectParams, query: ListLogUrlsQuery, body: null, response: list(LogUrlStat) }),
   listLogDays: S({ params: ProjectParams, query: ListLogDaysQuery, body: null, response: list(LogDayStat) }),

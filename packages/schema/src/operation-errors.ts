@@ -73,6 +73,7 @@ export const OPERATION_ERRORS: Record<OperationId, readonly ErrorCode[]> = {
   createLogImport: ['project.locked', 'plan_limit.logs', 'log_import.duplicate', 'log_import.too_large', 'log_import.unsupported_media_type'],
   listLogImports: [],
   getLogImport: [],
+  deleteLogImport: ['project.locked'],
   getLogInsights: [],
   listLogUrls: [],
   listLogDays: [],

@@ -14,7 +14,8 @@ import { createRandom } from '../random.js';
 interface PageShape {
   path: string;
   external?: boolean;
-  depth: number;
+  /** Click depth; null for a page only the sitemap leads to (an orphan). */
+  depth: number | null;
   status: number | null;
   errorType?: string;
   title?: string | null;
@@ -134,6 +135,16 @@ const SITE: PageShape[] = [
   { path: 'https://external.example.org/', external: true, depth: 1, status: 200, title: 'External', h1: 'External', words: [200, 400] },
   // A bot-challenge interstitial: counted in protection_occurrences, never as the page's issues.
   { path: '/cdn-cgi/challenge', depth: 2, status: 403, protection: true },
+  // A page only the sitemap lists: no click depth, an orphan.
+  {
+    path: '/fr/',
+    depth: null,
+    status: 200,
+    title: 'Accueil en français',
+    h1: 'Bienvenue',
+    words: [400, 600],
+    issues: ({ origin }) => [['orphan_page', D.orphanListed(`${origin}/sitemap.xml`, 1, false)]],
+  },
 ];
 
 /** The sound stylesheet and script every HTML page of the mock site loads. */
@@ -167,7 +178,8 @@ export function generateFindings(crawlId: string, campaign: CampaignRecord): Cra
   const random = createRandom(`crawl:${crawlId}`);
   const origin = new URL(campaign.start_url).origin;
   const site = new URL(campaign.start_url).hostname;
-  const shapes = SITE.filter((s) => s.depth <= campaign.max_depth);
+  // The crawler queues sitemap-only pages one level below the start.
+  const shapes = SITE.filter((s) => (s.depth ?? 1) <= campaign.max_depth);
   const kept = shapes.slice(0, campaign.max_urls);
   const pages: PageRecord[] = kept.map((shape) => {
     const url = shape.external ? shape.path : new URL(shape.path, origin).href;

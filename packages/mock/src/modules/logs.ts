@@ -22,7 +22,7 @@ import {
   type VerifiedOperator,
 } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
-import { data, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
+import { data, empty, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
 import { assertUnlocked, basePath, DAY, iso, nextSeq, ownedProject, SECOND } from '../store.js';
 
@@ -196,6 +196,14 @@ export const logOperations = {
     if (!record || record.import.project_id !== project.id) notFound();
     return data(record.import);
   },
+  deleteLogImport({ db, caller, params }) {
+    const project = ownedProject(db, params.project, caller);
+    assertUnlocked(project);
+    const record = db.logImports.get(params.import);
+    if (!record || record.import.project_id !== project.id) notFound();
+    db.logImports.delete(params.import);
+    return empty();
+  },
   getLogInsights({ db, caller, params }) {
     const project = ownedProject(db, params.project, caller);
     const imports = completed(db, project.id).map((r) => r.import);
@@ -231,4 +239,4 @@ export const logOperations = {
     const crawl = crawlPages(db, project);
     return { type: 'list', items: byIndex(crawl ? logFindings(joinLogs(urlStats(db, project.id), crawl.pages), query.kind) : []) };
   },
-} satisfies Pick<BusinessMap, 'createLogImport' | 'listLogImports' | 'getLogImport' | 'getLogInsights' | 'listLogUrls' | 'listLogDays' | 'listLogFindings'>;
+} satisfies Pick<BusinessMap, 'createLogImport' | 'listLogImports' | 'getLogImport' | 'deleteLogImport' | 'getLogInsights' | 'listLogUrls' | 'listLogDays' | 'listLogFindings'>;

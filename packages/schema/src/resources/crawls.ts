@@ -79,7 +79,7 @@ export const CrawledPage = z
     error_type: z.string().nullable(),
     content_type: z.string().nullable(),
     is_internal: z.boolean(),
-    depth: z.int(),
+    depth: z.int().nullable().describe('click depth from the start URL (0); null when no chain of links from the start reaches the page, e.g. a page only a sitemap lists (an orphan)'),
     title: z.string().nullable(),
     meta_description: z.string().nullable(),
     h1: z.string().nullable(),

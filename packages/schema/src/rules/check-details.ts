@@ -40,7 +40,14 @@ export const CHECK_DETAILS = {
   canonicalToHttp: (canonical: string) => `canonical ${canonical} is HTTP`,
   /** Why a sitemap lists a URL it should not (sitemap_bad_url, sitemap_redirect, sitemap_noindex…). */
   sitemapEntry: (why: string) => `listed in the sitemap: ${why}`,
+  /** A meta-refresh redirect with a delay: Google reads it as a temporary redirect. */
+  refreshDelayed: (seconds: number, target: string) => `meta refresh after ${seconds} s to ${target}, read as a temporary redirect`,
   notInSitemap: () => 'indexable, not listed in the sitemap',
+  /** orphan_page on a page a sitemap lists: whether other orphans link to it, and how many orphans that sitemap lists. */
+  orphanListed: (sitemap: string, count: number, linkedFromOrphans: boolean) =>
+    `listed in ${sitemap}, ${linkedFromOrphans ? 'linked only from pages no link from the start reaches' : 'no internal link points to it'} (${count} such page(s) in that sitemap)`,
+  /** orphan_page on a page no sitemap lists, reached only through orphan pages. */
+  orphanLinked: (count: number) => `not in a sitemap, linked only from pages no link from the start reaches (${count} such page(s))`,
   sitemapTooManyUrls: (url: string, count: number) => `${url}: ${count} URLs`,
   sitemapTooManyBytes: (url: string) => `${url}: over 50 MB uncompressed`,
   sitemapInvalid: (url: string, status: number) => `${url} answers ${status} but is not a sitemap document`,

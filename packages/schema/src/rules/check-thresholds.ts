@@ -15,6 +15,11 @@ export const THRESHOLDS = {
   htmlBytes: 2 * 1024 * 1024,
   imageBytes: 500 * 1024,
   slowMs: 800,
+  /**
+   * A meta refresh to another URL within this many seconds is a redirect (Google reads an
+   * instant one as permanent, a delayed one as temporary); a slower one is a page that moves on.
+   */
+  metaRefreshRedirectSeconds: 5,
   /** Lighthouse mobile performance score (0..100) under which lighthouse_mobile_slow is raised. */
   lighthouseMobileMin: 50,
   /** Below this many words a simhash says little; such pages are left out of near-duplicates. */

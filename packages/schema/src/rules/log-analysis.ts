@@ -25,7 +25,8 @@ export interface JoinPage {
   status_code: number | null;
   content_type: string | null;
   canonical_url: string | null;
-  depth: number;
+  /** Click depth; null when no link from the start reaches the page (sitemap only). */
+  depth: number | null;
   noindex: boolean;
   robots_disallowed: boolean;
 }
@@ -206,7 +207,7 @@ export function createLogJoin(crawlPages: readonly JoinPage[] | null): LogJoin {
         axis.indexable_hits = Math.round((100 * buckets.indexable) / bots);
         if (indexable.size > 0) {
           axis.coverage = Math.round((100 * visitedIndexable()) / indexable.size);
-          const important = [...pages].filter(([path, page]) => page.depth <= IMPORTANT_DEPTH && indexable.has(path));
+          const important = [...pages].filter(([path, page]) => page.depth !== null && page.depth <= IMPORTANT_DEPTH && indexable.has(path));
           if (important.length > 0) {
             let sum = 0;
             for (const [path] of important) {

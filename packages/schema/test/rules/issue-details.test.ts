@@ -99,6 +99,8 @@ const EXAMPLES = [
   `similar (≥ 90%) to 2 page(s), e.g. ${U}`,
   'click depth 6',
   'no outgoing links',
+  `redirects (meta refresh)`,
+  `canonical ${U} redirects (meta refresh)`,
   '312 links',
   `2 nofollow internal link(s): ${U}, ${V}`,
   `3 image(s) without alt: ${U}.png`,
@@ -119,6 +121,9 @@ const EXAMPLES = [
 function deeperCatalogueExamples(): string[] {
   const examples: Record<keyof typeof D, string> = {
     urlUppercase: D.urlUppercase('/Blog/Post'),
+    refreshDelayed: D.refreshDelayed(3, U),
+    orphanListed: D.orphanListed(`${U}/sitemap.xml`, 12, true),
+    orphanLinked: D.orphanLinked(3),
     urlUnderscores: D.urlUnderscores('/blog/my_post'),
     urlSpaces: D.urlSpaces('/blog/my%20post'),
     urlNonAscii: D.urlNonAscii('/blog/café'),

@@ -188,6 +188,7 @@ class Crawler {
       duplicationThreshold: this.cfg.duplicationThreshold,
       linkGraphComplete: !this.scheduler.truncated && !this.control.blocked,
       sitemapsComplete: this.siteFiles.sitemapsComplete && !this.scheduler.truncated,
+      sitemapFiles: this.siteFiles.sitemapFiles,
       report: (name, id, details) => this.output.issue(name, id, details),
     });
   }

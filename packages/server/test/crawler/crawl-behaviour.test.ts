@@ -116,7 +116,7 @@ describe('budget, depth and patterns', () => {
   it('respects max_depth (not a truncation)', async () => {
     const s = await start({ only: CLEAN, routes: { '/blog/': linking('/blog/', ['/blog/post-1', '/blog/post-2']) } });
     const r = await crawl(`${s.origin}/`, { maxDepth: 1 });
-    expect(Math.max(...r.pages.map((p) => p.depth))).toBe(1);
+    expect(Math.max(...r.pages.map((p) => p.depth ?? 0))).toBe(1);
     expect(r.pages.some((p) => p.url.endsWith('/blog/post-1'))).toBe(false);
     expect(r.outcome.truncated).toBe(false);
     const zero = await crawl(`${s.origin}/`, { maxDepth: 0 });

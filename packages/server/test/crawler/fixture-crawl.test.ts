@@ -39,12 +39,13 @@ describe('crawl of the labelled fixture site', () => {
       `ai_training_crawler_blocked ${site.origin}/robots.txt`,
       `llms_txt_no_h1 ${site.origin}/llms.txt`,
     );
-    // The fixture is plain HTTP: every internal HTML page answering 2xx is served over HTTP.
+    // The fixture is plain HTTP: every internal HTML page answering 2xx is served over HTTP
+    // (a meta-refresh redirect is a redirect, not a page).
     // Two site-structure checks apply to most of its pages, by construction: the sitemap lists only
     // SITEMAP_PATHS (not_in_sitemap on every other indexable page), and defect pages hang off one
     // hub (single_inlink on each indexable page, other than the start, that one page links to).
     for (const p of result.pages) {
-      if (p.is_internal && !p.protection && p.status_code !== null && p.status_code < 300 && p.content_type?.startsWith('text/html')) {
+      if (p.is_internal && !p.protection && p.status_code !== null && p.status_code < 300 && p.content_type?.startsWith('text/html') && p.redirect_url === null) {
         labels.push(`http_page ${p.url}`);
         if (p.indexable && !SITEMAP_PATHS.includes(new URL(p.url).pathname)) labels.push(`not_in_sitemap ${p.url}`);
         if (p.indexable && p.url !== `${site.origin}/` && linkingPages.get(p.url)?.size === 1) labels.push(`single_inlink ${p.url}`);

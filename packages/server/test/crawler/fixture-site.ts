@@ -209,7 +209,7 @@ function defects(): [string, Route][] {
     ['/server-error', { status: 500, html: () => '<html><body>Oops</body></html>', labels: ['http_5xx'] }],
     redirect('/loop-a', 301, '/loop-b', ['redirect_loop']),
     redirect('/loop-b', 301, '/loop-a'),
-    page({ path: '/links-redirect', body: '<a href="/redirect-chain">a</a> <a href="/temp-redirect">b</a>' }, ['link_to_redirect']),
+    page({ path: '/links-redirect', body: '<a href="/redirect-chain">a</a> <a href="/temp-redirect">b</a> <a href="/meta-refresh">c</a>' }, ['link_to_redirect']),
     redirect('/redirect-chain', 301, '/redirect-chain-2', ['redirect_chain']),
     redirect('/redirect-chain-2', 301, '/about'),
     redirect('/temp-redirect', 302, '/contact', ['temporary_redirect']),
@@ -275,6 +275,8 @@ let externalOrigin = '';
 /** Pages only reachable from the defects hub or not linked at all. */
 const NOT_IN_HUB = new Set([
   '/gone',
+  // A meta-refresh redirect, reached from /links-redirect.
+  '/meta-refresh',
   '/old-about',
   '/canonical-mid',
   '/gone-link',

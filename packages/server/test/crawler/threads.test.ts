@@ -21,7 +21,7 @@ afterEach(async () => {
   site = undefined;
 });
 
-function pageKey(p: { url: string; status_code: number | null; depth: number; title: string | null; internal_links: number; canonical_url: string | null }) {
+function pageKey(p: { url: string; status_code: number | null; depth: number | null; title: string | null; internal_links: number; canonical_url: string | null }) {
   return `${p.url} ${p.status_code} ${p.depth} ${p.title} ${p.internal_links} ${p.canonical_url}`;
 }
 

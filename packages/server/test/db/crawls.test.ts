@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
-import { startSite, type Site } from '../../../../tests/support/site.js';
+import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
 
 let h: Harness;
 let site: Site;
@@ -146,6 +146,37 @@ describe('crawl lifecycle', () => {
     expect(second2.comparable).toBe(true);
     const other = await h.tokenFor({ team: 'other' });
     expect((await h.call('GET', `/v1/crawls/${first}`, { token: other })).status).toBe(404);
+  });
+});
+
+describe('pages no link from the start reaches', () => {
+  it('serves a sitemap-only page with depth null, reported as an orphan', async () => {
+    const sitemap = (origin: string) => `<?xml version="1.0"?><urlset><url><loc>${origin}/</loc></url><url><loc>${origin}/only-in-sitemap</loc></url></urlset>`;
+    const routes = {
+      ...PAGES,
+      '/robots.txt': { html: 'User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n', headers: { 'content-type': 'text/plain' } },
+      '/only-in-sitemap': { html: PAGES['/about'].html },
+      '/sitemap.xml': { html: '', headers: { 'content-type': 'application/xml' } },
+    };
+    const own = await startSite(routes);
+    // The sitemap names the server's own origin, known once it listens.
+    routes['/sitemap.xml'].html = sitemap(own.url);
+    try {
+      const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${own.url}/` } })).json()).data;
+      const campaign = (await (await h.call('POST', `/v1/projects/${project.id}/campaigns`, { body: { name: 'Orphans', start_url: `${own.url}/`, max_depth: 5, max_urls: 100 } })).json()).data;
+      const crawl = (await (await launch(campaign.id)).json()).data;
+      await h.server.jobs.idle();
+      const pages = (await (await h.call('GET', `/v1/crawls/${crawl.id}/pages?limit=100`)).json()).data as { url: string; depth: number | null }[];
+      const depth = new Map(pages.map((p) => [new URL(p.url).pathname, p.depth]));
+      expect(depth.get('/')).toBe(0);
+      expect(depth.get('/about')).toBe(1);
+      expect(depth.has('/only-in-sitemap')).toBe(true);
+      expect(depth.get('/only-in-sitemap')).toBeNull();
+      const orphans = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues?name=orphan_page`)).json()).data as { url: string }[];
+      expect(orphans.map((i) => new URL(i.url).pathname)).toEqual(['/only-in-sitemap']);
+    } finally {
+      await own.close();
+    }
   });
 });
 

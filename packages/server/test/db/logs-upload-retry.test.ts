@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, SiteAuditError } from '@siteaudit/client';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { expectProblem } from '../../../../tests/support/http.js';
+import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
 
 const MiB = 1024 * 1024;
 let h: Harness;
@@ -125,4 +126,39 @@ describe('one file, one count', () => {
     const res = await fetch(`${h.url}/v1/projects/${elsewhere}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'text/plain' }, body: body as unknown as BodyInit });
     expect(res.status).toBe(202);
   });
+
+  it('DELETE of one import removes its contribution from every read and the pillar, and the same file may then come again', async () => {
+    const project = await newProject('delete-one');
+    const today = new Date().getUTCDate();
+    const bots = (path: string, n: number) => Array.from({ length: n }, () => accessLine('66.249.66.1', today, path, 200, USER_AGENTS.googlebot).replace('Mar/2026', monthYear())).join('\n');
+    const send = (text: string) => fetch(`${h.url}/v1/projects/${project}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'text/plain' }, body: text });
+    const a = (await (await send(bots('/shared', 3))).json()).data.id;
+    const b = (await (await send(bots('/shared', 2))).json()).data.id;
+    await h.server.jobs.idle();
+    const sharedHits = async () => ((await (await h.call('GET', `/v1/projects/${project}/logs/urls`)).json()).data as { path: string; hits: number }[]).filter((u) => u.path === '/shared').reduce((n, u) => n + u.hits, 0);
+    const dayHits = async () => ((await (await h.call('GET', `/v1/projects/${project}/logs/days`)).json()).data as { hits: number; family: string }[]).filter((d) => d.family !== 'human').reduce((n, d) => n + d.hits, 0);
+    const insightHits = async () => (await (await h.call('GET', `/v1/projects/${project}/logs/insights`)).json()).data.hits;
+    const pillar = async () => ((await (await h.call('GET', `/v1/projects/${project}/scorecard`)).json()).data.pillars as { key: string; blocked_reason: string | null; status: string }[]).find((p) => p.key === 'logs');
+    expect([await sharedHits(), await dayHits()]).toEqual([5, 5]);
+    const before = await insightHits();
+
+    expect((await h.call('DELETE', `/v1/projects/${project}/log-imports/${a}`)).status).toBe(204);
+    expect((await h.call('GET', `/v1/projects/${project}/log-imports/${a}`)).status).toBe(404);
+    expect([await sharedHits(), await dayHits()]).toEqual([2, 2]);
+    expect(await insightHits()).not.toEqual(before);
+    expect((await pillar())?.status).toBe('measured');
+
+    expect((await h.call('DELETE', `/v1/projects/${project}/log-imports/${b}`)).status).toBe(204);
+    expect([await sharedHits(), await dayHits()]).toEqual([0, 0]);
+    expect((await pillar())?.blocked_reason).toBe('no_logs');
+    expect((await h.call('DELETE', `/v1/projects/${project}/log-imports/${b}`)).status).toBe(404);
+    // Its digest went with it: the first file is welcome again.
+    expect((await send(bots('/shared', 3))).status).toBe(202);
+  });
 });
+
+/** The current month as a Combined log writes it (`Nov/2026`), so the pillar's 30-day window holds the lines. */
+function monthYear(): string {
+  const now = new Date();
+  return `${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][now.getUTCMonth()]}/${now.getUTCFullYear()}`;
+}

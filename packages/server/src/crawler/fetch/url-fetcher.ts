@@ -138,7 +138,8 @@ export class UrlFetcher {
     }
     if (!this.ctx.scheduler.claim()) return false;
     const nextId = known ?? reg.add(next, chain.depth, 'redirect').id;
-    reg.set(nextId, Flag.Internal);
+    // A redirect keeps the click depth of its chain, or its lack of one.
+    reg.set(nextId, reg.has(chain.firstId, Flag.NoClickDepth) ? Flag.Internal | Flag.NoClickDepth : Flag.Internal);
     if (reg.depth[nextId] > chain.depth) reg.depth[nextId] = chain.depth;
     reg.state[nextId] = State.Active;
     reg.redirect[id] = nextId;

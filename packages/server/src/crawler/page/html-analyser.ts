@@ -13,6 +13,7 @@
 import { Parser } from 'htmlparser2';
 import { collectResources, type HtmlResource } from './html-resources.js';
 import { appendFingerprintWords, WORD } from './text-hash.js';
+import { wordCount } from './word-count.js';
 
 export interface HtmlLink {
   href: string;
@@ -82,6 +83,8 @@ const SAMPLE_CAP = 2_000;
 export const ANCHOR_TEXT_MAX = 30;
 const ANCHOR_CAP = 500;
 
+/** Code samples: not prose, so neither counted as words nor read for placeholder text (their words still fingerprint the page). */
+const CODE = new Set(['code', 'pre']);
 /** Elements whose text is not page text. */
 const IGNORED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'select', 'textarea']);
 /** Navigation: left out of the main content even inside it (breadcrumbs, tables of contents). */
@@ -99,6 +102,7 @@ const enum Scope {
   Navigation = 4,
   Chrome = 8,
   Main = 16,
+  Code = 32,
 }
 
 /** Headings and word counts of one candidate content area. */
@@ -190,6 +194,7 @@ export class HtmlAnalyser {
   private navigation = 0;
   private chrome = 0;
   private main = 0;
+  private code = 0;
   private titleText: string | null = null;
   private heading: { level: number; text: string; imageAlt: boolean } | null = null;
   /** The open `<a href>`: its text, and whether something else names it (aria-label, title, an image alt). */
@@ -236,6 +241,7 @@ export class HtmlAnalyser {
     if (NAVIGATION.has(name) || hasRole(NAVIGATION_ROLES)) bits |= Scope.Navigation;
     if (CHROME.has(name) || hasRole(CHROME_ROLES)) bits |= Scope.Chrome;
     if (MAIN.has(name) || (roles !== null && roles.includes('main'))) bits |= Scope.Main;
+    if (CODE.has(name)) bits |= Scope.Code;
     this.count(bits, 1);
     if (bits & Scope.Main) this.hasMain = true;
     return bits;
@@ -248,6 +254,7 @@ export class HtmlAnalyser {
     if (bits & Scope.Navigation) this.navigation += by;
     if (bits & Scope.Chrome) this.chrome += by;
     if (bits & Scope.Main) this.main += by;
+    if (bits & Scope.Code) this.code += by;
   }
 
   /** True when text here belongs to the main element's area, and to the fallback area. */
@@ -260,7 +267,7 @@ export class HtmlAnalyser {
   }
 
   private open(name: string, a: Record<string, string>): void {
-    if (!INLINE.has(name)) this.flush();
+    if (!INLINE.has(name) || CODE.has(name)) this.flush();
     if (!this.inBody && (name === 'body' || !HEAD_ELEMENTS.has(name))) this.inBody = true;
     // Scope bits apply to the element's content: its own attributes (links, headings) are read
     // below with the scope of its parent, except a heading's text, which is collected until it closes.
@@ -348,7 +355,7 @@ export class HtmlAnalyser {
   }
 
   private close(name: string): void {
-    if (!INLINE.has(name)) this.flush();
+    if (!INLINE.has(name) || CODE.has(name)) this.flush();
     if (name === 'title' && this.titleText !== null) {
       push(this.facts.titles, squash(this.titleText), 20);
       this.titleText = null;
@@ -398,7 +405,8 @@ export class HtmlAnalyser {
     const text = this.text;
     this.text = '';
     const f = this.facts;
-    if (f.textSample.length < SAMPLE_CAP) {
+    const prose = this.code === 0;
+    if (prose && f.textSample.length < SAMPLE_CAP) {
       // The sample is already squashed: squash only the new text (re-squashing the whole sample
       // on every flush was a hot spot of the crawl benchmark).
       const added = squash(text);
@@ -409,8 +417,11 @@ export class HtmlAnalyser {
     if (!inMain && !inBody) return;
     const words = text.match(WORD);
     if (!words) return;
-    if (inMain) this.mainArea.words += words.length;
-    if (inBody) this.bodyArea.words += words.length;
+    if (prose) {
+      const count = wordCount(text, words, this.facts.lang);
+      if (inMain) this.mainArea.words += count;
+      if (inBody) this.bodyArea.words += count;
+    }
     const target = inMain ? this.articleWords : this.bodyWords;
     if (target.length >= WORD_CAP) return;
     const from = target.length;
@@ -450,6 +461,12 @@ export class HtmlAnalyser {
       push(this.facts.hreflang, { lang: a.hreflang.trim(), href }, 300);
     }
   }
+}
+
+/** The delay of a meta refresh in seconds (`5; url=/next` → 5); 0 when none is written. */
+export function metaRefreshDelay(content: string): number {
+  const m = /^\s*(\d+(?:\.\d*)?)/.exec(content);
+  return m ? Number(m[1]) : 0;
 }
 
 /** Parses the URL of a meta refresh (`5; url=/next`); null when it only reloads the page. */

@@ -4,10 +4,11 @@
  * what the checks share (links, robots directives, canonicals, hreflang, all against <base>) and
  * what the crawl keeps; the checks themselves are in page-checks.ts, by topic.
  */
-import { metaRefreshTarget, type HtmlFacts } from './html-analyser.js';
+import { metaRefreshDelay, metaRefreshTarget, type HtmlFacts } from './html-analyser.js';
+import { THRESHOLDS } from '../checks.js';
 import type { HtmlResource } from './html-resources.js';
 import { headerValue } from '../fetch/http-client.js';
-import { pageChecks } from './page-checks.js';
+import { pageChecks, refreshRedirectChecks } from './page-checks.js';
 import type { CanonicalReading, Finding, PageFacts, PageInput, PageSummary, ResolvedLink } from './page-facts.js';
 import { robotsDirectives } from './robots-directives.js';
 import { normaliseUrl } from '../url.js';
@@ -117,15 +118,27 @@ export function pageFacts(input: PageInput): PageFacts {
     headerCanonicals: valid(headerReadings),
     canonicalReadings: [...htmlReadings, ...headerReadings],
     metaRefreshUrl: target ? normaliseUrl(target, base) : null,
+    metaRefreshDelay: html.metaRefresh === null ? 0 : metaRefreshDelay(html.metaRefresh),
     hreflang,
     resources: resolveResources(html, base),
   };
 }
 
-/** Audits one internal 2xx HTML page; returns its findings and the summary the crawl keeps. */
+/** True when the page is a meta-refresh redirect: a refresh to another URL, soon enough to be one. */
+export function isRefreshRedirect(facts: PageFacts): boolean {
+  const { metaRefreshUrl, metaRefreshDelay, input } = facts;
+  return metaRefreshUrl !== null && metaRefreshUrl !== input.url && metaRefreshDelay <= THRESHOLDS.metaRefreshRedirectSeconds;
+}
+
+/**
+ * Audits one internal 2xx HTML page; returns its findings and the summary the crawl keeps. A
+ * meta-refresh redirect is kept as a redirect: its refresh target is its only link, it is never
+ * indexable, and only the redirect checks judge it (a 301 has no title or content to audit).
+ */
 export function analysePage(input: PageInput): { findings: Finding[]; summary: PageSummary } {
   const { url, html } = input;
   const facts = pageFacts(input);
+  if (isRefreshRedirect(facts)) return { findings: refreshRedirectChecks(facts), summary: redirectSummary(facts) };
   const canonical = facts.htmlCanonicals[0] ?? facts.headerCanonicals[0] ?? null;
   const declared = facts.canonicalReadings[0];
   return {
@@ -146,8 +159,34 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
       imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
       hreflang: facts.hreflang,
       metaRefreshUrl: facts.metaRefreshUrl,
+      refreshRedirect: false,
       metaRobots: html.metaRobots.length ? html.metaRobots.join(', ') : null,
       xRobotsTag: facts.xRobotsTag,
     },
+  };
+}
+
+/** The summary of a meta-refresh redirect: the facts of its HTML as they are, its refresh target as its only link. */
+function redirectSummary(facts: PageFacts): PageSummary {
+  const { html } = facts.input;
+  return {
+    title: html.titles[0] ?? null,
+    metaDescription: html.metaDescriptions[0] ?? null,
+    h1: html.h1[0] ?? null,
+    wordCount: html.wordCount,
+    canonical: null,
+    declaredCanonical: null,
+    noindex: facts.noindex,
+    nofollow: false,
+    indexable: false,
+    internalLinks: [],
+    externalLinks: [],
+    resources: facts.resources,
+    imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
+    hreflang: [],
+    metaRefreshUrl: facts.metaRefreshUrl,
+    refreshRedirect: true,
+    metaRobots: html.metaRobots.length ? html.metaRobots.join(', ') : null,
+    xRobotsTag: facts.xRobotsTag,
   };
 }

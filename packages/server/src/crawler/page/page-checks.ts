@@ -50,6 +50,18 @@ export function pageChecks(facts: PageFacts): Finding[] {
   return findings;
 }
 
+/**
+ * The findings of a meta-refresh redirect (page-audit.ts `isRefreshRedirect`): the redirect
+ * itself, temporary when delayed (as Google reads it); nothing of a page's content, as for a 301
+ * (its target is audited as the page).
+ */
+export function refreshRedirectChecks({ metaRefreshUrl, metaRefreshDelay }: PageFacts): Finding[] {
+  const findings: Finding[] = [];
+  findings.push({ name: 'meta_refresh', details: `meta refresh to ${metaRefreshUrl}` });
+  if (metaRefreshDelay > 0) findings.push({ name: 'temporary_redirect', details: D.refreshDelayed(metaRefreshDelay, metaRefreshUrl!) });
+  return findings;
+}
+
 /** HTTP and redirects. */
 function transport({ input, metaRefreshUrl, resources }: PageFacts, add: Add): void {
   const { url, headers } = input;
@@ -113,7 +125,7 @@ function indexability({ input, noindex, xRobotsTag, internal, external, metaRefr
   if (html.metaRobotsInBody) add('meta_robots_in_body', 'meta robots found inside <body>, where search engines may ignore it');
   // Click depth means something only for pages reached by clicks (links, and their redirects).
   const clicked = input.discoveredVia === 'link' || input.discoveredVia === 'redirect';
-  if (input.depth > THRESHOLDS.maxDepth && clicked) add('deep_page', `click depth ${input.depth}`);
+  if (input.depth !== null && input.depth > THRESHOLDS.maxDepth && clicked) add('deep_page', `click depth ${input.depth}`);
   if (internal.size + external.size === 0 && metaRefreshUrl === null) add('dead_end_page', 'no outgoing links');
 }
 

@@ -37,6 +37,8 @@ export interface PageDigest {
 /** The digest of an analysed page: its flags and the hashes of its title, description and main words. */
 export function digestOf(summary: PageSummary, mainWords: string[]): PageDigest {
   let flags = Flag.Html;
+  // A meta-refresh redirect is a redirect: no title, description or text of its own to compare.
+  if (summary.refreshRedirect) return { flags: flags | Flag.RefreshRedirect, titleHash: 0, descriptionHash: 0, contentKey: 0, simHi: 0, simLo: 0, text: { contentHash: null, simhash: null } };
   if (summary.indexable) flags |= Flag.Indexable;
   if (summary.noindex) flags |= Flag.Noindex;
   const digest: PageDigest = { flags, titleHash: 0, descriptionHash: 0, contentKey: 0, simHi: 0, simLo: 0, text: { contentHash: null, simhash: null } };

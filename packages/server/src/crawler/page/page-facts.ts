@@ -21,7 +21,8 @@ export interface PageInput {
   status: number;
   headers: Headers;
   ttfbMs: number;
-  depth: number;
+  /** Click depth from the start; null when no click path reaches the page (sitemap only). */
+  depth: number | null;
   discoveredVia: DiscoveredVia;
   html: HtmlFacts;
   /** Decompressed HTML size in bytes. */
@@ -53,6 +54,11 @@ export interface PageSummary {
   imagesWithoutAlt: number;
   hreflang: { lang: string; url: string }[];
   metaRefreshUrl: string | null;
+  /**
+   * The page is a meta-refresh redirect (a refresh to another URL within
+   * THRESHOLDS.metaRefreshRedirectSeconds): followed as a redirect, not audited as content.
+   */
+  refreshRedirect: boolean;
   metaRobots: string | null;
   xRobotsTag: string | null;
 }
@@ -92,6 +98,8 @@ export interface PageFacts {
   /** Every declared canonical (head, then header), valid or not. */
   canonicalReadings: CanonicalReading[];
   metaRefreshUrl: string | null;
+  /** Seconds before the meta refresh (0 when none is written or there is no refresh). */
+  metaRefreshDelay: number;
   hreflang: { lang: string; url: string }[];
   /** What the page loads, resolved against <base>, once per URL. */
   resources: HtmlResource[];

@@ -66,6 +66,7 @@ export function fillFromAnalysis(record: PageRecord, summary: PageSummary, html:
     headings: html.headings,
     content_hash: digest.contentHash,
     simhash: digest.simhash,
+    redirect_url: summary.refreshRedirect ? summary.metaRefreshUrl : null,
   } satisfies Partial<PageRecord>);
 }
 

@@ -83,7 +83,7 @@ export class PageStage {
       status,
       headers,
       ttfbMs: response.ttfbMs,
-      depth,
+      depth: this.ctx.reg.has(id, Flag.NoClickDepth) ? null : depth,
       discoveredVia: this.ctx.reg.discoveredVia(id),
       sizeBytes: record.size_bytes!,
       truncated: record.body_truncated,

@@ -4,7 +4,7 @@
  */
 import type { CheckName } from '../checks.js';
 import type { Emitter } from './emitter.js';
-import { State, type UrlRegistry } from './url-registry.js';
+import { Flag, State, type UrlRegistry } from './url-registry.js';
 import type { CrawlSink, IssueRecord, PageRecord, ResourceRecord } from '../crawl-types.js';
 
 export class CrawlOutput {
@@ -32,6 +32,8 @@ export class CrawlOutput {
   /** Records internal URL `id` as done. */
   async record(id: number, record: PageRecord): Promise<void> {
     this.reg.state[id] = State.Done;
+    // No click path from the start reaches it (run/fetch-scheduler.ts `queueSitemapOnly`).
+    if (this.reg.has(id, Flag.NoClickDepth)) record.depth = null;
     this.recorded++;
     await this.emitter.page(record);
     this.sink.progress({ crawled: this.recorded, discovered: this.reg.size });

@@ -46,6 +46,8 @@ export class FetchScheduler {
   readonly registryCap: number;
   /** The budget or the registry cap left in-scope URLs out. */
   truncated = false;
+  /** The link crawl from the start is over (the sitemap-only URLs are queued): what is found now has no click depth. */
+  private clicksOver = false;
 
   constructor(
     private readonly reg: UrlRegistry,
@@ -71,6 +73,7 @@ export class FetchScheduler {
       } else if (state === State.Known && depth <= this.options.maxDepth) {
         reg.depth[existing] = depth;
         reg.setVia(existing, via);
+        if (this.clicksOver) reg.set(existing, Flag.NoClickDepth);
         this.enqueue(existing, depth);
       }
       return existing;
@@ -81,7 +84,7 @@ export class FetchScheduler {
       return null;
     }
     const { id } = reg.add(url, depth, via);
-    reg.set(id, Flag.Internal);
+    reg.set(id, this.clicksOver ? Flag.Internal | Flag.NoClickDepth : Flag.Internal);
     this.enqueue(id, depth);
     return id;
   }
@@ -92,13 +95,19 @@ export class FetchScheduler {
     this.frontier.push(id, depth);
   }
 
-  /** Queues the URLs only the sitemaps listed (state Known) at depth 1; false when there are none. */
+  /**
+   * Queues the URLs only the sitemaps listed (state Known) at depth 1 of the queue; false when
+   * there are none. The link crawl is over: no click path from the start reaches them, nor what
+   * they lead to, so each is flagged NoClickDepth (recorded with no depth, an orphan).
+   */
   queueSitemapOnly(): boolean {
     const reg = this.reg;
     let queued = false;
+    this.clicksOver = true;
     for (let id = 0; id < reg.size; id++) {
       if (reg.state[id] !== State.Known) continue;
       reg.depth[id] = 1;
+      reg.set(id, Flag.NoClickDepth);
       reg.setVia(id, 'sitemap');
       this.enqueue(id, 1);
       queued = true;

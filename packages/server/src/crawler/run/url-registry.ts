@@ -31,6 +31,10 @@ export enum Flag {
   NearDuplicateCandidate = 1 << 11,
   Start = 1 << 12,
   Loop = 1 << 13,
+  /** A 2xx HTML page that is a meta-refresh redirect (page-audit.ts `isRefreshRedirect`). */
+  RefreshRedirect = 1 << 14,
+  /** Reached with no click path from the start: only through the sitemaps (and links from such pages). */
+  NoClickDepth = 1 << 15,
 }
 
 /** `canonical` and `redirect` columns: no target. */
@@ -117,6 +121,8 @@ export class UrlRegistry {
   canonical = new Int32Array(1024);
   /** id of the redirect target; NO_ID when none or off the crawl. */
   redirect = new Int32Array(1024);
+  /** 1 + the index of the first sitemap file listing the URL (site/site-files.ts `sitemapFiles`); 0 when none. */
+  sitemapFile = new Uint8Array(1024);
 
   get size(): number {
     return this.urls.size;
@@ -149,6 +155,7 @@ export class UrlRegistry {
     this.simLo = grow(this.simLo, n);
     this.canonical = grow(this.canonical, n);
     this.redirect = grow(this.redirect, n);
+    this.sitemapFile = grow(this.sitemapFile, n);
     this.depth[id] = depth;
     this.via[id] = VIA.indexOf(via);
     this.canonical[id] = NO_ID;

@@ -33,6 +33,7 @@ export function linkProblem(reg: UrlRegistry, target: number): { name: CheckName
     return { name: 'broken_internal_link', why };
   }
   if (status >= 300 && status < 400) return { name: 'link_to_redirect', why: `redirects (status ${status})` };
+  if (reg.has(target, Flag.RefreshRedirect)) return { name: 'link_to_redirect', why: 'redirects (meta refresh)' };
   return null;
 }
 
@@ -63,10 +64,11 @@ export class LinkGraph {
       links.targets.add(target);
       if (nofollow) links.nofollow.add(target);
     }
-    // A meta refresh is followed as a link, never a nofollow one.
+    // A meta refresh is followed as a link, never a nofollow one; a meta-refresh redirect as a
+    // redirect: its target is at the stub's own click depth, as a 301's is.
     const refresh = summary.metaRefreshUrl;
     if (refresh && refresh !== url && this.ctx.scope.isInternal(refresh)) {
-      const target = this.ctx.scheduler.discover(refresh, childDepth, 'link');
+      const target = summary.refreshRedirect ? this.ctx.scheduler.discover(refresh, depth, 'redirect') : this.ctx.scheduler.discover(refresh, childDepth, 'link');
       if (target !== null) links.targets.add(target);
     }
     if (summary.canonical) this.ctx.reg.canonical[id] = this.canonicalTarget(id, url, summary.canonical, childDepth);

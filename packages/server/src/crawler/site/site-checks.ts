@@ -25,6 +25,8 @@ export interface SiteAuditInput {
    */
   sitemapsComplete?: boolean;
   report: Report;
+  /** The sitemap files that listed URLs (`UrlRegistry.sitemapFile` indexes them); absent: none named. */
+  sitemapFiles?: readonly string[];
   /** Candidates compared pair by pair up to this count (default 5,000); the indexed search above. */
   pairwiseLimit?: number;
 }
@@ -86,15 +88,14 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
 
   let hasSitemap = false;
   for (let id = 0; id < reg.size && !hasSitemap; id++) hasSitemap = reg.has(id, Flag.InSitemap);
+  const orphans = orphanCounts(reg);
   for (let id = 0; id < reg.size; id++) {
     if (reg.state[id] !== State.Done || !reg.has(id, Flag.Internal)) continue;
     if (isIndexable2xx(reg, id)) {
       if (input.sitemapsComplete && hasSitemap && !reg.has(id, Flag.InSitemap)) await report('not_in_sitemap', id, D.notInSitemap());
       if (input.linkGraphComplete && !reg.has(id, Flag.Start) && reg.inlinks[id] === 1) await report('single_inlink', id, D.singleInlink());
     }
-    if (input.linkGraphComplete && reg.has(id, Flag.InSitemap) && !reg.has(id, Flag.Start) && reg.inlinks[id] === 0 && isFetchedOk(reg, id)) {
-      await report('orphan_page', id, 'listed in the sitemap, no internal link points to it');
-    }
+    if (input.linkGraphComplete && isOrphan(reg, id)) await report('orphan_page', id, orphanDetails(reg, id, orphans, input.sitemapFiles ?? []));
     if (isFetchedOk(reg, id) && reg.has(id, Flag.Html)) await canonicalTarget(reg, id, report);
     if (reg.has(id, Flag.InSitemap)) await sitemapEntry(reg, id, report);
   }
@@ -116,6 +117,34 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
   }
 }
 
+/**
+ * An orphan: a page answering 2xx (not a redirect) that no chain of links from the start
+ * reaches. Listed in a sitemap with no internal link at all, or reached only from the sitemaps
+ * (pages of a translation linking to each other, never to the start): either way no click depth.
+ */
+function isOrphan(reg: UrlRegistry, id: number): boolean {
+  if (reg.has(id, Flag.Start) || !isFetchedOk(reg, id) || reg.has(id, Flag.RefreshRedirect)) return false;
+  return (reg.has(id, Flag.InSitemap) && reg.inlinks[id] === 0) || (reg.has(id, Flag.NoClickDepth) && reg.has(id, Flag.Html));
+}
+
+/** Orphans per sitemap file (index 0: pages no sitemap lists). */
+function orphanCounts(reg: UrlRegistry): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (let id = 0; id < reg.size; id++) {
+    if (reg.state[id] === State.Done && reg.has(id, Flag.Internal) && isOrphan(reg, id)) counts.set(reg.sitemapFile[id], (counts.get(reg.sitemapFile[id]) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function orphanDetails(reg: UrlRegistry, id: number, counts: Map<number, number>, files: readonly string[]): string {
+  const file = reg.sitemapFile[id];
+  const n = counts.get(file) ?? 1;
+  if (file === 0 || files[file - 1] === undefined) {
+    return reg.has(id, Flag.InSitemap) ? 'listed in the sitemap, no internal link points to it' : D.orphanLinked(n);
+  }
+  return reg.inlinks[id] === 0 ? D.orphanListed(files[file - 1], n, false) : D.orphanListed(files[file - 1], n, true);
+}
+
 function describeStatus(reg: UrlRegistry, id: number): string {
   if (reg.has(id, Flag.Failed)) return reg.has(id, Flag.Loop) ? 'a redirect loop' : 'no response';
   return `status ${reg.status[id]}`;
@@ -131,6 +160,8 @@ async function canonicalTarget(reg: UrlRegistry, id: number, report: Report): Pr
     await report('canonical_to_error', id, `canonical ${url} answers ${describeStatus(reg, target)}`);
   } else if (status >= 300 && status < 400) {
     await report('canonical_to_redirect', id, `canonical ${url} redirects (status ${status})`);
+  } else if (reg.has(target, Flag.RefreshRedirect)) {
+    await report('canonical_to_redirect', id, `canonical ${url} redirects (meta refresh)`);
   } else if (reg.has(target, Flag.Noindex)) {
     await report('canonical_to_noindex', id, `canonical ${url} is noindex`);
   } else {
@@ -149,6 +180,7 @@ async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promi
   if (reg.has(id, Flag.Blocked)) found = ['sitemap_blocked', 'blocked by robots.txt'];
   else if (reg.has(id, Flag.Failed) || status >= 400 || status < 200) found = ['sitemap_bad_url', describeStatus(reg, id)];
   else if (status >= 300) found = ['sitemap_redirect', `redirects (status ${status})`];
+  else if (reg.has(id, Flag.RefreshRedirect)) found = ['sitemap_redirect', 'redirects (meta refresh)'];
   else if (status !== 200) found = ['sitemap_bad_url', `status ${status}`];
   else if (reg.has(id, Flag.Noindex)) found = ['sitemap_noindex', 'noindex'];
   else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== id) found = ['sitemap_non_canonical', 'not canonical'];

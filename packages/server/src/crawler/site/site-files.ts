@@ -24,6 +24,8 @@ export class SiteFiles {
   sitemapsRead: Promise<void> = Promise.resolve();
   /** Whether the sitemaps were read to the end, every URL of the crawl's scope registered (set once `sitemapsRead` settles). */
   sitemapsComplete = false;
+  /** The sitemap files that listed a URL, in the order first seen (`UrlRegistry.sitemapFile` indexes it). */
+  readonly sitemapFiles: string[] = [];
   /** Sitemap locations on a host the crawl does not count as the site's: how many, and the first. */
   private foreign = { count: 0, example: '' };
 
@@ -72,10 +74,10 @@ export class SiteFiles {
   }
 
   /** Registers in-scope sitemap URLs (up to the budget), flagged InSitemap; a URL already known is only flagged. */
-  private sitemapUrl(): (loc: string) => boolean {
+  private sitemapUrl(): (loc: string, sitemap: string) => boolean {
     const cap = Math.max(1, this.options.maxUrls);
     let added = 0;
-    return (loc) => {
+    return (loc, sitemap) => {
       const url = normaliseUrl(loc);
       if (url && !this.ctx.scope.isInternal(url) && this.foreign.count++ === 0) this.foreign.example = url;
       if (!url || !this.ctx.scope.inScope(url)) return true;
@@ -87,6 +89,11 @@ export class SiteFiles {
         added++;
       }
       this.ctx.reg.set(id, Flag.InSitemap);
+      if (this.ctx.reg.sitemapFile[id] === 0) {
+        let file = this.sitemapFiles.indexOf(sitemap);
+        if (file < 0) file = this.sitemapFiles.push(sitemap) - 1;
+        this.ctx.reg.sitemapFile[id] = file + 1;
+      }
       return true;
     };
   }

@@ -73,7 +73,7 @@ export class SitemapParser {
  * Reads the given sitemaps and the indexes they point to. `onUrl` receives every page location
  * (absolute, as written) and returns false to stop.
  */
-export async function readSitemaps(client: HttpClient, roots: string[], onUrl: (url: string) => boolean): Promise<SitemapReport> {
+export async function readSitemaps(client: HttpClient, roots: string[], onUrl: (url: string, sitemap: string) => boolean): Promise<SitemapReport> {
   const queue = [...new Set(roots)];
   const visited = new Set<string>();
   const report: SitemapReport = { found: [], failed: [], invalid: [], oversized: [], complete: true };
@@ -87,7 +87,7 @@ export async function readSitemaps(client: HttpClient, roots: string[], onUrl: (
     const parser = new SitemapParser(
       (loc) => {
         urls++;
-        if (more) more = onUrl(loc);
+        if (more) more = onUrl(loc, url);
       },
       (loc) => {
         if (!visited.has(loc)) queue.push(loc);

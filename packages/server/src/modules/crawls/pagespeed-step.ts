@@ -19,12 +19,18 @@ export interface SampleEntry {
   role: SampleRole;
 }
 
+/** A page's click depth for ordering: one no link reaches (null) after every other. */
+export function clickDepthOrder(depth: number | string | null): number {
+  return depth === null ? Number.MAX_SAFE_INTEGER : Number(depth);
+}
+
 /** Category pages measured besides the home page: 5 pages × 2 strategies per crawl. */
 export const CATEGORY_SAMPLE_SIZE = 4;
 export const STRATEGIES: readonly PageSpeedStrategy[] = ['mobile', 'desktop'];
 
 export interface CandidatePage {
   url: string;
+  /** Click depth; a page no link reaches (null in the record) comes after every reached one. */
   depth: number;
   seq: number;
 }
@@ -76,8 +82,8 @@ export async function selectSample(knex: Knex, crawlId: string): Promise<SampleE
     .andWhere('status_code', '>=', 200)
     .andWhere('status_code', '<', 300)
     .andWhere('content_type', 'like', '%html%')
-    .select('url', 'depth', 'seq')) as CandidatePage[];
-  return chooseSample(rows.map((r) => ({ url: r.url, depth: Number(r.depth), seq: Number(r.seq) })));
+    .select('url', 'depth', 'seq')) as (Omit<CandidatePage, 'depth'> & { depth: number | null })[];
+  return chooseSample(rows.map((r) => ({ url: r.url, depth: clickDepthOrder(r.depth), seq: Number(r.seq) })));
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

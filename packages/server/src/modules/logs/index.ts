@@ -50,7 +50,7 @@ export interface LogEraser {
 
 const IMPORT_FAILED = 'log_import.parse_failed: The file could not be read (a gzip stream cut short, or unreadable bytes). Send it again.';
 
-type LogHandlers = Pick<Handlers, 'createLogImport' | 'listLogImports' | 'getLogImport' | 'getLogInsights' | 'listLogUrls' | 'listLogDays' | 'listLogFindings'>;
+type LogHandlers = Pick<Handlers, 'createLogImport' | 'listLogImports' | 'getLogImport' | 'deleteLogImport' | 'getLogInsights' | 'listLogUrls' | 'listLogDays' | 'listLogFindings'>;
 
 /** A page of an in-memory list sorted by `key`, after the cursor's key (`limit + 1` items, as lists want). */
 function pageAfter<T>(items: T[], key: (item: T) => unknown[], after: unknown[] | null, limit: number): T[] {
@@ -250,6 +250,17 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
     async getLogImport(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
       return { body: { data: toLogImport(await findImport(ctx.caller.teamId, project.id, params.import)) } };
+    },
+
+    async deleteLogImport(ctx, { params }) {
+      const project = await findProject(knex, ctx.caller, params.project);
+      assertUnlocked(project);
+      const row = await findImport(ctx.caller.teamId, project.id, params.import);
+      // Its parse stops and its file goes first; its statistics cascade with the row, so every
+      // read and the pillar, which sum the project's completed imports, no longer count it.
+      await eraseUploads([row.id]);
+      await knex('log_imports').where({ id: row.id }).delete();
+      await purgeDeleted();
     },
 
     async getLogInsights(ctx, { params }) {

@@ -16,6 +16,6 @@ export async function latestCrawlPages(knex: Knex, projectId: string): Promise<{
     .select('url', 'url_hash', 'status_code', 'content_type', 'canonical_url', 'depth')) as (Omit<JoinPage, 'noindex' | 'robots_disallowed'> & { url_hash: string })[];
   return {
     id: crawl.id,
-    pages: rows.map(({ url_hash, ...page }) => ({ ...page, depth: Number(page.depth), noindex: noindex.has(url_hash), robots_disallowed: blocked.has(url_hash) })),
+    pages: rows.map(({ url_hash, ...page }) => ({ ...page, depth: page.depth === null ? null : Number(page.depth), noindex: noindex.has(url_hash), robots_disallowed: blocked.has(url_hash) })),
   };
 }

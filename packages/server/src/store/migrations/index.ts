@@ -15,6 +15,7 @@ import * as crawlChanges from './013-crawl-changes.js';
 import * as issuePairsIndex from './014-issue-pairs-index.js';
 import * as logUrlStatsKeyset from './015-log-url-stats-keyset.js';
 import * as logImportDigest from './016-log-import-digest.js';
+import * as pageDepthNullable from './017-page-depth-nullable.js';
 import * as changesGoneWithPage from './018-changes-gone-with-page.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '014-issue-pairs-index': issuePairsIndex,
   '015-log-url-stats-keyset': logUrlStatsKeyset,
   '016-log-import-digest': logImportDigest,
+  '017-page-depth-nullable': pageDepthNullable,
   '018-changes-gone-with-page': changesGoneWithPage,
 };
 

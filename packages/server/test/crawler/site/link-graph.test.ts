@@ -21,6 +21,7 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
     imagesWithoutAlt: 0,
     hreflang: [],
     metaRefreshUrl: null,
+    refreshRedirect: false,
     metaRobots: null,
     xRobotsTag: null,
     ...over,

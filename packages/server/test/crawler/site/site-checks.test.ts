@@ -310,3 +310,80 @@ describe('site-level resources', () => {
     expect(home.title).toBe('Page / of the fixture site');
   });
 });
+
+describe('meta-refresh redirects', () => {
+  const stub = (target: string, delay = 0) =>
+    `<!DOCTYPE html><html lang="en"><head><meta http-equiv="refresh" content="${delay};URL=${target}"><title>Redirection</title></head>` +
+    `<body><p>Redirecting to <a href="${target}">${target}</a>...</p></body></html>`;
+
+  it('a stub refreshing within seconds is a redirect: its target followed at its depth, links to it reported, no content audit, no duplicates', async () => {
+    const sitemap = (o: string) => `<?xml version="1.0"?><urlset><url><loc>${o}/</loc></url><url><loc>${o}/old-a</loc></url><url><loc>${o}/target-a</loc></url></urlset>`;
+    const s = await start({
+      robots: 'User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n',
+      routes: {
+        '/': hub(['/old-a', '/old-b', '/slow', '/delayed']),
+        // /slow links to a stub too.
+        '/old-a': { html: () => stub('/target-a') },
+        '/old-b': { html: () => stub('target-b') },
+        '/delayed': { html: () => stub('/target-c', 3) },
+        // A refresh after 30 s is a page that moves on, audited as a page.
+        '/slow': pageRoute('/slow', { path: '/slow', head: '<meta http-equiv="refresh" content="30; url=/target-a">', body: '<a href="/old-b">old</a>' }),
+        '/target-a': pageRoute('/target-a'),
+        '/target-b': pageRoute('/target-b'),
+        '/target-c': pageRoute('/target-c'),
+        '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap },
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    const byStub = (path: string) => issuesOf(r.issues, `${s.origin}${path}`).sort();
+    expect(byStub('/old-a')).toEqual(['meta_refresh', 'sitemap_redirect']);
+    expect(byStub('/old-b')).toEqual(['meta_refresh']);
+    expect(byStub('/delayed')).toEqual(['meta_refresh', 'temporary_redirect']);
+    expect(issuesOf(r.issues, `${s.origin}/slow`)).toContain('meta_refresh');
+    // Links to a stub read as links to a 301.
+    const flagged = (name: string) => r.issues.filter((i) => i.name === name).map((i) => `${i.url.replace(s.origin, '')} ${i.details.replaceAll(s.origin, '')}`).sort();
+    expect(flagged('link_to_redirect')).toEqual(['/ link to /delayed: redirects (meta refresh)', '/ link to /old-a: redirects (meta refresh)', '/ link to /old-b: redirects (meta refresh)', '/slow link to /old-b: redirects (meta refresh)']);
+    expect(flagged('sitemap_redirect')).toEqual(['/old-a listed in the sitemap: redirects (meta refresh)']);
+    // Three stubs titled "Redirection", none reported as a duplicate.
+    expect(flagged('title_duplicate')).toEqual([]);
+    const page = (path: string) => r.pages.find((p) => p.url === `${s.origin}${path}`)!;
+    expect(page('/old-a')).toMatchObject({ status_code: 200, indexable: false, redirect_url: `${s.origin}/target-a`, depth: 1 });
+    // The target of a stub is at the stub's click depth, reached by a redirect.
+    expect(page('/target-b')).toMatchObject({ depth: 1, discovered_via: 'redirect' });
+  });
+});
+
+describe('pages no link from the start reaches', () => {
+  it('a translation only the sitemap lists is orphaned: no click depth, one orphan_page per page with the count per sitemap', async () => {
+    const listed = ['/', '/fr/', '/fr/a'];
+    const sitemap = (o: string) => `<?xml version="1.0"?><urlset>${listed.map((p) => `<url><loc>${o}${p}</loc></url>`).join('')}</urlset>`;
+    const s = await start({
+      robots: 'User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n',
+      routes: {
+        '/': hub(['/en']),
+        '/en': pageRoute('/en'),
+        // The French pages link to each other, never to the start, and none of the start's pages link to them.
+        '/fr/': pageRoute('/fr/', { path: '/fr/', body: '<a href="/fr/a">a</a> <a href="/fr/b">b</a>' }),
+        '/fr/a': pageRoute('/fr/a', { path: '/fr/a', body: '<a href="/fr/">fr</a> <a href="/fr/b">b</a>' }),
+        '/fr/b': pageRoute('/fr/b', { path: '/fr/b', body: '<a href="/fr/c">c</a>' }),
+        '/fr/c': pageRoute('/fr/c', { path: '/fr/c', body: '<a href="/fr/d">d</a>' }),
+        '/fr/d': pageRoute('/fr/d', { path: '/fr/d', body: '<a href="/fr/e">e</a>' }),
+        '/fr/e': pageRoute('/fr/e', { path: '/fr/e', body: '<a href="/fr/f">f</a>' }),
+        '/fr/f': pageRoute('/fr/f'),
+        '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap },
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    const depth = (path: string) => r.pages.find((p) => p.url === `${s.origin}${path}`)?.depth;
+    expect([depth('/'), depth('/en')]).toEqual([0, 1]);
+    for (const path of ['/fr/', '/fr/a', '/fr/b', '/fr/f']) expect(depth(path), path).toBeNull();
+    const orphans = r.issues.filter((i) => i.name === 'orphan_page').map((i) => `${i.url.replace(s.origin, '')} ${i.details.replaceAll(s.origin, '')}`).sort();
+    expect(orphans).toEqual([
+      '/fr/ listed in /sitemap.xml, linked only from pages no link from the start reaches (2 such page(s) in that sitemap)',
+      '/fr/a listed in /sitemap.xml, linked only from pages no link from the start reaches (2 such page(s) in that sitemap)',
+      ...['/fr/b', '/fr/c', '/fr/d', '/fr/e', '/fr/f'].map((p) => `${p} not in a sitemap, linked only from pages no link from the start reaches (5 such page(s))`),
+    ]);
+    // Six links away from /fr/ is no click depth: deep_page judges only pages reached by clicks.
+    expect(r.issues.filter((i) => i.name === 'deep_page')).toEqual([]);
+  });
+});

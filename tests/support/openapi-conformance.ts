@@ -92,6 +92,12 @@ export class OpenApiChecker {
     return validate;
   }
 
+  /** What is wrong with `value` as the named component schema (`WebhookEvent`…); empty when it matches. */
+  checkComponent(name: string, value: unknown): string[] {
+    const validate = this.schemaFor(`#/components/schemas/${name}`, { $ref: `#/components/schemas/${name}` });
+    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${name}${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+  }
+
   /** What is wrong with one exchange; empty when the document describes it. */
   check(x: Exchange): string[] {
     const where = `${x.method} ${x.path} → ${x.status}`;
