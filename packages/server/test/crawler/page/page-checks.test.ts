@@ -268,6 +268,16 @@ describe('page-level checks', () => {
     expect(urlHygiene('https://shop.example/en-US/Shoes').find((f) => f.name === 'url_uppercase')?.details).toBe('uppercase letters in /en-US/Shoes');
   });
 
+  it('judges every anchor of a page, and says how many it could not resolve past its cap', () => {
+    const details = (source: string) => Object.fromEntries(audit(source).findings.map((f) => [f.name, f.details]));
+    // 800 long link texts then 700 generic ones: every generic one is judged (the old cap of 500 short anchors hid them).
+    const long = Array.from({ length: 800 }, (_, i) => `<a href="/p${i}">a long and descriptive text ${i}</a>`).join(' ');
+    const generic = Array.from({ length: 700 }, (_, i) => `<a href="/g${i}">read more</a>`).join(' ');
+    expect(details(html({ links: `<a href="/">home</a> ${long} ${generic}` })).anchor_text_generic).toMatch(/^700 link\(s\) with generic text: /);
+    const many = Array.from({ length: 5_003 }, (_, i) => `<a href="/g${i}">here</a>`).join(' ');
+    expect(details(html({ links: `<a href="/">home</a> ${many}` })).anchor_text_generic).toMatch(/^5000 link\(s\) with generic text: .* \(and 3 more empty or generic link\(s\) past the 5000 read per page, not resolved\)$/);
+  });
+
   it('reads noindex from X-Robots-Tag, for everyone or for our token', () => {
     const base = CLEAN_HEADERS;
     expect(names(html(), { headers: { ...base, 'x-robots-tag': 'noindex' } })).toEqual(['noindex']);
