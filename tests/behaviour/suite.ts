@@ -249,8 +249,14 @@ export function behaviourSuite(setup: () => Target) {
       const fixes = await owner.crawls.recommendations({ crawl: second.id, limit: 2 }).toArray({ limit: 1000 });
       const checks = (await owner.crawls.issues.summary({ crawl: second.id })).groups;
       expect(fixes.map((f) => f.name).sort()).toEqual(checks.map((g) => g.name).sort());
-      for (let i = 1; i < fixes.length; i++) expect(fixes[i - 1].impact).toBeGreaterThanOrEqual(fixes[i].impact);
+      // Errors, warnings, notices; then most pages; then most score points won (a notice wins none).
+      const rank = { error: 0, warning: 1, info: 2 } as const;
+      for (let i = 1; i < fixes.length; i++) {
+        const [a, b] = [fixes[i - 1], fixes[i]];
+        expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (a.pages > b.pages || (a.pages === b.pages && a.score_points >= b.score_points)))).toBe(true);
+      }
       for (const fix of fixes) {
+        if (fix.severity === 'info') expect(fix.score_points).toBe(0);
         expect(fix.occurrences).toBe(checks.find((g) => g.name === fix.name)!.occurrences);
         expect(fix.advice.length).toBeGreaterThan(10);
         expect(fix.label.length).toBeGreaterThan(0);

@@ -130,16 +130,13 @@ const FOREIGN_QUERIES_TO_MOVE = [
   'logs/join-source.ts: crawl_issues (crawls)',
   'logs/join-source.ts: crawl_pages (crawls)',
   'logs/join-source.ts: crawls (crawls)',
-  'positions/tracking-jobs.ts: projects (projects)',
   'scorecard/formulas.ts: crawl_issues (crawls)',
   'scorecard/formulas.ts: crawl_pages (crawls)',
   'scorecard/pillars.ts: crawls (crawls)',
   'scorecard/pillars.ts: log_imports (logs)',
   'scorecard/pillars.ts: search_console_daily (search-console)',
   'scorecard/pillars.ts: search_console_links (search-console)',
-  'search-console/link.ts: projects (projects)',
   'search-console/sync-job.ts: crawl_pages (crawls)',
-  'search-console/sync-job.ts: projects (projects)',
 ];
 
 /** The test folder of a file: `packages/<p>/test/<dir>` or `tests/<dir>`; the package's test root for a file directly in it. */

@@ -3,8 +3,9 @@
  * operation's handler, in this order:
  *
  *   authentication → plan gate → rate limit → role and scope → path (404) → Idempotency-Key
- *   presence → query and body validation (415, 400, 422) → cursor (400) → idempotency claim
- *   (409, replay) → handler → ETag (304) → problem details.
+ *   presence → query and body validation (415, 400, 422) → cursor (400) → an upload's body
+ *   received and hashed (`receiveUpload`) → idempotency claim (409, replay) → handler → ETag
+ *   (304) → problem details.
  *
  * Validation failures, 401 and 429 come before the idempotency layer and are not stored; a
  * handler's answer, refusals included, is stored and replayed. A 429 and a 304 cost nothing.

@@ -13,6 +13,7 @@ import { throwIfAborted } from '../../abort.js';
 import { transaction } from '../../store/retry.js';
 import { defineJobHandler, type ModuleJob } from '../module.js';
 import { POSITIONS_CHECK, POSITIONS_DAILY, POSITIONS_KEYWORD_DATA } from './jobs.js';
+import { projectById } from '../projects/reads.js';
 
 /** Why a check measured nothing when no SERP provider is configured (kept on the check and the tracker). */
 export const NO_SERP_PROVIDER = 'serp_provider_unconfigured';
@@ -84,7 +85,7 @@ export function positionJobs(services: Services, providers: Providers): ModuleJo
     async run({ checkId }, ctx) {
       const check = await knex('keyword_checks').where({ id: checkId }).first();
       if (!check || check.status !== 'queued') return;
-      const project = await knex('projects').where({ id: check.project_id }).first('id', 'domain');
+      const project = await projectById(knex, check.project_id);
       const tracker = (await knex('position_trackers').where({ project_id: check.project_id }).first()) as TrackerRow | undefined;
       if (!project || !tracker) return;
       const outcome = await measure(project, tracker, check.keyword, check.date, ctx.signal);
@@ -107,7 +108,8 @@ export function positionJobs(services: Services, providers: Providers): ModuleJo
       if (!claimed) return;
 
       const tracker = (await knex('position_trackers').where({ project_id: projectId }).first()) as TrackerRow;
-      const project = await knex('projects').where({ id: projectId }).first('id', 'team_id', 'domain');
+      // Claimed above: the tracker, and so its project, exist (a deletion cascades to both).
+      const project = (await projectById(knex, projectId))!;
       const active = (await knex('tracked_keywords').where({ project_id: projectId, state: 'tracked' }).orderBy('keyword')) as TrackedKeywordRow[];
       const measuredToday = new Set<string>(await knex('keyword_positions').where({ project_id: projectId, date: today }).pluck('keyword'));
 

@@ -7,6 +7,7 @@ import { parseServiceAccount } from '../../providers/google-auth.js';
 import type { Services } from '../../services.js';
 import { credentialsContext, scheduleSync } from './sync-job.js';
 import { transaction } from '../../store/retry.js';
+import { projectById } from '../projects/reads.js';
 
 export interface LinkSearchConsoleInput {
   projectId: string;
@@ -37,7 +38,7 @@ export async function linkSearchConsole(services: Pick<Services, 'knex' | 'clock
   } catch (error) {
     throw fail((error as Error).message);
   }
-  const project = await knex('projects').where({ id: input.projectId }).first('id');
+  const project = await projectById(knex, input.projectId);
   if (!project) throw fail(`No project ${input.projectId}`);
 
   const now = services.clock();

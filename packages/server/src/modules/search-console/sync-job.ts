@@ -12,6 +12,7 @@ import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 import { defineJobHandler, type ModuleJob } from '../module.js';
 import { SEARCH_CONSOLE_SYNC } from './jobs.js';
+import { projectById } from '../projects/reads.js';
 
 /** URLs inspected per synchronisation: the home page and the shallowest crawled pages. */
 export const INSPECTION_SAMPLE = 20;
@@ -45,7 +46,7 @@ export function syncJob(services: Services, provider: SearchConsoleProvider | nu
 
   async function sync(projectId: string, signal: AbortSignal): Promise<void> {
     const link = await knex('search_console_links').where({ project_id: projectId }).first();
-    const project = await knex('projects').where({ id: projectId }).first('id', 'url', 'latest_crawl_id');
+    const project = await projectById(knex, projectId);
     if (!link || !project) return;
     if (!provider) throw new Error(NO_SEARCH_CONSOLE_PROVIDER);
     const credentials = parseServiceAccount(services.secrets.decrypt(link.credentials_enc, credentialsContext(projectId)));
