@@ -8,7 +8,15 @@ import type { BotFamily } from '../resources/logs.js';
 /** Search and answer agents: blocking them removes the site from AI answers (error in the crawl). */
 export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User', 'Claude-SearchBot'] as const;
 /** Training crawlers: blocking them is a legitimate choice, reported as info in the crawl. */
-export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended'] as const;
+export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended', 'anthropic-ai', 'Bytespider', 'meta-externalagent', 'Meta-ExternalAgent', 'Amazonbot', 'cohere-ai', 'Diffbot', 'omgili', 'ImagesiftBot', 'Timpibot'] as const;
+/** SEO tools' crawlers (backlink indexes, site auditors): bots, never humans. */
+export const SEO_TOOLS = /AhrefsBot|AhrefsSiteAudit|SemrushBot|SiteAuditBot-Semrush|MJ12bot|DotBot|rogerbot|BLEXBot|Screaming Frog|serpstatbot|SeznamBot-Ahrefs|DataForSeoBot|Barkrowler|SEOkicks|linkdexbot|Sitebulb|spbot|MegaIndex|BacklinksExtendedBot/i;
+/** Link previews fetched when a URL is shared. */
+export const SOCIAL_PREVIEWS = /facebookexternalhit|facebookcatalog|Twitterbot|LinkedInBot|Slackbot|Slack-ImgProxy|Discordbot|TelegramBot|WhatsApp|Pinterestbot|Pinterest\/|redditbot|SkypeUriPreview|Iframely|Embedly|vkShare|Mastodon\//;
+/** Search engines other than the ones with a family of their own. */
+export const OTHER_SEARCH_ENGINES = /SeznamBot|PetalBot|Sogou|Qwantify|Qwantbot|Exabot|ia_archiver|Mojeek|MojeekBot|NaverBot|Yeti\/|coccocbot|YisouSpider|360Spider|Daum|BraveBot/;
+/** This product's own crawler (packages/server/src/crawler/crawl-config.ts). */
+export const OWN_CRAWLER = 'SiteAuditBot/';
 
 export type LogFormat = 'combined' | 'common' | 'json';
 
@@ -156,7 +164,7 @@ const GOOGLE_OTHER = /GoogleOther|Google-InspectionTool|Storebot-Google|AdsBot-G
 
 /**
  * The bot family of a user agent, or null for anything else (counted as human traffic). AI agents
- * come first: `Applebot-Extended` is not Applebot, `ChatGPT-User` is not a browser.
+ * come first (then the search engines, our own crawler, SEO tools, link previews): `Applebot-Extended` is not Applebot, `ChatGPT-User` is not a browser.
  */
 export function botFamily(userAgent: string): BotFamily | null {
   if (userAgent === '') return null;
@@ -173,6 +181,11 @@ export function botFamily(userAgent: string): BotFamily | null {
   if (userAgent.includes('Applebot')) return 'applebot';
   if (/Yandex(?:\w*Bot|Images|Video|Metrika|Renderer|Accessibility)/.test(userAgent)) return 'yandexbot';
   if (userAgent.includes('Baiduspider')) return 'baiduspider';
+  if (userAgent.includes('DuckDuckBot') || userAgent.includes('DuckAssistBot')) return 'duckduckbot';
+  if (userAgent.includes(OWN_CRAWLER)) return 'siteaudit';
+  if (SEO_TOOLS.test(userAgent)) return 'seo_tool';
+  if (SOCIAL_PREVIEWS.test(userAgent)) return 'social_preview';
+  if (OTHER_SEARCH_ENGINES.test(userAgent)) return 'other_search_engine';
   return null;
 }
 
