@@ -37,16 +37,29 @@ export type ParsedLine = { ok: true; format: LogFormat; request: LogRequest } | 
 
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
 
-/** `10/Oct/2000:13:55:36 -0700` (Apache's and nginx's `%t` / `$time_local`) to epoch ms, or NaN. */
+/**
+ * Whether a written date and time exist (31 Feb and 25:61 do not): `Date.UTC` would roll them
+ * over into another day, and the line would be counted on a day it was never written.
+ * A leap second (:60) is accepted, as servers may write one.
+ */
+export function isRealDateTime(year: number, month: number, day: number, hour: number, minute: number, second: number): boolean {
+  return day >= 1 && day <= new Date(Date.UTC(year, month + 1, 0)).getUTCDate() && hour < 24 && minute < 60 && second <= 60;
+}
+
+/** `10/Oct/2000:13:55:36 -0700` (Apache's and nginx's `%t` / `$time_local`) to epoch ms, or NaN (also for an impossible date). */
 export function parseClfTime(text: string): number {
   if (text.length < 26) return NaN;
   const month = MONTHS[text.slice(3, 6)];
   if (month === undefined) return NaN;
-  const utc = Date.UTC(+text.slice(7, 11), month, +text.slice(0, 2), +text.slice(12, 14), +text.slice(15, 17), +text.slice(18, 20));
+  const [year, day, hour, minute, second] = [+text.slice(7, 11), +text.slice(0, 2), +text.slice(12, 14), +text.slice(15, 17), +text.slice(18, 20)];
+  if (!isRealDateTime(year, month, day, hour, minute, second)) return NaN;
+  const utc = Date.UTC(year, month, day, hour, minute, second);
   const sign = text[21] === '-' ? -1 : 1;
   const offset = sign * (+text.slice(22, 24) * 60 + +text.slice(24, 26));
   return utc - offset * 60_000;
 }
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/;
 
 // host ident user [time] "request" status bytes ["referer" "user agent"]
 const CLF = /^(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) (\d+|-)(?: "(?:[^"\\]|\\.)*" "((?:[^"\\]|\\.)*)")?/;
@@ -94,6 +107,8 @@ function jsonTime(value: unknown): number {
   if (typeof value === 'number') return value > 1e12 ? value : value * 1000;
   if (typeof value !== 'string') return NaN;
   if (/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:/.test(value)) return parseClfTime(value);
+  const iso = ISO_DATE.exec(value);
+  if (iso && !isRealDateTime(+iso[1], +iso[2] - 1, +iso[3], +(iso[4] ?? 0), +(iso[5] ?? 0), +(iso[6] ?? 0))) return NaN;
   return Date.parse(value);
 }
 
