@@ -95,7 +95,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
     };
   }
   const items: CrawlComparison['items'] = [];
-  const add = (kind: ChangeKind, index: number, item: Omit<CrawlChange, 'kind'>) => items.push({ key: RANK[kind] * KIND_SPAN + index, item: { kind, ...item } });
+  const add = (kind: ChangeKind, index: number, item: Omit<CrawlChange, 'kind'>) => items.push({ key: RANK[kind] * KIND_SPAN + index, item: { kind, ...item } as CrawlChange });
   const issueItem = (issue: Issue) => ({ url: issue.url, name: issue.name, severity: issue.severity, category: issue.category, details: issue.details, status_code: null, previous_status_code: null });
 
   const now = pairs(crawl);

@@ -4,27 +4,50 @@
  */
 import { z } from 'zod';
 import { PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
-import { CHANGE_KINDS, CRAWL_PILLARS } from '../rules/crawl-pillars.js';
+import { CHANGE_KINDS, CRAWL_PILLARS, type ChangeKind } from '../rules/crawl-pillars.js';
 
-export const CrawlChange = z
+type IssueKind = Extract<ChangeKind, `issue_${string}`>;
+type PageKind = Exclude<ChangeKind, IssueKind>;
+const ISSUE_KINDS = CHANGE_KINDS.filter((kind): kind is IssueKind => kind.startsWith('issue_')) as [IssueKind, ...IssueKind[]];
+const PAGE_KINDS = CHANGE_KINDS.filter((kind): kind is PageKind => !kind.startsWith('issue_')) as [PageKind, ...PageKind[]];
+
+/** A change of one check on one URL: every `issue_*` kind. */
+export const IssueChange = z
   .object({
-    kind: z.enum(CHANGE_KINDS),
+    kind: z.enum(ISSUE_KINDS),
     url: z.string(),
-    name: z.string().nullable().describe('the check, for the issue kinds; null for the page kinds'),
-    severity: Severity.nullable(),
-    category: z.string().nullable(),
+    name: z.string().describe('the check'),
+    severity: Severity,
+    category: z.string(),
     details: z
       .string()
       .nullable()
       .describe('the occurrence’s details: in this crawl for issue_new and issue_persisting, in the previous one for issue_fixed and issue_gone_with_page'),
-    status_code: z.int().nullable().describe('the status in this crawl; null for page_removed, for the issue kinds, or when no HTTP response came'),
-    previous_status_code: z.int().nullable().describe('the status in the previous crawl; null for page_added, for the issue kinds, or when no HTTP response came'),
+    status_code: z.null(),
+    previous_status_code: z.null(),
   })
-  .meta({
-    id: 'CrawlChange',
-    description:
-      'Extension (docs/decisions/crawl-changes.md): one change since the previous comparable crawl. An issue change is one occurrence (a second broken link on a page is new); one that went away is issue_fixed when its page is still there and issue_gone_with_page when the page went (removed, redirected, 4xx/5xx, blocked or noindex). A page change is one internal URL.',
-  });
+  .meta({ id: 'IssueChange', description: 'Extension: an issue change, one occurrence of a check on a URL.' });
+
+/** A change of one internal URL: the page kinds. */
+export const PageChange = z
+  .object({
+    kind: z.enum(PAGE_KINDS),
+    url: z.string(),
+    name: z.null(),
+    severity: z.null(),
+    category: z.null(),
+    details: z.null(),
+    status_code: z.int().nullable().describe('the status in this crawl; null for page_removed, or when no HTTP response came'),
+    previous_status_code: z.int().nullable().describe('the status in the previous crawl; null for page_added, or when no HTTP response came'),
+  })
+  .meta({ id: 'PageChange', description: 'Extension: a page change, one internal URL added, removed or whose status changed.' });
+
+/** Which fields are null follows `kind`: a union told apart by it (docs/decisions/openapi-generation.md). */
+export const CrawlChange = z.discriminatedUnion('kind', [IssueChange, PageChange]).meta({
+  id: 'CrawlChange',
+  description:
+    'Extension (docs/decisions/crawl-changes.md): one change since the previous comparable crawl. An issue change is one occurrence (a second broken link on a page is new); one that went away is issue_fixed when its page is still there and issue_gone_with_page when the page went (removed, redirected, 4xx/5xx, blocked or noindex). A page change is one internal URL.',
+});
 export type CrawlChange = z.infer<typeof CrawlChange>;
 
 export const CHANGE_BASES = ['compared', 'no_previous_crawl', 'blocked', 'not_compared'] as const;

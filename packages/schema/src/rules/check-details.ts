@@ -7,6 +7,9 @@ const list = (items: readonly string[], n = 3) => (items.length > n ? `${items.s
 /** A sample of `count` items: `a, b, c (+4)`. */
 const counted = (count: number, sample: readonly string[]) => (count > sample.length ? `${sample.join(', ')} (+${count - sample.length})` : sample.join(', '));
 
+/** The empty or generic links a page has past the 5,000 the crawler resolves (none on real pages). */
+const anchorsUnread = (n: number) => (n > 0 ? ` (and ${n} more empty or generic link(s) past the 5000 read per page, not resolved)` : '');
+
 export const CHECK_DETAILS = {
   urlUppercase: (path: string) => `uppercase letters in ${path}`,
   urlUnderscores: (path: string) => `underscores in ${path}`,
@@ -57,8 +60,8 @@ export const CHECK_DETAILS = {
   h1Length: (chars: number) => `${chars} characters`,
   placeholder: (words: string) => `placeholder text: "${words}"`,
   charsetMissing: () => 'no charset in Content-Type nor <meta charset>',
-  anchorsEmpty: (urls: readonly string[]) => `${urls.length} link(s) without text: ${list(urls)}`,
-  anchorsGeneric: (links: readonly { text: string; url: string }[]) => `${links.length} link(s) with generic text: ${list(links.map((l) => `"${l.text}" → ${l.url}`))}`,
+  anchorsEmpty: (urls: readonly string[], unread = 0) => `${urls.length} link(s) without text: ${list(urls)}${anchorsUnread(unread)}`,
+  anchorsGeneric: (links: readonly { text: string; url: string }[], unread = 0) => `${links.length} link(s) with generic text: ${list(links.map((l) => `"${l.text}" → ${l.url}`))}${anchorsUnread(unread)}`,
   hreflangInvalid: (code: string) => `invalid hreflang "${code.slice(0, 40)}"`,
   hreflangDuplicate: (lang: string, urls: readonly string[]) => `hreflang ${lang} → ${urls.length} URLs: ${list(urls)}`,
   headerMissing: (header: string) => `no ${header} header`,

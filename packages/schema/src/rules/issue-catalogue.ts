@@ -84,7 +84,7 @@ export const CHECKS = {
   // Indexability and robots
   noindex: check(W, 'indexability', 'Noindex (meta tag or X-Robots-Tag)', 'Noindex (balise meta ou X-Robots-Tag)'),
   blocked_by_robots: check(W, 'indexability', 'Blocked by robots.txt', 'Bloquée par le robots.txt'),
-  orphan_page: check(W, 'indexability', 'Orphan page: in the sitemap, no internal link to it', 'Page orpheline : dans le sitemap, sans lien interne'),
+  orphan_page: check(W, 'indexability', 'Orphan page: no click path from the start URL (only in a sitemap, or linked only from such pages)', 'Page orpheline : aucun chemin de clics depuis l’URL de départ (seulement dans un sitemap, ou liée seulement depuis de telles pages)'),
   deep_page: check(I, 'indexability', `Click depth over ${T.maxDepth}`, `Profondeur de clic supérieure à ${T.maxDepth}`),
   dead_end_page: check(I, 'indexability', 'Dead-end page: no outgoing links', 'Page sans issue : aucun lien sortant'),
   meta_robots_in_body: check(W, 'indexability', 'Meta robots in <body>', 'Meta robots dans le <body>'),

@@ -23,6 +23,7 @@ type Rule = readonly [RegExp, (m: RegExpExecArray, t: Translate) => string];
 
 /** What two duplicate pages share (site-audit.ts, reportGroups). */
 const WHAT: Record<string, string> = { title: 'titre', 'meta description': 'méta-description', 'main text': 'texte principal', content: 'contenu' };
+const unreadAnchorsFr = (n: string | undefined) => (n ? ` (et ${n} autre(s) lien(s) vide(s) ou génériques au-delà des 5000 lus par page, non résolus)` : '');
 
 /** Resource types (crawler/html-resources.ts), as the details of resource checks name them. */
 const RESOURCE: Record<string, string> = {
@@ -211,7 +212,7 @@ const RULES: readonly Rule[] = [
   [/^duplicate id: (.+)$/s, (m) => `id en double : ${m[1]}`],
   [/^(\d+) JSON-LD block\(s\) do not parse$/, (m) => `${m[1]} bloc(s) JSON-LD illisible(s)`],
   [/^missing (.+)$/s, (m) => `absent : ${m[1]}`],
-  [/^same (title|meta description|main text|content) as (\d+) other page\(s\), e\.g\. (\S+)$/, (m) => `même ${WHAT[m[1]]} que ${m[2]} autre(s) page(s), par exemple ${m[3]}`],
+  [/^same (title|meta description|main text|content) as (\d+) other page\(s\), e\.g\. (\S+?)( \(compared ignoring case: the values differ only by case\))?$/, (m) => `même ${WHAT[m[1]]} que ${m[2]} autre(s) page(s), par exemple ${m[3]}${m[4] ? ' (comparaison sans tenir compte de la casse : les valeurs ne diffèrent que par la casse)' : ''}`],
   [/^similar \(≥ ([\d.]+)%\) to (\d+) page\(s\), e\.g\. (\S+)$/, (m) => `similaire (≥ ${m[1]} %) à ${m[2]} page(s), par exemple ${m[3]}`],
   // Links and images
   [/^click depth (\d+)$/, (m) => `profondeur de clic ${m[1]}`],
@@ -254,8 +255,8 @@ const RULES: readonly Rule[] = [
   [/^empty <h1>$/, () => '<h1> vide'],
   [/^placeholder text: "(.*)"$/s, (m) => `texte de remplissage : "${m[1]}"`],
   [/^no charset in Content-Type nor <meta charset>$/, () => 'pas de charset dans Content-Type ni de <meta charset>'],
-  [/^(\d+) link\(s\) without text: (.+)$/s, (m) => `${m[1]} lien(s) sans texte : ${m[2]}`],
-  [/^(\d+) link\(s\) with generic text: (.+)$/s, (m) => `${m[1]} lien(s) au texte générique : ${m[2]}`],
+  [/^(\d+) link\(s\) without text: (.+?)(?: \(and (\d+) more empty or generic link\(s\) past the 5000 read per page, not resolved\))?$/s, (m) => `${m[1]} lien(s) sans texte : ${m[2]}${unreadAnchorsFr(m[3])}`],
+  [/^(\d+) link\(s\) with generic text: (.+?)(?: \(and (\d+) more empty or generic link\(s\) past the 5000 read per page, not resolved\))?$/s, (m) => `${m[1]} lien(s) au texte générique : ${m[2]}${unreadAnchorsFr(m[3])}`],
   [/^invalid hreflang "(.*)"$/s, (m) => `hreflang invalide "${m[1]}"`],
   [/^no (X-Content-Type-Options|Content-Security-Policy|Referrer-Policy) header$/, (m) => `pas d'en-tête ${m[1]}`],
   [/^no X-Frame-Options nor CSP frame-ancestors$/, () => 'ni X-Frame-Options ni frame-ancestors (CSP)'],

@@ -68,7 +68,9 @@ export async function typed(project: string, campaign: string, crawl: string): P
 export const required = (v: ValidationProblem, r: RateLimitedProblem, p: PlanProblem): unknown[] => [
   Object.keys(v.errors), r.retry_after + 1, r.window.length, p.upgrade_to?.length,
 ];
-export const nullable = (c: CrawlChange): string | null => c.severity;
+// Which fields are null follows the change's kind.
+export const nullable = (c: CrawlChange): string | null => (c.kind === 'page_added' ? c.name : c.severity);
+export const checkOf = (c: CrawlChange): string => (c.kind === 'issue_new' ? c.name : c.url);
 export function eventName(e: WebhookEvent): string {
   switch (e.type) {
     case 'crawl.completed': return e.data.crawl.id;

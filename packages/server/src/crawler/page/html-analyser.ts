@@ -11,6 +11,7 @@
  * h1, meta tags and links are read from the whole page, as search engines read them.
  */
 import { Parser } from 'htmlparser2';
+import { isGenericAnchor } from './anchor-text.js';
 import { collectResources, type HtmlResource } from './html-resources.js';
 import { appendFingerprintWords, WORD } from './text-hash.js';
 import { wordCount } from './word-count.js';
@@ -58,8 +59,10 @@ export interface HtmlFacts {
   metaCharset: boolean;
   /** h1 elements with neither text nor an image alt. */
   emptyH1: number;
-  /** Links (not in-page anchors) whose text is short (≤ ANCHOR_TEXT_MAX characters), as read: empty or generic ones are judged from them. */
+  /** Links (not in-page anchors) whose text is empty or generic (anchor-text.ts), every one up to ANCHOR_CAP. */
   shortAnchors: { href: string; text: string }[];
+  /** Empty or generic links past ANCHOR_CAP, counted only. */
+  anchorsUnread: number;
   jsonLd: string[];
   metaRefresh: string | null;
   duplicateIds: string[];
@@ -81,7 +84,7 @@ const JSONLD_CAP = 256 * 1024;
 const SAMPLE_CAP = 2_000;
 /** Anchor texts longer than this are never generic ("click here", "lire la suite"): not kept. */
 export const ANCHOR_TEXT_MAX = 30;
-const ANCHOR_CAP = 500;
+const ANCHOR_CAP = 5_000;
 
 /** Code samples: not prose, so neither counted as words nor read for placeholder text (their words still fingerprint the page). */
 const CODE = new Set(['code', 'pre']);
@@ -167,6 +170,7 @@ export class HtmlAnalyser {
     metaCharset: false,
     emptyH1: 0,
     shortAnchors: [],
+    anchorsUnread: 0,
     jsonLd: [],
     metaRefresh: null,
     duplicateIds: [],
@@ -372,7 +376,10 @@ export class HtmlAnalyser {
       const { href, named } = this.anchorText;
       const text = squash(this.anchorText.text);
       this.anchorText = null;
-      if (!named && [...text].length <= ANCHOR_TEXT_MAX) push(this.facts.shortAnchors, { href, text }, ANCHOR_CAP);
+      if (!named && text.length <= ANCHOR_TEXT_MAX * 2 && (text === '' || isGenericAnchor(text))) {
+        if (this.facts.shortAnchors.length < ANCHOR_CAP) this.facts.shortAnchors.push({ href, text });
+        else this.facts.anchorsUnread++;
+      }
     } else if (name === 'script' && this.jsonLd !== null) {
       if (this.jsonLdBytes + this.jsonLd.length <= JSONLD_CAP) {
         this.jsonLdBytes += this.jsonLd.length;

@@ -10,6 +10,8 @@ import type { Finding, PageFacts } from './page-facts.js';
 import { OTHER_ROBOTS_DIRECTIVES, ROBOTS_DIRECTIVES, robotsDirectives } from './robots-directives.js';
 import { structuredDataGaps } from './structured-data.js';
 import { urlHygiene } from './url-hygiene.js';
+import { isGenericAnchor } from './anchor-text.js';
+export { GENERIC_ANCHORS } from './anchor-text.js';
 import { isAbsoluteUrl, normaliseUrl } from '../url.js';
 
 type Add = (name: CheckName, details: string) => void;
@@ -230,17 +232,14 @@ function anchors({ input, resolveLink }: PageFacts, add: Add): void {
     if (link === null || !link.internal) continue;
     const url = link.url;
     if (a.text === '') empty.push(url);
-    else if (GENERIC_ANCHORS.has(a.text.toLowerCase().replace(/[\s.…:!»›>→]+$/u, '').replace(/^[«‹<←\s]+/u, '').replace(/’/g, "'"))) generic.push({ text: a.text, url });
+    else if (isGenericAnchor(a.text)) generic.push({ text: a.text, url });
   }
-  if (empty.length) add('anchor_text_empty', D.anchorsEmpty([...new Set(empty)]));
-  if (generic.length) add('anchor_text_generic', D.anchorsGeneric(generic));
+  // Past ANCHOR_CAP such links the analyser only counts them: the details say how many were not resolved.
+  const unread = input.html.anchorsUnread;
+  if (empty.length) add('anchor_text_empty', D.anchorsEmpty([...new Set(empty)], unread));
+  if (generic.length) add('anchor_text_generic', D.anchorsGeneric(generic, unread));
 }
 
-/** Anchor texts that say nothing of their target, in English and French (compared lowercased, trailing dots and arrows dropped). */
-export const GENERIC_ANCHORS = new Set([
-  'click here', 'click', 'here', 'this link', 'link', 'this page', 'read more', 'more', 'learn more', 'see more', 'more info', 'more information', 'details', 'go', 'continue', 'continue reading', 'find out more',
-  'cliquez ici', 'cliquer ici', 'ici', 'ce lien', 'lien', 'cette page', 'lire la suite', 'la suite', 'suite', 'lire plus', 'en savoir plus', 'savoir plus', 'plus', 'voir plus', 'en lire plus', "plus d'infos", "plus d'informations", 'détails', 'voir', 'continuer',
-]);
 
 function international({ input, hreflang }: PageFacts, add: Add): void {
   const invalid = input.html.hreflang.map((h) => h.lang).find((code) => !isHreflangCode(code));

@@ -19,6 +19,11 @@ export function squashKey(text: string): number {
   return hash53(text.replace(/\s+/g, ' ').trim().toLowerCase());
 }
 
+/** squashKey without lowercasing. */
+function exactKey(text: string): number {
+  return hash53(text.replace(/\s+/g, ' ').trim());
+}
+
 /**
  * What the registry keeps of a page, computed where the page is analysed (possibly another
  * thread: plain numbers and strings) and kept by `keepDigest` where the registry is.
@@ -27,6 +32,9 @@ export interface PageDigest {
   flags: number;
   titleHash: number;
   descriptionHash: number;
+  /** The same hashes without lowercasing: two equal keys whose exact hashes differ differ only by case. */
+  titleExact: number;
+  descriptionExact: number;
   contentKey: number;
   simHi: number;
   simLo: number;
@@ -38,17 +46,19 @@ export interface PageDigest {
 export function digestOf(summary: PageSummary, mainWords: string[]): PageDigest {
   let flags = Flag.Html;
   // A meta-refresh redirect is a redirect: no title, description or text of its own to compare.
-  if (summary.refreshRedirect) return { flags: flags | Flag.RefreshRedirect, titleHash: 0, descriptionHash: 0, contentKey: 0, simHi: 0, simLo: 0, text: { contentHash: null, simhash: null } };
+  if (summary.refreshRedirect) return { flags: flags | Flag.RefreshRedirect, titleHash: 0, descriptionHash: 0, titleExact: 0, descriptionExact: 0, contentKey: 0, simHi: 0, simLo: 0, text: { contentHash: null, simhash: null } };
   if (summary.indexable) flags |= Flag.Indexable;
   if (summary.noindex) flags |= Flag.Noindex;
-  const digest: PageDigest = { flags, titleHash: 0, descriptionHash: 0, contentKey: 0, simHi: 0, simLo: 0, text: { contentHash: null, simhash: null } };
+  const digest: PageDigest = { flags, titleHash: 0, descriptionHash: 0, titleExact: 0, descriptionExact: 0, contentKey: 0, simHi: 0, simLo: 0, text: { contentHash: null, simhash: null } };
   if (summary.title) {
     digest.flags |= Flag.HasTitle;
     digest.titleHash = squashKey(summary.title);
+    digest.titleExact = exactKey(summary.title);
   }
   if (summary.metaDescription) {
     digest.flags |= Flag.HasDescription;
     digest.descriptionHash = squashKey(summary.metaDescription);
+    digest.descriptionExact = exactKey(summary.metaDescription);
   }
   const hash = contentHash(mainWords);
   if (hash) {
@@ -68,8 +78,14 @@ export function digestOf(summary: PageSummary, mainWords: string[]): PageDigest 
 
 /** Stores page `id`'s digest in the registry; returns the text hashes for its record. */
 export function keepDigest(reg: UrlRegistry, id: number, digest: PageDigest): TextDigest {
-  if (digest.flags & Flag.HasTitle) reg.titleHash[id] = digest.titleHash;
-  if (digest.flags & Flag.HasDescription) reg.descriptionHash[id] = digest.descriptionHash;
+  if (digest.flags & Flag.HasTitle) {
+    reg.titleHash[id] = digest.titleHash;
+    reg.titleExact[id] = digest.titleExact;
+  }
+  if (digest.flags & Flag.HasDescription) {
+    reg.descriptionHash[id] = digest.descriptionHash;
+    reg.descriptionExact[id] = digest.descriptionExact;
+  }
   if (digest.flags & Flag.HasText) reg.contentKey[id] = digest.contentKey;
   if (digest.text.simhash !== null) {
     reg.simHi[id] = digest.simHi;

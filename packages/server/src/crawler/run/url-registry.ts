@@ -114,6 +114,8 @@ export class UrlRegistry {
   finalStatus = new Int16Array(1024);
   titleHash = new Float64Array(1024);
   descriptionHash = new Float64Array(1024);
+  titleExact = new Float64Array(1024);
+  descriptionExact = new Float64Array(1024);
   contentKey = new Float64Array(1024);
   simHi = new Uint32Array(1024);
   simLo = new Uint32Array(1024);
@@ -150,6 +152,8 @@ export class UrlRegistry {
     this.finalStatus = grow(this.finalStatus, n);
     this.titleHash = grow(this.titleHash, n);
     this.descriptionHash = grow(this.descriptionHash, n);
+    this.titleExact = grow(this.titleExact, n);
+    this.descriptionExact = grow(this.descriptionExact, n);
     this.contentKey = grow(this.contentKey, n);
     this.simHi = grow(this.simHi, n);
     this.simLo = grow(this.simLo, n);

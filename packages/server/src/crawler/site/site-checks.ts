@@ -39,6 +39,9 @@ const PAIRWISE_LIMIT = 5_000;
  * The keys are sorted in a typed array to find the repeated ones first, and only those pages are
  * grouped: on a site of a million pages this holds 8 bytes a page, not a map entry and a list.
  */
+/** Appended to a duplicate group's details when its values differ only by case. */
+const CASE_NOTE = ' (compared ignoring case: the values differ only by case)';
+
 async function reportGroups(
   reg: UrlRegistry,
   ids: Uint32Array,
@@ -46,6 +49,7 @@ async function reportGroups(
   name: CheckName,
   what: string,
   report: Report,
+  exact?: (id: number) => number,
 ): Promise<void> {
   const keys = new Float64Array(ids.length);
   for (let i = 0; i < ids.length; i++) keys[i] = key(ids[i]);
@@ -62,9 +66,11 @@ async function reportGroups(
     else groups.set(k, [ids[i]]);
   }
   for (const group of groups.values()) {
+    // The comparison ignores case: say so when the group's values are not all written alike.
+    const byCase = exact !== undefined && group.some((o) => exact(o) !== exact(group[0]));
     for (const id of group) {
       const other = group.find((o) => o !== id)!;
-      await report(name, id, `same ${what} as ${group.length - 1} other page(s), e.g. ${reg.url(other)}`);
+      await report(name, id, `same ${what} as ${group.length - 1} other page(s), e.g. ${reg.url(other)}${byCase ? CASE_NOTE : ''}`);
     }
   }
 }
@@ -81,8 +87,8 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
   const { registry: reg, report } = input;
   const indexableWith = (flag: Flag) => idsWhere(reg, (id) => reg.has(id, flag) && isIndexable2xx(reg, id));
 
-  await reportGroups(reg, indexableWith(Flag.HasTitle), (id) => reg.titleHash[id], 'title_duplicate', 'title', report);
-  await reportGroups(reg, indexableWith(Flag.HasDescription), (id) => reg.descriptionHash[id], 'description_duplicate', 'meta description', report);
+  await reportGroups(reg, indexableWith(Flag.HasTitle), (id) => reg.titleHash[id], 'title_duplicate', 'title', report, (id) => reg.titleExact[id]);
+  await reportGroups(reg, indexableWith(Flag.HasDescription), (id) => reg.descriptionHash[id], 'description_duplicate', 'meta description', report, (id) => reg.descriptionExact[id]);
   await reportGroups(reg, indexableWith(Flag.HasText), (id) => reg.contentKey[id], 'duplicate_content', 'main text', report);
   await nearDuplicates(input, indexableWith(Flag.NearDuplicateCandidate));
 

@@ -70,5 +70,6 @@ export function toChange(row: ChangeRow, language: Language): CrawlChange {
     details: row.details === null ? null : issueDetailsIn(row.name ?? '', row.details, language),
     status_code: row.status_code === null ? null : Number(row.status_code),
     previous_status_code: row.previous_status_code === null ? null : Number(row.previous_status_code),
-  };
+    // The row's nulls follow its kind (CrawlChange is the union of IssueChange and PageChange).
+  } as CrawlChange;
 }

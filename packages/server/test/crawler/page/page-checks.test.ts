@@ -8,6 +8,7 @@ import { CHECKS, THRESHOLDS } from '../../../src/crawler/index.js';
 import { HtmlAnalyser } from '../../../src/crawler/page/html-analyser.js';
 import { analysePage } from '../../../src/crawler/page/page-audit.js';
 import type { PageInput } from '../../../src/crawler/page/page-facts.js';
+import { isLocaleSegment, urlHygiene } from '../../../src/crawler/page/url-hygiene.js';
 import { prose } from '../fixture-site.js';
 
 const URL_ = 'https://shop.example/p';
@@ -251,6 +252,30 @@ describe('page-level checks', () => {
     expect(details(html({ head: '<script type="application/ld+json">{"@type":"Product","name":"W"}</script>' })).schema_product_incomplete).toBe('Product without offers | review | aggregateRating');
     expect(details(html(), { url: 'https://shop.example/Caf%C3%A9_Menu' }).url_uppercase).toBe('uppercase letters in /Café_Menu');
     expect(details(html({ head: '<meta name="robots" content="index, noindex">' })).robots_conflict).toBe('conflicting directives: index, noindex');
+  });
+
+  it('does not call a BCP 47 locale segment (en-US, pt-BR, zh-Hans) an uppercase URL', () => {
+    const findings = (url: string) => urlHygiene(url).map((f) => f.name);
+    for (const url of ['https://shop.example/en-US/shoes', 'https://shop.example/pt-BR/', 'https://shop.example/zh-Hans/docs/intro', 'https://shop.example/zh-Hant-TW/a', 'https://shop.example/es-419/ofertas']) {
+      expect(findings(url), url).not.toContain('url_uppercase');
+    }
+    // Capitals elsewhere in the path still count; a lone word or a non-tag is no locale.
+    expect(findings('https://shop.example/en-US/Shoes')).toContain('url_uppercase');
+    expect(findings('https://shop.example/Shoes')).toContain('url_uppercase');
+    expect(findings('https://shop.example/EN/shoes')).toContain('url_uppercase');
+    expect(findings('https://shop.example/Foo-Bar/')).toContain('url_uppercase');
+    expect(isLocaleSegment('pt-BR') && isLocaleSegment('zh-Hans') && !isLocaleSegment('Shoes') && !isLocaleSegment('en_US')).toBe(true);
+    expect(urlHygiene('https://shop.example/en-US/Shoes').find((f) => f.name === 'url_uppercase')?.details).toBe('uppercase letters in /en-US/Shoes');
+  });
+
+  it('judges every anchor of a page, and says how many it could not resolve past its cap', () => {
+    const details = (source: string) => Object.fromEntries(audit(source).findings.map((f) => [f.name, f.details]));
+    // 800 long link texts then 700 generic ones: every generic one is judged (the old cap of 500 short anchors hid them).
+    const long = Array.from({ length: 800 }, (_, i) => `<a href="/p${i}">a long and descriptive text ${i}</a>`).join(' ');
+    const generic = Array.from({ length: 700 }, (_, i) => `<a href="/g${i}">read more</a>`).join(' ');
+    expect(details(html({ links: `<a href="/">home</a> ${long} ${generic}` })).anchor_text_generic).toMatch(/^700 link\(s\) with generic text: /);
+    const many = Array.from({ length: 5_003 }, (_, i) => `<a href="/g${i}">here</a>`).join(' ');
+    expect(details(html({ links: `<a href="/">home</a> ${many}` })).anchor_text_generic).toMatch(/^5000 link\(s\) with generic text: .* \(and 3 more empty or generic link\(s\) past the 5000 read per page, not resolved\)$/);
   });
 
   it('reads noindex from X-Robots-Tag, for everyone or for our token', () => {

@@ -38,6 +38,10 @@ describe('duplicates among indexable 2xx pages', () => {
     const flagged = (name: string) => r.issues.filter((i) => i.name === name).map((i) => i.url.replace(s.origin, '')).sort();
     expect(flagged('title_duplicate')).toEqual(['/a', '/b']);
     expect(flagged('description_duplicate')).toEqual(['/a', '/b']);
+    // The comparison ignores case: the titles differ only by case and the details say so; the descriptions are written alike.
+    const details = (name: string) => r.issues.filter((i) => i.name === name).map((i) => i.details);
+    for (const d of details('title_duplicate')) expect(d).toMatch(/^same title as 1 other page\(s\), e\.g\. \S+ \(compared ignoring case: the values differ only by case\)$/);
+    for (const d of details('description_duplicate')) expect(d).not.toContain('ignoring case');
   });
 
   it('exact duplicate content compares the main text, not the page around it', async () => {
