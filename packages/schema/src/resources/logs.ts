@@ -19,6 +19,11 @@ export const BOT_FAMILIES = [
   'baiduspider',
   'ai_search',
   'ai_training',
+  'duckduckbot',
+  'other_search_engine',
+  'seo_tool',
+  'social_preview',
+  'siteaudit',
 ] as const;
 export type BotFamily = (typeof BOT_FAMILIES)[number];
 /** `verified`: the address is in the operator's published ranges or its reverse DNS checks out; `unverified`: a claim that failed both; `not_applicable`: a family whose operator publishes nothing we check. */

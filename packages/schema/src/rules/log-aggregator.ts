@@ -11,7 +11,7 @@
  * nested maps while folding; the `family \t verification \t path` keys are built once at the end.
  */
 import { BOT_FAMILIES, type BotFamily } from '../resources/logs.js';
-import { addStatus, addUrlAggregate, botFamily, OPERATOR_OF, parseLogLine, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
+import { addStatus, addUrlAggregate, botFamily, isRealDateTime, OPERATOR_OF, parseLogLine, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
 
 export const REFUSAL_SAMPLES = 10;
 
@@ -70,6 +70,10 @@ function clfTimeAt(text: string, i: number): number {
   const offsetMinutes = digits(text, i + 24, 2);
   const sign = text.charCodeAt(i + 21);
   if (month === undefined || (day | year | hour | minute | second | offsetHours | offsetMinutes) < 0 || sign === 93) return NaN;
+  // An impossible date goes to the reference parser, which refuses the line.
+  if (hour > 23 || minute > 59 || second > 60 || day < 1 || day > 28) {
+    if (!isRealDateTime(year, month, day, hour, minute, second)) return NaN;
+  }
   const offset = (sign === 45 /* - */ ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
   return Date.UTC(year, month, day, hour, minute, second) - offset * 60_000;
 }

@@ -114,7 +114,7 @@ export function createLogJoin(crawlPages: readonly JoinPage[] | null): LogJoin {
   const families = new Map<string, LogInsights['families'][number]>();
   let bots = 0;
   let unverified = 0;
-  /** Trusted hits answered 3xx to 5xx (the pillar's waste). */
+  /** Trusted hits answered 3xx to 5xx, except 304 (a revalidation answered cheaply), the pillar's waste. */
   let wasted = 0;
   const ai = { search_hits: 0, training_hits: 0, urls: new Set<string>(), last_visit: null as string | null };
   const buckets = Object.fromEntries(BUDGET_BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
@@ -131,7 +131,7 @@ export function createLogJoin(crawlPages: readonly JoinPage[] | null): LogJoin {
       return;
     }
     bots += s.hits;
-    const redirects = sumStatuses(s, 300, 400);
+    const redirects = sumStatuses(s, 300, 400) - (s.status_codes['304'] ?? 0);
     const clientErrors = sumStatuses(s, 400, 500);
     const serverErrors = sumStatuses(s, 500, 600);
     wasted += redirects + clientErrors + serverErrors;

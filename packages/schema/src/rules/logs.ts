@@ -8,7 +8,15 @@ import type { BotFamily } from '../resources/logs.js';
 /** Search and answer agents: blocking them removes the site from AI answers (error in the crawl). */
 export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User', 'Claude-SearchBot'] as const;
 /** Training crawlers: blocking them is a legitimate choice, reported as info in the crawl. */
-export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended'] as const;
+export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended', 'anthropic-ai', 'Bytespider', 'meta-externalagent', 'Meta-ExternalAgent', 'Amazonbot', 'cohere-ai', 'Diffbot', 'omgili', 'ImagesiftBot', 'Timpibot'] as const;
+/** SEO tools' crawlers (backlink indexes, site auditors): bots, never humans. */
+export const SEO_TOOLS = /AhrefsBot|AhrefsSiteAudit|SemrushBot|SiteAuditBot-Semrush|MJ12bot|DotBot|rogerbot|BLEXBot|Screaming Frog|serpstatbot|SeznamBot-Ahrefs|DataForSeoBot|Barkrowler|SEOkicks|linkdexbot|Sitebulb|spbot|MegaIndex|BacklinksExtendedBot/i;
+/** Link previews fetched when a URL is shared. */
+export const SOCIAL_PREVIEWS = /facebookexternalhit|facebookcatalog|Twitterbot|LinkedInBot|Slackbot|Slack-ImgProxy|Discordbot|TelegramBot|WhatsApp|Pinterestbot|Pinterest\/|redditbot|SkypeUriPreview|Iframely|Embedly|vkShare|Mastodon\//;
+/** Search engines other than the ones with a family of their own. */
+export const OTHER_SEARCH_ENGINES = /SeznamBot|PetalBot|Sogou|Qwantify|Qwantbot|Exabot|ia_archiver|Mojeek|MojeekBot|NaverBot|Yeti\/|coccocbot|YisouSpider|360Spider|Daum|BraveBot/;
+/** This product's own crawler (packages/server/src/crawler/crawl-config.ts). */
+export const OWN_CRAWLER = 'SiteAuditBot/';
 
 export type LogFormat = 'combined' | 'common' | 'json';
 
@@ -29,16 +37,29 @@ export type ParsedLine = { ok: true; format: LogFormat; request: LogRequest } | 
 
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
 
-/** `10/Oct/2000:13:55:36 -0700` (Apache's and nginx's `%t` / `$time_local`) to epoch ms, or NaN. */
+/**
+ * Whether a written date and time exist (31 Feb and 25:61 do not): `Date.UTC` would roll them
+ * over into another day, and the line would be counted on a day it was never written.
+ * A leap second (:60) is accepted, as servers may write one.
+ */
+export function isRealDateTime(year: number, month: number, day: number, hour: number, minute: number, second: number): boolean {
+  return day >= 1 && day <= new Date(Date.UTC(year, month + 1, 0)).getUTCDate() && hour < 24 && minute < 60 && second <= 60;
+}
+
+/** `10/Oct/2000:13:55:36 -0700` (Apache's and nginx's `%t` / `$time_local`) to epoch ms, or NaN (also for an impossible date). */
 export function parseClfTime(text: string): number {
   if (text.length < 26) return NaN;
   const month = MONTHS[text.slice(3, 6)];
   if (month === undefined) return NaN;
-  const utc = Date.UTC(+text.slice(7, 11), month, +text.slice(0, 2), +text.slice(12, 14), +text.slice(15, 17), +text.slice(18, 20));
+  const [year, day, hour, minute, second] = [+text.slice(7, 11), +text.slice(0, 2), +text.slice(12, 14), +text.slice(15, 17), +text.slice(18, 20)];
+  if (!isRealDateTime(year, month, day, hour, minute, second)) return NaN;
+  const utc = Date.UTC(year, month, day, hour, minute, second);
   const sign = text[21] === '-' ? -1 : 1;
   const offset = sign * (+text.slice(22, 24) * 60 + +text.slice(24, 26));
   return utc - offset * 60_000;
 }
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/;
 
 // host ident user [time] "request" status bytes ["referer" "user agent"]
 const CLF = /^(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) (\d+|-)(?: "(?:[^"\\]|\\.)*" "((?:[^"\\]|\\.)*)")?/;
@@ -86,6 +107,8 @@ function jsonTime(value: unknown): number {
   if (typeof value === 'number') return value > 1e12 ? value : value * 1000;
   if (typeof value !== 'string') return NaN;
   if (/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:/.test(value)) return parseClfTime(value);
+  const iso = ISO_DATE.exec(value);
+  if (iso && !isRealDateTime(+iso[1], +iso[2] - 1, +iso[3], +(iso[4] ?? 0), +(iso[5] ?? 0), +(iso[6] ?? 0))) return NaN;
   return Date.parse(value);
 }
 
@@ -156,7 +179,7 @@ const GOOGLE_OTHER = /GoogleOther|Google-InspectionTool|Storebot-Google|AdsBot-G
 
 /**
  * The bot family of a user agent, or null for anything else (counted as human traffic). AI agents
- * come first: `Applebot-Extended` is not Applebot, `ChatGPT-User` is not a browser.
+ * come first (then the search engines, our own crawler, SEO tools, link previews): `Applebot-Extended` is not Applebot, `ChatGPT-User` is not a browser.
  */
 export function botFamily(userAgent: string): BotFamily | null {
   if (userAgent === '') return null;
@@ -173,6 +196,11 @@ export function botFamily(userAgent: string): BotFamily | null {
   if (userAgent.includes('Applebot')) return 'applebot';
   if (/Yandex(?:\w*Bot|Images|Video|Metrika|Renderer|Accessibility)/.test(userAgent)) return 'yandexbot';
   if (userAgent.includes('Baiduspider')) return 'baiduspider';
+  if (userAgent.includes('DuckDuckBot') || userAgent.includes('DuckAssistBot')) return 'duckduckbot';
+  if (userAgent.includes(OWN_CRAWLER)) return 'siteaudit';
+  if (SEO_TOOLS.test(userAgent)) return 'seo_tool';
+  if (SOCIAL_PREVIEWS.test(userAgent)) return 'social_preview';
+  if (OTHER_SEARCH_ENGINES.test(userAgent)) return 'other_search_engine';
   return null;
 }
 

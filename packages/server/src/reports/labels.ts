@@ -140,6 +140,11 @@ const BOT_FAMILIES: Table = {
   baiduspider: { en: 'Baiduspider', fr: 'Baiduspider' },
   ai_search: { en: 'AI search and answer agents', fr: 'Agents IA de recherche et de réponse' },
   ai_training: { en: 'AI training crawlers', fr: 'Robots IA d’entraînement' },
+  duckduckbot: { en: 'DuckDuckBot', fr: 'DuckDuckBot' },
+  other_search_engine: { en: 'Other search engines', fr: 'Autres moteurs de recherche' },
+  seo_tool: { en: 'SEO tools', fr: 'Outils SEO' },
+  social_preview: { en: 'Social link previews', fr: 'Aperçus de liens sociaux' },
+  siteaudit: { en: 'Site Audit crawler (ours)', fr: 'Robot Site Audit (le nôtre)' },
   human: { en: 'Humans', fr: 'Humains' },
 };
 
