@@ -448,6 +448,27 @@ export function behaviourSuite(setup: () => Target) {
       expect(logs).toMatchObject({ available: true, score: null, blocked_reason: 'no_logs' });
     });
 
+    it('gives each pillar with its inputs: the axes multiply to the crawl pillars, the checks make the axes', async () => {
+      const project = await newProject();
+      const campaign = (await client.campaigns.list({ project: project.id })).data[0];
+      await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const scorecard = await client.projects.scorecard({ project: project.id });
+      for (const key of ['technique', 'contenu'] as const) {
+        const p = scorecard.pillars.find((x) => x.key === key)!;
+        expect(p.computation.method).toBe('product');
+        if (p.score === null) continue;
+        const exact = 100 * p.axes.filter((a) => a.weight > 0).reduce((f, a) => f * a.factor!, 1);
+        expect(exact).toBeCloseTo(p.computation.exact!, 9);
+        expect(Math.round(exact)).toBe(p.score);
+        for (const axis of p.axes.filter((a) => a.weight > 0)) {
+          expect(axis.factor!).toBeCloseTo(Math.exp(-axis.checks.reduce((sum, c) => sum + c.weight * Math.sqrt(c.share), 0)), 12);
+          for (const c of axis.checks) expect(c.share).toBeCloseTo(c.site ? 1 : c.pages / p.computation.scored_pages!, 12);
+        }
+      }
+      expect(scorecard.pillars[0].score).not.toBeNull();
+      expect(scorecard.pillars.find((x) => x.key === 'logs')!.computation.method).toBe('weighted_mean');
+    });
+
     it('imports an access log (extension): parsed, bots classified and verified, joined with the crawl, scored', async () => {
       const project = await newProject();
       const campaign = (await client.campaigns.list({ project: project.id })).data[0];

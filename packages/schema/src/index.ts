@@ -133,7 +133,7 @@ export {
   UntrackKeywordsResult,
 } from './resources/positions.js';
 export { CreateProjectBody, ListProjectsQuery, Project, ProjectParams, SiteUrl, UpdateProjectBody } from './resources/projects.js';
-export { PILLAR_KEYS, PILLAR_STATUSES, Scorecard, ScorecardPillar } from './resources/scorecard.js';
+export { PILLAR_KEYS, PILLAR_STATUSES, SCORE_METHODS, ScoreCheck, ScoreComputation, Scorecard, ScorecardAxis, ScorecardPillar } from './resources/scorecard.js';
 export { SEARCH_CONSOLE_STATUSES, SearchConsole } from './resources/search-console.js';
 export {
   CreateWebhookBody,

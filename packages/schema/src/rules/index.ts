@@ -163,7 +163,23 @@ export {
 export { checkInput, type InputCheck, nulPaths } from './request-input.js';
 export { allowedMethods, decodePathParams, matchOperation } from './routing.js';
 export { DEFAULT_SCHEDULE_TIME, nextRunAt, normaliseSchedule, type StoredSchedule } from './schedule.js';
-export { CONTENT_AXES, contentAxes, type ScorecardAxis, TECHNIQUE_AXES, techniqueAxes } from './scorecard-axes.js';
+export {
+  checksAxis,
+  CONTENT_AXES,
+  contentAxes,
+  meanAxes,
+  meanComputation,
+  noComputation,
+  pagespeedAxis,
+  productComputation,
+  type ScoreComputation,
+  scoreCheck,
+  type ScoreData,
+  type ScorecardAxis,
+  TECHNIQUE_AXES,
+  TECHNIQUE_CONTENT_AXIS,
+  techniqueAxes,
+} from './scorecard-axes.js';
 export { privateSiteRefusal } from './site-refusal.js';
 export {
   compilePatterns,
