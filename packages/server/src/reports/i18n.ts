@@ -159,6 +159,26 @@ export interface ExportStrings {
   pillarsWithoutScore: string;
   /** How a crawl pillar's score follows from its axes (docs/health-score.md). */
   scoreFromAxes: string;
+  /** The inputs of a pillar's score (the scorecard's `computation`, axes and checks). */
+  inputs: {
+    axis: string;
+    score: string;
+    factor: string;
+    weight: string;
+    /** Under a product pillar's table: what a client multiplies. */
+    scoredPages: (n: string) => string;
+    /** One check behind an axis: its share of the pages and its cost. */
+    check: (label: string, severity: string, share: string, weight: string, sqrtShare: string, cost: string) => string;
+    /** A site-wide check's share. */
+    wholeSite: string;
+    pagesOf: (pages: string, total: string) => string;
+    otherChecks: (n: string, cost: string) => string;
+    pagespeed: (combined: string) => string;
+    /** The recomputation: "100 × … = exact → score". */
+    product: (factors: string, exact: string, score: string) => string;
+    mean: (terms: string, exact: string, score: string) => string;
+    meanFormula: string;
+  };
 }
 
 const en: ExportStrings = {
@@ -204,7 +224,7 @@ const en: ExportStrings = {
   responseTimeShort: 'Time (ms)',
   pageNumber: (n) => `Page ${n}`,
   pagespeed: 'PageSpeed',
-  pagespeedNotMeasured: 'PageSpeed was not measured for this crawl.',
+  pagespeedNotMeasured: 'not measured.',
   mobile: 'Mobile',
   desktop: 'Desktop',
   combined: 'Combined',
@@ -320,9 +340,24 @@ const en: ExportStrings = {
   healthScoreIs: (pillar) => `the score of the ${pillar} pillar`,
   pillarsWithoutScore: 'Without a score in this report',
   scoreFromAxes:
-    'How the score follows from the axes: each failing check costs a factor exp(−weight × √share), with weight 0.35 for an error, 0.12 for a warning and 0 for a notice, ' +
-    'and share the part of the pages it fires on (all of them for a site-wide check); the score is 100 × the product of these factors (PageSpeed, when measured, adds one). ' +
-    'Each axis applies the formula to the checks of its category, so the score is about the product of the axes, not their average, and never above the weakest one.',
+    'How the score is computed: each check that fired costs weight × √share, with weight 0.35 for an error, 0.12 for a warning and 0 for a notice, ' +
+    'and share the part of the scored pages it fires on (1 for a site-wide check). An axis multiplies the score by exp(−Σ costs of its checks), its factor; ' +
+    'the score is 100 × the product of the factors (PageSpeed, when measured, adds one), so it is not the average of the axes and never above the weakest one.',
+  inputs: {
+    axis: 'Axis',
+    score: 'Score',
+    factor: 'Factor',
+    weight: 'Weight',
+    scoredPages: (n) => `Scored pages: ${n}.`,
+    check: (label, severity, share, weight, sqrt, cost) => `${label} (${severity}, ${share}): ${weight} × √${sqrt} = ${cost}`,
+    wholeSite: 'whole site',
+    pagesOf: (pages, total) => `${pages} of ${total} pages`,
+    otherChecks: (n, cost) => `${n} more checks: ${cost} together`,
+    pagespeed: (combined) => `combined score ${combined}: exp(−0.35 × (1 − ${combined} / 100))`,
+    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, rounded to ${score}.`,
+    mean: (terms, exact, score) => `Score = ${terms} = ${exact}, rounded to ${score}.`,
+    meanFormula: 'The score is the weighted mean of the axes that have a score: Σ weight × score.',
+  },
 };
 
 const fr: ExportStrings = {
@@ -368,7 +403,7 @@ const fr: ExportStrings = {
   responseTimeShort: 'Temps (ms)',
   pageNumber: (n) => `Page ${n}`,
   pagespeed: 'PageSpeed',
-  pagespeedNotMeasured: "PageSpeed n'a pas été mesuré pour ce crawl.",
+  pagespeedNotMeasured: 'non mesuré.',
   mobile: 'Mobile',
   desktop: 'Ordinateur',
   combined: 'Combiné',
@@ -484,9 +519,24 @@ const fr: ExportStrings = {
   healthScoreIs: (pillar) => `le score du pilier ${pillar}`,
   pillarsWithoutScore: 'Sans score dans ce rapport',
   scoreFromAxes:
-    "Comment le score découle des axes : chaque vérification en échec coûte un facteur exp(−poids × √part), avec un poids de 0,35 pour une erreur, 0,12 pour un avertissement et 0 pour une information, " +
-    "et part la fraction des pages où elle se déclenche (toutes pour une vérification à l'échelle du site) ; le score vaut 100 × le produit de ces facteurs (PageSpeed, quand il est mesuré, en ajoute un). " +
-    "Chaque axe applique la formule aux vérifications de sa catégorie : le score est donc à peu près le produit des axes, pas leur moyenne, et jamais au-dessus du plus faible.",
+    "Comment le score est calculé : chaque vérification déclenchée coûte poids × √part, avec un poids de 0,35 pour une erreur, 0,12 pour un avertissement et 0 pour une information, " +
+    "et part la fraction des pages notées où elle se déclenche (1 pour une vérification à l'échelle du site). Un axe multiplie le score par exp(−Σ coûts de ses vérifications), son facteur ; " +
+    "le score vaut 100 × le produit des facteurs (PageSpeed, quand il est mesuré, en ajoute un) : ce n'est pas la moyenne des axes, et il n'est jamais au-dessus du plus faible.",
+  inputs: {
+    axis: 'Axe',
+    score: 'Score',
+    factor: 'Facteur',
+    weight: 'Poids',
+    scoredPages: (n) => `Pages notées : ${n}.`,
+    check: (label, severity, share, weight, sqrt, cost) => `${label} (${severity}, ${share}) : ${weight} × √${sqrt} = ${cost}`,
+    wholeSite: 'tout le site',
+    pagesOf: (pages, total) => `${pages} pages sur ${total}`,
+    otherChecks: (n, cost) => `${n} autres vérifications : ${cost} à elles toutes`,
+    pagespeed: (combined) => `score combiné ${combined} : exp(−0,35 × (1 − ${combined} / 100))`,
+    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, arrondi à ${score}.`,
+    mean: (terms, exact, score) => `Score = ${terms} = ${exact}, arrondi à ${score}.`,
+    meanFormula: 'Le score est la moyenne pondérée des axes qui ont un score : Σ poids × score.',
+  },
 };
 
 export function exportStrings(language: ExportLanguage): ExportStrings {
@@ -508,6 +558,8 @@ export function formatters(t: ExportStrings) {
   return {
     int: (n: number) => integer.format(n),
     num: (n: number) => decimal.format(n),
+    /** `n` with exactly `digits` decimals (factors, costs). */
+    fixed: (n: number, digits: number) => new Intl.NumberFormat(t.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
     /** A 0..1 share as a percentage. */
     percent: (share: number) => percent.format(share),
     dateTime(iso: string | null): string {

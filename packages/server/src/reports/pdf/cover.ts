@@ -1,5 +1,4 @@
 /** The cover: project, site, audit date and the health score, then the pillars at a glance. */
-import { pdfSafe } from '../pdf-text.js';
 import type { PdfContext } from './context.js';
 import { BRAND, MUTED, RULE, scoreColour, webLink } from './layout.js';
 
@@ -91,7 +90,7 @@ export function drawCover(ctx: PdfContext): void {
       doc.restore();
       // The pillar's name on up to two lines ("Search Console acquisition" is long for a tile).
       layout.font({ size: 8, color: MUTED });
-      doc.text(pdfSafe(labels.pillar(p.key)), tx + 10, ty + 6, { width: tile - 14, height: 20, ellipsis: true });
+      doc.text(layout.safe(labels.pillar(p.key)), tx + 10, ty + 6, { width: tile - 14, height: 20, ellipsis: true });
       if (p.score === null) layout.draw(labels.pillarStatus(p.status), tx + 10, ty + 40, { size: 10, bold: true, color: MUTED }, { width: tile - 14 });
       else layout.draw(f.int(p.score), tx + 10, ty + 32, { size: 22, bold: true, color: scoreColour(p.score) }, { width: tile - 14 });
     });
