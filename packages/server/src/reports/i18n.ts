@@ -32,6 +32,9 @@ export interface ExportStrings {
   issue: string;
   label: string;
   occurrences: string;
+  /** The fix list's columns: pages a check fires on, score points its fix would win. */
+  pagesAffected: string;
+  scorePoints: string;
   total: string;
   topIssues: string;
   noIssues: string;
@@ -210,6 +213,8 @@ const en: ExportStrings = {
   issue: 'Issue',
   label: 'Label',
   occurrences: 'Occurrences',
+  pagesAffected: 'Pages affected',
+  scorePoints: 'Score points',
   total: 'Total',
   topIssues: 'Top issues',
   noIssues: 'No issues found.',
@@ -388,6 +393,8 @@ const fr: ExportStrings = {
   category: 'Catégorie',
   issue: 'Problème',
   label: 'Libellé',
+  pagesAffected: 'Pages touchées',
+  scorePoints: 'Points de score',
   occurrences: 'Occurrences',
   total: 'Total',
   topIssues: 'Principaux problèmes',

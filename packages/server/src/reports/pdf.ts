@@ -113,6 +113,7 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
       count: PDF_TOP_ISSUES,
       examplesPerIssue: PDF_EXAMPLES_PER_ISSUE,
       shouldStop: aborted,
+      fixes: source.fixes,
     });
     if (aborted()) throw abortError(undefined, 'report reader gone');
     layout.newPage();

@@ -273,13 +273,17 @@ async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings
   for (const [key, value] of pairs) await sheet.add([key, value], [1]);
   const keyFiguresEnd = sheet.rows;
 
-  // Issue groups below the key figures, most severe first, then largest.
-  const groups = rankGroups(summary.groups);
+  // Issue groups below the key figures, in the fix list's order (as the API and the PDF), with the
+  // pages each fires on and the score points its fix would win.
+  const groups = rankGroups(summary.groups, source.fixes);
   if (groups.length > 0) {
     sheet.skip();
-    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences]);
+    const fixes = new Map((source.fixes ?? []).map((f) => [f.name, f]));
+    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences, ...(source.fixes ? [t.pagesAffected, t.scorePoints] : [])]);
     for (const g of groups) {
-      await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences]);
+      const fix = fixes.get(g.name);
+      const costs = source.fixes ? [fix?.pages ?? '', fix?.score_points ?? ''] : [];
+      await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences, ...costs]);
     }
   }
   sheet.finish({ lastRow: keyFiguresEnd, columns: 2 });

@@ -4,7 +4,7 @@ import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/s
 import type { ExportSource, HealthPoint, ReportPage, ReportPillar } from '../../reports/index.js';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
-import { changeRows, changesSummary, issueSummary, toChange } from '../crawls/reads.js';
+import { changeRows, changesSummary, issueSummary, recommendations, toChange } from '../crawls/reads.js';
 import { CONTENT_AXES, localiseCrawlError, TECHNIQUE_AXES } from '@siteaudit/schema/rules';
 
 /** `crawl.site_unreachable: The site…` → `The site…`: the report speaks to the client, codes are for the API. */
@@ -109,6 +109,8 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     },
     healthScore: crawl.health_score === null ? null : Math.round(crawl.health_score),
     summary,
+    // The fix list as GET /v1/crawls/{crawl}/recommendations orders it, so the report agrees.
+    fixes: (await recommendations(knex, crawl.id, language)).map((r) => ({ name: r.name, pages: r.pages, score_points: r.score_points })),
     pagespeed: stored ? { crawl_id: crawl.id, ...stored } : null,
     scorecard,
     history: await healthHistory(knex, crawl),

@@ -157,5 +157,5 @@ export function drawScorecard(ctx: PdfContext): void {
 
 /** The checks of the pillar's categories that cost points (errors and warnings), most costly first. */
 function failingGroups(ctx: PdfContext, pillar: ReportPillar) {
-  return rankGroups(ctx.source.summary.groups.filter((g) => g.occurrences > 0 && g.severity !== 'info' && pillar.categories.includes(g.category)));
+  return rankGroups(ctx.source.summary.groups.filter((g) => g.occurrences > 0 && g.severity !== 'info' && pillar.categories.includes(g.category)), ctx.source.fixes);
 }

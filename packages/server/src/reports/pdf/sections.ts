@@ -87,7 +87,7 @@ export function drawIssuesByCategory(ctx: PdfContext): void {
       { header: t.category, width: 150 },
       { header: t.occurrences, width: 80, align: 'right' },
     ]);
-    for (const g of rankGroups(ofSeverity)) {
+    for (const g of rankGroups(ofSeverity, ctx.source.fixes)) {
       table.row([{ text: labels.check(g.name) }, { text: labels.category(g.category), color: MUTED }, { text: f.int(g.occurrences) }]);
     }
     layout.y += 6;
@@ -109,14 +109,18 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
     const count = f.int(issue.occurrences);
     // The label wraps beside the count rather than being cut; the line under it wraps too.
     layout.labelRow(labels.check(issue.name), count, { size: 11, bold: true }, { size: 11, bold: true }, { x: layout.left + indent });
-    layout.paragraph(`${labels.severity(issue.severity)} · ${labels.category(issue.category)} · ${t.occurrences.toLowerCase()}${language === 'fr' ? ' : ' : ': '}${count}`, { size: 8, color: MUTED }, 3, {
+    const colon = language === 'fr' ? ' : ' : ': ';
+    // Pages affected and the points a fix would win: what orders the list (the API's fix list).
+    const fix = ctx.source.fixes?.find((x) => x.name === issue.name);
+    const costs = fix ? ` · ${t.pagesAffected.toLowerCase()}${colon}${f.int(fix.pages)} · ${t.scorePoints.toLowerCase()}${colon}+${f.num(fix.score_points)}` : '';
+    layout.paragraph(`${labels.severity(issue.severity)} · ${labels.category(issue.category)} · ${t.occurrences.toLowerCase()}${colon}${count}${costs}`, { size: 8, color: MUTED }, 3, {
       x: layout.left + indent,
       width: layout.width - indent,
     });
     const why = whyFor(issue.name, language);
-    if (why) layout.paragraph(`${t.whyItMatters}${language === 'fr' ? ' : ' : ': '}${why}`, { size: 8.5, color: MUTED }, 2, { x: layout.left + indent, width: layout.width - indent });
-    const fix = `${t.whatToFix}${language === 'fr' ? ' : ' : ': '}${fixFor(issue.name, issue.category, language)}`;
-    layout.paragraph(fix, { size: 8.5, color: INK }, 3, { x: layout.left + indent, width: layout.width - indent });
+    if (why) layout.paragraph(`${t.whyItMatters}${colon}${why}`, { size: 8.5, color: MUTED }, 2, { x: layout.left + indent, width: layout.width - indent });
+    const advice = `${t.whatToFix}${colon}${fixFor(issue.name, issue.category, language)}`;
+    layout.paragraph(advice, { size: 8.5, color: INK }, 3, { x: layout.left + indent, width: layout.width - indent });
     // The URL on a line of its own (shortened if need be: it links to the page), its details
     // wrapped beneath it, whole: their useful part is often at the end.
     for (const example of issue.examples) {
