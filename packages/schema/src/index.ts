@@ -98,7 +98,7 @@ export {
   STEP_STATES,
 } from './resources/crawls.js';
 export { WEBHOOK_EVENT_PAYLOADS, WebhookEvent } from './resources/events.js';
-export { CreateExportBody, Export, EXPORT_FORMATS, EXPORT_STATUSES, ExportParams } from './resources/exports.js';
+export { CreateExportBody, Export, ExportBranding, EXPORT_FORMATS, EXPORT_STATUSES, ExportParams } from './resources/exports.js';
 export {
   BOT_FAMILIES,
   type BotFamily,

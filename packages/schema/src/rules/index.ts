@@ -206,3 +206,13 @@ export {
   WEBHOOK_URL_MESSAGE,
   webhookUrlSchemeError,
 } from './webhooks.js';
+export {
+  agencyNameProblem,
+  BRANDING_LOGO_MAX_BYTES,
+  BRANDING_LOGO_MAX_CHARS,
+  BRANDING_LOGO_MAX_SIDE,
+  BRANDING_NAME_MAX,
+  type Logo,
+  type LogoType,
+  readLogo,
+} from './export-branding.js';

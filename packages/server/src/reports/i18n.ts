@@ -35,6 +35,8 @@ export interface ExportStrings {
   /** The fix list's columns: pages a check fires on, score points its fix would win. */
   pagesAffected: string;
   scorePoints: string;
+  /** Before the agency's name on the cover (export branding). */
+  preparedBy: string;
   total: string;
   topIssues: string;
   noIssues: string;
@@ -215,6 +217,7 @@ const en: ExportStrings = {
   occurrences: 'Occurrences',
   pagesAffected: 'Pages affected',
   scorePoints: 'Score points',
+  preparedBy: 'Prepared by',
   total: 'Total',
   topIssues: 'Top issues',
   noIssues: 'No issues found.',
@@ -395,6 +398,7 @@ const fr: ExportStrings = {
   label: 'Libellé',
   pagesAffected: 'Pages touchées',
   scorePoints: 'Points de score',
+  preparedBy: 'Préparé par',
   occurrences: 'Occurrences',
   total: 'Total',
   topIssues: 'Principaux problèmes',

@@ -16,6 +16,12 @@ import type {
 
 export type ExportLanguage = 'fr' | 'en';
 
+/** The agency's name and logo on the cover (docs/decisions/export-branding.md). */
+export interface ReportBranding {
+  agencyName: string | null;
+  logo: { type: 'png' | 'jpeg'; bytes: Uint8Array } | null;
+}
+
 /** One entry of the fix list: the check, the pages it fires on, the score points its fix would win. */
 export interface ReportFix {
   name: string;
@@ -63,6 +69,8 @@ export interface ExportSource {
    * in this order. Absent: by severity, then occurrences.
    */
   fixes?: ReportFix[];
+  /** Cover branding of the export request, if any: the PDF's cover shows it, the workbook the name. */
+  branding?: ReportBranding;
   pagespeed: PageSpeedResult | null;
   /** Streamed from the database; a renderer may stop early (it then calls the iterator's return()). */
   issues(): AsyncIterable<IssueOccurrence>;

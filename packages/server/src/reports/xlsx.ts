@@ -269,6 +269,8 @@ async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings
     [t.severities.info, crawl.issue_counts.info],
     [t.protectionOccurrences, summary.protection_occurrences],
     [t.pagespeedCombined, num(ps?.combined) ?? t.notMeasured],
+    // Export branding (docs/decisions/export-branding.md): the workbook prints the agency's name.
+    ...(source.branding?.agencyName ? ([[t.preparedBy, text(source.branding.agencyName)]] as [string, Value][]) : []),
   ];
   for (const [key, value] of pairs) await sheet.add([key, value], [1]);
   const keyFiguresEnd = sheet.rows;
