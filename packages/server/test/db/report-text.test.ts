@@ -1,11 +1,13 @@
 /**
- * The fix order of a crawl, over HTTP on both databases: the PDF and the workbook list the checks
- * in the order GET /v1/crawls/{crawl}/recommendations gives them (errors, warnings, notices, then
- * pages affected, then the score points a fix would win), with the same pages and points.
+ * The reports of a real crawl, over HTTP on both databases: the PDF and the workbook list the
+ * checks in the order GET /v1/crawls/{crawl}/recommendations gives them (errors, warnings,
+ * notices, then pages affected, then the score points a fix would win), with the same pages and
+ * points; the PDF's text (pdf.js and poppler's pdftotext) has its formulas' glyphs, no `?` for a
+ * character and no label cut, in French and in English.
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfPages } from '../../../../tests/support/pdf-read.js';
+import { pdfPages, pdftotext } from '../../../../tests/support/pdf-read.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';
 import { crawlToSettled, projectWithCampaign } from './support/crawl-flow.js';
@@ -30,7 +32,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-describe('fix order in the reports', () => {
+describe('the reports of a real crawl', () => {
   it('is the API fix list: errors, warnings, notices, then pages affected, then score points', () => {
     expect(fixes.length).toBeGreaterThan(3);
     const rank = { error: 0, warning: 1, info: 2 } as Record<string, number>;
@@ -66,6 +68,21 @@ describe('fix order in the reports', () => {
       // Each with its pages and points, as the API gives them.
       const first = list[0];
       expect(section).toContain(language === 'en' ? `pages affected: ${first.pages}` : `pages touchées : ${first.pages}`);
+    }
+  });
+
+  it('prints formulas with real glyphs, no ? for a character and no label cut, in French and in English', async () => {
+    for (const language of ['fr', 'en'] as const) {
+      const pdf = await exportedFile(h, crawlId, 'pdf', language);
+      for (const text of [(await pdfPages(pdf)).join('\n'), pdftotext(pdf)]) {
+        if (text === null) continue;
+        const squeezed = text.replace(/\s+/g, ' ');
+        const own = squeezed.replace(/https?:\/\/\S+/g, '').replace(/\/\S*/g, '');
+        expect(own, language).not.toContain('?');
+        expect(own.match(/\p{L}…/gu), language).toBeNull();
+        expect(squeezed).toMatch(/exp\(−/);
+        expect(squeezed).toMatch(/× √0[.,]\d{3}/);
+      }
     }
   });
 });
