@@ -85,4 +85,14 @@ describe('the reports of a real crawl', () => {
       }
     }
   });
+
+  it("lists the content checks in the technical pillar's fixes too: the health score counts them", async () => {
+    const text = (await pdfPages(await exportedFile(h, crawlId, 'pdf', 'en'))).join(' ').replace(/\s+/g, ' ');
+    const scorecard = text.slice(text.indexOf('Five pillars'));
+    const technical = scorecard.slice(scorecard.search(/Technical \d+ \/ 100/), scorecard.search(/Content and GEO \d+ \/ 100/));
+    const fixes = technical.slice(technical.indexOf('What to fix'));
+    expect(technical).toContain('Content and GEO checks');
+    expect(fixes).toContain('Title missing or empty');
+    expect(fixes).toContain('Broken internal link');
+  });
 });

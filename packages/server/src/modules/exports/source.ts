@@ -16,9 +16,13 @@ const CHUNK = 1000;
 /** Crawls in the report's health score chart, this one included. */
 export const HISTORY_CRAWLS = 12;
 
-/** The issue categories each pillar's score is computed from (docs/decisions/scorecard.md). */
+/**
+ * The issue categories each pillar's score is computed from (docs/decisions/scorecard.md): the
+ * technique pillar is the crawl's health score, which counts the content checks too, so its
+ * "what to fix" lists them as well.
+ */
 const PILLAR_CATEGORIES: Record<string, readonly string[]> = {
-  technique: TECHNIQUE_AXES,
+  technique: [...TECHNIQUE_AXES, ...CONTENT_AXES],
   contenu: CONTENT_AXES,
   accessibilite: ['accessibility'],
 };
