@@ -101,7 +101,7 @@ export interface ExportStrings {
   historyFirst: string;
   historyNote: string;
   /** Worksheet names of the workbook. */
-  sheets: { summary: string; issues: string; pages: string; pagespeed: string; changes: string; logs: string; logUrls: string; logDays: string };
+  sheets: { summary: string; issues: string; pages: string; pagespeed: string; changes: string; logs: string; logUrls: string; logDays: string; scorecard: string };
   /** The log section and sheets (docs/decisions/exports.md#the-log-section). */
   logs: {
     title: string;
@@ -183,6 +183,15 @@ export interface ExportStrings {
     product: (factors: string, exact: string, score: string) => string;
     mean: (terms: string, exact: string, score: string) => string;
     meanFormula: string;
+    /** Workbook columns of the scorecard sheet. */
+    exact: string;
+    method: string;
+    methods: Record<'product' | 'weighted_mean', string>;
+    scoredPagesHeader: string;
+    axisScore: string;
+    share: string;
+    checkWeight: string;
+    cost: string;
   };
 }
 
@@ -281,7 +290,7 @@ const en: ExportStrings = {
   chartHistory: 'Health score over recent comparable crawls',
   historyFirst: 'First comparable crawl: the chart fills in with the next crawls run with the same settings.',
   historyNote: 'Comparable crawls ran with the same settings.',
-  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Changes', logs: 'Logs', logUrls: 'Log URLs', logDays: 'Log days' },
+  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Changes', logs: 'Logs', logUrls: 'Log URLs', logDays: 'Log days', scorecard: 'Scorecard' },
   logs: {
     title: 'What bots crawl (access logs)',
     period: (from, to, n, count) => `Access logs from ${from} to ${to} (${count} ${n === 1 ? 'import' : 'imports'}), joined with the latest completed crawl. Unverified claims are kept apart and counted nowhere else.`,
@@ -365,6 +374,14 @@ const en: ExportStrings = {
     product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, rounded to ${score}.`,
     mean: (terms, exact, score) => `Score = ${terms} = ${exact}, rounded to ${score}.`,
     meanFormula: 'The score is the weighted mean of the axes that have a score: Σ weight × score.',
+    exact: 'Before rounding',
+    method: 'How the axes combine',
+    methods: { product: '100 × product of the factors', weighted_mean: 'Weighted mean' },
+    scoredPagesHeader: 'Scored pages',
+    axisScore: 'Axis score',
+    share: 'Share',
+    checkWeight: 'Check weight',
+    cost: 'Cost',
   },
 };
 
@@ -463,7 +480,7 @@ const fr: ExportStrings = {
   chartHistory: 'Score de santé des derniers crawls comparables',
   historyFirst: 'Premier crawl comparable : le graphique se complète avec les prochains crawls lancés avec les mêmes réglages.',
   historyNote: 'Les crawls comparables ont été lancés avec les mêmes réglages.',
-  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Évolutions', logs: 'Journaux', logUrls: 'Journaux – URL', logDays: 'Journaux – jours' },
+  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Évolutions', logs: 'Journaux', logUrls: 'Journaux – URL', logDays: 'Journaux – jours', scorecard: 'Bilan par pilier' },
   logs: {
     title: 'Ce que les robots explorent (journaux d’accès)',
     period: (from, to, n, count) => `Journaux d’accès du ${from} au ${to} (${count} ${n < 2 ? 'import' : 'imports'}), croisés avec le dernier crawl terminé. Les robots déclarés non vérifiés sont comptés à part et nulle part ailleurs.`,
@@ -547,6 +564,14 @@ const fr: ExportStrings = {
     product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, arrondi à ${score}.`,
     mean: (terms, exact, score) => `Score = ${terms} = ${exact}, arrondi à ${score}.`,
     meanFormula: 'Le score est la moyenne pondérée des axes qui ont un score : Σ poids × score.',
+    exact: 'Avant arrondi',
+    method: 'Combinaison des axes',
+    methods: { product: '100 × produit des facteurs', weighted_mean: 'Moyenne pondérée' },
+    scoredPagesHeader: 'Pages notées',
+    axisScore: 'Score de l’axe',
+    share: 'Part',
+    checkWeight: 'Poids de la vérification',
+    cost: 'Coût',
   },
 };
 
