@@ -130,6 +130,21 @@ describe('scorecard', () => {
     expect(pillar(card, 'acquisition').computation).toEqual({ method: 'weighted_mean', scored_pages: null, exact: null });
   });
 
+  it('recomputes as the worked example of docs/health-score.md says (the test site, 6 scored pages)', async () => {
+    const { project, campaign } = await projectWithCampaign(h, site.url);
+    await crawlToSettled(h, campaign.id);
+    const card = await scorecard(project.id);
+    const technique = pillar(card, 'technique');
+    const axis = (key: string) => technique.axes.find((a: { key: string }) => a.key === key);
+    expect(technique).toMatchObject({ score: 35, computation: { method: 'product', scored_pages: 6 } });
+    expect(technique.computation.exact).toBeCloseTo(34.879, 3);
+    expect(axis('http')).toMatchObject({ score: 54, factor: expect.closeTo(0.5377, 4) });
+    expect(axis('http').checks.map((c: { name: string; pages: number }) => [c.name, c.pages])).toEqual([['http_page', 4], ['broken_internal_link', 1], ['http_4xx', 1], ['link_to_redirect', 1]]);
+    expect(axis('links_images')).toMatchObject({ score: 83, factor: expect.closeTo(0.8254, 4) });
+    expect(axis('content_checks')).toMatchObject({ score: 79, factor: expect.closeTo(0.7859, 4) });
+    expect(pillar(card, 'contenu')).toMatchObject({ score: 79, computation: { exact: expect.closeTo(78.59, 2) } });
+  });
+
   it('checks AI reachability through the API and scores it in content and GEO', async () => {
     const { project, campaign } = await projectWithCampaign(h, aiSite.url, { check_ai_reachability: true });
     const crawl = await crawlToSettled(h, campaign.id);
