@@ -75,13 +75,13 @@ export type LogUrlStat = z.infer<typeof LogUrlStat>;
 
 export const LogDayStat = z
   .object({
-    date: PlainDate,
+    date: PlainDate.describe("the calendar date in the UTC offset the server wrote on each log line (its own clock, as GoAccess shows it), not the UTC date: a line written 28/Nov/2026:00:30 +1300 counts on 2026-11-28"),
     family: z.enum([...BOT_FAMILIES, 'human']),
     verification: z.enum(VERIFICATIONS),
     status_class: z.enum(STATUS_CLASSES),
     hits: z.int().min(1),
   })
-  .meta({ id: 'LogDayStat', description: 'Extension (docs/decisions/logs.md): hits of one day by family and status class.' });
+  .meta({ id: 'LogDayStat', description: "Extension (docs/decisions/logs.md): hits of one day by family and status class. A day is the date in the line's own offset, as the server wrote it." });
 export type LogDayStat = z.infer<typeof LogDayStat>;
 
 /** What only the join of the logs with the latest settled crawl can say (docs/decisions/logs.md). */

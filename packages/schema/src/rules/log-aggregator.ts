@@ -42,6 +42,9 @@ const classIndex = (status: number) => (status >= 200 && status < 600 ? ((status
 
 const MONTHS = new Map(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].map((m, i) => [m.charCodeAt(0) * 65536 + m.charCodeAt(1) * 256 + m.charCodeAt(2), i]));
 
+/** The offset (minutes east of UTC) of the last time `clfTimeAt` read. */
+let lastOffset = 0;
+
 /** The `n` decimal digits at `i` as a number, or -1. */
 function digits(text: string, i: number, n: number): number {
   let value = 0;
@@ -75,6 +78,7 @@ function clfTimeAt(text: string, i: number): number {
     if (!isRealDateTime(year, month, day, hour, minute, second)) return NaN;
   }
   const offset = (sign === 45 /* - */ ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  lastOffset = offset;
   return Date.UTC(year, month, day, hour, minute, second) - offset * 60_000;
 }
 
@@ -335,13 +339,14 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     return true;
   }
 
-  /** One kept request; the address and path are `text[start, end)` ranges, cut only for bots. */
-  function record(time: number, status: number, bytes: number, family: number, text: string, ipStart: number, ipEnd: number, pathStart: number, pathEnd: number): void {
+  /** One kept request (`offset`: minutes east of UTC written on the line); the address and path are `text[start, end)` ranges, cut only for bots. */
+  function record(time: number, offset: number, status: number, bytes: number, family: number, text: string, ipStart: number, ipEnd: number, pathStart: number, pathEnd: number): void {
     built = null;
     agg.kept++;
     if (agg.from === null || time < agg.from) agg.from = time;
     if (agg.to === null || time > agg.to) agg.to = time;
-    const day = Math.floor(time / DAY_MS);
+    // The date in the offset written on the line (docs/decisions/logs.md, "Days"), not in UTC.
+    const day = Math.floor((time + offset * 60_000) / DAY_MS);
     const klass = classIndex(status);
     if (family === HUMAN) {
       agg.humanHits++;
@@ -424,7 +429,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     const agentEnd = quoteEnd(text, agentStart, end);
     if (agentEnd < 0) return false;
     agg.format ??= 'combined';
-    record(time, status, bytes, familyOf(text.slice(agentStart, agentEnd)), text, start, ipEnd, methodEnd + 1, pathEnd);
+    record(time, lastOffset, status, bytes, familyOf(text.slice(agentStart, agentEnd)), text, start, ipEnd, methodEnd + 1, pathEnd);
     return true;
   }
 
@@ -445,7 +450,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     }
     agg.format ??= parsed.format;
     const r = parsed.request;
-    record(r.time, r.status, r.bytes, familyOf(r.userAgent), r.ip + r.path, 0, r.ip.length, r.ip.length, r.ip.length + r.path.length);
+    record(r.time, r.offset, r.status, r.bytes, familyOf(r.userAgent), r.ip + r.path, 0, r.ip.length, r.ip.length, r.ip.length + r.path.length);
   }
 
   return {
