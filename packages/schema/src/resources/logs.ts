@@ -53,6 +53,15 @@ export const LogImport = z
       .object({ from: DateTime, to: DateTime })
       .nullable()
       .describe('first and last request time of the kept lines; null when none was kept'),
+    truncation: z
+      .object({
+        inflated_bytes: z.int().min(0).describe('bytes of text recovered (decompressed) before the cut'),
+        partial_line: z.boolean().describe('the last recovered line stops mid-way: refused (reason `truncated_line`), never read as a shorter line'),
+      })
+      .nullable()
+      .describe(
+        'set when the gzip stream stops before its end (a file cut short, as `zcat` reports "unexpected end of file"): the import completes with what decompressed, counted as usual, and this says where the text stopped; what the missing end held cannot be measured (gzip writes the full size only in its trailer, which is gone). null for a complete file',
+      ),
     error: z.string().nullable(),
     created_at: DateTime,
     finished_at: DateTime.nullable(),

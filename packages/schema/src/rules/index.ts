@@ -85,6 +85,7 @@ export {
   isParameterised,
   JSON_FIELD_MAP,
   type LogAggregate,
+  type LogTruncation,
   type LogFormat,
   type LogRequest,
   OPERATOR_OF,

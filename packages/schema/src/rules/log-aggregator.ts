@@ -133,6 +133,14 @@ export interface LogAggregator {
   add(line: string): void;
   /** The line `text[start, end)`, read in place. */
   addRange(text: string, start: number, end: number): void;
+  /** Counts one more line, refused for `reason` without reading it (too long, cut by a truncated file). */
+  refuse(reason: string): void;
+  /**
+   * The file's gzip stream stopped before its end after `inflatedBytes` bytes of text: `partial`,
+   * its last line if that was cut mid-way, is refused as `truncated_line` (a line cut in its
+   * user agent would read as a human's Common line, one cut in its size as a smaller answer).
+   */
+  truncated(inflatedBytes: number, partial: string): void;
   /** A plain copy of the aggregate. */
   result(): LogAggregate;
   /** The claims waiting for reverse DNS (at most `limit`), in the order they were met. */
@@ -433,6 +441,24 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     return true;
   }
 
+  /** The line just counted in `linesRead` is refused. */
+  function refused(reason: string): void {
+    built = null;
+    agg.refused++;
+    if (agg.refusals.length < REFUSAL_SAMPLES) agg.refusals.push({ line: agg.linesRead, reason });
+  }
+
+  function refuse(reason: string): void {
+    agg.linesRead++;
+    refused(reason);
+  }
+
+  function truncated(inflatedBytes: number, partial: string): void {
+    const cut = partial.replace(/\r$/, '').length > 0;
+    if (cut) refuse('truncated_line');
+    agg.truncation = { inflated_bytes: inflatedBytes, partial_line: cut };
+  }
+
   function addRange(text: string, start: number, end: number): void {
     if (end > start && text.charCodeAt(end - 1) === 13 /* \r */) {
       if (end - start === 1) return;
@@ -443,9 +469,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     if (fast(text, start, end)) return;
     const parsed = parseLogLine(text.slice(start, end));
     if (!parsed.ok) {
-      built = null;
-      agg.refused++;
-      if (agg.refusals.length < REFUSAL_SAMPLES) agg.refusals.push({ line: agg.linesRead, reason: parsed.reason });
+      refused(parsed.reason);
       return;
     }
     agg.format ??= parsed.format;
@@ -457,6 +481,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     aggregate: agg,
     add: (line) => addRange(line, 0, line.length),
     addRange,
+    refuse,
+    truncated,
     result: () => ({ ...agg, urls: agg.urls, days: agg.days }),
     claims,
     settle,
@@ -485,6 +511,8 @@ export function mergeAggregates(parts: readonly LogAggregate[]): LogAggregate {
     out.botHits += part.botHits;
     if (part.from !== null && (out.from === null || part.from < out.from)) out.from = part.from;
     if (part.to !== null && (out.to === null || part.to > out.to)) out.to = part.to;
+    // Only a file's last part can end at a cut.
+    if (part.truncation) out.truncation = part.truncation;
     for (const [key, value] of part.urls) {
       const prior = out.urls.get(key);
       if (!prior) out.urls.set(key, value);

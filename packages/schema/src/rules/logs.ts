@@ -281,6 +281,18 @@ export interface UrlAggregate {
   bytes: number;
 }
 
+/**
+ * A gzip stream that stops before its end (a file cut short): what decompressed is kept and
+ * counted; how much the missing end held cannot be known (gzip writes the size only in its
+ * trailer, which is gone).
+ */
+export interface LogTruncation {
+  /** Bytes of text recovered (decompressed) before the cut. */
+  inflated_bytes: number;
+  /** The last line stops mid-way: refused as `truncated_line`, never read as a shorter line. */
+  partial_line: boolean;
+}
+
 /** What parsing an import gives; `?<ip>` verifications are settled by the reverse-DNS step. */
 export interface LogAggregate {
   format: LogFormat | null;
@@ -296,6 +308,8 @@ export interface LogAggregate {
   urls: Map<string, UrlAggregate>;
   /** `YYYY-MM-DD \t family \t verification \t status class` (family `human` included). */
   days: Map<string, number>;
+  /** Set when the file's gzip stream was cut short (absent for a complete file). */
+  truncation?: LogTruncation;
 }
 
 /** Adds `value` into `into` (two imports' or two threads' statistics of one URL). */
