@@ -71,7 +71,7 @@ export type LogImport = z.infer<typeof LogImport>;
 
 export const LogUrlStat = z
   .object({
-    path: z.string().describe('path and query string as logged'),
+    path: z.string().describe("path and query string as the server resolved them: RFC 3986 normalised (escapes of unreserved characters decoded, other escapes in upper case, dot segments removed, what a URI may not hold raw percent-encoded), the server's log escapes (`\\x5C`) read as the bytes sent, `//` kept; every spelling of one target is one path"),
     family: z.enum(BOT_FAMILIES),
     verification: z.enum(VERIFICATIONS),
     hits: z.int().min(1),

@@ -75,6 +75,7 @@ export {
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';
+export { decodeLogEscapes, normaliseLogPath, removeDotSegments } from './log-paths.js';
 export {
   addStatus,
   addUrlAggregate,

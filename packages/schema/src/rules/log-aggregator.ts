@@ -11,6 +11,7 @@
  * nested maps while folding; the `family \t verification \t path` keys are built once at the end.
  */
 import { BOT_FAMILIES, type BotFamily } from '../resources/logs.js';
+import { normaliseLogPath } from './log-paths.js';
 import { addStatus, addUrlAggregate, botFamily, isRealDateTime, OPERATOR_OF, parseLogLine, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
 
 export const REFUSAL_SAMPLES = 10;
@@ -363,7 +364,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
       return;
     }
     agg.botHits++;
-    const path = text.slice(pathStart, pathEnd);
+    // Every spelling of one target counts as one path (RFC 3986 normalisation, log-paths.ts).
+    const path = normaliseLogPath(text.slice(pathStart, pathEnd));
     const operator = OPERATORS[family];
     const key = day * DAY_KEY + family * 15 + (operator === undefined ? NOT_APPLICABLE : VERIFIED) * 5 + klass;
     if (operator !== undefined) {

@@ -4,6 +4,7 @@
  * aggregation an import produces. Nothing here depends on Node.
  */
 import type { BotFamily } from '../resources/logs.js';
+import { decodeLogEscapes } from './log-paths.js';
 
 /** Search and answer agents: blocking them removes the site from AI answers (error in the crawl). */
 export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User', 'Claude-SearchBot'] as const;
@@ -31,7 +32,10 @@ export interface LogRequest {
   offset: number;
   ip: string;
   method: string;
-  /** Path and query string; an absolute target is reduced to them. */
+  /**
+   * Path and query string as logged; an absolute target is reduced to them, and a Combined or
+   * Common line's escapes (`\x5C`) become percent-escapes. The aggregate normalises it (log-paths.ts).
+   */
   path: string;
   status: number;
   bytes: number;
@@ -192,7 +196,8 @@ export function parseLogLine(line: string): ParsedLine {
   return {
     ok: true,
     format: m[6] === undefined ? 'common' : 'combined',
-    request: { time, offset: clfOffset(m[2]), ip: m[1], method: req.method, path: req.path, status: +m[4], bytes: m[5] === '-' ? 0 : +m[5], userAgent: m[6] === undefined ? '' : m[6].replace(/\\(.)/g, '$1') },
+    // The server's escapes (`\x5C`) are the bytes the client sent, percent-encoded (log-paths.ts).
+    request: { time, offset: clfOffset(m[2]), ip: m[1], method: req.method, path: decodeLogEscapes(req.path), status: +m[4], bytes: m[5] === '-' ? 0 : +m[5], userAgent: m[6] === undefined ? '' : m[6].replace(/\\(.)/g, '$1') },
   };
 }
 
