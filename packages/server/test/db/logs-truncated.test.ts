@@ -32,7 +32,7 @@ function log(): string {
 }
 
 async function importOf(body: Buffer) {
-  const res = await fetch(`${h.url}/v1/projects/${projectId}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/gzip' }, body });
+  const res = await fetch(`${h.url}/v1/projects/${projectId}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/gzip' }, body: body as BodyInit });
   expect(res.status).toBe(202);
   const id = (await res.json()).data.id;
   await h.server.jobs.idle();
