@@ -4,6 +4,7 @@
  * mock cannot drift from the server. Where the mock deliberately simplifies (it does not crawl:
  * every crawl "finds" the same seeded site), the assertions stay at what both guarantee.
  */
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError, createClient, type SiteAuditClient } from '@siteaudit/client';
 import { dataUrl, png } from '../support/images.js';
@@ -521,6 +522,23 @@ export function behaviourSuite(setup: () => Target) {
       const logsPillar = (await client.projects.scorecard({ project: project.id })).pillars.find((p) => p.key === 'logs')!;
       expect(logsPillar).toMatchObject({ available: true, status: 'measured' });
       expect(logsPillar.axes.find((a) => a.key === 'waste')!.score).toBe(67);
+    });
+
+    it('keeps what decompresses of a gzip cut short, says so, and refuses the cut line (extension)', async () => {
+      const project = await newProject();
+      const lines = Array.from({ length: 3000 }, (_, i) => `192.0.2.1 - - [09/Mar/2026:08:00:00 +0000] "GET /p/${i}-${(i * 2654435761) % 1e9} HTTP/1.1" 200 ${i} "-" "Firefox/${i}"`);
+      const full = gzipSync(lines.join('\n'));
+      let cut = full.subarray(0, full.length >> 1);
+      while (gunzipSync(cut, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString().endsWith('\n')) cut = full.subarray(0, cut.length + 1);
+      const text = gunzipSync(cut, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      const whole = text.toString().split('\n').length - 1;
+      const queued = await client.logs.imports.create({ project: project.id, file: new Uint8Array(cut), content_type: 'application/gzip' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done).toMatchObject({ status: 'completed', lines: { read: whole + 1, kept: whole, refused: 1 }, refusals: [{ line: whole + 1, reason: 'truncated_line' }], truncation: { inflated_bytes: text.length, partial_line: true } });
     });
   });
 }

@@ -52,6 +52,8 @@ export interface MockUpload {
   raw: Uint8Array;
   text: string;
   digest: string;
+  /** Set when the gzip stream stopped before its end: the bytes of text it gave. */
+  inflatedBytes?: number;
 }
 
 /**
@@ -68,8 +70,13 @@ export function checkLogUpload(env: MockEnv, caller: Caller, projectId: string, 
 }
 
 function parse(projectId: string, id: string, upload: MockUpload, now: Date): { parsed: LogImport; urls: UrlStat[]; days: LogDayStat[] } {
-  const { aggregate, add } = createLogAggregator(verify);
-  for (const line of upload.text.split('\n')) add(line);
+  const aggregator = createLogAggregator(verify);
+  const { aggregate, add } = aggregator;
+  const lines = upload.text.split('\n');
+  // A gzip stream cut short: its last line, cut mid-way, is refused (as on the server).
+  const partial = upload.inflatedBytes === undefined ? null : lines.pop()!;
+  for (const line of lines) add(line);
+  if (partial !== null) aggregator.truncated(upload.inflatedBytes!, partial);
   settleVerifications(aggregate, new Set());
   const urls: UrlStat[] = [...aggregate.urls].map(([key, v]) => {
     const [family, verification, ...rest] = key.split('\t');
@@ -90,6 +97,7 @@ function parse(projectId: string, id: string, upload: MockUpload, now: Date): { 
     human_hits: aggregate.humanHits,
     bot_hits: aggregate.botHits,
     period: aggregate.from === null || aggregate.to === null ? null : { from: iso(aggregate.from), to: iso(aggregate.to) },
+    truncation: aggregate.truncation ?? null,
     error: null,
     created_at: iso(now),
     finished_at: iso(now.getTime() + PARSE_MS),
@@ -184,7 +192,7 @@ export const logOperations = {
     }
     const id = env.random.uuid();
     const { parsed, urls, days } = parse(project.id, id, body, now);
-    const queued: LogImport = { ...parsed, status: 'queued', format: null, lines: { read: 0, kept: 0, refused: 0 }, refusals: [], human_hits: 0, bot_hits: 0, period: null, finished_at: null };
+    const queued: LogImport = { ...parsed, status: 'queued', format: null, lines: { read: 0, kept: 0, refused: 0 }, refusals: [], human_hits: 0, bot_hits: 0, period: null, truncation: null, finished_at: null };
     db.logImports.set(id, { seq: nextSeq(db), team_id: caller.team.id, digest: body.digest, import: queued, parsed, urls, days });
     env.schedule('logs.parsed', id, now.getTime() + PARSE_MS);
     return data(queued, { status: 202, headers: { Location: `${basePath(env)}/v1/projects/${project.id}/log-imports/${id}` } });

@@ -75,6 +75,7 @@ export {
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';
+export { decodeLogEscapes, normaliseLogPath, removeDotSegments } from './log-paths.js';
 export {
   addStatus,
   addUrlAggregate,
@@ -85,9 +86,13 @@ export {
   isParameterised,
   JSON_FIELD_MAP,
   type LogAggregate,
+  type LogTruncation,
   type LogFormat,
   type LogRequest,
   OPERATOR_OF,
+  clfOffset,
+  localDate,
+  localDay,
   parseClfTime,
   type ParsedLine,
   parseLogLine,
