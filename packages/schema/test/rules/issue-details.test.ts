@@ -162,6 +162,13 @@ function deeperCatalogueExamples(): string[] {
     anchorsGeneric: D.anchorsGeneric([{ text: 'click here', url: U }]),
     hreflangInvalid: D.hreflangInvalid('en-UK'),
     hreflangDuplicate: D.hreflangDuplicate('fr', [U, V]),
+    langMismatchScript: D.langMismatchScript('en', 92, 'han'),
+    langMismatchNoKana: D.langMismatchNoKana('ja', 540),
+    langMismatchKana: D.langMismatchKana('zh-cn', 31),
+    hreflangMissing: D.hreflangMissing([
+      { lang: 'en', pages: 62, example: U },
+      { lang: 'ja', pages: 61, example: V },
+    ]),
     headerMissing: D.headerMissing('Content-Security-Policy'),
     frameProtectionMissing: D.frameProtectionMissing(),
     ogImageRelative: D.ogImageRelative('/share.png'),

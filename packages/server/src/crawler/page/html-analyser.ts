@@ -15,6 +15,7 @@ import { isGenericAnchor } from './anchor-text.js';
 import { collectResources, type HtmlResource } from './html-resources.js';
 import { appendFingerprintWords, WORD } from './text-hash.js';
 import { wordCount } from './word-count.js';
+import { countScripts, emptyScriptCounts } from './page-language.js';
 
 export interface HtmlLink {
   href: string;
@@ -38,6 +39,8 @@ export interface HtmlFacts {
   headingSkip: { from: number; to: number } | null;
   /** Words of the main content. */
   wordCount: number;
+  /** Letters of the main content's prose by script (page-language.ts SCRIPTS): what language the text is in. */
+  scripts: number[];
   /** Normalised words of the main content, for fingerprints. */
   mainWords: string[];
   /** `<link rel=canonical>` hrefs of the head. */
@@ -113,6 +116,8 @@ class ContentArea {
   readonly headings: { level: number; text: string }[] = [];
   skip: { from: number; to: number } | null = null;
   words = 0;
+  /** Letters of its prose by script. */
+  readonly scripts = emptyScriptCounts();
   private last = 0;
 
   heading(h: { level: number; text: string }): void {
@@ -154,6 +159,7 @@ export class HtmlAnalyser {
     headings: [],
     headingSkip: null,
     wordCount: 0,
+    scripts: [],
     mainWords: [],
     canonicals: [],
     bodyCanonicals: [],
@@ -230,6 +236,7 @@ export class HtmlAnalyser {
     const area = this.hasMain ? this.mainArea : this.bodyArea;
     f.mainWords = this.hasMain ? this.articleWords : this.bodyWords;
     f.wordCount = area.words;
+    f.scripts = area.scripts;
     f.headings = area.headings;
     f.headingSkip = area.skip;
     return f;
@@ -426,8 +433,14 @@ export class HtmlAnalyser {
     if (!words) return;
     if (prose) {
       const count = wordCount(text, words, this.facts.lang);
-      if (inMain) this.mainArea.words += count;
-      if (inBody) this.bodyArea.words += count;
+      if (inMain) {
+        this.mainArea.words += count;
+        countScripts(text, this.mainArea.scripts);
+      }
+      if (inBody) {
+        this.bodyArea.words += count;
+        countScripts(text, this.bodyArea.scripts);
+      }
     }
     const target = inMain ? this.articleWords : this.bodyWords;
     if (target.length >= WORD_CAP) return;

@@ -11,6 +11,7 @@ import { OTHER_ROBOTS_DIRECTIVES, ROBOTS_DIRECTIVES, robotsDirectives } from './
 import { structuredDataGaps } from './structured-data.js';
 import { urlHygiene } from './url-hygiene.js';
 import { isGenericAnchor } from './anchor-text.js';
+import { languageMismatch } from './page-language.js';
 export { GENERIC_ANCHORS } from './anchor-text.js';
 import { isAbsoluteUrl, normaliseUrl } from '../url.js';
 
@@ -241,7 +242,9 @@ function anchors({ input, resolveLink }: PageFacts, add: Add): void {
 }
 
 
-function international({ input, hreflang }: PageFacts, add: Add): void {
+function international({ input, hreflang, declaredLanguage }: PageFacts, add: Add): void {
+  const mismatch = languageMismatch(declaredLanguage, input.html.scripts);
+  if (mismatch !== null) add('lang_mismatch', mismatch);
   const invalid = input.html.hreflang.map((h) => h.lang).find((code) => !isHreflangCode(code));
   if (invalid !== undefined) add('hreflang_invalid_code', D.hreflangInvalid(invalid));
   const byLang = new Map<string, Set<string>>();

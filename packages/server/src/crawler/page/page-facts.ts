@@ -53,6 +53,11 @@ export interface PageSummary {
   resources: HtmlResource[];
   imagesWithoutAlt: number;
   hreflang: { lang: string; url: string }[];
+  /**
+   * The page's language version (page-language.ts `pageLanguage`): declared by `<html lang>` or
+   * Content-Language, else named by its URL; null when neither says.
+   */
+  language: string | null;
   metaRefreshUrl: string | null;
   /**
    * The page is a meta-refresh redirect (a refresh to another URL within
@@ -101,6 +106,8 @@ export interface PageFacts {
   /** Seconds before the meta refresh (0 when none is written or there is no refresh). */
   metaRefreshDelay: number;
   hreflang: { lang: string; url: string }[];
+  /** The language the page declares (`<html lang>`, else Content-Language), canonical and lower-cased. */
+  declaredLanguage: string | null;
   /** What the page loads, resolved against <base>, once per URL. */
   resources: HtmlResource[];
 }

@@ -125,6 +125,11 @@ export class UrlRegistry {
   redirect = new Int32Array(1024);
   /** 1 + the index of the first sitemap file listing the URL (site/site-files.ts `sitemapFiles`); 0 when none. */
   sitemapFile = new Uint8Array(1024);
+  /** 1 + the index in `languages` of the page's language version (page/page-language.ts); 0 when unknown. */
+  language = new Uint16Array(1024);
+  /** The language versions seen, in order (`language` indexes it). */
+  readonly languages: string[] = [];
+  private readonly languageIndex = new Map<string, number>();
 
   get size(): number {
     return this.urls.size;
@@ -160,11 +165,30 @@ export class UrlRegistry {
     this.canonical = grow(this.canonical, n);
     this.redirect = grow(this.redirect, n);
     this.sitemapFile = grow(this.sitemapFile, n);
+    this.language = grow(this.language, n);
     this.depth[id] = depth;
     this.via[id] = VIA.indexOf(via);
     this.canonical[id] = NO_ID;
     this.redirect[id] = NO_ID;
     return { id, created: true };
+  }
+
+  /** Records page `id`'s language version (a lower-cased tag); at most 65,535 distinct ones are told apart. */
+  setLanguage(id: number, tag: string | null): void {
+    if (tag === null) return;
+    let index = this.languageIndex.get(tag);
+    if (index === undefined) {
+      if (this.languages.length >= 0xffff) return;
+      index = this.languages.push(tag);
+      this.languageIndex.set(tag, index);
+    }
+    this.language[id] = index;
+  }
+
+  /** Page `id`'s language version, or null. */
+  languageOf(id: number): string | null {
+    const index = this.language[id];
+    return index === 0 ? null : this.languages[index - 1];
   }
 
   discoveredVia(id: number): DiscoveredVia {

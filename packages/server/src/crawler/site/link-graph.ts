@@ -42,6 +42,8 @@ export class LinkGraph {
   private readonly pending = new PendingLinks();
   private readonly nofollow: NofollowLinks;
   readonly hreflang: HreflangMap = new Map();
+  /** Pages with a hreflang annotation of any kind (HTML, Link header or sitemap), internal targets or not. */
+  hreflangPages = 0;
 
   constructor(private readonly ctx: CrawlContext) {
     this.nofollow = new NofollowLinks(ctx);
@@ -78,8 +80,23 @@ export class LinkGraph {
       const target = h.url === url ? id : (this.ctx.scheduler.discover(h.url, childDepth, 'hreflang') ?? this.ctx.reg.get(h.url));
       if (target !== undefined && target !== null) alternates.push({ lang: h.lang, target });
     }
-    if (alternates.length) this.hreflang.set(id, alternates);
+    if (summary.hreflang.length) this.hreflangPages++;
+    this.addAlternates(id, alternates);
     return links;
+  }
+
+  /**
+   * Adds hreflang annotations of page `id`, from its HTML or from a sitemap (either may come
+   * first: sitemaps are read while pages are fetched); one entry per language and target.
+   */
+  addAlternates(id: number, alternates: { lang: string; target: number }[]): void {
+    if (!alternates.length) return;
+    const known = this.hreflang.get(id);
+    if (!known) {
+      this.hreflang.set(id, alternates);
+      return;
+    }
+    for (const a of alternates) if (!known.some((k) => k.lang === a.lang && k.target === a.target)) known.push(a);
   }
 
   private canonicalTarget(id: number, url: string, canonical: string, depth: number): number {

@@ -16,6 +16,8 @@ export interface SiteAuditInput {
   registry: UrlRegistry;
   /** Hreflang annotations of the pages that have some: page id → [lang, target id]. */
   hreflang: Map<number, { lang: string; target: number }[]>;
+  /** True when some page or sitemap entry has a hreflang annotation (to any host). Absent: `hreflang` is not empty. */
+  hreflangDeclared?: boolean;
   duplicationThreshold: number;
   /** False when the budget or a stop left the link graph incomplete: orphans cannot be told. */
   linkGraphComplete: boolean;
@@ -106,6 +108,8 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
     if (reg.has(id, Flag.InSitemap)) await sitemapEntry(reg, id, report);
   }
 
+  if (!(input.hreflangDeclared ?? input.hreflang.size > 0)) await languageVersionsWithoutHreflang(reg, report);
+
   for (const [id, entries] of input.hreflang) {
     for (const { lang, target } of entries) {
       if (target === id || reg.state[target] !== State.Done || reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) continue;
@@ -121,6 +125,34 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
       }
     }
   }
+}
+
+/** Pages a language needs to count as a language version of the site (one stray page in another language is not one). */
+export const MIN_LANGUAGE_VERSION_PAGES = 2;
+
+/**
+ * hreflang_missing, once for the site (on the start URL): the HTML pages answering 2xx (meta-refresh
+ * stubs aside) fall into language versions (page/page-language.ts: declared, else named by the URL)
+ * of at least two primary languages with MIN_LANGUAGE_VERSION_PAGES pages each, and no page or
+ * sitemap declares any hreflang. `en` and `en-us` pages alone are one language, not two versions.
+ */
+async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report): Promise<void> {
+  const versions = new Map<string, { pages: number; example: number }>();
+  let start = -1;
+  for (let id = 0; id < reg.size; id++) {
+    if (reg.has(id, Flag.Start)) start = id;
+    if (!isFetchedOk(reg, id) || !reg.has(id, Flag.Internal) || !reg.has(id, Flag.Html) || reg.has(id, Flag.RefreshRedirect)) continue;
+    const lang = reg.languageOf(id);
+    if (lang === null) continue;
+    const v = versions.get(lang);
+    if (v) v.pages++;
+    else versions.set(lang, { pages: 1, example: id });
+  }
+  const primaries = new Map<string, number>();
+  for (const [lang, v] of versions) primaries.set(lang.split('-')[0], (primaries.get(lang.split('-')[0]) ?? 0) + v.pages);
+  if ([...primaries.values()].filter((n) => n >= MIN_LANGUAGE_VERSION_PAGES).length < 2 || start < 0) return;
+  const list = [...versions].sort((a, b) => b[1].pages - a[1].pages || (a[0] < b[0] ? -1 : 1)).map(([lang, v]) => ({ lang, pages: v.pages, example: reg.url(v.example) }));
+  await report('hreflang_missing', start, D.hreflangMissing(list));
 }
 
 /**

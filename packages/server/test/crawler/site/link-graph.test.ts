@@ -20,6 +20,7 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
     resources: [],
     imagesWithoutAlt: 0,
     hreflang: [],
+    language: null,
     metaRefreshUrl: null,
     refreshRedirect: false,
     metaRobots: null,
