@@ -87,6 +87,8 @@ export const CHECK_DETAILS = {
   /** hreflang_missing: the language versions found (language, pages, an example URL), largest first. */
   hreflangMissing: (versions: readonly { lang: string; pages: number; example: string }[]) =>
     `${versions.length} language versions, no hreflang: ${list(versions.map((v) => `${v.lang} (${v.pages} page(s), e.g. ${v.example})`), 6)}`,
+  /** A title or description with wide (CJK) characters: its characters and its width in half-widths, the thresholds' unit. */
+  lengthWide: (chars: number, width: number) => `${chars} characters, ${width} half-widths (a Chinese, Japanese or Korean character counts as two)`,
   headerMissing: (header: string) => `no ${header} header`,
   frameProtectionMissing: () => 'no X-Frame-Options nor CSP frame-ancestors',
   ogImageRelative: (value: string) => `og:image "${value.slice(0, 200)}" is not an absolute URL`,

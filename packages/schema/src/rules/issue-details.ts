@@ -213,6 +213,7 @@ const RULES: readonly Rule[] = [
   [/^no <title>$/, () => 'pas de <title>'],
   [/^(\d+) <title> tags$/, (m) => `${m[1]} balises <title>`],
   [/^(\d+) characters$/, (m) => `${m[1]} caractères`],
+  [/^(\d+) characters, (\d+) half-widths \(a Chinese, Japanese or Korean character counts as two\)$/, (m) => `${m[1]} caractères, ${m[2]} demi-chasses (un caractère chinois, japonais ou coréen compte double)`],
   [/^empty meta description$/, () => 'méta-description vide'],
   [/^no meta description$/, () => 'pas de méta-description'],
   [/^no <h1>$/, () => 'pas de <h1>'],

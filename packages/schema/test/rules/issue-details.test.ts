@@ -162,6 +162,7 @@ function deeperCatalogueExamples(): string[] {
     anchorsGeneric: D.anchorsGeneric([{ text: 'click here', url: U }]),
     hreflangInvalid: D.hreflangInvalid('en-UK'),
     hreflangDuplicate: D.hreflangDuplicate('fr', [U, V]),
+    lengthWide: D.lengthWide(13, 20),
     langMismatchScript: D.langMismatchScript('en', 92, 'han'),
     langMismatchNoKana: D.langMismatchNoKana('ja', 540),
     langMismatchKana: D.langMismatchKana('zh-cn', 31),

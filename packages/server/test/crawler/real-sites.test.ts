@@ -16,7 +16,9 @@
  * Neither depends on how many pages a site has, so a new point release of a package keeps the
  * test meaningful.
  */
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS, crawlSite, type CrawlOutcome, type IssueRecord, type PageRecord } from '../../src/crawler/index.js';
 import { config, FAST } from '../../../../tests/support/crawler.js';
@@ -32,13 +34,34 @@ interface RealSite {
   exclude?: string[];
   /** Pages reachable at least (a sanity check of the reading). */
   minPages: number;
+  /** Where the crawl starts (default `/`). */
+  start?: string;
+  /**
+   * The sitemap the test writes for the site (the package ships none): the folder is served
+   * through a temporary folder of links to its files, with `/sitemap.xml` listing these files
+   * and a robots.txt naming it.
+   */
+  sitemap?: (files: string[]) => string[];
 }
+
+/** The Debian Reference's language versions installed (debian-reference-en, -ja, -zh-cn). */
+const DEBIAN_REFERENCE_LANGUAGES = ['en', 'ja', 'zh-cn'];
 
 const SITES: RealSite[] = [
   { name: 'sqlite', debianPackage: 'sqlite3-doc', root: '/usr/share/doc/sqlite3', minPages: 1000 },
   { name: 'postgresql', debianPackage: 'postgresql-doc-15', root: '/usr/share/doc/postgresql-doc-15/html', minPages: 1000 },
   // Without the library and C API references (380 of its 530 pages, 32 of its 50 MB of HTML).
   { name: 'python', debianPackage: 'python3.11-doc', root: '/usr/share/doc/python3.11/html', exclude: ['/library/', '/c-api/'], minPages: 140 },
+  // One book in three languages (DocBook XHTML): the crawl starts on the English version, whose
+  // pages never link to the others; the sitemap lists all three, with no hreflang (real-sites.md).
+  {
+    name: 'debian-reference',
+    debianPackage: 'debian-reference-en debian-reference-ja debian-reference-zh-cn',
+    root: '/usr/share/debian-reference',
+    start: '/index.en.html',
+    sitemap: (files) => files.filter((f) => DEBIAN_REFERENCE_LANGUAGES.some((l) => f.endsWith(`.${l}.html`))).map((f) => `/${f}`),
+    minPages: 45,
+  },
 ];
 
 /** One value of one page as the crawl and the files have it (a difference when they disagree). */
@@ -175,6 +198,20 @@ async function crawl(startUrl: string, exclude: string[]): Promise<Crawl> {
   cfg.excludePatterns = exclude.length ? exclude.join('\n') : null;
   const outcome = await crawlSite(cfg, sink, FAST);
   return { outcome, ...out };
+}
+
+/** A temporary folder of symbolic links to the files of `root`, where the test adds its own files. */
+function linkedFolder(root: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'real-site-'));
+  for (const name of readdirSync(root)) symlinkSync(join(root, name), join(folder, name));
+  return folder;
+}
+
+/** `/sitemap.xml` listing `urls`, and a robots.txt naming it, in `folder`. */
+function writeSitemap(folder: string, urls: string[]): void {
+  const entries = urls.map((u) => `  <url><loc>${u}</loc></url>\n`).join('');
+  writeFileSync(join(folder, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}</urlset>\n`);
+  writeFileSync(join(folder, 'robots.txt'), `User-agent: *\nAllow: /\nSitemap: ${new URL('/sitemap.xml', urls[0]).href}\n`);
 }
 
 // ---------------------------------------------------------------- comparison
@@ -342,13 +379,19 @@ describe.each(SITES)('crawl of a real site: $name ($debianPackage)', (site) => {
   let reading: SiteReading;
   let compared: Difference[];
 
+  let served: string;
+  let sitemap: string[];
+
   beforeAll(async () => {
     if (!existsSync(site.root)) throw new Error(`${site.root} is missing: apt-get install ${site.debianPackage} (as .ci/run does)`);
-    server = await serveFolder(site.root);
-    const start = `${server.origin}/`;
+    served = site.sitemap ? linkedFolder(site.root) : site.root;
+    server = await serveFolder(served);
+    sitemap = site.sitemap ? site.sitemap(readdirSync(site.root).sort()).map((path) => server.origin + path) : [];
+    if (site.sitemap) writeSitemap(served, sitemap);
+    const start = `${server.origin}${site.start ?? '/'}`;
     const exclude = site.exclude ?? [];
     result = await crawl(start, exclude);
-    reading = readSite(site.root, server.origin, start, (url) => exclude.some((prefix) => url.startsWith(server.origin + prefix)));
+    reading = readSite(served, server.origin, start, (url) => exclude.some((prefix) => url.startsWith(server.origin + prefix)), sitemap);
     const d = new Differences(site.name, server.origin);
     comparePages(d, result.pages, reading);
     compareBrokenLinks(d, result.issues, reading);
@@ -359,7 +402,10 @@ describe.each(SITES)('crawl of a real site: $name ($debianPackage)', (site) => {
       appendFileSync(process.env.REAL_SITES_DUMP, compared.filter(differs).map((x) => `${line(x)}\n`).join(''));
     }
   }, 120_000);
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    if (served && served !== site.root) rmSync(served, { recursive: true, force: true });
+  });
 
   it('crawls the whole site, on this machine only', () => {
     expect(result.outcome.blocked).toBe(false);
