@@ -41,11 +41,13 @@ export enum Flag {
 export const NO_ID = -1;
 /** `canonical` column: the canonical points off the site or to a URL that cannot be crawled. */
 export const UNUSABLE_ID = -2;
+/** `canonical` column: the canonical points to another site (the page's canonical_cross_domain). */
+export const OFF_SITE_ID = -3;
 /** `finalStatus` column: the end of the chain is not known (yet). */
 export const CHAIN_UNKNOWN = 0;
 /** `finalStatus` column: the chain ended without an answer (fetch error, loop, bad Location). */
 export const CHAIN_FAILED = -1;
-/** True when a `canonical` or `redirect` value names a registered URL (not NO_ID or UNUSABLE_ID). */
+/** True when a `canonical` or `redirect` value names a registered URL (not NO_ID, UNUSABLE_ID or OFF_SITE_ID). */
 export function isId(value: number): boolean {
   return value >= 0;
 }
@@ -119,7 +121,7 @@ export class UrlRegistry {
   contentKey = new Float64Array(1024);
   simHi = new Uint32Array(1024);
   simLo = new Uint32Array(1024);
-  /** id of the canonical target, NO_ID or UNUSABLE_ID. */
+  /** id of the canonical target, NO_ID, UNUSABLE_ID or OFF_SITE_ID. */
   canonical = new Int32Array(1024);
   /** id of the redirect target; NO_ID when none or off the crawl. */
   redirect = new Int32Array(1024);

@@ -7,7 +7,7 @@
 import type { CheckName } from '../checks.js';
 import { NofollowLinks, type PageLinks } from './nofollow-links.js';
 import { isMarked, PendingLinks, sourceOf } from './pending-links.js';
-import { CHAIN_FAILED, Flag, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
+import { CHAIN_FAILED, Flag, OFF_SITE_ID, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
 import type { PageSummary } from '../page/page-facts.js';
 import type { CrawlContext } from '../run/crawl-context.js';
 
@@ -101,7 +101,7 @@ export class LinkGraph {
 
   private canonicalTarget(id: number, url: string, canonical: string, depth: number): number {
     if (canonical === url) return id;
-    if (!this.ctx.scope.isInternal(canonical)) return UNUSABLE_ID;
+    if (!this.ctx.scope.isInternal(canonical)) return OFF_SITE_ID;
     return this.ctx.scheduler.discover(canonical, depth, 'canonical') ?? this.ctx.reg.get(canonical) ?? UNUSABLE_ID;
   }
 

@@ -7,7 +7,7 @@
  */
 import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import type { CheckName } from '../checks.js';
-import { Flag, isFetchedOk, isId, isIndexable2xx, NO_ID, State, type UrlRegistry } from '../run/url-registry.js';
+import { Flag, isFetchedOk, isId, isIndexable2xx, NO_ID, OFF_SITE_ID, State, type UrlRegistry } from '../run/url-registry.js';
 import { nearDuplicatesIndexed, nearDuplicatesPairwise } from './near-duplicates.js';
 
 export type Report = (name: CheckName, pageId: number, details: string) => Promise<void>;
@@ -221,7 +221,8 @@ async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promi
   else if (reg.has(id, Flag.RefreshRedirect)) found = ['sitemap_redirect', 'redirects (meta refresh)'];
   else if (status !== 200) found = ['sitemap_bad_url', `status ${status}`];
   else if (reg.has(id, Flag.Noindex)) found = ['sitemap_noindex', 'noindex'];
-  else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== id) found = ['sitemap_non_canonical', 'not canonical'];
+  // A canonical to another site is the page's canonical_cross_domain: one cause, one finding.
+  else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== OFF_SITE_ID && reg.canonical[id] !== id) found = ['sitemap_non_canonical', 'not canonical'];
   if (found) await report(found[0], id, D.sitemapEntry(found[1]));
 }
 

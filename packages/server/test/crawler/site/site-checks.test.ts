@@ -101,12 +101,12 @@ describe('link graph checks', () => {
   });
 
   it('sitemap entries by cause; indexable pages missing from the sitemap; pages with a single incoming link', async () => {
-    const listed = ['/', '/linked', '/moved', '/gone', '/hidden', '/copy', '/private/x'];
+    const listed = ['/', '/linked', '/moved', '/gone', '/hidden', '/copy', '/elsewhere', '/private/x'];
     const sitemap = (o: string) => `<?xml version="1.0"?><urlset>${listed.map((p) => `<url><loc>${o}${p}</loc></url>`).join('')}</urlset>`;
     const s = await start({
       robots: 'User-agent: *\nDisallow: /private/\nSitemap: /sitemap.xml\n',
       routes: {
-        '/': hub(['/linked', '/twice', '/unlisted', '/moved', '/hidden', '/copy']),
+        '/': hub(['/linked', '/twice', '/unlisted', '/moved', '/hidden', '/copy', '/elsewhere']),
         '/linked': pageRoute('/linked', { path: '/linked', body: '<a href="/twice">t</a>' }),
         '/twice': pageRoute('/twice'),
         '/unlisted': pageRoute('/unlisted'),
@@ -114,6 +114,8 @@ describe('link graph checks', () => {
         '/gone': { status: 404, html: () => 'gone' },
         '/hidden': pageRoute('/hidden', { path: '/hidden', head: '<meta name="robots" content="noindex">' }),
         '/copy': pageRoute('/copy', { path: '/copy', canonical: '/linked' }),
+        // Canonical to another site: the page's canonical_cross_domain says it, the sitemap entry adds nothing (one cause, one finding).
+        '/elsewhere': pageRoute('/elsewhere', { path: '/elsewhere', canonical: 'https://mirror.example/elsewhere' }),
         '/private/x': pageRoute('/private/x'),
         '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap },
       },
@@ -124,6 +126,7 @@ describe('link graph checks', () => {
     expect(flagged('sitemap_bad_url')).toEqual(['/gone listed in the sitemap: status 404']);
     expect(flagged('sitemap_noindex')).toEqual(['/hidden listed in the sitemap: noindex']);
     expect(flagged('sitemap_non_canonical')).toEqual(['/copy listed in the sitemap: not canonical']);
+    expect(flagged('canonical_cross_domain')).toEqual(['/elsewhere canonical https://mirror.example/elsewhere is on another host']);
     expect(flagged('sitemap_blocked')).toEqual(['/private/x listed in the sitemap: blocked by robots.txt']);
     // Listed pages, noindex and non-canonical ones are not asked into the sitemap.
     expect(flagged('not_in_sitemap')).toEqual(['/twice indexable, not listed in the sitemap', '/unlisted indexable, not listed in the sitemap']);
