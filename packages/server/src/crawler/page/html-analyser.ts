@@ -8,7 +8,9 @@
  * Sitebulb and Screaming Frog's content area do (docs/decisions/page-content.md): the text inside
  * `<main>`, `<article>` or `role=main` when the page has one, minus the navigation nested in it;
  * else the body minus `<nav>`, `<header>`, `<footer>`, `<aside>` and their ARIA roles. Titles,
- * h1, meta tags and links are read from the whole page, as search engines read them.
+ * h1, meta tags and links are read from the whole page, as search engines read them, except an
+ * h1 in the template's chrome (navigation, or a header or footer outside `<main>`): a theme's
+ * site title is not the page's h1 when the page has one of its own.
  */
 import { Parser } from 'htmlparser2';
 import { isGenericAnchor } from './anchor-text.js';
@@ -187,6 +189,8 @@ export class HtmlAnalyser {
   };
   private readonly parser: Parser;
   private readonly ids = new Set<string>();
+  /** The h1 elements in order, and whether each is in the template's chrome (a site title in the header or sidebar). */
+  private readonly h1s: { text: string; template: boolean }[] = [];
   /** Distinct hrefs → nofollow (true when any link with that href is nofollow). */
   private readonly links = new Map<string, boolean>();
   private readonly bodyWords: string[] = [];
@@ -233,6 +237,10 @@ export class HtmlAnalyser {
     this.flush();
     const f = this.facts;
     for (const [href, nofollow] of this.links) f.links.push({ href, nofollow });
+    // The site title a template writes as an <h1> in its header or sidebar is not the page's h1
+    // when the page has one of its own; a page whose only h1 is there keeps it.
+    const own = this.h1s.filter((h) => !h.template);
+    f.h1 = (own.length ? own : this.h1s).map((h) => h.text);
     const area = this.hasMain ? this.mainArea : this.bodyArea;
     f.mainWords = this.hasMain ? this.articleWords : this.bodyWords;
     f.wordCount = area.words;
@@ -266,6 +274,14 @@ export class HtmlAnalyser {
     if (bits & Scope.Chrome) this.chrome += by;
     if (bits & Scope.Main) this.main += by;
     if (bits & Scope.Code) this.code += by;
+  }
+
+  /**
+   * True inside the site's template rather than the page's content: navigation anywhere, or a
+   * header or footer outside the main element (an article's own header is the article's).
+   */
+  private get inTemplateChrome(): boolean {
+    return this.navigation > 0 || (this.chrome > 0 && this.main === 0);
   }
 
   /** True when text here belongs to the main element's area, and to the fallback area. */
@@ -374,7 +390,7 @@ export class HtmlAnalyser {
       const h = { level: this.heading.level, text: squash(this.heading.text) };
       const imageAlt = this.heading.imageAlt;
       this.heading = null;
-      if (h.level === 1) push(this.facts.h1, h.text, 50);
+      if (h.level === 1) push(this.h1s, { text: h.text, template: this.inTemplateChrome }, 50);
       if (h.level === 1 && h.text === '' && !imageAlt) this.facts.emptyH1++;
       // The heading element itself is still open here: its scope is its parent's.
       if (this.inMainArea) this.mainArea.heading(h);
