@@ -11,6 +11,8 @@ import {
   crawlSettingsText,
   crawlProgressPercent,
   localiseIssueDetails,
+  mayBeTemplate,
+  templatePattern,
   normaliseUrl,
   pagespeedSkipReason,
   unmeasuredPageSpeed,
@@ -228,15 +230,25 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
     return { type: 'list', items };
   },
 
-  getCrawlIssueSummary({ db, caller, params }) {
+  getCrawlIssueSummary({ db, caller, params, language }) {
     const crawl = settledCrawl(db, params.crawl, caller);
-    const groups = new Map<string, IssueSummary['groups'][number]>();
+    const groups = new Map<string, IssueSummary['groups'][number] & { urls: Set<string>; byDetails: Map<string, string[]> }>();
     for (const issue of crawl.issues) {
-      const group = groups.get(issue.name) ?? { name: issue.name, severity: issue.severity, category: issue.category, occurrences: 0 };
+      const group = groups.get(issue.name) ?? { name: issue.name, severity: issue.severity, category: issue.category, occurrences: 0, pages: 0, template: null, urls: new Set(), byDetails: new Map() };
       group.occurrences++;
+      group.urls.add(issue.url);
+      group.byDetails.set(issue.details, [...(group.byDetails.get(issue.details) ?? []), issue.url]);
       groups.set(issue.name, group);
     }
-    const list = [...groups.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || a.name.localeCompare(b.name));
+    // HTML pages as the server counts them (internal, 2xx, HTML): the template patterns' denominator.
+    const html = crawl.page_records.filter((p) => p.is_internal && p.error_type === null && p.status_code !== null && p.status_code >= 200 && p.status_code < 300 && (p.content_type ?? '').includes('html')).length;
+    const list = [...groups.values()]
+      .map(({ urls, byDetails, ...g }) => {
+        const [details, pages] = [...byDetails].map(([d, u]) => [d, [...new Set(u)]] as const).sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0];
+        const template = mayBeTemplate(html, urls.size) ? templatePattern(html, { details, pages: pages.length }, pages) : null;
+        return { ...g, pages: urls.size, template: template && { ...template, details: localiseIssueDetails(template.details, language) } };
+      })
+      .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || a.name.localeCompare(b.name));
     // Totals are the sum of the groups, by construction.
     const totals = { error: 0, warning: 0, info: 0 };
     for (const g of list) totals[g.severity] += g.occurrences;

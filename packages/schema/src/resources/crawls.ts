@@ -60,13 +60,34 @@ export const IssueOccurrence = z
   .meta({ id: 'IssueOccurrence', description: 'One issue on one URL.' });
 export type IssueOccurrence = z.infer<typeof IssueOccurrence>;
 
+export const TemplatePattern = z
+  .object({
+    scope: z.enum(['site']).describe('what the pattern covers: the whole site'),
+    pages: z.int().min(0).describe('HTML pages on which the check fires with these details'),
+    share: z.number().min(0).max(1).describe('pages over the crawl\'s HTML pages (internal, answering 2xx)'),
+    details: z.string().describe('the details those occurrences share (their common cause), in the reader\'s language'),
+    examples: z.array(z.string()).max(3).describe('a few of those pages'),
+  })
+  .meta({
+    id: 'TemplatePattern',
+    description: 'One decision of the site\'s template: the check fires with the same details on more than half of the site\'s HTML pages (docs/checks.md, "Scope"). The occurrences stay listed page by page.',
+  });
+export type TemplatePattern = z.infer<typeof TemplatePattern>;
+
 export const IssueSummary = z
   .object({
     crawl_id: Uuid,
     totals: SeverityCounts,
     protection_occurrences: z.int().min(0),
     groups: z.array(
-      z.object({ name: z.string(), severity: Severity, category: z.string(), occurrences: z.int().min(0) }),
+      z.object({
+        name: z.string(),
+        severity: Severity,
+        category: z.string(),
+        occurrences: z.int().min(0),
+        pages: z.int().min(0).describe('distinct URLs with an occurrence'),
+        template: TemplatePattern.nullable().describe('set when the occurrences are one template decision'),
+      }),
     ),
   })
   .meta({ id: 'IssueSummary' });

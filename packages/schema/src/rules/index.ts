@@ -12,6 +12,7 @@ export {
   type CampaignWriteOnly,
 } from './campaign-settings.js';
 export { CHECK_DETAILS } from './check-details.js';
+export { mayBeTemplate, TEMPLATE_MIN_PAGES, type TemplatePattern, templatePattern } from './template-patterns.js';
 export { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
 export { THRESHOLDS } from './check-thresholds.js';
 export { CATEGORY_TITLES, checkReference, type CheckReferenceRow, checksMarkdown } from './checks-reference.js';
