@@ -26,6 +26,7 @@ import { CHECKS, crawlSite, type CrawlOutcome, type IssueRecord, type PageRecord
 import { config, FAST } from '../../../../tests/support/crawler.js';
 import { readSite, type SiteReading } from './site-reading.js';
 import { countScripts, emptyScriptCounts, languageMismatch } from '../../src/crawler/page/page-language.js';
+import { checkScope, type CheckName } from '@siteaudit/schema/rules';
 import { serveFolder, type StaticSite } from './static-server.js';
 
 interface RealSite {
@@ -392,6 +393,10 @@ function judge(
 const isLink = (field: string) => field === 'broken_internal_link';
 const isResource = (field: string) => field.startsWith('resource') || field.startsWith('broken resource');
 const isPage = (field: string) => !isLink(field) && !isResource(field);
+
+it('documents in docs/checks.md why each check frequent on a corpus site may be (check-scopes.ts `frequent`)', () => {
+  for (const name of Object.keys(FREQUENT_ON_REAL_SITES)) expect(checkScope(name as CheckName).frequent, name).toBeTruthy();
+});
 
 it('cites a document for each documented choice', () => {
   const repo = new URL('../../../../', import.meta.url);
