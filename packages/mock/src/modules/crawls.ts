@@ -11,8 +11,11 @@ import {
   crawlSettingsText,
   crawlProgressPercent,
   localiseIssueDetails,
+  checkScope,
   mayBeTemplate,
   templatePattern,
+  topCause,
+  type CheckName,
   normaliseUrl,
   pagespeedSkipReason,
   unmeasuredPageSpeed,
@@ -244,8 +247,9 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
     const html = crawl.page_records.filter((p) => p.is_internal && p.error_type === null && p.status_code !== null && p.status_code >= 200 && p.status_code < 300 && (p.content_type ?? '').includes('html')).length;
     const list = [...groups.values()]
       .map(({ urls, byDetails, ...g }) => {
-        const [details, pages] = [...byDetails].map(([d, u]) => [d, [...new Set(u)]] as const).sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0];
-        const template = mayBeTemplate(html, urls.size) ? templatePattern(html, { details, pages: pages.length }, pages) : null;
+        const rows = [...byDetails].map(([details, u]) => ({ details, pages: new Set(u).size }));
+        const top = mayBeTemplate(html, urls.size) ? topCause(checkScope(g.name as CheckName).scope, rows, urls.size) : null;
+        const template = top && templatePattern(html, top, [...new Set(byDetails.get(top.details))]);
         return { ...g, pages: urls.size, template: template && { ...template, details: localiseIssueDetails(template.details, language) } };
       })
       .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || a.name.localeCompare(b.name));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mayBeTemplate, TEMPLATE_MIN_PAGES, templatePattern } from '../../src/rules/template-patterns.js';
+import { mayBeTemplate, TEMPLATE_MIN_PAGES, templateCause, templatePattern, topCause } from '../../src/rules/template-patterns.js';
 
 describe('template patterns', () => {
   it('is one details value on more than half of the HTML pages', () => {
@@ -20,5 +20,23 @@ describe('template patterns', () => {
         expect(p !== null).toBe(mayBeTemplate(html, pages));
       }),
     );
+  });
+
+  it('compares causes, not counts, and for a check about the page not the paths of the URLs it names', () => {
+    expect(templateCause('page', '14 image(s): images/prev.png, images/next.png (+11)')).toBe(templateCause('page', '9 image(s): images/prev.png, images/next.png (+6)'));
+    expect(templateCause('page', 'h2 followed by h4')).not.toBe(templateCause('page', 'h3 followed by h5'));
+    expect(templateCause('page', 'canonical ignored: file URL file:///usr/share/doc/a.html')).toBe(templateCause('page', 'canonical ignored: file URL file:///usr/share/doc/b/c.html'));
+    expect(templateCause('page', 'canonical https://www.sqlite.org/a.html is on another host')).not.toBe(templateCause('page', 'canonical https://mirror.example/a.html is on another host'));
+    // A link's target is its cause.
+    expect(templateCause('link', 'link to https://s.example/a: status 404')).not.toBe(templateCause('link', 'link to https://s.example/b: status 404'));
+    const rows = [
+      { details: 'canonical https://www.sqlite.org/a.html is on another host', pages: 1 },
+      { details: 'canonical https://www.sqlite.org/b.html is on another host', pages: 1 },
+      { details: 'canonical https://www.sqlite.org/c.html is on another host', pages: 1 },
+      { details: 'canonical https://other.example/x is on another host', pages: 1 },
+    ];
+    expect(topCause('page', rows, 4)).toEqual({ details: 'canonical https://www.sqlite.org/a.html is on another host', pages: 3 });
+    expect(templatePattern(5, topCause('page', rows, 4), [])).toMatchObject({ pages: 3, share: 0.6 });
+    expect(topCause('link', [], 0)).toBeNull();
   });
 });

@@ -66,7 +66,7 @@ describe('crawl lifecycle', () => {
     // The site is served over plain HTTP: one template decision on every HTML page, said once in
     // the summary (its details in the caller's language, French by default); the occurrences stay
     // listed page by page. A check on one page is no pattern.
-    const html = (pages as { is_internal: boolean; status_code: number | null; content_type: string | null }[]).filter((p) => p.is_internal && p.status_code === 200 && p.content_type?.includes('html'));
+    const html = (pages as unknown as { is_internal: boolean; status_code: number | null; content_type: string | null }[]).filter((p) => p.is_internal && p.status_code === 200 && p.content_type?.includes('html'));
     const http = summary.groups.find((g: { name: string }) => g.name === 'http_page');
     expect(http).toMatchObject({ pages: html.length, occurrences: html.length, template: { scope: 'site', pages: html.length, share: 1, details: 'servie en HTTP non chiffré' } });
     expect(http.template.examples).toHaveLength(3);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { IssueSummary, Language } from '@siteaudit/schema';
-import { mayBeTemplate, templatePattern } from '@siteaudit/schema/rules';
+import { checkScope, type CheckName, mayBeTemplate, templatePattern, topCause } from '@siteaudit/schema/rules';
 import { issueDetailsIn } from '../../reports/issue-details.js';
 import type { CrawlRow } from './crawl-row.js';
 
@@ -31,7 +31,7 @@ export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'pro
     const occurrences = Number(g.occurrences);
     const pages = Number(g.pages);
     totals[g.severity] += occurrences;
-    const template = mayBeTemplate(html, pages) ? await templateOf(knex, crawl.id, g.name, html, language) : null;
+    const template = mayBeTemplate(html, pages) ? await templateOf(knex, crawl.id, g.name, pages, html, language) : null;
     out.push({ name: g.name, severity: g.severity, category: g.category, occurrences, pages, template });
   }
   return { crawl_id: crawl.id, totals, protection_occurrences: crawl.protection_occurrences, groups: out };
@@ -49,17 +49,25 @@ async function htmlPages(knex: Knex, crawlId: string): Promise<number> {
   return Number(count);
 }
 
-/** The template pattern of check `name`: its most common details on more than half of the HTML pages, with three example pages. */
-async function templateOf(knex: Knex, crawlId: string, name: string, html: number, language: Language): Promise<IssueSummary['groups'][number]['template']> {
-  const [top] = (await knex('crawl_issues')
+/** Distinct details read per check to find its most common cause: far above a template check's (a few values), enough for the others. */
+const MAX_DETAILS = 10_000;
+
+/**
+ * The template pattern of check `name` (on `pages` distinct pages): its most common cause
+ * (schema rules/template-patterns.ts `topCause`) on more than half of the HTML pages, with the
+ * details most of those pages have and three example pages.
+ */
+async function templateOf(knex: Knex, crawlId: string, name: string, pages: number, html: number, language: Language): Promise<IssueSummary['groups'][number]['template']> {
+  const rows = (await knex('crawl_issues')
     .where({ crawl_id: crawlId, name })
     .select('details')
     .countDistinct({ pages: 'url_hash' })
     .groupBy('details')
     .orderBy([{ column: 'pages', order: 'desc' }, { column: 'details' }])
-    .limit(1)) as { details: string; pages: string | number }[];
-  if (!top || Number(top.pages) * 2 <= html) return null;
+    .limit(MAX_DETAILS)) as { details: string; pages: string | number }[];
+  const top = topCause(checkScope(name as CheckName).scope, rows.map((r) => ({ details: r.details, pages: Number(r.pages) })), pages);
+  if (!top || top.pages * 2 <= html) return null;
   const examples = (await knex('crawl_issues').where({ crawl_id: crawlId, name, details: top.details }).orderBy('seq').limit(3).select('url')) as { url: string }[];
-  const pattern = templatePattern(html, { details: top.details, pages: Number(top.pages) }, examples.map((e) => e.url));
+  const pattern = templatePattern(html, top, examples.map((e) => e.url));
   return pattern && { ...pattern, details: issueDetailsIn(name, pattern.details, language) };
 }
