@@ -121,7 +121,7 @@ export function pageFacts(input: PageInput): PageFacts {
     metaRefreshUrl: target ? normaliseUrl(target, base) : null,
     metaRefreshDelay: html.metaRefresh === null ? 0 : metaRefreshDelay(html.metaRefresh),
     hreflang,
-    declaredLanguage: declaredLanguage(html.lang, headerValue(headers, 'content-language')),
+    declaredLanguage: declaredLanguage(html.lang, headerValue(headers, 'content-language'), hreflang.find((h) => h.url === url && h.lang !== 'x-default')?.lang ?? null),
     resources: resolveResources(html, base),
   };
 }

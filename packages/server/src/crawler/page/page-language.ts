@@ -1,9 +1,10 @@
 /**
  * The language of a page, as the page declares it and as its text is written.
  *
- * - **Declared**: `<html lang>`, else a single-valued `Content-Language` header (what Google's
- *   documentation on localized versions and browsers read; Google itself ignores the attribute
- *   for ranking, which is why a wrong one is worth a finding).
+ * - **Declared**: `<html lang>`, else a single-valued `Content-Language` header, else the page's
+ *   own hreflang entry (what browsers, screen readers and Google's documentation on localized
+ *   versions read; Google itself ignores the attribute for ranking, which is why a wrong one is
+ *   worth a finding).
  * - **Located**: a locale in the URL, as multi-language sites put one: a path segment among the
  *   first two (`/fr/`, `/pt-BR/`, `/docs/zh_CN/`), a language extension of the file name before its
  *   type (`index.ja.html`, Apache's content negotiation and Debian's web site), or the first label
@@ -117,9 +118,12 @@ export function canonicalLanguage(tag: string | null | undefined): string | null
   }
 }
 
-/** The language a page declares: `<html lang>`, else a Content-Language header naming one language. */
-export function declaredLanguage(htmlLang: string | null, contentLanguage: string | null): string | null {
-  return canonicalLanguage(htmlLang) ?? canonicalLanguage(contentLanguage);
+/**
+ * The language a page declares: `<html lang>`, else a Content-Language header naming one
+ * language, else the language its own hreflang annotation gives it (the entry naming the page itself).
+ */
+export function declaredLanguage(htmlLang: string | null, contentLanguage: string | null, hreflangSelf: string | null = null): string | null {
+  return canonicalLanguage(htmlLang) ?? canonicalLanguage(contentLanguage) ?? canonicalLanguage(hreflangSelf);
 }
 
 /** The page's language version: declared, else named by its URL; and where it comes from. */

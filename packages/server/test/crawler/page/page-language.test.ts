@@ -65,6 +65,8 @@ describe('the locale a URL names', () => {
     expect(declaredLanguage(null, 'de-DE')).toBe('de-de');
     expect(declaredLanguage('EN-us', 'de')).toBe('en-us');
     expect(declaredLanguage(null, 'de, en')).toBeNull();
+    expect(declaredLanguage(null, null, 'pt-BR')).toBe('pt-br');
+    expect(declaredLanguage('fr', null, 'pt-BR')).toBe('fr');
     expect(canonicalLanguage('not a tag')).toBeNull();
   });
 });
