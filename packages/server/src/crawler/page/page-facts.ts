@@ -54,10 +54,11 @@ export interface PageSummary {
   imagesWithoutAlt: number;
   hreflang: { lang: string; url: string }[];
   /**
-   * The page's language version (page-language.ts `pageLanguage`): declared by `<html lang>` or
-   * Content-Language, else named by its URL; null when neither says.
+   * The page's language version (page-language.ts `pageLanguage`): declared by `<html lang>`,
+   * Content-Language or its own hreflang entry (`fromUrl` false), else named by its URL (`fromUrl`
+   * true); null when neither says.
    */
-  language: string | null;
+  language: { tag: string; fromUrl: boolean } | null;
   metaRefreshUrl: string | null;
   /**
    * The page is a meta-refresh redirect (a refresh to another URL within
@@ -106,7 +107,7 @@ export interface PageFacts {
   /** Seconds before the meta refresh (0 when none is written or there is no refresh). */
   metaRefreshDelay: number;
   hreflang: { lang: string; url: string }[];
-  /** The language the page declares (`<html lang>`, else Content-Language), canonical and lower-cased. */
+  /** The language the page declares (`<html lang>`, else Content-Language, else its own hreflang entry), canonical and lower-cased. */
   declaredLanguage: string | null;
   /** What the page loads, resolved against <base>, once per URL. */
   resources: HtmlResource[];

@@ -71,6 +71,8 @@ const WEB_LANGUAGES = new Set(
 );
 /** Host labels that are a language code but mostly mean something else as a subdomain. */
 const NOT_LANGUAGE_HOSTS = new Set(['my', 'id', 'is', 'it', 'am', 'no', 'ne', 'be', 'si']);
+/** Bare folder names that are a language code but mostly mean something else (`/my/account`, `/ml/`, `/is/`). */
+const NOT_LANGUAGE_FOLDERS = new Set(['my', 'ml', 'am', 'be', 'is', 'no', 'si']);
 
 /** A locale as written in a URL (`fr`, `pt-BR`, `zh_CN`, `zh-cn`), lower-cased with hyphens; null when it is none. */
 export function localeOfSegment(segment: string): string | null {
@@ -92,6 +94,7 @@ export function urlLocale(url: string): string | null {
   const segments = parsed.pathname.split('/').slice(1);
   const file = segments.pop() ?? '';
   for (const segment of segments.slice(0, 2)) {
+    if (NOT_LANGUAGE_FOLDERS.has(segment)) continue;
     const locale = localeOfSegment(segment);
     if (locale) return locale;
   }
@@ -126,9 +129,11 @@ export function declaredLanguage(htmlLang: string | null, contentLanguage: strin
   return canonicalLanguage(htmlLang) ?? canonicalLanguage(contentLanguage) ?? canonicalLanguage(hreflangSelf);
 }
 
-/** The page's language version: declared, else named by its URL; and where it comes from. */
-export function pageLanguage(url: string, declared: string | null): string | null {
-  return declared ?? urlLocale(url);
+/** The page's language version: declared, else named by its URL; and whether the URL named it. */
+export function pageLanguage(url: string, declared: string | null): { tag: string; fromUrl: boolean } | null {
+  if (declared) return { tag: declared, fromUrl: false };
+  const located = urlLocale(url);
+  return located ? { tag: located, fromUrl: true } : null;
 }
 
 /** The primary language of a tag (`zh-cn` → `zh`). */

@@ -37,6 +37,9 @@ export enum Flag {
   NoClickDepth = 1 << 15,
 }
 
+/** `language` column: the bit saying the page's URL named its language (it declares none). */
+export const LANGUAGE_FROM_URL = 0x8000;
+
 /** `canonical` and `redirect` columns: no target. */
 export const NO_ID = -1;
 /** `canonical` column: the canonical points off the site or to a URL that cannot be crawled. */
@@ -127,7 +130,10 @@ export class UrlRegistry {
   redirect = new Int32Array(1024);
   /** 1 + the index of the first sitemap file listing the URL (site/site-files.ts `sitemapFiles`); 0 when none. */
   sitemapFile = new Uint8Array(1024);
-  /** 1 + the index in `languages` of the page's language version (page/page-language.ts); 0 when unknown. */
+  /**
+   * 1 + the index in `languages` of the page's language version (page/page-language.ts), with
+   * LANGUAGE_FROM_URL set when the URL named it (the page declares none); 0 when unknown.
+   */
   language = new Uint16Array(1024);
   /** The language versions seen, in order (`language` indexes it). */
   readonly languages: string[] = [];
@@ -175,22 +181,23 @@ export class UrlRegistry {
     return { id, created: true };
   }
 
-  /** Records page `id`'s language version (a lower-cased tag); at most 65,535 distinct ones are told apart. */
-  setLanguage(id: number, tag: string | null): void {
-    if (tag === null) return;
-    let index = this.languageIndex.get(tag);
+  /** Records page `id`'s language version (a lower-cased tag); at most 32,767 distinct ones are told apart. */
+  setLanguage(id: number, language: { tag: string; fromUrl: boolean } | null): void {
+    if (language === null) return;
+    let index = this.languageIndex.get(language.tag);
     if (index === undefined) {
-      if (this.languages.length >= 0xffff) return;
-      index = this.languages.push(tag);
-      this.languageIndex.set(tag, index);
+      if (this.languages.length >= LANGUAGE_FROM_URL - 1) return;
+      index = this.languages.push(language.tag);
+      this.languageIndex.set(language.tag, index);
     }
-    this.language[id] = index;
+    this.language[id] = index | (language.fromUrl ? LANGUAGE_FROM_URL : 0);
   }
 
-  /** Page `id`'s language version, or null. */
-  languageOf(id: number): string | null {
-    const index = this.language[id];
-    return index === 0 ? null : this.languages[index - 1];
+  /** Page `id`'s language version, and whether its URL named it; null when unknown. */
+  languageOf(id: number): { tag: string; fromUrl: boolean } | null {
+    const value = this.language[id];
+    const index = value & (LANGUAGE_FROM_URL - 1);
+    return index === 0 ? null : { tag: this.languages[index - 1], fromUrl: (value & LANGUAGE_FROM_URL) !== 0 };
   }
 
   discoveredVia(id: number): DiscoveredVia {

@@ -135,21 +135,28 @@ export const MIN_LANGUAGE_VERSION_PAGES = 2;
  * stubs aside) fall into language versions (page/page-language.ts: declared, else named by the URL)
  * of at least two primary languages with MIN_LANGUAGE_VERSION_PAGES pages each, and no page or
  * sitemap declares any hreflang. `en` and `en-us` pages alone are one language, not two versions.
+ * Languages only URLs name count when URLs name two of them or more (`/fr/…` and `/de/…`): a lone
+ * folder that happens to be a language code (`/id/…`) beside undeclared pages is no translation.
  */
 async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report): Promise<void> {
-  const versions = new Map<string, { pages: number; example: number }>();
+  const versions = new Map<string, { pages: number; example: number; fromUrl: boolean }>();
   let start = -1;
   for (let id = 0; id < reg.size; id++) {
     if (reg.has(id, Flag.Start)) start = id;
     if (!isFetchedOk(reg, id) || !reg.has(id, Flag.Internal) || !reg.has(id, Flag.Html) || reg.has(id, Flag.RefreshRedirect)) continue;
     const lang = reg.languageOf(id);
     if (lang === null) continue;
-    const v = versions.get(lang);
-    if (v) v.pages++;
-    else versions.set(lang, { pages: 1, example: id });
+    const v = versions.get(lang.tag);
+    if (v) {
+      v.pages++;
+      v.fromUrl &&= lang.fromUrl;
+    } else versions.set(lang.tag, { pages: 1, example: id, fromUrl: lang.fromUrl });
   }
+  const primary = (tag: string) => tag.split('-')[0];
+  const counted = (fromUrl: boolean) => new Set([...versions].filter(([, v]) => v.fromUrl === fromUrl && v.pages >= MIN_LANGUAGE_VERSION_PAGES).map(([tag]) => primary(tag)));
+  if (counted(true).size < 2) for (const [tag, v] of versions) if (v.fromUrl) versions.delete(tag);
   const primaries = new Map<string, number>();
-  for (const [lang, v] of versions) primaries.set(lang.split('-')[0], (primaries.get(lang.split('-')[0]) ?? 0) + v.pages);
+  for (const [tag, v] of versions) primaries.set(primary(tag), (primaries.get(primary(tag)) ?? 0) + v.pages);
   if ([...primaries.values()].filter((n) => n >= MIN_LANGUAGE_VERSION_PAGES).length < 2 || start < 0) return;
   const list = [...versions].sort((a, b) => b[1].pages - a[1].pages || (a[0] < b[0] ? -1 : 1)).map(([lang, v]) => ({ lang, pages: v.pages, example: reg.url(v.example) }));
   await report('hreflang_missing', start, D.hreflangMissing(list));

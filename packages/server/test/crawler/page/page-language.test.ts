@@ -52,6 +52,8 @@ describe('the locale a URL names', () => {
       'https://example.com/setup.py.html',
       'https://www.example.com/',
       'https://my.example.com/account',
+      'https://example.com/my/account',
+      'https://example.com/ml/models/',
       'https://it.example.com/helpdesk',
       'https://example.com/',
     ]) {
@@ -60,8 +62,9 @@ describe('the locale a URL names', () => {
   });
 
   it('declared wins over the URL', () => {
-    expect(pageLanguage('https://example.com/fr/', 'en')).toBe('en');
-    expect(pageLanguage('https://example.com/fr/', null)).toBe('fr');
+    expect(pageLanguage('https://example.com/fr/', 'en')).toEqual({ tag: 'en', fromUrl: false });
+    expect(pageLanguage('https://example.com/fr/', null)).toEqual({ tag: 'fr', fromUrl: true });
+    expect(pageLanguage('https://example.com/about', null)).toBeNull();
     expect(declaredLanguage(null, 'de-DE')).toBe('de-de');
     expect(declaredLanguage('EN-us', 'de')).toBe('en-us');
     expect(declaredLanguage(null, 'de, en')).toBeNull();

@@ -464,6 +464,15 @@ describe('language versions (hreflang_missing, lang_mismatch)', () => {
     expect(found(r, 'hreflang_missing')).toEqual([]);
   });
 
+  it('a lone folder that happens to be a language code is no language version', async () => {
+    const paths = ['/', '/a', '/id/1', '/id/2'];
+    const s = await start({
+      routes: Object.fromEntries(paths.map((path) => [path, pageRoute(path, { path, lang: path.startsWith('/id/') ? null : 'en', body: paths.map((p) => `<a href="${p}">${p}</a>`).join(' ') })])),
+    });
+    const r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual([]);
+  });
+
   it('a sitemap annotation without its return link is reported like an HTML one', async () => {
     const sitemap = (o: string) =>
       `<?xml version="1.0"?><urlset xmlns:xhtml="http://www.w3.org/1999/xhtml"><url><loc>${o}/a</loc><xhtml:link rel="alternate" hreflang="fr" href="${o}/fr/a"/></url><url><loc>${o}/fr/a</loc></url></urlset>`;
