@@ -107,7 +107,7 @@ const ROWS: Partial<Record<CheckName, CheckScopeRow>> = {
   anchor_text_generic: { ...PAGE, unit: 'one per page; the details count the links and name three', cap: '5,000 empty or generic links resolved per page; the details count the rest' },
   url_underscores: { ...PAGE, frequent: 'info: a naming scheme of the site (SQLite names its pages lang_createtable.html): one decision, kept per page so each URL can be fixed' },
   url_uppercase: { ...PAGE, unit: 'one per page; a BCP 47 locale segment (/en-US/) is not an uppercase URL' },
-  hreflang_no_return: { scope: 'link', unit: 'one per hreflang annotation (HTML, Link header or sitemap xhtml:link) whose target does not annotate back', cap: '300 hreflang annotations read per page' },
+  hreflang_no_return: { scope: 'link', unit: 'one per hreflang annotation (HTML <link> or sitemap xhtml:link) whose target does not annotate back', cap: '300 hreflang annotations read per page' },
   hreflang_bad_target: { scope: 'link', unit: 'one per hreflang annotation to a page not answering 200 or not canonical', cap: '300 hreflang annotations read per page' },
   hreflang_no_x_default: { ...PAGE, cap: '300 hreflang annotations read per page' },
   hreflang_no_self: { ...PAGE, cap: '300 hreflang annotations read per page' },

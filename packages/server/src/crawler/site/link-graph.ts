@@ -42,7 +42,7 @@ export class LinkGraph {
   private readonly pending = new PendingLinks();
   private readonly nofollow: NofollowLinks;
   readonly hreflang: HreflangMap = new Map();
-  /** Pages with a hreflang annotation of any kind (HTML, Link header or sitemap), internal targets or not. */
+  /** Pages with hreflang annotations in their HTML, internal targets or not (sitemap entries: SiteFiles.sitemapHreflangEntries). */
   hreflangPages = 0;
 
   constructor(private readonly ctx: CrawlContext) {
