@@ -47,7 +47,7 @@ const SITE: PageShape[] = [
     issues: ({ origin }) => [
       ['image_missing_alt', `1 image(s) without alt: ${origin}/images/hero.jpg`],
       // Site-level: the French version (two sitemap-only pages) and the English one, no hreflang anywhere.
-      ['hreflang_missing', D.hreflangMissing([{ lang: 'en', pages: 7, example: `${origin}/` }, { lang: 'fr', pages: 2, example: `${origin}/fr/` }])],
+      ['hreflang_missing', D.hreflangMissing([{ lang: 'en', pages: 8, example: `${origin}/` }, { lang: 'fr', pages: 2, example: `${origin}/fr/` }])],
     ],
   },
   { path: '/about', depth: 1, status: 200, title: 'About us', h1: 'About us', words: [350, 500], issues: () => [['single_inlink', D.singleInlink()]] },
