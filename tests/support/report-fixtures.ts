@@ -191,7 +191,7 @@ export function syntheticSource(options: SyntheticOptions = {}): { source: Expor
     category: c.category,
     occurrences: counts.get(c.name)!,
     pages: Math.min(pageCount, counts.get(c.name)!),
-    template: null,
+    templates: [],
   }));
   const totals = { error: 0, warning: 0, info: 0 };
   for (const g of groups) totals[g.severity] += g.occurrences;

@@ -106,14 +106,14 @@ const summary = {
   totals: { error: 12, warning: 140, info: 33 },
   protection_occurrences: 2,
   groups: [
-    { name: 'missing_title', severity: 'error', category: 'content', occurrences: 12, pages: 12, template: null },
+    { name: 'missing_title', severity: 'error', category: 'content', occurrences: 12, pages: 12, templates: [] },
     {
       name: 'description_missing',
       severity: 'warning',
       category: 'titles',
       occurrences: 140,
       pages: 140,
-      template: { scope: 'site', pages: 140, share: 0.93, details: 'no meta description', examples: ['https://www.example.com/a', 'https://www.example.com/b'] },
+      templates: [{ scope: 'site', section: null, pages: 140, share: 0.93, details: 'no meta description', examples: ['https://www.example.com/a', 'https://www.example.com/b'] }],
     },
   ],
 };

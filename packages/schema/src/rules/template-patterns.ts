@@ -1,8 +1,9 @@
 /**
  * Template-level findings (docs/checks.md, "Scope"): a check that fires on most of a site's HTML
- * pages with the same details is one decision of the site's template (the same missing tag, the
- * same header image, the same canonical), not hundreds of separate problems. The issue summary
- * says so per check (`template`), beside the occurrences, which stay readable page by page.
+ * pages for one cause is one decision of the site's template (the same missing tag, the same
+ * header image, the same canonical), not hundreds of separate problems; on most pages of one
+ * section (a first path folder, `/docs/`), one decision of that section's template. The issue
+ * summary says so per check (`templates`), beside the occurrences, which stay readable page by page.
  *
  * Same cause, same details: the crawler's details name what fired (`no meta description`,
  * `no lang on <html>`, `h2 followed by h4`, `14 image(s): images/prev.png, images/next.png…`), so
@@ -21,12 +22,19 @@ import type { CheckScope } from './check-scopes.js';
 
 /** Below this many HTML pages a site has no template to speak of. */
 export const TEMPLATE_MIN_PAGES = 4;
+/** Below this many HTML pages a section (a first path folder) has no template of its own to speak of. */
+export const SECTION_MIN_PAGES = 10;
+/** Sections named per check, the most pages first. */
+export const MAX_SECTION_PATTERNS = 10;
 
 export interface TemplatePattern {
-  scope: 'site';
-  /** HTML pages on which the check fires with these details. */
+  /** The whole site, or one section of it (`section`). */
+  scope: 'site' | 'section';
+  /** The section's path (`/docs/`; `/` for the files at the root); null for the site. */
+  section: string | null;
+  /** HTML pages of the scope on which the check fires for this cause. */
   pages: number;
-  /** `pages` over the crawl's HTML pages (internal, answering 2xx), 0..1. */
+  /** `pages` over the scope's HTML pages (internal, answering 2xx), 0..1. */
   share: number;
   details: string;
   /** A few of those pages' URLs. */
@@ -34,13 +42,26 @@ export interface TemplatePattern {
 }
 
 /**
- * The template pattern of one check: its most common details value, when that value alone is on
- * more than half of the `htmlPages` (and the site has TEMPLATE_MIN_PAGES of them); else null.
+ * The template pattern of one check in a scope (the site, or the `section` given): its most
+ * common cause, when that cause alone is on more than half of the scope's `htmlPages` (and the
+ * scope has TEMPLATE_MIN_PAGES of them, SECTION_MIN_PAGES for a section); else null.
  */
-export function templatePattern(htmlPages: number, top: { details: string; pages: number } | null, examples: readonly string[]): TemplatePattern | null {
-  if (!top || htmlPages < TEMPLATE_MIN_PAGES || top.pages * 2 <= htmlPages) return null;
+export function templatePattern(htmlPages: number, top: { details: string; pages: number } | null, examples: readonly string[], section: string | null = null): TemplatePattern | null {
+  if (!top || htmlPages < (section === null ? TEMPLATE_MIN_PAGES : SECTION_MIN_PAGES) || top.pages * 2 <= htmlPages) return null;
   const pages = Math.min(top.pages, htmlPages);
-  return { scope: 'site', pages, share: Math.round((pages / htmlPages) * 1000) / 1000, details: top.details, examples: examples.slice(0, 3) };
+  return { scope: section === null ? 'site' : 'section', section, pages, share: Math.round((pages / htmlPages) * 1000) / 1000, details: top.details, examples: examples.slice(0, 3) };
+}
+
+/**
+ * The section of a URL: its first path folder (`https://example.com/docs/a/b.html` → `/docs/`),
+ * or `/` for a page at the root (`/about`, `/index.html`). Null when it is not a URL.
+ */
+export function sectionOf(url: string): string | null {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(url);
+  if (!m) return null;
+  const path = m[1] ?? '/';
+  const second = path.indexOf('/', 1);
+  return second < 0 ? '/' : path.slice(0, second + 1);
 }
 
 /** True when a check firing on `pages` of `htmlPages` can hold a template pattern (worth reading its details). */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mayBeTemplate, TEMPLATE_MIN_PAGES, templateCause, templatePattern, topCause } from '../../src/rules/template-patterns.js';
+import { mayBeTemplate, SECTION_MIN_PAGES, sectionOf, TEMPLATE_MIN_PAGES, templateCause, templatePattern, topCause } from '../../src/rules/template-patterns.js';
 
 describe('template patterns', () => {
   it('is one details value on more than half of the HTML pages', () => {
-    expect(templatePattern(45, { details: 'no meta description', pages: 45 }, ['a', 'b', 'c', 'd'])).toEqual({ scope: 'site', pages: 45, share: 1, details: 'no meta description', examples: ['a', 'b', 'c'] });
+    expect(templatePattern(45, { details: 'no meta description', pages: 45 }, ['a', 'b', 'c', 'd'])).toEqual({ scope: 'site', section: null, pages: 45, share: 1, details: 'no meta description', examples: ['a', 'b', 'c'] });
     expect(templatePattern(758, { details: 'no lang on <html>', pages: 380 }, ['a'])).toMatchObject({ pages: 380, share: 0.501 });
     // Half exactly is not most; a tiny site has no template to speak of.
     expect(templatePattern(10, { details: 'x', pages: 5 }, [])).toBeNull();
@@ -38,5 +38,16 @@ describe('template patterns', () => {
     expect(topCause('page', rows, 4)).toEqual({ details: 'canonical https://www.sqlite.org/a.html is on another host', pages: 3 });
     expect(templatePattern(5, topCause('page', rows, 4), [])).toMatchObject({ pages: 3, share: 0.6 });
     expect(topCause('link', [], 0)).toBeNull();
+  });
+
+  it('reads a section as the first path folder, and needs enough pages in it', () => {
+    expect(sectionOf('https://example.com/docs/a/b.html')).toBe('/docs/');
+    expect(sectionOf('https://example.com/docs/')).toBe('/docs/');
+    expect(sectionOf('https://example.com/about')).toBe('/');
+    expect(sectionOf('https://example.com')).toBe('/');
+    expect(sectionOf('https://example.com/c3ref/x.html?y=1#z')).toBe('/c3ref/');
+    expect(sectionOf('not a url')).toBeNull();
+    expect(templatePattern(SECTION_MIN_PAGES, { details: 'no <h1>', pages: SECTION_MIN_PAGES }, [], '/docs/')).toMatchObject({ scope: 'section', section: '/docs/', share: 1 });
+    expect(templatePattern(SECTION_MIN_PAGES - 1, { details: 'no <h1>', pages: SECTION_MIN_PAGES - 1 }, [], '/docs/')).toBeNull();
   });
 });

@@ -68,9 +68,9 @@ describe('crawl lifecycle', () => {
     // listed page by page. A check on one page is no pattern.
     const html = (pages as unknown as { is_internal: boolean; status_code: number | null; content_type: string | null }[]).filter((p) => p.is_internal && p.status_code === 200 && p.content_type?.includes('html'));
     const http = summary.groups.find((g: { name: string }) => g.name === 'http_page');
-    expect(http).toMatchObject({ pages: html.length, occurrences: html.length, template: { scope: 'site', pages: html.length, share: 1, details: 'servie en HTTP non chiffré' } });
-    expect(http.template.examples).toHaveLength(3);
-    expect(summary.groups.find((g: { name: string }) => g.name === 'title_missing')).toMatchObject({ pages: 1, template: null });
+    expect(http).toMatchObject({ pages: html.length, occurrences: html.length, templates: [{ scope: 'site', section: null, pages: html.length, share: 1, details: 'servie en HTTP non chiffré' }] });
+    expect(http.templates[0].examples).toHaveLength(3);
+    expect(summary.groups.find((g: { name: string }) => g.name === 'title_missing')).toMatchObject({ pages: 1, templates: [] });
 
     const errors = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues?severity=error&limit=100`)).json()).data;
     expect(errors.length).toBe(sum.error);

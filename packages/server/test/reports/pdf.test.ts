@@ -80,11 +80,11 @@ describe('renderPdf', () => {
     source.summary = {
       ...source.summary,
       groups: [
-        { name: 'canonical_relative', severity: 'info', category: 'canonicals', occurrences: 900, pages: 900, template: null },
-        { name: 'h1_missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, template: null },
-        { name: 'http_5xx', severity: 'error', category: 'http', occurrences: 2, pages: 2, template: null },
-        { name: 'title_missing', severity: 'error', category: 'titles', occurrences: 7, pages: 7, template: null },
-        { name: 'slow_response', severity: 'warning', category: 'performance_security', occurrences: 300, pages: 300, template: null },
+        { name: 'canonical_relative', severity: 'info', category: 'canonicals', occurrences: 900, pages: 900, templates: [] },
+        { name: 'h1_missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, templates: [] },
+        { name: 'http_5xx', severity: 'error', category: 'http', occurrences: 2, pages: 2, templates: [] },
+        { name: 'title_missing', severity: 'error', category: 'titles', occurrences: 7, pages: 7, templates: [] },
+        { name: 'slow_response', severity: 'warning', category: 'performance_security', occurrences: 300, pages: 300, templates: [] },
       ],
     };
     const pages = await pdfPages(await readAll(renderPdf(source)));
