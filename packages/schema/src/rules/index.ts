@@ -77,6 +77,7 @@ export {
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';
+export { decodeLogEscapes, normaliseLogPath, removeDotSegments } from './log-paths.js';
 export {
   addStatus,
   addUrlAggregate,
@@ -87,9 +88,13 @@ export {
   isParameterised,
   JSON_FIELD_MAP,
   type LogAggregate,
+  type LogTruncation,
   type LogFormat,
   type LogRequest,
   OPERATOR_OF,
+  clfOffset,
+  localDate,
+  localDay,
   parseClfTime,
   type ParsedLine,
   parseLogLine,
@@ -165,7 +170,23 @@ export {
 export { checkInput, type InputCheck, nulPaths } from './request-input.js';
 export { allowedMethods, decodePathParams, matchOperation } from './routing.js';
 export { DEFAULT_SCHEDULE_TIME, nextRunAt, normaliseSchedule, type StoredSchedule } from './schedule.js';
-export { CONTENT_AXES, contentAxes, type ScorecardAxis, TECHNIQUE_AXES, techniqueAxes } from './scorecard-axes.js';
+export {
+  checksAxis,
+  CONTENT_AXES,
+  contentAxes,
+  meanAxes,
+  meanComputation,
+  noComputation,
+  pagespeedAxis,
+  productComputation,
+  type ScoreComputation,
+  scoreCheck,
+  type ScoreData,
+  type ScorecardAxis,
+  TECHNIQUE_AXES,
+  TECHNIQUE_CONTENT_AXIS,
+  techniqueAxes,
+} from './scorecard-axes.js';
 export { privateSiteRefusal } from './site-refusal.js';
 export {
   compilePatterns,
@@ -192,3 +213,13 @@ export {
   WEBHOOK_URL_MESSAGE,
   webhookUrlSchemeError,
 } from './webhooks.js';
+export {
+  agencyNameProblem,
+  BRANDING_LOGO_MAX_BYTES,
+  BRANDING_LOGO_MAX_CHARS,
+  BRANDING_LOGO_MAX_SIDE,
+  BRANDING_NAME_MAX,
+  type Logo,
+  type LogoType,
+  readLogo,
+} from './export-branding.js';
