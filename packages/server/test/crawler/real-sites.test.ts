@@ -157,7 +157,7 @@ const FREQUENT_ON_REAL_SITES: Record<string, { sites: string[]; why: string }> =
   // Real defects of the packaged sites.
   description_missing: { sites: ['sqlite', 'postgresql', 'python', 'debian-reference'], why: 'none of the four writes a meta description' },
   og_missing: { sites: ['sqlite', 'postgresql', 'python', 'debian-reference'], why: 'none of the four writes Open Graph tags' },
-  lang_missing: { sites: ['sqlite', 'postgresql', 'debian-reference'], why: 'their <html> has no lang attribute (Sphinx writes one); the Debian Reference\'s Japanese and Chinese pages neither' },
+  lang_missing: { sites: ['sqlite', 'postgresql', 'debian-reference'], why: 'their <html> has no lang attribute (Sphinx writes one), in none of the Debian Reference\'s three languages either' },
   viewport_missing: { sites: ['postgresql', 'debian-reference'], why: 'the DocBook HTML of these packages has no viewport meta' },
   h1_missing: { sites: ['sqlite', 'postgresql'], why: 'DocBook titles sections with <h2 class="title">; most SQLite pages start at h2 or with a plain paragraph' },
   image_missing_dimensions: { sites: ['sqlite', 'python', 'debian-reference'], why: 'the logo (SQLite, Python) or the prev/next arrows (DocBook navigation) of every page are <img> without width and height' },
