@@ -26,6 +26,7 @@ import { CHECKS, crawlSite, type CrawlOutcome, type IssueRecord, type PageRecord
 import { config, FAST } from '../../../../tests/support/crawler.js';
 import { readSite, refreshRedirect, type SiteReading } from './site-reading.js';
 import { countScripts, emptyScriptCounts, languageMismatch } from '../../src/crawler/page/page-language.js';
+import { HtmlAnalyser } from '../../src/crawler/page/html-analyser.js';
 import { checkScope, type CheckName, templatePattern, topCause } from '@siteaudit/schema/rules';
 import { serveFolder, type StaticSite } from './static-server.js';
 
@@ -594,6 +595,38 @@ describe.each(SITES)('crawl of a real site: $name ($debianPackage)', (site) => {
       checked.push(name);
     }
     expect(checked.filter((n) => !n.endsWith('.en.html')).length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.runIf(site.name === 'python')('reads the Sphinx template\'s sidebar as navigation even when marked only by class: no h1_multiple, no heading_skip, the article\'s h1', () => {
+    const html = htmlPages(result);
+    for (const name of ['h1_multiple', 'heading_skip']) expect(result.issues.filter((i) => i.name === name).map((i) => i.url), name).toEqual([]);
+    // The same files as older Sphinx themes write them: the sidebar and navigation bars marked only
+    // by class (no role), the body without role="main", and the project's name as an <h1> atop the
+    // sidebar (alabaster's logo). Read so, every page keeps its own h1, outline and skips.
+    let read = 0;
+    for (const p of html) {
+      const file = reading.pages.get(p.url)?.file;
+      if (!file) continue;
+      const original = readFileSync(join(site.root, file), 'utf8');
+      const older = original
+        .replace(/(<div class="(?:sphinxsidebar|related|body)") role="[a-z]+"/g, '$1')
+        .replace('<div class="sphinxsidebarwrapper">', '<div class="sphinxsidebarwrapper"><h1 class="logo"><a href="/">Python</a></h1>');
+      if (older === original) continue;
+      const facts = (text: string) => {
+        const a = new HtmlAnalyser(['siteauditbot']);
+        a.write(text);
+        const f = a.end();
+        return { h1: f.h1, skip: f.headingSkip, outline: f.headings.map((h) => h.level) };
+      };
+      const now = facts(original);
+      const then = facts(older);
+      expect(then.h1, file).toEqual(now.h1);
+      expect(then.skip, file).toEqual(now.skip);
+      // Without role="main" the outline is the body's: the same headings once the sidebar is left out.
+      expect(then.outline, file).toEqual(now.outline);
+      read++;
+    }
+    expect(read).toBeGreaterThanOrEqual(html.length - 5);
   });
 
   it.runIf(site.name === 'rust')('reads rustdoc\'s meta-refresh stubs as redirects: no content audit, no duplicates, links to them as links to a 301', () => {
