@@ -290,6 +290,28 @@ async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings
       await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences, ...costs]);
     }
   }
+  // Then the template decisions (the issue summary's `templates`): one row per decision.
+  const decisions = groups.flatMap((g) => (g.templates ?? []).map((p) => ({ g, p })));
+  if (decisions.length > 0) {
+    sheet.skip();
+    await sheet.add([t.templateDecisions, t.templateNote]);
+    sheet.header([t.issue, t.label, t.category, t.pagesAffected, t.share, t.details, t.examples]);
+    for (const { g, p } of decisions) {
+      await sheet.add(
+        [
+          g.name,
+          `${labels.check(g.name)} (${t.templateScope(p.section)})`,
+          labels.category(g.category),
+          p.pages,
+          p.share,
+          text(issueDetailsIn(g.name, p.details, source.language)),
+          text(p.examples.join('\n')),
+        ],
+        [],
+        [4],
+      );
+    }
+  }
   sheet.finish({ lastRow: keyFiguresEnd, columns: 2 });
 }
 
