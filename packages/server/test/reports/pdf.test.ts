@@ -191,7 +191,8 @@ describe('renderPdf', () => {
         expect(squeezed).toContain(`${logs} (${language === 'en' ? 'Unavailable' : 'Indisponible'}`);
       }
     }
-  });
+    // Twelve reports rendered and read back: a limit for a loaded CI machine, not a speed target.
+  }, 90_000);
 
   it("gives each score's inputs and recomputes it with the report's figures, and says on the cover what the health score is", async () => {
     const { source } = syntheticSource({ pages: 20 });
