@@ -14,7 +14,7 @@ import { recordLatestCrawl } from '../projects/writes.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
 import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
-import { checkCounts, type CheckCount } from '../scorecard/reads.js';
+import { checkCounts, type CheckCount } from './check-counts.js';
 import { changesSummary, previousComparableCrawl, writeChanges } from './changes.js';
 import { publishFindingsEvents } from './findings-events.js';
 import type { CrawlRuntime } from './fetch-stage.js';
