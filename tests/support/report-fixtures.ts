@@ -191,6 +191,8 @@ export function syntheticSource(options: SyntheticOptions = {}): { source: Expor
     severity: c.severity,
     category: c.category,
     occurrences: counts.get(c.name)!,
+    pages: Math.min(pageCount, counts.get(c.name)!),
+    templates: [],
   }));
   const totals = { error: 0, warning: 0, info: 0 };
   for (const g of groups) totals[g.severity] += g.occurrences;

@@ -83,6 +83,7 @@ export {
   CrawlParams,
   IssueOccurrence,
   IssueSummary,
+  TemplatePattern,
   LaunchCrawlBody,
   ListCrawlsQuery,
   ListIssuesQuery,

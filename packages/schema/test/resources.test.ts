@@ -105,7 +105,17 @@ const summary = {
   crawl_id: ID,
   totals: { error: 12, warning: 140, info: 33 },
   protection_occurrences: 2,
-  groups: [{ name: 'missing_title', severity: 'error', category: 'content', occurrences: 12 }],
+  groups: [
+    { name: 'missing_title', severity: 'error', category: 'content', occurrences: 12, pages: 12, templates: [] },
+    {
+      name: 'description_missing',
+      severity: 'warning',
+      category: 'titles',
+      occurrences: 140,
+      pages: 140,
+      templates: [{ scope: 'site', section: null, pages: 140, share: 0.93, details: 'no meta description', examples: ['https://www.example.com/a', 'https://www.example.com/b'] }],
+    },
+  ],
 };
 
 const page = {

@@ -12,6 +12,8 @@ export {
   type CampaignWriteOnly,
 } from './campaign-settings.js';
 export { CHECK_DETAILS } from './check-details.js';
+export { checkScope, type CheckScope, type CheckScopeRow } from './check-scopes.js';
+export { MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, sectionOf, TEMPLATE_MIN_PAGES, type TemplatePattern, templateCause, templatePattern, topCause } from './template-patterns.js';
 export { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
 export { THRESHOLDS } from './check-thresholds.js';
 export { CATEGORY_TITLES, checkReference, type CheckReferenceRow, checksMarkdown } from './checks-reference.js';
@@ -49,7 +51,7 @@ export { cursorBinding } from './cursors.js';
 export { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, type ExportFileFormat, exportFilename, isExportableCrawl } from './exports.js';
 export { ACCESSIBILITY_PREFIX, axisFix, fixFor, whyFor } from './fix-advice.js';
 export { accessRefusal, planRefusal, type Refusal } from './gates.js';
-export { healthScore, healthScoreExact, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
+export { healthScore, healthScoreExact, maxCheckLoss, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
 export { canonicalJson, IDEMPOTENCY_KEY_RETENTION_MS, parseIdempotencyKey, requestFingerprintText } from './idempotency.js';
 export { type CheckCategory, type CheckDefinition, type CheckName, CHECKS, SEVERITY_RANK } from './issue-catalogue.js';
 export { isKnownIssueDetail, localiseIssueDetails } from './issue-details.js';

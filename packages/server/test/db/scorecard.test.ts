@@ -93,6 +93,28 @@ describe('scorecard', () => {
     expect(pillar(card, 'accessibilite')).toMatchObject({ score: null, blocked_reason: 'accessibility_not_checked' });
   });
 
+  it('scores the international axis on what it found: two language versions without hreflang are one site-wide warning', async () => {
+    const links = '<a href="/">en</a> <a href="/guide">guide</a> <a href="/fr/">fr</a> <a href="/fr/guide">guide fr</a>';
+    const translated = await serve({
+      '/': { body: page({ body: `<main><h1>Home</h1><p>Welcome to the guide.</p>${links}</main>` }) },
+      '/guide': { body: page({ body: `<main><h1>Guide</h1><p>How to use it.</p>${links}</main>` }) },
+      '/fr/': { body: page({ lang: 'fr', body: `<main><h1>Accueil</h1><p>Bienvenue dans le guide.</p>${links}</main>` }) },
+      '/fr/guide': { body: page({ lang: 'fr', body: `<main><h1>Guide</h1><p>Comment s’en servir.</p>${links}</main>` }) },
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+    });
+    try {
+      const { project, campaign } = await projectWithCampaign(h, translated.url);
+      const crawl = await crawlToSettled(h, campaign.id);
+      const international = (await allIssues(h, crawl.id, '&category=international')).map((i) => [i.name, i.severity, pathOf(i.url), i.details.replaceAll(translated.url, '')]);
+      expect(international).toEqual([['hreflang_missing', 'warning', '/', '2 language versions, no hreflang: en (2 page(s), e.g. /), fr (2 page(s), e.g. /fr/)']]);
+      const technique = pillar(await scorecard(project.id), 'technique');
+      // A site-wide warning: 100 × exp(−0.12), whatever the number of pages.
+      expect(technique.axes.find((a: { key: string }) => a.key === 'international')).toMatchObject({ key: 'international', score: 89 });
+    } finally {
+      await translated.close();
+    }
+  });
+
   it('gives every score with its inputs, so that a client recomputes it from the issues it reads', async () => {
     const { project, campaign } = await projectWithCampaign(h, site.url);
     const crawl = await crawlToSettled(h, campaign.id);

@@ -80,11 +80,11 @@ describe('renderPdf', () => {
     source.summary = {
       ...source.summary,
       groups: [
-        { name: 'canonical_relative', severity: 'info', category: 'canonicals', occurrences: 900 },
-        { name: 'h1_missing', severity: 'warning', category: 'content', occurrences: 40 },
-        { name: 'http_5xx', severity: 'error', category: 'http', occurrences: 2 },
-        { name: 'title_missing', severity: 'error', category: 'titles', occurrences: 7 },
-        { name: 'slow_response', severity: 'warning', category: 'performance_security', occurrences: 300 },
+        { name: 'canonical_relative', severity: 'info', category: 'canonicals', occurrences: 900, pages: 900, templates: [] },
+        { name: 'h1_missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, templates: [] },
+        { name: 'http_5xx', severity: 'error', category: 'http', occurrences: 2, pages: 2, templates: [] },
+        { name: 'title_missing', severity: 'error', category: 'titles', occurrences: 7, pages: 7, templates: [] },
+        { name: 'slow_response', severity: 'warning', category: 'performance_security', occurrences: 300, pages: 300, templates: [] },
       ],
     };
     const pages = await pdfPages(await readAll(renderPdf(source)));
@@ -182,7 +182,7 @@ describe('renderPdf', () => {
     for (const language of ['fr', 'en'] as const) {
       const { source } = syntheticSource({ pages: 30, language });
       // A long label and a large count side by side: the cases that were cut.
-      source.summary.groups.push({ name: 'schema_breadcrumb_incomplete', severity: 'warning', category: 'structured_data', occurrences: 100 });
+      source.summary.groups.push({ name: 'schema_breadcrumb_incomplete', severity: 'warning', category: 'structured_data', occurrences: 100, pages: 30, templates: [] });
       source.summary.totals.warning += 100;
       source.scorecard![1].categories.push('structured_data');
       const buffer = await readAll(renderPdf(source));

@@ -4,7 +4,7 @@
  * `recommendations.ready`) when the campaign notifies. Each step done is recorded in the stage plan, so a resumed
  * run skips it.
  */
-import { unmeasuredPageSpeed } from '@siteaudit/schema/rules';
+import { sectionOf, unmeasuredPageSpeed } from '@siteaudit/schema/rules';
 import { CHECKS, THRESHOLDS } from '../../crawler/index.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
@@ -157,6 +157,7 @@ async function pagespeedStep(job: CrawlJob, plan: string): Promise<string> {
           category: def.category,
           url: p.url,
           url_hash: urlHash(p.url),
+          section: sectionOf(p.url),
           details: `mobile performance score ${p.score} (under ${THRESHOLDS.lighthouseMobileMin}), measured with ${provider.name}`,
         })),
       );
