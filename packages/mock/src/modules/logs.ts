@@ -17,6 +17,9 @@ import {
   withinLimit,
   LOG_PILLAR_DAYS,
   logPillar,
+  meanAxes,
+  meanComputation,
+  noComputation,
   type JoinPage,
   type UrlStat,
   type VerifiedOperator,
@@ -154,7 +157,7 @@ export function logsPillar(db: MockDb, project: ProjectRecord, now: Date): Score
   const base = { key: 'logs' as const, version: 1, available: true };
   if (recent.length === 0) {
     const reason = completed(db, project.id).length ? 'no_recent_logs' : 'no_logs';
-    return { ...base, score: null, status: 'not_measured', as_of: null, blocked_reason: reason, axes: [] };
+    return { ...base, score: null, status: 'not_measured', as_of: null, blocked_reason: reason, axes: [], computation: noComputation('logs') };
   }
   const stats = recent.flatMap((r) => r.urls);
   const crawl = crawlPages(db, project);
@@ -166,7 +169,8 @@ export function logsPillar(db: MockDb, project: ProjectRecord, now: Date): Score
     status: result.score === null ? 'not_measured' : 'measured',
     as_of: asOf,
     blocked_reason: result.score === null ? 'no_bot_hits' : crawl ? null : 'no_completed_crawl',
-    axes: result.axes,
+    axes: meanAxes(result.axes),
+    computation: meanComputation(result.axes),
   };
 }
 

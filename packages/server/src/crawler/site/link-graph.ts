@@ -7,7 +7,7 @@
 import type { CheckName } from '../checks.js';
 import { NofollowLinks, type PageLinks } from './nofollow-links.js';
 import { isMarked, PendingLinks, sourceOf } from './pending-links.js';
-import { CHAIN_FAILED, Flag, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
+import { CHAIN_FAILED, Flag, OFF_SITE_ID, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
 import type { PageSummary } from '../page/page-facts.js';
 import type { CrawlContext } from '../run/crawl-context.js';
 
@@ -42,6 +42,8 @@ export class LinkGraph {
   private readonly pending = new PendingLinks();
   private readonly nofollow: NofollowLinks;
   readonly hreflang: HreflangMap = new Map();
+  /** Pages with hreflang annotations in their HTML, internal targets or not (sitemap entries: SiteFiles.sitemapHreflangEntries). */
+  hreflangPages = 0;
 
   constructor(private readonly ctx: CrawlContext) {
     this.nofollow = new NofollowLinks(ctx);
@@ -78,13 +80,28 @@ export class LinkGraph {
       const target = h.url === url ? id : (this.ctx.scheduler.discover(h.url, childDepth, 'hreflang') ?? this.ctx.reg.get(h.url));
       if (target !== undefined && target !== null) alternates.push({ lang: h.lang, target });
     }
-    if (alternates.length) this.hreflang.set(id, alternates);
+    if (summary.hreflang.length) this.hreflangPages++;
+    this.addAlternates(id, alternates);
     return links;
+  }
+
+  /**
+   * Adds hreflang annotations of page `id`, from its HTML or from a sitemap (either may come
+   * first: sitemaps are read while pages are fetched); one entry per language and target.
+   */
+  addAlternates(id: number, alternates: { lang: string; target: number }[]): void {
+    if (!alternates.length) return;
+    const known = this.hreflang.get(id);
+    if (!known) {
+      this.hreflang.set(id, alternates);
+      return;
+    }
+    for (const a of alternates) if (!known.some((k) => k.lang === a.lang && k.target === a.target)) known.push(a);
   }
 
   private canonicalTarget(id: number, url: string, canonical: string, depth: number): number {
     if (canonical === url) return id;
-    if (!this.ctx.scope.isInternal(canonical)) return UNUSABLE_ID;
+    if (!this.ctx.scope.isInternal(canonical)) return OFF_SITE_ID;
     return this.ctx.scheduler.discover(canonical, depth, 'canonical') ?? this.ctx.reg.get(canonical) ?? UNUSABLE_ID;
   }
 

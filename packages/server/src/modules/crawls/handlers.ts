@@ -102,7 +102,7 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
 
     async getCrawlIssueSummary(ctx, { params }) {
       const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
-      return { body: { data: await issueSummary(knex, crawl) } };
+      return { body: { data: await issueSummary(knex, crawl, ctx.language) } };
     },
 
     async listCrawlPages(ctx, { params, query }) {

@@ -18,6 +18,8 @@ import * as logImportDigest from './016-log-import-digest.js';
 import * as pageDepthNullable from './017-page-depth-nullable.js';
 import * as changesGoneWithPage from './018-changes-gone-with-page.js';
 import * as logImportTruncation from './019-log-import-truncation.js';
+import * as issueSections from './021-issue-sections.js';
+import * as exportBranding from './024-export-branding.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -40,6 +42,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '017-page-depth-nullable': pageDepthNullable,
   '018-changes-gone-with-page': changesGoneWithPage,
   '019-log-import-truncation': logImportTruncation,
+  '021-issue-sections': issueSections,
+  '024-export-branding': exportBranding,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
