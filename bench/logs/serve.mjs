@@ -6,11 +6,31 @@
  * kernel's peak RSS (VmHWM, every thread included) and when the longest pauses happened (a 10 ms
  * timer late by more than 50 ms, in ms since `start`).
  *
- *   node bench/logs/serve.mjs <database> <dir> built|source
+ *   node bench/logs/serve.mjs <database> <dir> built|source|<path of a built index.js>
+ *
+ * (a path: another build of the server, for bench/logs/cpu.ts's before-and-after comparison)
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+
+/** CPU ms of each live thread of this process by name (from /proc/self/task, Linux only, else {}). */
+function threadCpu() {
+  const byName = {};
+  try {
+    const tick = 1000 / 100; // USER_HZ
+    for (const task of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName[name] = (byName[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * tick;
+    }
+  } catch {
+    // not Linux
+  }
+  return byName;
+}
 
 const [database, dir, mode] = process.argv.slice(2);
 const MB = 1024 * 1024;
@@ -25,7 +45,8 @@ function kernelPeakRss() {
   }
 }
 
-const { createSiteAuditServer } = await import(mode === 'source' ? '../../packages/server/src/index.ts' : '../../packages/server/dist/index.js');
+const entry = mode === 'source' ? '../../packages/server/src/index.ts' : mode === 'built' ? '../../packages/server/dist/index.js' : pathToFileURL(path.resolve(mode)).href;
+const { createSiteAuditServer } = await import(entry);
 const server = await createSiteAuditServer({
   logger: { error: (message, error) => console.error(message, error) },
   database,
@@ -57,12 +78,14 @@ let sampler;
 let ticker;
 let stalls = [];
 let cpu = process.cpuUsage();
+let threadsAtStart = {};
 process.on('message', (message) => {
   if (message === 'start') {
     baseline = process.memoryUsage().rss;
     delay.reset();
     delay.enable();
     cpu = process.cpuUsage();
+    threadsAtStart = threadCpu();
     sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
     stalls = [];
     const started = performance.now();
@@ -86,6 +109,15 @@ process.on('message', (message) => {
       rss_peak_mb: round(peak / MB),
       rss_hwm_mb: hwm === null ? null : round(hwm / MB),
       cpu_ms: Math.round((used.user + used.system) / 1000),
+      // Threads still running at the end (the API thread, libuv's pool, …); a thread that ended
+      // meanwhile (an import's parse thread) is what the process's CPU leaves over.
+      threads_cpu_ms: (() => {
+        const now = threadCpu();
+        const out = {};
+        for (const [name, ms] of Object.entries(now)) out[name] = Math.round(ms - (threadsAtStart[name] ?? 0));
+        out['(ended threads)'] = Math.round((used.user + used.system) / 1000 - Object.values(out).reduce((a, b) => a + b, 0));
+        return out;
+      })(),
       longest_stalls: [...stalls].sort((a, b) => b.late_ms - a.late_ms).slice(0, 10),
     });
   }

@@ -25,7 +25,7 @@ import { latestCrawlPages } from './join-source.js';
 import { startParse } from './parse-runner.js';
 import { reverseDnsLookup, systemResolver, type DnsResolver } from './reverse-dns.js';
 import { eachUrlStat } from './report-reads.js';
-import { clearImportRows, completeImport, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
+import { beginImportWrites, clearImportRows, completeImport, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
 import { receiveFile } from './upload.js';
 import { importFileName, RunningParses, stagingFileName, sweepUploads, SWEEP_EVERY_MS } from './retention.js';
 
@@ -120,6 +120,7 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
       await clearImportRows(knex, row.id);
       const run = startParse({ file, importId: row.id, projectId: row.project_id, spillAt: options.spillAt }, options.threads ?? true, lookup);
       parses.track(row.id, () => run.close());
+      const endWrites = await beginImportWrites(knex);
       try {
         // One batch at a time, each its own statement (the single SQLite connection is never held
         // for long); the thread builds the next while this one is written, and parses on only
@@ -132,6 +133,7 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
           await writeRows(knex, step.batch);
           step = await next;
         }
+        await endWrites();
         const summary = step.done;
         await completeImport(knex, row, summary, services.clock().toISOString());
         await rm(file, { force: true });
@@ -149,6 +151,7 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
         throw error;
       } finally {
         parses.forget(row.id);
+        await endWrites().catch((err: unknown) => log.warn({ err, import: row.id }, 'SQLite settings not restored'));
         await run.close();
       }
     },

@@ -2,7 +2,7 @@
  * The log module's rows: imports, and the aggregates a parse gives (no address, no line). Reads
  * sum the aggregates over the project's completed imports.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { BotFamily, LogImport } from '@siteaudit/schema';
 import { statusRecord, type LogAggregate, type UrlAggregate, type UrlStat } from '@siteaudit/schema/rules';
@@ -52,7 +52,12 @@ export function toLogImport(row: LogImportRow): LogImport {
   };
 }
 
-const hashOf = (path: string) => createHash('sha256').update(path).digest('hex');
+/**
+ * The path's SHA-256 in hex (the row's key). `crypto.hash` (Node 20.12+) hashes in one call, with
+ * no Hash object per row: about a tenth of the parse thread's CPU went to the objects before.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const hashOf = oneShot ? (path: string) => oneShot('sha256', path, 'hex') : (path: string) => crypto.createHash('sha256').update(path).digest('hex');
 /** Rows per statement: small enough that neither building one nor running it holds the API thread or the SQLite connection for long. */
 export const ROW_BATCH = 500;
 
@@ -136,10 +141,79 @@ function statementFor(table: LogStatTable, rows: number, postgres: boolean): str
   return sql;
 }
 
-/** Writes one batch: a single statement (one short transaction of its own). */
+interface SqliteStatement {
+  run(values: unknown[], callback: (err: Error | null) => void): void;
+  finalize(callback?: () => void): void;
+}
+interface SqliteConnection {
+  prepare(sql: string, callback: (err: Error | null) => void): SqliteStatement;
+}
+/** Full-batch statements prepared once per SQLite connection (the connection outlives imports). */
+const prepared = new WeakMap<SqliteConnection, Map<string, Promise<SqliteStatement>>>();
+
+function preparedOn(connection: SqliteConnection, sql: string): Promise<SqliteStatement> {
+  let kept = prepared.get(connection);
+  if (!kept) prepared.set(connection, (kept = new Map()));
+  let statement = kept.get(sql);
+  if (!statement) {
+    statement = new Promise<SqliteStatement>((resolve, reject) => {
+      const s = connection.prepare(sql, (err) => (err ? reject(err) : resolve(s)));
+    });
+    statement.catch(() => kept.delete(sql));
+    kept.set(sql, statement);
+  }
+  return statement;
+}
+
+/**
+ * Writes one batch: a single statement (one short transaction of its own). On SQLite a full
+ * batch's statement is prepared once and run with the batch's values on the connection itself:
+ * through `knex.raw` each batch was formatted by knex (5,000 bindings scanned) and prepared,
+ * stepped and finalised by node-sqlite3, a 500-row upsert parsed and planned anew every time.
+ * Inside a transaction (`knex.isTransaction`) it goes through knex, on the transaction's connection.
+ */
 export async function writeRows(knex: Knex, batch: RowBatch): Promise<void> {
   const postgres = (knex.client as { dialect?: string }).dialect === 'postgresql';
-  await knex.raw(statementFor(batch.table, batch.rows, postgres), batch.values);
+  const sql = statementFor(batch.table, batch.rows, postgres);
+  if (postgres || batch.rows !== ROW_BATCH || knex.isTransaction) {
+    await knex.raw(sql, batch.values);
+    return;
+  }
+  const client = knex.client as { acquireConnection(): Promise<SqliteConnection>; releaseConnection(connection: SqliteConnection): Promise<void> };
+  const connection = await client.acquireConnection();
+  try {
+    const statement = await preparedOn(connection, sql);
+    await new Promise<void>((resolve, reject) => statement.run(batch.values, (err) => (err ? reject(err) : resolve())));
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/**
+ * SQLite's checkpoint interval while imports write (reference-counted: the last import to finish
+ * restores the default). Each statistic row lands on random pages of two indexes (by path hash,
+ * by path), so a 500-row batch dirties about a thousand pages; with the default checkpoint every
+ * 1,000 WAL pages, nearly every batch was written to the WAL, read back and copied to the
+ * database file (8 `pwrite`s and 6 `pread`s per row, strace). A checkpoint every 8,000 pages (a
+ * WAL of up to 32 MB on disk) copies a page that several batches wrote once. The page cache stays
+ * at its default: a 24 MB one saved a further 3 % of the import's CPU for about 35 MB more peak RSS.
+ */
+export const IMPORT_CHECKPOINT_PAGES = 8000;
+const importing = new WeakMap<Knex, number>();
+
+export async function beginImportWrites(knex: Knex): Promise<() => Promise<void>> {
+  if ((knex.client as { dialect?: string }).dialect === 'postgresql') return async () => {};
+  const running = importing.get(knex) ?? 0;
+  importing.set(knex, running + 1);
+  if (running === 0) await knex.raw(`PRAGMA wal_autocheckpoint = ${IMPORT_CHECKPOINT_PAGES}`);
+  let ended = false;
+  return async () => {
+    if (ended) return;
+    ended = true;
+    const left = (importing.get(knex) ?? 1) - 1;
+    importing.set(knex, left);
+    if (left === 0) await knex.raw('PRAGMA wal_autocheckpoint = 1000');
+  };
 }
 
 /** What an import's row says of its parse (the aggregate without its maps). */
