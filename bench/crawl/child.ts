@@ -32,6 +32,21 @@ function kernelPeakRss(): number | null {
   }
 }
 
+/**
+ * CPU time of this process's main thread (the one that answers HTTP in (c)) in ms, from
+ * /proc/self/task/<pid>/stat (Linux only; 10 ms ticks): the rest of the process's CPU is its
+ * crawl and analysis threads, libuv's and the store's.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs `work` with memory sampled every 50 ms; prints one JSON line for the parent. */
 async function measure(variant: Variant, work: () => Promise<Measured>): Promise<void> {
   const baseline = process.memoryUsage();
@@ -45,7 +60,9 @@ async function measure(variant: Variant, work: () => Promise<Measured>): Promise
   };
   const sampler = setInterval(sample, SAMPLE_MS);
   const cpu = process.cpuUsage();
+  const mainCpu = mainThreadCpuMs();
   const result = await work();
+  const mainCpuEnd = mainThreadCpuMs();
   sample();
   clearInterval(sampler);
   const used = process.cpuUsage(cpu);
@@ -59,6 +76,9 @@ async function measure(variant: Variant, work: () => Promise<Measured>): Promise
       ms: Math.round(ms),
       pages_per_s: round(pages / (ms / 1000)),
       cpu_ms: Math.round((used.user + used.system) / 1000),
+      cpu_ms_per_page: round((used.user + used.system) / 1000 / pages, 3),
+      main_thread_cpu_ms: mainCpu === null || mainCpuEnd === null ? null : Math.round(mainCpuEnd - mainCpu),
+      main_thread_cpu_ms_per_page: mainCpu === null || mainCpuEnd === null ? null : round((mainCpuEnd - mainCpu) / pages, 3),
       rss_baseline_mb: round(baseline.rss / MB),
       rss_peak_mb: round(peak.rss / MB),
       heap_used_baseline_mb: round(baseline.heapUsed / MB),
