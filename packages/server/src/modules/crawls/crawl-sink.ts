@@ -49,11 +49,12 @@ const PAGE_RESOURCES_CHUNK = 300;
  * column list merged over every row, each value wrapped), the largest part of the store's writes
  * on the thread that answers HTTP. Rows are arrays in `columns` order. The statement is the one
  * knex writes, in the VALUES form both stores take. A chunk holding an `undefined` goes through
- * knex (which writes DEFAULT for it on PostgreSQL), so what is stored never differs. On SQLite the
- * statement of a full chunk (`full` rows, nearly every one) stays prepared (store/sqlite-client.ts).
+ * knex (which writes DEFAULT for it on PostgreSQL), so what is stored never differs. On SQLite a
+ * statement issued a third time stays prepared (store/sqlite-client.ts): the sizes that recur are
+ * the full chunk and the rest of a full batch of the crawler (batchSize 200), a few a table.
  */
-function rowInserter(table: string, columns: readonly string[], full: number, conflict?: readonly string[]) {
-  const statements = new Map<number, string>();
+function rowInserter(table: string, columns: readonly string[], conflict?: readonly string[]) {
+  const statements = new Map<number, { sql: string; uses: number }>();
   const head = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values `;
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const tail = conflict ? ` on conflict (${conflict.map((c) => `"${c}"`).join(', ')}) do nothing` : '';
@@ -71,13 +72,13 @@ function rowInserter(table: string, columns: readonly string[], full: number, co
         bindings.push(value);
       }
     }
-    let sql = statements.get(rows.length);
-    if (sql === undefined) {
-      sql = head + Array.from({ length: rows.length }, () => tuple).join(', ') + tail;
-      if (rows.length === full) keptStatement(sql);
-      statements.set(rows.length, sql);
+    let statement = statements.get(rows.length);
+    if (statement === undefined) {
+      statement = { sql: head + Array.from({ length: rows.length }, () => tuple).join(', ') + tail, uses: 0 };
+      statements.set(rows.length, statement);
     }
-    await trx.raw(sql, bindings as Knex.RawBinding[]);
+    if (++statement.uses === 3) keptStatement(statement.sql);
+    await trx.raw(statement.sql, bindings as Knex.RawBinding[]);
   };
 }
 
@@ -86,9 +87,9 @@ const PAGE_COLUMNS = [
   'word_count', 'canonical_url', 'redirect_url', 'response_time_ms', 'size_bytes', 'internal_links', 'external_links', 'images', 'images_without_alt',
 ] as const;
 const ISSUE_COLUMNS = ['crawl_id', 'seq', 'name', 'severity', 'severity_rank', 'category', 'url', 'url_hash', 'section', 'details'] as const;
-const insertPages = rowInserter('crawl_pages', PAGE_COLUMNS, PAGE_CHUNK, ['crawl_id', 'url_hash']);
-const insertPageResources = rowInserter('crawl_page_resources', ['crawl_id', 'url_hash', 'resource_ids'], PAGE_RESOURCES_CHUNK, ['crawl_id', 'url_hash']);
-const insertIssues = rowInserter('crawl_issues', ISSUE_COLUMNS, ISSUE_CHUNK);
+const insertPages = rowInserter('crawl_pages', PAGE_COLUMNS, ['crawl_id', 'url_hash']);
+const insertPageResources = rowInserter('crawl_page_resources', ['crawl_id', 'url_hash', 'resource_ids'], ['crawl_id', 'url_hash']);
+const insertIssues = rowInserter('crawl_issues', ISSUE_COLUMNS);
 
 export interface CrawlSink {
   pages(batch: PageRecord[]): Promise<void>;
