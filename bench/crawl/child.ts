@@ -5,7 +5,7 @@
  *
  *   node child.mjs --variant a|b|c --site http://127.0.0.1:PORT --pages N --root <repo> --dir <tmp>
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -32,6 +32,40 @@ function kernelPeakRss(): number | null {
   }
 }
 
+/**
+ * CPU time of this process's main thread (the one that answers HTTP in (c)) in ms, from
+ * /proc/self/task/<pid>/stat (Linux only; 10 ms ticks): the rest of the process's CPU is its
+ * crawl and analysis threads, libuv's and the store's.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms of every thread of this process, by thread id (Linux only; empty elsewhere). */
+function threadCpuMs(): Map<string, number> {
+  const threads = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        threads.set(tid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+  } catch {
+    // No /proc.
+  }
+  return threads;
+}
+
 /** Runs `work` with memory sampled every 50 ms; prints one JSON line for the parent. */
 async function measure(variant: Variant, work: () => Promise<Measured>): Promise<void> {
   const baseline = process.memoryUsage();
@@ -45,7 +79,17 @@ async function measure(variant: Variant, work: () => Promise<Measured>): Promise
   };
   const sampler = setInterval(sample, SAMPLE_MS);
   const cpu = process.cpuUsage();
+  const mainCpu = mainThreadCpuMs();
+  const threadsBefore = threadCpuMs();
   const result = await work();
+  const mainCpuEnd = mainThreadCpuMs();
+  // The busiest threads besides the main one (crawl, page-analysis, the store's and libuv's), ms a page.
+  const busiest = [...threadCpuMs()]
+    .filter(([tid]) => tid !== String(process.pid))
+    .map(([tid, ms]) => ms - (threadsBefore.get(tid) ?? 0))
+    .sort((x, y) => y - x)
+    .slice(0, 5)
+    .map((ms) => round(ms / result.pages, 3));
   sample();
   clearInterval(sampler);
   const used = process.cpuUsage(cpu);
@@ -59,6 +103,10 @@ async function measure(variant: Variant, work: () => Promise<Measured>): Promise
       ms: Math.round(ms),
       pages_per_s: round(pages / (ms / 1000)),
       cpu_ms: Math.round((used.user + used.system) / 1000),
+      cpu_ms_per_page: round((used.user + used.system) / 1000 / pages, 3),
+      main_thread_cpu_ms: mainCpu === null || mainCpuEnd === null ? null : Math.round(mainCpuEnd - mainCpu),
+      main_thread_cpu_ms_per_page: mainCpu === null || mainCpuEnd === null ? null : round((mainCpuEnd - mainCpu) / pages, 3),
+      other_threads_cpu_ms_per_page: busiest,
       rss_baseline_mb: round(baseline.rss / MB),
       rss_peak_mb: round(peak.rss / MB),
       heap_used_baseline_mb: round(baseline.heapUsed / MB),

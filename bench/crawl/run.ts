@@ -135,7 +135,7 @@ async function bundleChild(dir: string): Promise<string> {
             if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
             const source = await readFile(args.path, 'utf8');
             // The pool finds its threads' modules beside itself: here, the bundled ones in `dir`.
-            const self = args.path.endsWith(path.join('crawler', 'threads', 'pool.ts')) ? path.join(dir, 'pool.js') : args.path;
+            const self = args.path.endsWith(path.join('crawl-threads', 'pool.ts')) ? path.join(dir, 'pool.js') : args.path;
             const url = JSON.stringify(pathToFileURL(self).href);
             return { contents: source.replace(/\bimport\.meta\.url\b/g, url), loader: 'ts' };
           });

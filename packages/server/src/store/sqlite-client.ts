@@ -28,6 +28,14 @@ interface QueryObject {
 
 const MAX_STATEMENTS = 256;
 const SELECT = /^\s*select\s/i;
+/** Statement texts (not SELECTs) kept prepared too; a handful, each issued many times. */
+const kept = new Set<string>();
+
+/** Marks a write statement's text to be kept prepared on SQLite (a no-op elsewhere); returns it. */
+export function keptStatement(sql: string): string {
+  kept.add(sql);
+  return sql;
+}
 const caches = new WeakMap<Connection, Map<string, Promise<Statement>>>();
 
 function statementFor(connection: Connection, sql: string): Promise<Statement> {
@@ -58,7 +66,7 @@ function statementFor(connection: Connection, sql: string): Promise<Statement> {
 export class SqliteClientWithStatements extends (Client_SQLite3 as unknown as new (config: object) => { _query(connection: unknown, obj: QueryObject): Promise<QueryObject> }) {
   override _query(connection: unknown, obj: QueryObject): Promise<QueryObject> {
     const isRead = (obj.method === 'select' || obj.method === 'first' || obj.method === 'pluck' || obj.method === undefined) && SELECT.test(obj.sql);
-    if (!isRead) return super._query(connection, obj);
+    if (!isRead && !(obj.method === 'raw' && kept.has(obj.sql))) return super._query(connection, obj);
     return statementFor(connection as Connection, obj.sql).then(
       (statement) =>
         new Promise<QueryObject>((resolve, reject) => {

@@ -10,6 +10,8 @@ import { bool } from '../../store/database.js';
 import { SEVERITY_RANK } from './crawl-row.js';
 import { sectionOf } from '@siteaudit/schema/rules';
 import type { Logger } from '../../observability/logger.js';
+import type { Knex } from 'knex';
+import { keptStatement } from '../../store/sqlite-client.js';
 
 /** The key under which pages and issues are looked up by URL. */
 export function urlHash(url: string): string {
@@ -41,6 +43,54 @@ const ISSUE_CHUNK = 120;
 const RESOURCE_CHUNK = 80;
 const PAGE_RESOURCES_CHUNK = 300;
 
+/**
+ * A multi-row INSERT of the crawl's own tables as one raw statement, its text made once per
+ * (table, row count) and kept: knex's query builder compiled every chunk's INSERT afresh (the
+ * column list merged over every row, each value wrapped), the largest part of the store's writes
+ * on the thread that answers HTTP. Rows are arrays in `columns` order. The statement is the one
+ * knex writes, in the VALUES form both stores take. A chunk holding an `undefined` goes through
+ * knex (which writes DEFAULT for it on PostgreSQL), so what is stored never differs. On SQLite a
+ * statement issued a third time stays prepared (store/sqlite-client.ts): the sizes that recur are
+ * the full chunk and the rest of a full batch of the crawler (batchSize 200), a few a table.
+ */
+function rowInserter(table: string, columns: readonly string[], conflict?: readonly string[]) {
+  const statements = new Map<number, { sql: string; uses: number }>();
+  const head = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values `;
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const tail = conflict ? ` on conflict (${conflict.map((c) => `"${c}"`).join(', ')}) do nothing` : '';
+  return async (trx: Knex.Transaction, rows: unknown[][]): Promise<void> => {
+    if (rows.length === 0) return;
+    const bindings: unknown[] = [];
+    for (const row of rows) {
+      for (const value of row) {
+        if (value === undefined) {
+          const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+          const query = trx(table).insert(objects);
+          await (conflict ? query.onConflict([...conflict]).ignore() : query);
+          return;
+        }
+        bindings.push(value);
+      }
+    }
+    let statement = statements.get(rows.length);
+    if (statement === undefined) {
+      statement = { sql: head + Array.from({ length: rows.length }, () => tuple).join(', ') + tail, uses: 0 };
+      statements.set(rows.length, statement);
+    }
+    if (++statement.uses === 3) keptStatement(statement.sql);
+    await trx.raw(statement.sql, bindings as Knex.RawBinding[]);
+  };
+}
+
+const PAGE_COLUMNS = [
+  'crawl_id', 'seq', 'url', 'url_hash', 'section', 'status_code', 'error_type', 'content_type', 'is_internal', 'depth', 'title', 'meta_description', 'h1',
+  'word_count', 'canonical_url', 'redirect_url', 'response_time_ms', 'size_bytes', 'internal_links', 'external_links', 'images', 'images_without_alt',
+] as const;
+const ISSUE_COLUMNS = ['crawl_id', 'seq', 'name', 'severity', 'severity_rank', 'category', 'url', 'url_hash', 'section', 'details'] as const;
+const insertPages = rowInserter('crawl_pages', PAGE_COLUMNS, ['crawl_id', 'url_hash']);
+const insertPageResources = rowInserter('crawl_page_resources', ['crawl_id', 'url_hash', 'resource_ids'], ['crawl_id', 'url_hash']);
+const insertIssues = rowInserter('crawl_issues', ISSUE_COLUMNS);
+
 export interface CrawlSink {
   pages(batch: PageRecord[]): Promise<void>;
   issues(batch: IssueRecord[]): Promise<void>;
@@ -60,56 +110,54 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
   const hashOf = recentUrlHashes();
   return {
     async pages(batch: PageRecord[]) {
-      const rows = batch.map((p) => ({
-        crawl_id: crawlId,
-        seq: pageSeq++,
-        url: p.url,
-        url_hash: hashOf(p.url),
-        section: sectionOf(p.url),
-        status_code: p.status_code,
-        error_type: p.error_type,
-        content_type: p.content_type,
-        is_internal: p.is_internal,
-        depth: p.depth,
-        title: p.title,
-        meta_description: p.meta_description,
-        h1: p.h1,
-        word_count: p.word_count,
-        canonical_url: p.canonical_url,
-        redirect_url: p.redirect_url,
-        response_time_ms: p.response_time_ms,
-        size_bytes: p.size_bytes,
-        internal_links: p.internal_links,
-        external_links: p.external_links,
-        images: p.images,
-        images_without_alt: p.images_without_alt,
-      }));
+      const rows = batch.map((p) => [
+        crawlId,
+        pageSeq++,
+        p.url,
+        hashOf(p.url),
+        sectionOf(p.url),
+        p.status_code,
+        p.error_type,
+        p.content_type,
+        p.is_internal,
+        p.depth,
+        p.title,
+        p.meta_description,
+        p.h1,
+        p.word_count,
+        p.canonical_url,
+        p.redirect_url,
+        p.response_time_ms,
+        p.size_bytes,
+        p.internal_links,
+        p.external_links,
+        p.images,
+        p.images_without_alt,
+      ]);
       // The ids of the resources each page uses, as one short text value per page (010-crawl-resources.ts).
-      const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [{ crawl_id: crawlId, url_hash: rows[i].url_hash, resource_ids: p.resource_ids.join(',') }] : []));
+      const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [[crawlId, rows[i][3], p.resource_ids.join(',')]] : []));
       // One URL is stored once: a row already there (the unique index) is kept, never doubled.
       await lease.write(async (trx) => {
-        for (let i = 0; i < rows.length; i += PAGE_CHUNK) await trx('crawl_pages').insert(rows.slice(i, i + PAGE_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
-        for (let i = 0; i < uses.length; i += PAGE_RESOURCES_CHUNK) {
-          await trx('crawl_page_resources').insert(uses.slice(i, i + PAGE_RESOURCES_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
-        }
+        for (let i = 0; i < rows.length; i += PAGE_CHUNK) await insertPages(trx, rows.slice(i, i + PAGE_CHUNK));
+        for (let i = 0; i < uses.length; i += PAGE_RESOURCES_CHUNK) await insertPageResources(trx, uses.slice(i, i + PAGE_RESOURCES_CHUNK));
       });
       services.metrics?.pagesFetched(rows.length);
     },
     async issues(batch: IssueRecord[]) {
-      const rows = batch.map((issue) => ({
-        crawl_id: crawlId,
-        seq: issueSeq++,
-        name: issue.name,
-        severity: issue.severity,
-        severity_rank: SEVERITY_RANK[issue.severity],
-        category: issue.category,
-        url: issue.url,
-        url_hash: hashOf(issue.url),
-        section: sectionOf(issue.url),
-        details: issue.details,
-      }));
+      const rows = batch.map((issue) => [
+        crawlId,
+        issueSeq++,
+        issue.name,
+        issue.severity,
+        SEVERITY_RANK[issue.severity],
+        issue.category,
+        issue.url,
+        hashOf(issue.url),
+        sectionOf(issue.url),
+        issue.details,
+      ]);
       await lease.write(async (trx) => {
-        for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await trx('crawl_issues').insert(rows.slice(i, i + ISSUE_CHUNK));
+        for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await insertIssues(trx, rows.slice(i, i + ISSUE_CHUNK));
       });
     },
     async resources(batch: ResourceRecord[]) {
