@@ -162,6 +162,34 @@ export function behaviourSuite(setup: () => Target) {
       expect(same((await page('fr')).issues)).toBe(`lien vers ${missing} : statut 404`);
     });
 
+    it('reads (extensions) a URL’s issues, the summary’s labels in the answer’s language and a crawl’s pages per second', async () => {
+      const project = await newProject();
+      const [campaign] = (await client.campaigns.list({ project: project.id })).data;
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      expect(crawl.pages.per_second).toEqual(expect.any(Number));
+      expect(crawl.pages.per_second).toBeGreaterThanOrEqual(0);
+
+      // Issues of one URL, matched on its normalised form (scheme and host case, fragment), as by-url.
+      const all = await client.crawls.issues.list({ crawl: crawl.id }).toArray({ limit: 1000 });
+      const url = all.find((i) => i.name === 'broken_internal_link')!.url;
+      const u = new URL(url);
+      const spelled = `${u.protocol.toUpperCase()}//${u.host.toUpperCase()}${u.pathname}${u.search}#top`;
+      const ofUrl = await client.crawls.issues.list({ crawl: crawl.id, url: spelled, limit: 1 }).toArray({ limit: 1000 });
+      expect(ofUrl).toEqual(all.filter((i) => i.url === url));
+      expect(await client.crawls.issues.list({ crawl: crawl.id, url: spelled, name: 'broken_internal_link' }).toArray({ limit: 100 })).toEqual(
+        all.filter((i) => i.url === url && i.name === 'broken_internal_link'),
+      );
+      expect((await client.crawls.issues.list({ crawl: crawl.id, url: `${u.origin}/no-such-page` })).data).toEqual([]);
+
+      // Labels beside codes, in the answer's language.
+      const inLanguage = (language: 'fr' | 'en') => createClient({ baseUrl: target.baseUrl, token: target.token, language, retries: 0, fetch: target.fetch }).crawls.issues.summary({ crawl: crawl.id });
+      const [en, fr] = [await inLanguage('en'), await inLanguage('fr')];
+      expect(en.groups.find((g) => g.name === 'broken_internal_link')?.label).toBe('Broken internal link');
+      expect(fr.groups.find((g) => g.name === 'broken_internal_link')?.label).toBe('Lien interne cassé');
+      expect(en.groups.every((g) => g.label.length > 0)).toBe(true);
+      expect(fr.groups.map((g) => g.name)).toEqual(en.groups.map((g) => g.name));
+    });
+
     it('crawls to a settled report whose summary adds up, then exports it', async () => {
       const project = await client.projects.create({ url: target.siteUrl });
       const [campaign] = (await client.campaigns.list({ project: project.id })).data;

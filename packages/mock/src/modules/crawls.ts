@@ -9,7 +9,9 @@ import {
   QUEUED_CRAWL,
   SEVERITY_RANK,
   crawlSettingsText,
+  checkLabel,
   crawlProgressPercent,
+  pagesPerSecond,
   localiseIssueDetails,
   normaliseUrl,
   pagespeedSkipReason,
@@ -50,7 +52,7 @@ export function serializeCrawl(record: CrawlRecord, now: Date): Crawl {
       settled: record.settled,
       steps: record.steps.map((s) => ({ ...s })),
     },
-    pages: { ...record.pages, crawled },
+    pages: { ...record.pages, crawled, per_second: pagesPerSecond(crawled, record.started_at, record.status === 'running' ? null : record.finished_at, now.getTime()) },
     issue_counts: { ...record.issue_counts },
     truncated: record.truncated,
     blocked: record.blocked,
@@ -221,18 +223,19 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
 
   listCrawlIssues({ db, caller, params, query, language }) {
     const crawl = settledCrawl(db, params.crawl, caller);
+    const url = query.url === undefined ? undefined : pageKey(query.url);
     const items = crawl.issues
       .map((issue, index) => ({ key: index, item: issue }))
-      .filter(({ item }) => (!query.severity || item.severity === query.severity) && (!query.category || item.category === query.category) && (!query.name || item.name === query.name))
+      .filter(({ item }) => (!query.severity || item.severity === query.severity) && (!query.category || item.category === query.category) && (!query.name || item.name === query.name) && (url === undefined || pageKey(item.url) === url))
       .map(({ key, item }) => ({ key, item: inLanguage(item, language) }));
     return { type: 'list', items };
   },
 
-  getCrawlIssueSummary({ db, caller, params }) {
+  getCrawlIssueSummary({ db, caller, params, language }) {
     const crawl = settledCrawl(db, params.crawl, caller);
     const groups = new Map<string, IssueSummary['groups'][number]>();
     for (const issue of crawl.issues) {
-      const group = groups.get(issue.name) ?? { name: issue.name, severity: issue.severity, category: issue.category, occurrences: 0 };
+      const group = groups.get(issue.name) ?? { name: issue.name, label: checkLabel(issue.name, language), severity: issue.severity, category: issue.category, occurrences: 0 };
       group.occurrences++;
       groups.set(issue.name, group);
     }

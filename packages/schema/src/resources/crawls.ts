@@ -31,7 +31,16 @@ export const Crawl = z
     stage: z.enum(CRAWL_STAGES),
     active: z.boolean().describe('true while the crawl is running'),
     stage_plan: StagePlan,
-    pages: z.object({ crawled: z.int(), discovered: z.int(), budget: z.int() }),
+    pages: z.object({
+      crawled: z.int(),
+      discovered: z.int(),
+      budget: z.int(),
+      per_second: z
+        .number()
+        .min(0)
+        .nullable()
+        .describe('Extension: pages fetched per second, one decimal: so far while the crawl fetches, over the whole fetch after; null before fetching starts (docs/decisions/crawl-reads.md)'),
+    }),
     issue_counts: SeverityCounts,
     truncated: z.boolean(),
     blocked: z.boolean(),
@@ -66,7 +75,13 @@ export const IssueSummary = z
     totals: SeverityCounts,
     protection_occurrences: z.int().min(0),
     groups: z.array(
-      z.object({ name: z.string(), severity: Severity, category: z.string(), occurrences: z.int().min(0) }),
+      z.object({
+        name: z.string(),
+        label: z.string().describe('Extension: the check’s label in the answer’s language (Content-Language), as in the check catalogue'),
+        severity: Severity,
+        category: z.string(),
+        occurrences: z.int().min(0),
+      }),
     ),
   })
   .meta({ id: 'IssueSummary' });
@@ -164,6 +179,12 @@ export const ListIssuesQuery = PageQuery.extend({
   severity: Severity.optional(),
   category: z.string().min(1).max(100).optional(),
   name: z.string().min(1).max(200).optional(),
+  url: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe('Extension: the occurrences of one URL, matched on its normalised form as `pages/by-url` (docs/decisions/crawl-reads.md)'),
 });
 export const PAGE_STATUS_FILTERS = ['2xx', '3xx', '4xx', '5xx', 'unreachable'] as const;
 export const ListPagesQuery = PageQuery.extend({

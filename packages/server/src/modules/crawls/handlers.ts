@@ -91,6 +91,7 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
       if (query.severity) q.andWhere({ severity: query.severity });
       if (query.category) q.andWhere({ category: query.category });
       if (query.name) q.andWhere({ name: query.name });
+      if (query.url) q.andWhere({ url_hash: urlHash(query.url) });
       // Errors first, then warnings, then info; within a severity, the order found.
       const [rank, seq] = (ctx.page.after ?? []) as [number?, number?];
       if (rank !== undefined && seq !== undefined) {
@@ -102,7 +103,7 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
 
     async getCrawlIssueSummary(ctx, { params }) {
       const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
-      return { body: { data: await issueSummary(knex, crawl) } };
+      return { body: { data: await issueSummary(knex, crawl, ctx.language) } };
     },
 
     async listCrawlPages(ctx, { params, query }) {

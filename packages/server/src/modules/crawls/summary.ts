@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
-import type { IssueSummary } from '@siteaudit/schema';
+import type { IssueSummary, Language } from '@siteaudit/schema';
+import { checkLabel } from '@siteaudit/schema/rules';
 import type { CrawlRow } from './crawl-row.js';
 
 /**
  * The issue summary of a crawl: one group per issue name, errors first then the most frequent;
- * `totals` are the sums of the groups by severity. Served by the API and printed in exports.
+ * `totals` are the sums of the groups by severity; each group has its check's label in `language`. Served by the API and printed in exports.
  */
-export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'protection_occurrences'>): Promise<IssueSummary> {
+export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'protection_occurrences'>, language: Language = 'en'): Promise<IssueSummary> {
   const groups = (await knex('crawl_issues')
     .where({ crawl_id: crawl.id })
     .select('name', 'severity', 'category', 'severity_rank')
@@ -26,7 +27,7 @@ export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'pro
     groups: groups.map((g) => {
       const occurrences = Number(g.occurrences);
       totals[g.severity] += occurrences;
-      return { name: g.name, severity: g.severity, category: g.category, occurrences };
+      return { name: g.name, label: checkLabel(g.name, language), severity: g.severity, category: g.category, occurrences };
     }),
   };
 }
