@@ -89,6 +89,8 @@ export {
   ListPagesQuery,
   PAGE_STATUS_FILTERS,
   PageByUrlQuery,
+  ListInlinksQuery,
+  PageInlink,
   PageResource,
   PAGESPEED_STATUSES,
   PageSpeedResult,

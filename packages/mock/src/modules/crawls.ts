@@ -96,7 +96,7 @@ export function insertCrawl(env: MockEnv, db: MockDb, campaignId: string, now: D
     ...QUEUED_CRAWL,
     steps,
     config_hash: configHash(campaign),
-    pages: { crawled: 0, discovered: 0, budget: campaign.max_urls },
+    pages: { crawled: 0, discovered: 0, budget: campaign.max_urls, per_second: null },
     issue_counts: { error: 0, warning: 0, info: 0 },
     truncated: false,
     blocked: false,
@@ -262,6 +262,26 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
     const page = crawl.page_records.find((p) => pageKey(p.url) === wanted);
     if (!page) fail('not_found');
     return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues).map((i) => inLanguage(i, language)), resources: page.resources });
+  },
+
+  /**
+   * The mock site's link structure, simplified (it does not crawl): its home page links to every
+   * other internal page, its title as anchor text, and every internal HTML page links home ("Home").
+   */
+  listCrawlPageInlinks({ db, caller, params, query }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    const wanted = pageKey(query.url);
+    const target = crawl.page_records.find((p) => pageKey(p.url) === wanted);
+    if (!target) fail('not_found');
+    const html = (p: (typeof crawl.page_records)[number]) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300;
+    const home = crawl.page_records.find((p) => p.depth === 0 && html(p));
+    const sources =
+      target === home
+        ? crawl.page_records.filter((p) => p !== home && html(p)).map((p) => ({ url: p.url, anchor_text: 'Home', nofollow: false }))
+        : home && target.is_internal
+          ? [{ url: home.url, anchor_text: target.title ?? new URL(target.url).pathname, nofollow: false }]
+          : [];
+    return { type: 'list', items: sources.map((item, key) => ({ key, item })) };
   },
 
   listCrawlChanges({ db, caller, params, query, language }) {

@@ -192,3 +192,18 @@ export const ListPagesQuery = PageQuery.extend({
   internal: queryBoolean().optional().describe('`true`: internal pages only; `false`: external pages only'),
 });
 export const PageByUrlQuery = z.strictObject({ url: z.string().min(1).max(4096) });
+export const ListInlinksQuery = PageQuery.extend({
+  url: z.string().min(1).max(4096).describe('the linked page, matched on its normalised form as `pages/by-url`'),
+});
+
+/** Extension: one internal link to a page (docs/decisions/crawl-reads.md). */
+export const PageInlink = z
+  .object({
+    url: z.string().describe('the crawled page that links'),
+    anchor_text: z
+      .string()
+      .describe('the text of its first link to the page (at most 200 characters): the link’s words, else its aria-label, title or image alt; empty when it has none'),
+    nofollow: z.boolean().describe('the link, or the linking page, says nofollow'),
+  })
+  .meta({ id: 'PageInlink', description: 'Extension: an internal link to a page, from one crawled page (each linking page once, in the order the crawl found them).' });
+export type PageInlink = z.infer<typeof PageInlink>;

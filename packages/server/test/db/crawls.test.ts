@@ -84,6 +84,39 @@ describe('crawl lifecycle', () => {
     expect(after.latest_completed_crawl).toEqual({ id: crawl.id, finished_at: crawl.finished_at });
   });
 
+  it('lists a page’s inlinks (extension) with their anchor text, by page, each linking page once', async () => {
+    const { campaign } = await projectWithCampaign();
+    const id = (await (await launch(campaign.id)).json()).data.id;
+    await h.server.jobs.idle();
+    const inlinks = async (path: string, extra = '') => {
+      const res = await h.call('GET', `/v1/crawls/${id}/pages/inlinks?url=${encodeURIComponent(`${site.url}${path}`)}${extra}`);
+      return { status: res.status, body: await res.json() };
+    };
+    const paths = (body: { data: { url: string }[] }) => body.data.map((l) => new URL(l.url).pathname);
+    // The test site: / links to /missing ("Missing"); /about and /blog/ link home ("Home").
+    const missing = await inlinks('/missing');
+    expect(missing.status).toBe(200);
+    expect(missing.body.data).toEqual([{ url: `${site.url}/`, anchor_text: 'Missing', nofollow: false }]);
+    const home = await inlinks('/');
+    expect(paths(home.body).sort()).toEqual(['/about', '/blog/']);
+    expect(home.body.data.every((l: { anchor_text: string }) => l.anchor_text === 'Home')).toBe(true);
+    // /, /about and the post link to /blog/: once each.
+    expect(paths((await inlinks('/blog/')).body).sort()).toEqual(['/', '/about', '/blog/post-1']);
+
+    // Pages of one, the cursor bound to its page: reused for another URL it is refused.
+    const first = await inlinks('/', '&limit=1');
+    expect([first.body.data.length, first.body.meta.has_more]).toEqual([1, true]);
+    const next = await inlinks('/', `&limit=1&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+    expect([...paths(first.body), ...paths(next.body)]).toEqual(paths(home.body));
+    expect(next.body.meta.has_more).toBe(false);
+    const reused = await inlinks('/blog/', `&limit=1&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+    expect([reused.status, reused.body.code]).toEqual([400, 'pagination.invalid_cursor']);
+
+    expect((await inlinks('/never-linked')).status).toBe(404);
+    const noUrl = await h.call('GET', `/v1/crawls/${id}/pages/inlinks`);
+    expect([noUrl.status, Object.keys((await noUrl.json()).errors)]).toEqual([422, ['url']]);
+  });
+
   it('refuses a second launch while one runs, and reports before settled with 409', async () => {
     const { campaign } = await projectWithCampaign();
     const release = site.hold();

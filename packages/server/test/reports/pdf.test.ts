@@ -80,11 +80,11 @@ describe('renderPdf', () => {
     source.summary = {
       ...source.summary,
       groups: [
-        { name: 'canonical_relative', severity: 'info', category: 'canonicals', occurrences: 900 },
-        { name: 'h1_missing', severity: 'warning', category: 'content', occurrences: 40 },
-        { name: 'http_5xx', severity: 'error', category: 'http', occurrences: 2 },
-        { name: 'title_missing', severity: 'error', category: 'titles', occurrences: 7 },
-        { name: 'slow_response', severity: 'warning', category: 'performance_security', occurrences: 300 },
+        { name: 'canonical_relative', label: 'canonical relative', severity: 'info', category: 'canonicals', occurrences: 900 },
+        { name: 'h1_missing', label: 'h1 missing', severity: 'warning', category: 'content', occurrences: 40 },
+        { name: 'http_5xx', label: 'http 5xx', severity: 'error', category: 'http', occurrences: 2 },
+        { name: 'title_missing', label: 'title missing', severity: 'error', category: 'titles', occurrences: 7 },
+        { name: 'slow_response', label: 'slow response', severity: 'warning', category: 'performance_security', occurrences: 300 },
       ],
     };
     const pages = await pdfPages(await readAll(renderPdf(source)));

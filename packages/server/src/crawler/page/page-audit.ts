@@ -153,7 +153,7 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
       noindex: facts.noindex,
       nofollow: facts.nofollow,
       indexable: !facts.noindex && (canonical === null || canonical === url),
-      internalLinks: [...facts.internal].map(([u, nf]) => ({ url: u, nofollow: nf })),
+      internalLinks: internalLinks(facts),
       externalLinks: [...facts.external],
       resources: facts.resources,
       imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
@@ -164,6 +164,16 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
       xRobotsTag: facts.xRobotsTag,
     },
   };
+}
+
+/** The internal links with the text of the first link to each (resolved as the links are). */
+function internalLinks(facts: PageFacts): PageSummary['internalLinks'] {
+  const texts = new Map<string, string>();
+  for (const { href, text } of facts.input.html.linkTexts) {
+    const target = facts.resolveLink(href);
+    if (target?.internal && !texts.has(target.url)) texts.set(target.url, text);
+  }
+  return [...facts.internal].map(([url, nofollow]) => ({ url, nofollow, text: texts.get(url) ?? '' }));
 }
 
 /** The summary of a meta-refresh redirect: the facts of its HTML as they are, its refresh target as its only link. */

@@ -47,7 +47,8 @@ export interface PageSummary {
   noindex: boolean;
   nofollow: boolean;
   indexable: boolean;
-  internalLinks: { url: string; nofollow: boolean }[];
+  /** `text`: the first link's text to that URL (html-analyser.ts `linkTexts`), '' when none was read. */
+  internalLinks: { url: string; nofollow: boolean; text: string }[];
   externalLinks: string[];
   /** What the page loads (stylesheets, scripts, images…), resolved, once per URL. */
   resources: HtmlResource[];

@@ -39,6 +39,7 @@ const PAGE_CHUNK = 40;
 const ISSUE_CHUNK = 120;
 const RESOURCE_CHUNK = 80;
 const PAGE_RESOURCES_CHUNK = 300;
+const LINK_CHUNK = 150;
 
 export interface CrawlSink {
   pages(batch: PageRecord[]): Promise<void>;
@@ -54,6 +55,7 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
   const { knex } = services;
   let pageSeq = 0;
   let issueSeq = 0;
+  let linkSeq = 0;
   let lastProgress = 0;
   let stopCheck: Promise<void> = Promise.resolve();
   const hashOf = recentUrlHashes();
@@ -84,12 +86,17 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
       }));
       // The ids of the resources each page uses, as one short text value per page (010-crawl-resources.ts).
       const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [{ crawl_id: crawlId, url_hash: rows[i].url_hash, resource_ids: p.resource_ids.join(',') }] : []));
+      // Its internal links, for the inlinks read (026-crawl-links.ts): the source by its page's seq.
+      const links = batch.flatMap((p, i) =>
+        (p.links ?? []).map((l) => ({ crawl_id: crawlId, seq: linkSeq++, target_hash: hashOf(l.url), source_seq: rows[i].seq, anchor_text: l.text, nofollow: l.nofollow })),
+      );
       // One URL is stored once: a row already there (the unique index) is kept, never doubled.
       await lease.write(async (trx) => {
         for (let i = 0; i < rows.length; i += PAGE_CHUNK) await trx('crawl_pages').insert(rows.slice(i, i + PAGE_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
         for (let i = 0; i < uses.length; i += PAGE_RESOURCES_CHUNK) {
           await trx('crawl_page_resources').insert(uses.slice(i, i + PAGE_RESOURCES_CHUNK)).onConflict(['crawl_id', 'url_hash']).ignore();
         }
+        for (let i = 0; i < links.length; i += LINK_CHUNK) await trx('crawl_links').insert(links.slice(i, i + LINK_CHUNK));
       });
       services.metrics?.pagesFetched(rows.length);
     },

@@ -17,6 +17,7 @@ import * as logUrlStatsKeyset from './015-log-url-stats-keyset.js';
 import * as logImportDigest from './016-log-import-digest.js';
 import * as pageDepthNullable from './017-page-depth-nullable.js';
 import * as changesGoneWithPage from './018-changes-gone-with-page.js';
+import * as crawlLinks from './026-crawl-links.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '016-log-import-digest': logImportDigest,
   '017-page-depth-nullable': pageDepthNullable,
   '018-changes-gone-with-page': changesGoneWithPage,
+  '026-crawl-links': crawlLinks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
