@@ -117,6 +117,28 @@ describe('crawl lifecycle', () => {
     expect([noUrl.status, Object.keys((await noUrl.json()).errors)]).toEqual([422, ['url']]);
   });
 
+  it('reports a broken <link rel="next"> of a page as a broken internal link, and follows a sound one', async () => {
+    const head = (links: string) => `<!doctype html><html lang="en"><head><title>A paginated list of the test site</title>${links}</head><body><h1>List</h1><p>${'Words of the list page. '.repeat(40)}</p></body></html>`;
+    const paged = await startSite({
+      '/': { html: head('<link rel="next" href="/list/2">') },
+      '/list/2': { html: head('<link rel="prev" href="/"><link rel="next" href="/list/3">') },
+    });
+    try {
+      const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${paged.url}/` } })).json()).data;
+      const campaign = (await (await h.call('POST', `/v1/projects/${project.id}/campaigns`, { body: { name: 'Paged', start_url: `${paged.url}/`, max_depth: 5, max_urls: 20 } })).json()).data;
+      const id = (await (await launch(campaign.id)).json()).data.id;
+      await h.server.jobs.idle();
+      const pages = (await (await h.call('GET', `/v1/crawls/${id}/pages?limit=100`)).json()).data as { url: string; status_code: number }[];
+      expect(pages.map((p) => [new URL(p.url).pathname, p.status_code]).sort()).toEqual([['/', 200], ['/list/2', 200], ['/list/3', 404]]);
+      const broken = (language: string) =>
+        h.call('GET', `/v1/crawls/${id}/issues?name=broken_internal_link`, { headers: { 'accept-language': language } }).then(async (r) => (await r.json()).data as { url: string; details: string }[]);
+      expect((await broken('en')).map((i) => [new URL(i.url).pathname, i.details])).toEqual([['/list/2', `rel="next" to ${paged.url}/list/3: status 404`]]);
+      expect((await broken('fr')).map((i) => i.details)).toEqual([`rel="next" vers ${paged.url}/list/3 : statut 404`]);
+    } finally {
+      await paged.close();
+    }
+  });
+
   it('refuses a second launch while one runs, and reports before settled with 409', async () => {
     const { campaign } = await projectWithCampaign();
     const release = site.hold();

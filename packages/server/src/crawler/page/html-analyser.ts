@@ -68,6 +68,8 @@ export interface HtmlFacts {
    * characters): its words, else its aria-label, title or image alt, else ''. For the inlinks read.
    */
   linkTexts: { href: string; text: string }[];
+  /** `<link rel="next">` and `<link rel="prev">` hrefs (pagination), the first 10. */
+  paginationLinks: { rel: 'next' | 'prev'; href: string }[];
   jsonLd: string[];
   metaRefresh: string | null;
   duplicateIds: string[];
@@ -180,6 +182,7 @@ export class HtmlAnalyser {
     shortAnchors: [],
     anchorsUnread: 0,
     linkTexts: [],
+    paginationLinks: [],
     jsonLd: [],
     metaRefresh: null,
     duplicateIds: [],
@@ -483,6 +486,7 @@ export class HtmlAnalyser {
     const rel = (a.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const href = (a.href ?? '').trim();
     if (rel.includes('canonical')) push(this.inBody ? this.facts.bodyCanonicals : this.facts.canonicals, href, 20);
+    for (const r of ['next', 'prev'] as const) if (rel.includes(r) && href) push(this.facts.paginationLinks, { rel: r, href }, 10);
     if (rel.includes('alternate') && a.hreflang !== undefined && href) {
       push(this.facts.hreflang, { lang: a.hreflang.trim(), href }, 300);
     }

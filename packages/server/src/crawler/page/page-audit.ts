@@ -159,11 +159,22 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
       imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
       hreflang: facts.hreflang,
       metaRefreshUrl: facts.metaRefreshUrl,
+      paginationLinks: paginationLinks(facts),
       refreshRedirect: false,
       metaRobots: html.metaRobots.length ? html.metaRobots.join(', ') : null,
       xRobotsTag: facts.xRobotsTag,
     },
   };
+}
+
+/** The page's `<link rel="next|prev">` targets, resolved against <base>, each once. */
+function paginationLinks(facts: PageFacts): PageSummary['paginationLinks'] {
+  const out: PageSummary['paginationLinks'] = [];
+  for (const { rel, href } of facts.input.html.paginationLinks) {
+    const url = normaliseUrl(href, facts.base);
+    if (url && !out.some((l) => l.rel === rel && l.url === url)) out.push({ rel, url });
+  }
+  return out;
 }
 
 /** The internal links with the text of the first link to each (resolved as the links are). */
@@ -195,6 +206,7 @@ function redirectSummary(facts: PageFacts): PageSummary {
     imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
     hreflang: [],
     metaRefreshUrl: facts.metaRefreshUrl,
+    paginationLinks: [],
     refreshRedirect: true,
     metaRobots: html.metaRobots.length ? html.metaRobots.join(', ') : null,
     xRobotsTag: facts.xRobotsTag,

@@ -55,6 +55,8 @@ export interface PageSummary {
   imagesWithoutAlt: number;
   hreflang: { lang: string; url: string }[];
   metaRefreshUrl: string | null;
+  /** `<link rel="next|prev">` targets, resolved: followed, and reported when broken. */
+  paginationLinks: { rel: 'next' | 'prev'; url: string }[];
   /**
    * The page is a meta-refresh redirect (a refresh to another URL within
    * THRESHOLDS.metaRefreshRedirectSeconds): followed as a redirect, not audited as content.

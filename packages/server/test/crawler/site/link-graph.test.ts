@@ -21,6 +21,7 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
     imagesWithoutAlt: 0,
     hreflang: [],
     metaRefreshUrl: null,
+    paginationLinks: [],
     refreshRedirect: false,
     metaRobots: null,
     xRobotsTag: null,
