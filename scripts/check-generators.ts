@@ -6,8 +6,8 @@
  * typed adapter (scripts/generators/*.ts) under `tsc --strict`, then runs one flow per client
  * against a built server started here with `createSiteAuditServer`: webhook and its test, an
  * idempotent create and its replay, pagination, ETag and 304, campaign, two crawls of a local site
- * that changes between them (so that the changes hold page changes), pages, issues, summary,
- * changes, scorecard, an extension read, an export, 401, 404 and 422. Every answer is validated
+ * that changes between them (so that the changes hold page changes), pages, a page's inlinks by
+ * cursor, issues, summary, changes, scorecard, an extension read, an export, 401, 404 and 422. Every answer is validated
  * against the document with ajv (draft 2020-12, objects closed), and every webhook body as
  * delivered against `WebhookEvent`. Results: docs/openapi-clients.md.
  *
@@ -225,6 +225,12 @@ async function flow(name: string, api: Api, receiver: { url: string; bodies: Map
     const crawl1 = await crawlOnce(`${name}-crawl-1`);
     const pages = await api.listCrawlPages(crawl1, true);
     expect('internal pages', pages.status === 200 && pages.body.data.length > 0 && pages.body.data.every((p: { is_internal: boolean }) => p.is_internal));
+    // A page's inlinks (an extension list), two pages of one.
+    const home = pages.body.data.find((p: { depth: number | null }) => p.depth === 0).url as string;
+    const inlinks = await api.listCrawlPageInlinks(crawl1, home, 1);
+    expect('inlinks', inlinks.status === 200 && inlinks.body.data.length === 1 && inlinks.body.meta.has_more === true, inlinks.body);
+    const more = await api.listCrawlPageInlinks(crawl1, home, 1, inlinks.body.meta.next_cursor);
+    expect('inlinks, next page', more.status === 200 && more.body.data[0].url !== inlinks.body.data[0].url, more.body);
     for (const [what, answer] of [
       ['issues', await api.listCrawlIssues(crawl1)],
       ['issue summary', await api.getCrawlIssueSummary(crawl1)],

@@ -44,6 +44,8 @@ export interface Api {
   launchCrawl(campaign: string, idempotencyKey: string): Promise<Answer>;
   getCrawl(crawl: string): Promise<Answer>;
   listCrawlPages(crawl: string, internal: boolean): Promise<Answer>;
+  /** An extension list: the pages linking to `url`, a page of `limit`. */
+  listCrawlPageInlinks(crawl: string, url: string, limit: number, cursor?: string): Promise<Answer>;
   listCrawlIssues(crawl: string): Promise<Answer>;
   getCrawlIssueSummary(crawl: string): Promise<Answer>;
   /** `nulls`: per row, whether the fields its kind makes null are typed (and are) null. */

@@ -34,6 +34,7 @@ export function create(setup: Setup): Api {
     launchCrawl: async (campaign, key) => answer(await sdk.launchCrawl({ client, path: { campaign }, headers: { 'Idempotency-Key': key } })),
     getCrawl: async (crawl) => answer(await sdk.getCrawl({ client, path: { crawl } })),
     listCrawlPages: async (crawl, internal) => answer(await sdk.listCrawlPages({ client, path: { crawl }, query: { internal } })),
+    listCrawlPageInlinks: async (crawl, url, limit, cursor) => answer(await sdk.listCrawlPageInlinks({ client, path: { crawl }, query: { url, limit, cursor } })),
     listCrawlIssues: async (crawl) => answer(await sdk.listCrawlIssues({ client, path: { crawl } })),
     getCrawlIssueSummary: async (crawl) => answer(await sdk.getCrawlIssueSummary({ client, path: { crawl } })),
     listCrawlChanges: async (crawl) => {

@@ -40,6 +40,8 @@ export function create(setup: Setup): Api {
     launchCrawl: async (campaign, key) => answer(await client.POST('/v1/campaigns/{campaign}/crawls', { params: { path: { campaign }, header: { 'Idempotency-Key': key } } })),
     getCrawl: async (crawl) => answer(await client.GET('/v1/crawls/{crawl}', { params: { path: { crawl } } })),
     listCrawlPages: async (crawl, internal) => answer(await client.GET('/v1/crawls/{crawl}/pages', { params: { path: { crawl }, query: { internal } } })),
+    listCrawlPageInlinks: async (crawl, url, limit, cursor) =>
+      answer(await client.GET('/v1/crawls/{crawl}/pages/inlinks', { params: { path: { crawl }, query: { url, limit, cursor } } })),
     listCrawlIssues: async (crawl) => answer(await client.GET('/v1/crawls/{crawl}/issues', { params: { path: { crawl } } })),
     getCrawlIssueSummary: async (crawl) => answer(await client.GET('/v1/crawls/{crawl}/issues/summary', { params: { path: { crawl } } })),
     listCrawlChanges: async (crawl) => {

@@ -66,6 +66,7 @@ export function create(setup: Setup): Api {
     launchCrawl: (campaign, key) => ok(api.launchCrawl({}, { params: { campaign }, headers: { 'Idempotency-Key': key } })),
     getCrawl: (crawl) => ok(api.getCrawl({ params: { crawl } })),
     listCrawlPages: (crawl, internal) => ok(api.listCrawlPages({ params: { crawl }, queries: { internal } })),
+    listCrawlPageInlinks: (crawl, url, limit, cursor) => ok(api.listCrawlPageInlinks({ params: { crawl }, queries: { url, limit, cursor } })),
     listCrawlIssues: (crawl) => ok(api.listCrawlIssues({ params: { crawl } })),
     getCrawlIssueSummary: (crawl) => ok(api.getCrawlIssueSummary({ params: { crawl } })),
     listCrawlChanges: async (crawl) => {

@@ -33,6 +33,7 @@ export function create(setup: Setup): Api {
     launchCrawl: (campaign, key) => settle(api.launchCrawl(campaign, { 'Idempotency-Key': key })),
     getCrawl: (crawl) => settle(api.getCrawl(crawl)),
     listCrawlPages: (crawl, internal) => settle(api.listCrawlPages(crawl, { internal })),
+    listCrawlPageInlinks: (crawl, url, limit, cursor) => settle(api.listCrawlPageInlinks(crawl, { url, limit, cursor })),
     listCrawlIssues: (crawl) => settle(api.listCrawlIssues(crawl)),
     getCrawlIssueSummary: (crawl) => settle(api.getCrawlIssueSummary(crawl)),
     listCrawlChanges: async (crawl) => {

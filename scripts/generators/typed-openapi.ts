@@ -49,6 +49,8 @@ export function create(setup: Setup): Api {
       answer(await api.post('/v1/campaigns/{campaign}/crawls', { path: { campaign }, header: { 'Idempotency-Key': key }, body: {}, withResponse: true })),
     getCrawl: async (crawl) => answer(await api.get('/v1/crawls/{crawl}', { path: { crawl }, withResponse: true })),
     listCrawlPages: async (crawl, internal) => answer(await api.get('/v1/crawls/{crawl}/pages', { path: { crawl }, query: { internal }, withResponse: true })),
+    listCrawlPageInlinks: async (crawl, url, limit, cursor) =>
+      answer(await api.get('/v1/crawls/{crawl}/pages/inlinks', { path: { crawl }, query: { url, limit, cursor }, withResponse: true })),
     listCrawlIssues: async (crawl) => answer(await api.get('/v1/crawls/{crawl}/issues', { path: { crawl }, query: {}, withResponse: true })),
     getCrawlIssueSummary: async (crawl) => answer(await api.get('/v1/crawls/{crawl}/issues/summary', { path: { crawl }, withResponse: true })),
     listCrawlChanges: async (crawl) => {
