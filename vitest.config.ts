@@ -40,7 +40,7 @@ export default defineConfig({
     testTimeout: 20_000,
     // Files at a time: vitest's default (one less than the cores: one by one on a 2-core machine)
     // unless TEST_WORKERS says otherwise. Each file has its own database (an in-memory SQLite, or
-    // a PostgreSQL schema of its own), ports and scratch files, so TEST_WORKERS=2 halves the time
+    // a PostgreSQL database of its own), ports and scratch files, so TEST_WORKERS=2 halves the time
     // of the tests that wait on child processes; under a heavy CPU load the stop and crash tests
     // on PostgreSQL then miss their timing (a burst reset, hooks past 60 s), so it is not the default.
     maxWorkers: Number(process.env.TEST_WORKERS ?? Math.max(1, availableParallelism() - 1)),

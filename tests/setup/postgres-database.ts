@@ -1,7 +1,8 @@
 /**
  * Global setup of the `postgres` test project: `npm test` on a fresh machine finds no `test`
- * database, so it is created (from the server's `postgres` database) when missing. Each test file
- * then makes its own schema inside it (tests/support/harness.ts).
+ * database, so it is created (from the server's `postgres` database) when missing. Each test
+ * server then gets a database of its own, copied from a migrated template
+ * (tests/support/postgres-template.ts).
  */
 import pg from 'pg';
 

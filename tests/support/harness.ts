@@ -1,13 +1,14 @@
 /**
  * Starts a real server over HTTP on the database of the vitest project: in-memory SQLite, or a
- * fresh PostgreSQL schema per server so test files can run in parallel on one database.
+ * PostgreSQL database of its own per server (a copy of a migrated template, tests/support/postgres-template.ts),
+ * so test files can run in parallel on one PostgreSQL server.
  */
-import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import type { Scope } from '@siteaudit/schema';
 import { SCOPES } from '@siteaudit/schema';
 import { createSiteAuditServer, type SiteAuditServer, type SiteAuditServerOptions } from '../../packages/server/src/index.js';
 import { caller } from './http.js';
+import { databaseFromTemplate } from './postgres-template.js';
 
 export const DATABASE = process.env.SITEAUDIT_TEST_DB ?? 'sqlite';
 export const onPostgres = DATABASE.startsWith('postgres');
@@ -25,18 +26,13 @@ export interface Harness {
 
 async function testDatabase(): Promise<{ option: SiteAuditServerOptions['database']; drop: () => Promise<void> }> {
   if (!onPostgres) return { option: 'sqlite::memory:', drop: async () => undefined };
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: DATABASE, pool: { min: 0, max: 1 } });
-  await admin.raw(`create schema ${schema}`);
-  await admin.destroy();
-  const knex = knexFactory({ client: 'pg', connection: DATABASE, searchPath: [schema], pool: { min: 0, max: 10 } });
+  const database = await databaseFromTemplate(DATABASE, 't');
+  const knex = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 10 } });
   return {
     option: knex,
     drop: async () => {
-      await knex.raw(`drop schema ${schema} cascade`);
-      // The job engine's own schema beside it (jobs/pg-boss-runner.ts), when pg-boss ran.
-      await knex.raw(`drop schema if exists ${schema}_pgboss cascade`);
       await knex.destroy();
+      await database.drop();
     },
   };
 }

@@ -115,12 +115,6 @@ export function foreignTableQueries(files: string[], read: (file: string) => str
  * happens.
  */
 const FOREIGN_QUERIES_TO_MOVE = [
-  'account/handlers.ts: crawls (crawls)',
-  'crawls/findings-events.ts: campaigns (campaigns)',
-  'crawls/findings-events.ts: webhooks (webhooks)',
-  'crawls/schedule-job.ts: campaigns (campaigns)',
-  'crawls/schedule-job.ts: projects (projects)',
-  'crawls/schedule-job.ts: teams (core)',
   'exports/generate-job.ts: crawls (crawls)',
   'exports/generate-job.ts: teams (core)',
   'exports/handlers.ts: crawls (crawls)',
@@ -136,7 +130,6 @@ const FOREIGN_QUERIES_TO_MOVE = [
   'scorecard/pillars.ts: log_imports (logs)',
   'scorecard/pillars.ts: search_console_daily (search-console)',
   'scorecard/pillars.ts: search_console_links (search-console)',
-  'search-console/sync-job.ts: crawl_pages (crawls)',
 ];
 
 /** The test folder of a file: `packages/<p>/test/<dir>` or `tests/<dir>`; the package's test root for a file directly in it. */

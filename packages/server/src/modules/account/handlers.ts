@@ -3,6 +3,7 @@ import type { Handlers } from '../../http/binder.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import type { Services } from '../../services.js';
 import type { QuotaReader } from './usage.js';
+import { activeCrawlsOfTeam } from '../crawls/reads.js';
 
 export function accountHandlers(
   services: Services,
@@ -39,26 +40,24 @@ export function accountHandlers(
     },
 
     async listOperations(ctx) {
-      const running = knex('crawls').where({ team_id: ctx.caller.teamId, active: true });
-      const [{ count }] = await running.clone().count({ count: '*' });
-      const rows = await running.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(OPERATIONS_CAP);
-      const data = rows.map((row: Record<string, unknown>) => {
+      const { total, rows } = await activeCrawlsOfTeam(knex, ctx.caller.teamId, OPERATIONS_CAP);
+      const data = rows.map((row) => {
         const budget = Number(row.pages_budget);
         const crawled = Number(row.pages_crawled);
         return {
           kind: 'crawl' as const,
-          project_id: row.project_id as string,
-          started_at: (row.started_at ?? row.created_at) as string,
+          project_id: row.project_id,
+          started_at: row.started_at ?? row.created_at,
           crawl: {
-            id: row.id as string,
-            stage: row.stage as string,
+            id: row.id,
+            stage: row.stage,
             progress: crawlProgressPercent(crawled, budget),
             pages_crawled: crawled,
             page_budget: budget,
           },
         };
       });
-      return { body: { data, meta: { total: Number(count), shown: data.length } } };
+      return { body: { data, meta: { total, shown: data.length } } };
     },
   };
 }

@@ -8,7 +8,8 @@
 import type { Knex } from 'knex';
 import { regressionSignal, SEVERITY_RANK, SIGNAL_TOP_CHECKS, type RegressionThreshold } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
-import { bool, json } from '../../store/database.js';
+import { campaignNotification } from '../campaigns/reads.js';
+import { teamSubscribes } from '../webhooks/reads.js';
 import type { CheckCount } from '../scorecard/reads.js';
 import type { StoredChanges } from './changes.js';
 import type { CrawlRow } from './crawl-row.js';
@@ -46,14 +47,13 @@ export function signalPayload(threshold: RegressionThreshold, row: CrawlRow, cha
  * the crawl's counts per check when the comparison read them.
  */
 export async function publishFindingsEvents(services: Services, trx: Knex.Transaction, row: CrawlRow, changes: StoredChanges, checks?: CheckCount[]): Promise<void> {
-  const campaign = (await trx('campaigns').where({ id: row.campaign_id }).first('notify', 'regression_threshold')) as { notify: boolean | number; regression_threshold: RegressionThreshold } | undefined;
-  if (!campaign || !bool(campaign.notify)) return;
-  const signal = signalPayload(campaign.regression_threshold, row, changes);
+  const campaign = await campaignNotification(trx, row.campaign_id);
+  if (!campaign?.notify) return;
+  const signal = signalPayload(campaign.regressionThreshold, row, changes);
   if (signal) await services.events.publish({ type: 'signal.detected', teamId: row.team_id, data: signal }, trx);
   // Computed only when an active subscription of the team will receive the event; from the counts
   // the comparison read, else by grouping every issue of the crawl, in the settling transaction.
-  const hooks = (await trx('webhooks').where({ team_id: row.team_id, active: true }).select('events')) as { events: string }[];
-  if (!hooks.some((h) => json<string[]>(h.events, []).includes('recommendations.ready'))) return;
+  if (!(await teamSubscribes(trx, row.team_id, 'recommendations.ready'))) return;
   const fixes = await recommendations(trx, row.id, 'en', checks);
   await services.events.publish(
     {

@@ -7,6 +7,11 @@ import { nextRunAt, normaliseSchedule } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
 import { ApiError } from '../../http/errors.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
+import { dueCampaigns } from '../campaigns/reads.js';
+import { advanceCampaignSlot } from '../campaigns/writes.js';
+import { projectById } from '../projects/reads.js';
+import { bool } from '../../store/database.js';
+import { teamPlanKey } from '../../store/teams.js';
 import { defineJobHandler, type ModuleJob } from '../module.js';
 import { CAMPAIGN_SCHEDULE } from './jobs.js';
 import { launchCrawl } from './launch.js';
@@ -29,17 +34,10 @@ export async function ensureScheduler(services: Services): Promise<void> {
 
 export async function runDueCampaigns(services: Services): Promise<number> {
   const now = services.clock();
-  const due = (await services.knex('campaigns as c')
-    .join('teams as t', 't.id', 'c.team_id')
-    .join('projects as p', 'p.id', 'c.project_id')
-    .whereNotNull('c.next_run_at')
-    .andWhere('c.next_run_at', '<=', now.toISOString())
-    .andWhere('c.schedule_paused', false)
-    .andWhereNot('c.schedule_frequency', 'manual')
-    .select('c.*', 't.plan as team_plan', 'p.locked as project_locked')) as (CampaignRow & { team_plan: string; project_locked: boolean | number })[];
+  const due = await dueCampaigns(services.knex, now);
   let launched = 0;
   const log = services.logger.child({ module: 'scheduler' });
-  for (const { team_plan, project_locked, ...campaign } of due) {
+  for (const campaign of due) {
     const schedule = normaliseSchedule({
       frequency: campaign.schedule_frequency as CampaignRow['schedule_frequency'] & 'daily',
       day: campaign.schedule_day,
@@ -48,14 +46,14 @@ export async function runDueCampaigns(services: Services): Promise<number> {
     });
     // Advance first: a campaign that cannot run now (quota, running crawl) waits for its next slot.
     // Only the update that finds the slot still due fires it, whatever other process read it too.
-    const advanced = await services.knex('campaigns')
-      .where({ id: campaign.id, next_run_at: campaign.next_run_at })
-      .update({ next_run_at: nextRunAt(schedule, now)?.toISOString() ?? null });
-    if (advanced !== 1) continue;
-    const plan = services.plans()[team_plan];
+    if (!(await advanceCampaignSlot(services.knex, campaign.id, campaign.next_run_at!, nextRunAt(schedule, now)?.toISOString() ?? null))) continue;
+    const planKey = await teamPlanKey(services.knex, campaign.team_id);
+    const plan = planKey === undefined ? undefined : services.plans()[planKey];
+    const project = await projectById(services.knex, campaign.project_id);
+    const locked = project !== undefined && bool(project.locked);
     const fired = { campaign: campaign.id, team: campaign.team_id, frequency: schedule.frequency };
-    if (!plan || project_locked === true || project_locked === 1 || !plan.scheduleFrequencies.includes(schedule.frequency)) {
-      log.info({ ...fired, skipped: !plan ? 'unknown_plan' : project_locked === true || project_locked === 1 ? 'project_locked' : 'plan_frequency' }, 'schedule skipped');
+    if (!plan || !project || locked || !plan.scheduleFrequencies.includes(schedule.frequency)) {
+      log.info({ ...fired, skipped: !plan ? 'unknown_plan' : !project ? 'project_deleted' : locked ? 'project_locked' : 'plan_frequency' }, 'schedule skipped');
       continue;
     }
     try {

@@ -5,12 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addDays, dayStartOf, isoDay } from '@siteaudit/schema/rules';
+import { addDays, isoDay } from '@siteaudit/schema/rules';
 import type { Providers } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import type { TrackedKeywordRow, TrackerRow } from './store.js';
 import { throwIfAborted } from '../../abort.js';
 import { transaction } from '../../store/retry.js';
+import { claimDailyRun, scheduleDailyRun, type DailyRun } from '../../jobs/daily-run.js';
 import { defineJobHandler, type ModuleJob } from '../module.js';
 import { POSITIONS_CHECK, POSITIONS_DAILY, POSITIONS_KEYWORD_DATA } from './jobs.js';
 import { projectById } from '../projects/reads.js';
@@ -21,12 +22,14 @@ export const NO_SERP_PROVIDER = 'serp_provider_unconfigured';
 const KEYWORD_DATA_MAX_AGE_DAYS = 30;
 
 
+/** The tracker's daily run: `position_trackers.next_run_on` holds its next day. */
+const DAILY_RUN: DailyRun = { table: 'position_trackers', column: 'next_run_on', job: POSITIONS_DAILY };
+
 type Outcome = { status: 'done' } | { status: 'skipped' | 'failed'; reason: string };
 
 /** Schedules the tracker's next daily run at midnight UTC starting `day`, in the caller's transaction. */
 export async function scheduleDaily(services: Services, trx: Knex.Transaction, projectId: string, day: string): Promise<void> {
-  await trx('position_trackers').where({ project_id: projectId }).update({ next_run_on: day });
-  await services.jobs.enqueue(POSITIONS_DAILY, { projectId, day }, { runAt: dayStartOf(day), trx });
+  await scheduleDailyRun(services, trx, DAILY_RUN, projectId, day);
 }
 
 export function positionJobs(services: Services, providers: Providers): ModuleJob[] {
@@ -97,15 +100,8 @@ export function positionJobs(services: Services, providers: Providers): ModuleJo
 
   const dailyJob = defineJobHandler(POSITIONS_DAILY, {
     async run({ projectId, day }, ctx) {
+      if (!(await claimDailyRun(services, DAILY_RUN, projectId, day))) return;
       const today = isoDay(services.clock());
-      // Claim this run and schedule the next one together, so exactly one chain lives per tracker.
-      const claimed = await transaction(knex, async (trx) => {
-        const taken = await trx('position_trackers').where({ project_id: projectId, next_run_on: day }).update({ next_run_on: null });
-        if (taken === 0) return false;
-        await scheduleDaily(services, trx, projectId, addDays(today, 1));
-        return true;
-      });
-      if (!claimed) return;
 
       const tracker = (await knex('position_trackers').where({ project_id: projectId }).first()) as TrackerRow;
       // Claimed above: the tracker, and so its project, exist (a deletion cascades to both).

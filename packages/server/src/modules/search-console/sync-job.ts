@@ -5,38 +5,36 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addDays, dayStartOf, isoDay, searchConsolePeriod } from '@siteaudit/schema/rules';
+import { searchConsolePeriod } from '@siteaudit/schema/rules';
 import { parseServiceAccount } from '../../providers/google-auth.js';
 import type { SearchConsoleProvider } from '../../providers/index.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
+import { claimDailyRun, scheduleDailyRun, type DailyRun } from '../../jobs/daily-run.js';
 import { defineJobHandler, type ModuleJob } from '../module.js';
 import { SEARCH_CONSOLE_SYNC } from './jobs.js';
 import { projectById } from '../projects/reads.js';
+import { shallowHtmlPageUrls } from '../crawls/reads.js';
 
 /** URLs inspected per synchronisation: the home page and the shallowest crawled pages. */
 export const INSPECTION_SAMPLE = 20;
 export const NO_SEARCH_CONSOLE_PROVIDER = 'search_console_provider_unconfigured';
 
+/** The daily synchronisation: `search_console_links.next_sync_on` holds its next day. */
+const DAILY_SYNC: DailyRun = { table: 'search_console_links', column: 'next_sync_on', job: SEARCH_CONSOLE_SYNC };
+
 export const credentialsContext = (projectId: string) => `${projectId}:search_console`;
 
 /** Sets the link's next run to `day` and enqueues it (at `runAt`, default midnight UTC of `day`). */
 export async function scheduleSync(services: Pick<Services, 'jobs'>, trx: Knex.Transaction, projectId: string, day: string, runAt?: Date): Promise<void> {
-  await trx('search_console_links').where({ project_id: projectId }).update({ next_sync_on: day });
-  await services.jobs.enqueue(SEARCH_CONSOLE_SYNC, { projectId, day }, { runAt: runAt ?? dayStartOf(day), trx });
+  await scheduleDailyRun(services, trx, DAILY_SYNC, projectId, day, runAt);
 }
 
 /** The URLs to inspect: the project URL, then internal HTML pages of its latest crawl by depth. */
 async function inspectionSample(knex: Knex, project: { id: string; url: string; latest_crawl_id: string | null }): Promise<string[]> {
   const urls = [project.url];
   if (project.latest_crawl_id) {
-    const pages = await knex('crawl_pages')
-      .where({ crawl_id: project.latest_crawl_id, is_internal: true, status_code: 200 })
-      .andWhere('content_type', 'like', 'text/html%')
-      .orderBy([{ column: 'depth' }, { column: 'seq' }])
-      .limit(INSPECTION_SAMPLE * 2)
-      .pluck('url');
-    for (const url of pages as string[]) if (!urls.includes(url)) urls.push(url);
+    for (const url of await shallowHtmlPageUrls(knex, project.latest_crawl_id, INSPECTION_SAMPLE * 2)) if (!urls.includes(url)) urls.push(url);
   }
   return urls.slice(0, INSPECTION_SAMPLE);
 }
@@ -92,14 +90,7 @@ export function syncJob(services: Services, provider: SearchConsoleProvider | nu
 
   return defineJobHandler(SEARCH_CONSOLE_SYNC, {
     async run({ projectId, day }, ctx) {
-      const today = isoDay(services.clock());
-      const claimed = await transaction(knex, async (trx) => {
-        const taken = await trx('search_console_links').where({ project_id: projectId, next_sync_on: day }).update({ next_sync_on: null });
-        if (taken === 0) return false;
-        await scheduleSync(services, trx, projectId, addDays(today, 1));
-        return true;
-      });
-      if (!claimed) return;
+      if (!(await claimDailyRun(services, DAILY_SYNC, projectId, day))) return;
       try {
         await sync(projectId, ctx.signal);
       } catch (error) {

@@ -4,7 +4,6 @@
  * it, restart it, and run admin commands beside it.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
@@ -16,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { SCOPES } from '@siteaudit/schema';
 import { createSiteAuditServer } from '../../../src/index.js';
 import { DATABASE, onPostgres } from '../../../../../tests/support/harness.js';
+import { databaseFromTemplate } from '../../../../../tests/support/postgres-template.js';
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
@@ -37,20 +37,11 @@ export interface ChildDatabase {
 export async function childDatabase(): Promise<ChildDatabase> {
   const dir = await mkdtemp(path.join(tmpdir(), 'siteaudit-crash-'));
   let url = path.join(dir, 'crash.db');
-  let dropDatabase = async () => undefined;
+  let dropDatabase: () => Promise<void> = async () => undefined;
   if (onPostgres) {
-    const name = `crash_${randomBytes(6).toString('hex')}`;
-    const admin = knexFactory({ client: 'pg', connection: DATABASE, pool: { min: 0, max: 1 } });
-    await admin.raw(`create database ${name}`);
-    await admin.destroy();
-    const target = new URL(DATABASE);
-    target.pathname = `/${name}`;
-    url = target.toString();
-    dropDatabase = async () => {
-      const again = knexFactory({ client: 'pg', connection: DATABASE, pool: { min: 0, max: 1 } });
-      await again.raw(`drop database if exists ${name} with (force)`);
-      await again.destroy();
-    };
+    const database = await databaseFromTemplate(DATABASE, 'crash');
+    url = database.url;
+    dropDatabase = database.drop;
   }
   const setup = await createSiteAuditServer({ database: url, jobs: false });
   await setup.admin.createTeam({ slug: 'acme', name: 'Acme', plan: 'agency' });
