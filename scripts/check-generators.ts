@@ -7,7 +7,8 @@
  * against a built server started here with `createSiteAuditServer`: webhook and its test, an
  * idempotent create and its replay, pagination, ETag and 304, campaign, two crawls of a local site
  * that changes between them (so that the changes hold page changes), pages, a page's inlinks by
- * cursor, issues, summary, changes, scorecard, an extension read, an export, 401, 404 and 422. Every answer is validated
+ * cursor, issues, summary, changes, scorecard, an extension read, an export, a crawl stopped (its
+ * campaign deleted) and one failed (an unreachable start URL), 401, 404 and 422. Every answer is validated
  * against the document with ajv (draft 2020-12, objects closed), and every webhook body as
  * delivered against `WebhookEvent`. Results: docs/openapi-clients.md.
  *
@@ -151,9 +152,11 @@ function listen(server: Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
-async function startSite(): Promise<{ url: string; version: number; server: Server }> {
-  const site = { url: '', version: 1, server: null as unknown as Server };
-  site.server = createServer((req, res) => {
+async function startSite(): Promise<{ url: string; version: number; server: Server; gate: Promise<void> | null }> {
+  const site = { url: '', version: 1, server: null as unknown as Server, gate: null as Promise<void> | null };
+  site.server = createServer(async (req, res) => {
+    // Held: every answer waits (a crawl caught while it runs, to be stopped).
+    if (site.gate) await site.gate;
     const body = SITE[site.version][new URL(req.url ?? '/', 'http://x').pathname];
     res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(body ?? '<html><body>Not found</body></html>');
   });
@@ -247,15 +250,40 @@ async function flow(name: string, api: Api, receiver: { url: string; bodies: Map
     expect('page changes, their severity null', changes.pageChangeSeverities.length > 0 && changes.pageChangeSeverities.every((s) => s === null), changes.pageChangeSeverities);
     expect('export requested', (await api.createExport(crawl2)).status === 202);
 
+    // crawl.stopped: a crawl of the site while it holds every answer, stopped by deleting its campaign.
+    let release = () => {};
+    site.gate = new Promise<void>((resolve) => (release = resolve));
+    const held = await api.createCampaign(project, `Stopped by ${name}`, `${site.url}/`);
+    const stopped = await api.launchCrawl(held.body.data.id, `${name}-stopped`);
+    expect('crawl launched', stopped.status === 202, stopped.body);
+    const deleted = await api.deleteCampaign(held.body.data.id);
+    release();
+    site.gate = null;
+    expect('campaign deleted, its crawl stopped', deleted.status === 204, deleted.body);
+
+    // crawl.failed: a crawl whose start URL refuses connections (nothing listens on port 1).
+    const dead = await api.createProject('http://127.0.0.1:1/');
+    expect('a project on an unreachable site', dead.status === 201, dead.body);
+    const deadCampaign = await api.createCampaign(dead.body.data.id, `Unreachable for ${name}`, 'http://127.0.0.1:1/');
+    const failedLaunch = await api.launchCrawl(deadCampaign.body.data.id, `${name}-failed`);
+    const failed = failedLaunch.body.data.id as string;
+    const ended = await until('the unreachable crawl to settle', async () => {
+      const state = (await api.getCrawl(failed)).body.data;
+      return state.stage_plan.settled === true && state;
+    });
+    expect('the unreachable crawl failed', ended.status === 'failed' && typeof ended.error === 'string', ended);
+
     const anonymous = await api.getMeAnonymous();
     expect('401', anonymous.status === 401 && anonymous.body.code === 'unauthenticated', anonymous.body);
     expect('404', (await api.getProject('00000000-0000-4000-8000-000000000000')).status === 404);
     const invalid = await api.createProjectInvalid();
     expect('422 with errors', invalid.status === 422 && Object.keys(invalid.body.errors).length > 0, invalid.body);
 
-    // Both crawls completed, their fix lists, the regression of the second, the export, the test event.
+    // Both crawls completed, their fix lists, the regression of the second, the export, the
+    // stopped and the failed crawl, the test event: every event type, as the receiver got them.
     const bodies = () => (receiver.bodies.get(`/${name}`) ?? []).map((b) => (JSON.parse(b) as { type: string }).type);
-    await until('the webhook deliveries', () => bodies().filter((t) => t === 'crawl.completed').length >= 2 && bodies().includes('export.ready') && bodies().includes('webhook.test') && bodies().includes('recommendations.ready') && bodies().includes('signal.detected'));
+    const every = ['crawl.completed', 'crawl.failed', 'crawl.stopped', 'export.ready', 'recommendations.ready', 'signal.detected', 'webhook.test'];
+    await until('the webhook deliveries', () => bodies().filter((t) => t === 'crawl.completed').length >= 2 && every.every((type) => bodies().includes(type)));
     return { events: bodies(), pageChanges: changes.pageChangeSeverities.length };
   } finally {
     await new Promise((resolve) => site.server.close(resolve));

@@ -41,6 +41,8 @@ export interface Api {
   /** Without a token: 401. */
   getMeAnonymous(): Promise<Answer>;
   createCampaign(project: string, name: string, startUrl: string): Promise<Answer>;
+  /** 204; stops the campaign's running crawl first. */
+  deleteCampaign(campaign: string): Promise<Answer>;
   launchCrawl(campaign: string, idempotencyKey: string): Promise<Answer>;
   getCrawl(crawl: string): Promise<Answer>;
   listCrawlPages(crawl: string, internal: boolean): Promise<Answer>;

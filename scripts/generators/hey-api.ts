@@ -31,6 +31,7 @@ export function create(setup: Setup): Api {
     getProject: async (project, etag) => answer(await sdk.getProject({ client, path: { project }, headers: etag ? { 'If-None-Match': etag } : {} })),
     getMeAnonymous: async () => answer(await sdk.getMe({ client: anonymous })),
     createCampaign: async (project, name, start_url) => answer(await sdk.createCampaign({ client, path: { project }, body: { name, start_url, max_depth: 3, max_urls: 20, notify: true, regression_threshold: 'warning' } })),
+    deleteCampaign: async (campaign) => answer(await sdk.deleteCampaign({ client, path: { campaign } })),
     launchCrawl: async (campaign, key) => answer(await sdk.launchCrawl({ client, path: { campaign }, headers: { 'Idempotency-Key': key } })),
     getCrawl: async (crawl) => answer(await sdk.getCrawl({ client, path: { crawl } })),
     listCrawlPages: async (crawl, internal) => answer(await sdk.listCrawlPages({ client, path: { crawl }, query: { internal } })),

@@ -37,6 +37,7 @@ export function create(setup: Setup): Api {
     getMeAnonymous: async () => answer(await anonymous.GET('/v1/me')),
     createCampaign: async (project, name, start_url) =>
       answer(await client.POST('/v1/projects/{project}/campaigns', { params: { path: { project } }, body: { name, start_url, max_depth: 3, max_urls: 20, notify: true, regression_threshold: 'warning' } })),
+    deleteCampaign: async (campaign) => answer(await client.DELETE('/v1/campaigns/{campaign}', { params: { path: { campaign } } })),
     launchCrawl: async (campaign, key) => answer(await client.POST('/v1/campaigns/{campaign}/crawls', { params: { path: { campaign }, header: { 'Idempotency-Key': key } } })),
     getCrawl: async (crawl) => answer(await client.GET('/v1/crawls/{crawl}', { params: { path: { crawl } } })),
     listCrawlPages: async (crawl, internal) => answer(await client.GET('/v1/crawls/{crawl}/pages', { params: { path: { crawl }, query: { internal } } })),

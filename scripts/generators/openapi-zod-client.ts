@@ -63,6 +63,7 @@ export function create(setup: Setup): Api {
     getProject: (project, etag) => ok(api.getProject({ params: { project }, headers: etag ? { 'If-None-Match': etag } : {} })),
     getMeAnonymous: () => refused(anonymous.getMe()),
     createCampaign: (project, name, start_url) => ok(api.createCampaign({ name, start_url, max_depth: 3, max_urls: 20, notify: true, regression_threshold: 'warning' }, { params: { project } })),
+    deleteCampaign: (campaign) => ok(api.deleteCampaign(undefined, { params: { campaign } })),
     launchCrawl: (campaign, key) => ok(api.launchCrawl({}, { params: { campaign }, headers: { 'Idempotency-Key': key } })),
     getCrawl: (crawl) => ok(api.getCrawl({ params: { crawl } })),
     listCrawlPages: (crawl, internal) => ok(api.listCrawlPages({ params: { crawl }, queries: { internal } })),

@@ -30,6 +30,7 @@ export function create(setup: Setup): Api {
     getProject: (project, etag) => settle(api.getProject(project, etag ? { headers: { 'If-None-Match': etag } } : undefined)),
     getMeAnonymous: () => settle(api.getMe({ headers: { Authorization: false } })),
     createCampaign: (project, name, start_url) => settle(api.createCampaign(project, { name, start_url, max_depth: 3, max_urls: 20, notify: true, regression_threshold: 'warning' })),
+    deleteCampaign: (campaign) => settle(api.deleteCampaign(campaign)),
     launchCrawl: (campaign, key) => settle(api.launchCrawl(campaign, { 'Idempotency-Key': key })),
     getCrawl: (crawl) => settle(api.getCrawl(crawl)),
     listCrawlPages: (crawl, internal) => settle(api.listCrawlPages(crawl, { internal })),

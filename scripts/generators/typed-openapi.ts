@@ -45,6 +45,7 @@ export function create(setup: Setup): Api {
     getMeAnonymous: async () => answer(await anonymous.get('/v1/me', { withResponse: true })),
     createCampaign: async (project, name, start_url) =>
       answer(await api.post('/v1/projects/{project}/campaigns', { path: { project }, body: { name, start_url, max_depth: 3, max_urls: 20, notify: true, regression_threshold: 'warning' }, withResponse: true })),
+    deleteCampaign: async (campaign) => answer(await api.delete('/v1/campaigns/{campaign}', { path: { campaign }, withResponse: true })),
     launchCrawl: async (campaign, key) =>
       answer(await api.post('/v1/campaigns/{campaign}/crawls', { path: { campaign }, header: { 'Idempotency-Key': key }, body: {}, withResponse: true })),
     getCrawl: async (crawl) => answer(await api.get('/v1/crawls/{crawl}', { path: { crawl }, withResponse: true })),
