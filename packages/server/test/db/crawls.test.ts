@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
+import { caller } from '../../../../tests/support/http.js';
+import { startReceiver } from '../../../../tests/support/receiver.js';
 
 let h: Harness;
 let site: Site;
@@ -178,6 +180,30 @@ describe('crawl lifecycle', () => {
     expect((await deleting).status).toBe(204);
     await h.server.jobs.idle();
     expect((await h.call('GET', `/v1/crawls/${crawlId}`)).status).toBe(404);
+  });
+
+  it('tells subscribers crawl.stopped when deleting its campaign stops a crawl while it fetches', async () => {
+    const receiver = await startReceiver((_req, res) => res.writeHead(200).end());
+    const token = await h.tokenFor({ team: 'stopped-crawls' });
+    const call = caller(h.url, token);
+    try {
+      expect((await call('POST', '/v1/webhooks', { body: { url: `${receiver.origin}/hook`, events: ['crawl.stopped'] } })).status).toBe(201);
+      const project = (await (await call('POST', '/v1/projects', { body: { url: `${site.url}/` } })).json()).data;
+      const campaign = (await (await call('POST', `/v1/projects/${project.id}/campaigns`, { body: { name: 'Stopped', start_url: `${site.url}/`, max_depth: 3, max_urls: 20 } })).json()).data;
+      const release = site.hold();
+      const crawlId = (await (await call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': crypto.randomUUID() } })).json()).data.id;
+      // Fetching, its first request held by the site.
+      while ((await (await call('GET', `/v1/crawls/${crawlId}`)).json()).data.status !== 'running') await new Promise((r) => setTimeout(r, 20));
+      const deleting = call('DELETE', `/v1/campaigns/${campaign.id}`);
+      setTimeout(release, 50);
+      expect((await deleting).status).toBe(204);
+      await h.server.jobs.idle();
+      for (let i = 0; i < 200 && receiver.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      const events = receiver.requests.map((r) => JSON.parse(r.body) as { type: string; data: { crawl: { id: string; status: string } } });
+      expect(events.map((e) => [e.type, e.data.crawl.id, e.data.crawl.status])).toEqual([['crawl.stopped', crawlId, 'stopped']]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('marks a crawl truncated when the URL budget cuts it', async () => {
