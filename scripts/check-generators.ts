@@ -256,7 +256,7 @@ async function flow(name: string, api: Api, receiver: { url: string; bodies: Map
     const held = await api.createCampaign(project, `Stopped by ${name}`, `${site.url}/`);
     const stopped = await api.launchCrawl(held.body.data.id, `${name}-stopped`);
     expect('crawl launched', stopped.status === 202, stopped.body);
-    // Running (its first request held): deleted while only queued-but-claimed, a crawl can end without crawl.stopped.
+    // Running, its first requests held: the stop aborts a fetch in progress.
     await until('the held crawl to run', async () => (await api.getCrawl(stopped.body.data.id)).body.data.status === 'running');
     const deleted = await api.deleteCampaign(held.body.data.id);
     release();
