@@ -3,6 +3,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './tests/setup/duration-sequencer.js';
 import { DEFAULT_TEST_DATABASE_URL } from './tests/setup/postgres-database.js';
 
 /**
@@ -45,6 +46,8 @@ export default defineConfig({
     // on PostgreSQL then miss their timing (a burst reset, hooks past 60 s), so it is not the default.
     maxWorkers: Number(process.env.TEST_WORKERS ?? Math.max(1, availableParallelism() - 1)),
     hookTimeout: 30_000,
+    // `--shard=i/n` (the CI lanes) splits the files by recorded time, not by count.
+    sequence: { sequencer: DurationSequencer },
     projects: [
       {
         extends: true,

@@ -4,8 +4,10 @@
  * mock cannot drift from the server. Where the mock deliberately simplifies (it does not crawl:
  * every crawl "finds" the same seeded site), the assertions stay at what both guarantee.
  */
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError, createClient, type SiteAuditClient } from '@siteaudit/client';
+import { dataUrl, png } from '../support/images.js';
 import { SCOPES, WEEKDAYS, type Scope } from '@siteaudit/schema';
 import { type PlanOverrides } from '@siteaudit/schema/rules';
 
@@ -488,6 +490,41 @@ export function behaviourSuite(setup: () => Target) {
       expect(logs).toMatchObject({ available: true, score: null, blocked_reason: 'no_logs' });
     });
 
+    it('takes cover branding on an export request (extension), and refuses a logo that is not a small PNG or JPEG', async () => {
+      const project = await newProject();
+      const campaign = (await client.campaigns.list({ project: project.id })).data[0];
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const logo = dataUrl('png', png(64, 24));
+      const requested = await client.exports.create({ crawl: crawl.id, format: 'pdf', branding: { agency_name: 'Agence Dupont', logo } });
+      expect((await client.waitForExport(requested.id, { intervalMs: 50 })).status).toBe('ready');
+      const refused = await client.exports.create({ crawl: crawl.id, format: 'pdf', branding: { logo: 'https://agency.example/logo.png' } }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect(Object.keys((refused as ValidationError).errors ?? {})).toEqual(['branding.logo']);
+      const empty = await client.exports.create({ crawl: crawl.id, format: 'pdf', branding: {} }).catch((e: unknown) => e);
+      expect(empty).toBeInstanceOf(ValidationError);
+    });
+
+    it('gives each pillar with its inputs: the axes multiply to the crawl pillars, the checks make the axes', async () => {
+      const project = await newProject();
+      const campaign = (await client.campaigns.list({ project: project.id })).data[0];
+      await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const scorecard = await client.projects.scorecard({ project: project.id });
+      for (const key of ['technique', 'contenu'] as const) {
+        const p = scorecard.pillars.find((x) => x.key === key)!;
+        expect(p.computation.method).toBe('product');
+        if (p.score === null) continue;
+        const exact = 100 * p.axes.filter((a) => a.weight > 0).reduce((f, a) => f * a.factor!, 1);
+        expect(exact).toBeCloseTo(p.computation.exact!, 9);
+        expect(Math.round(exact)).toBe(p.score);
+        for (const axis of p.axes.filter((a) => a.weight > 0)) {
+          expect(axis.factor!).toBeCloseTo(Math.exp(-axis.checks.reduce((sum, c) => sum + c.weight * Math.sqrt(c.share), 0)), 12);
+          for (const c of axis.checks) expect(c.share).toBeCloseTo(c.site ? 1 : c.pages / p.computation.scored_pages!, 12);
+        }
+      }
+      expect(scorecard.pillars[0].score).not.toBeNull();
+      expect(scorecard.pillars.find((x) => x.key === 'logs')!.computation.method).toBe('weighted_mean');
+    });
+
     it('imports an access log (extension): parsed, bots classified and verified, joined with the crawl, scored', async () => {
       const project = await newProject();
       const campaign = (await client.campaigns.list({ project: project.id })).data[0];
@@ -525,6 +562,23 @@ export function behaviourSuite(setup: () => Target) {
       const logsPillar = (await client.projects.scorecard({ project: project.id })).pillars.find((p) => p.key === 'logs')!;
       expect(logsPillar).toMatchObject({ available: true, status: 'measured' });
       expect(logsPillar.axes.find((a) => a.key === 'waste')!.score).toBe(67);
+    });
+
+    it('keeps what decompresses of a gzip cut short, says so, and refuses the cut line (extension)', async () => {
+      const project = await newProject();
+      const lines = Array.from({ length: 3000 }, (_, i) => `192.0.2.1 - - [09/Mar/2026:08:00:00 +0000] "GET /p/${i}-${(i * 2654435761) % 1e9} HTTP/1.1" 200 ${i} "-" "Firefox/${i}"`);
+      const full = gzipSync(lines.join('\n'));
+      let cut = full.subarray(0, full.length >> 1);
+      while (gunzipSync(cut, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString().endsWith('\n')) cut = full.subarray(0, cut.length + 1);
+      const text = gunzipSync(cut, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      const whole = text.toString().split('\n').length - 1;
+      const queued = await client.logs.imports.create({ project: project.id, file: new Uint8Array(cut), content_type: 'application/gzip' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done).toMatchObject({ status: 'completed', lines: { read: whole + 1, kept: whole, refused: 1 }, refusals: [{ line: whole + 1, reason: 'truncated_line' }], truncation: { inflated_bytes: text.length, partial_line: true } });
     });
   });
 }

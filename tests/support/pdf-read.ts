@@ -24,6 +24,14 @@ export async function pdfPages(buffer: Buffer): Promise<string[]> {
   return pages;
 }
 
+/** The text of the whole document as poppler's `pdftotext` extracts it; null when it is not installed. */
+export function pdftotext(buffer: Buffer): string | null {
+  const run = spawnSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: buffer });
+  if (run.error) return null;
+  if (run.status !== 0) throw new Error(`pdftotext failed: ${run.stderr.toString()}`);
+  return run.stdout.toString('utf8');
+}
+
 /** Whether `pdftoppm` (poppler-utils) can be run. */
 export const hasPdftoppm = !spawnSync('pdftoppm', ['-v']).error;
 

@@ -1,4 +1,5 @@
 import type { CrawledPage, IssueOccurrence, IssueSummary, PageSpeedResult } from '@siteaudit/schema';
+import { checksAxis, CONTENT_AXES, contentAxes, noComputation, productComputation, type ScoreData, TECHNIQUE_AXES, techniqueAxes } from '@siteaudit/schema/rules';
 import type { ExportLanguage, ExportSource, HealthPoint, ReportPillar } from '../../packages/server/src/reports/index.js';
 
 /**
@@ -121,41 +122,41 @@ export function samplePageSpeed(): PageSpeedResult {
   };
 }
 
-const TECHNIQUE = ['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security'];
-const CONTENT = ['titles', 'content', 'structured_data', 'ai_reachability'];
+const TECHNIQUE = [...TECHNIQUE_AXES] as string[];
+const CONTENT = [...CONTENT_AXES] as string[];
 
-/** The five pillars as the server computes them for a crawl like this one. */
+/** The checks behind the sample scorecard: 200 scored pages, the synthetic catalogue's checks. */
+export const SCORE_DATA: ScoreData = {
+  pages: 200,
+  checks: [
+    { name: 'broken_internal_link', severity: 'error', category: 'http', pages: 6 },
+    { name: 'http_5xx', severity: 'error', category: 'http', pages: 2 },
+    { name: 'redirect_chain', severity: 'warning', category: 'http', pages: 9 },
+    { name: 'slow_response', severity: 'warning', category: 'performance_security', pages: 20 },
+    { name: 'image_missing_alt', severity: 'warning', category: 'links_images', pages: 30 },
+    { name: 'canonical_relative', severity: 'info', category: 'canonicals', pages: 5 },
+    { name: 'title_missing', severity: 'error', category: 'titles', pages: 8 },
+    { name: 'description_missing', severity: 'warning', category: 'titles', pages: 40 },
+    { name: 'h1_missing', severity: 'warning', category: 'content', pages: 12 },
+  ],
+};
+
+/** The five pillars as the server computes them for a crawl like this one (the shared rules, PageSpeed 61.4). */
 export function sampleScorecard(): ReportPillar[] {
   const asOf = '2025-03-12T14:31:45.000Z';
-  const pillar = (p: Omit<ReportPillar, 'version' | 'available' | 'as_of'> & { available?: boolean; as_of?: string | null }): ReportPillar => ({
-    version: 1,
-    available: true,
-    as_of: asOf,
-    ...p,
-  });
+  const pillar = (p: Omit<ReportPillar, 'version' | 'available' | 'as_of' | 'score' | 'computation'> & { available?: boolean; as_of?: string | null; computation?: ReportPillar['computation'] }): ReportPillar => {
+    const computation = p.computation ?? noComputation(p.key);
+    return { version: 1, available: true, as_of: asOf, ...p, computation, score: computation.exact === null ? null : Math.round(computation.exact) };
+  };
+  const technique = techniqueAxes(SCORE_DATA, 61.4);
+  const content = contentAxes(SCORE_DATA, false).axes;
+  const accessibility = [checksAxis('axe_fetched_html', { pages: 180, checks: [{ name: 'a11y_color-contrast', severity: 'warning', category: 'accessibility', pages: 2 }] }, ['accessibility'])];
   return [
-    pillar({
-      key: 'technique',
-      score: 73,
-      status: 'measured',
-      blocked_reason: null,
-      categories: TECHNIQUE,
-      axes: [
-        ...TECHNIQUE.map((key, i) => ({ key, score: [62, 100, 96, 100, 88, 100, 81][i], weight: 1 / 8 })),
-        { key: 'pagespeed', score: 61, weight: 1 / 8 },
-      ],
-    }),
-    pillar({
-      key: 'contenu',
-      score: 68,
-      status: 'measured',
-      blocked_reason: 'ai_reachability_not_checked',
-      categories: CONTENT,
-      axes: CONTENT.map((key, i) => ({ key, score: [55, 80, 100, null][i], weight: i === 3 ? 0 : 1 / 3 })),
-    }),
-    pillar({ key: 'accessibilite', score: 91, status: 'measured', blocked_reason: null, categories: ['accessibility'], axes: [{ key: 'axe_fetched_html', score: 91, weight: 1 }] }),
-    pillar({ key: 'acquisition', score: null, status: 'not_measured', blocked_reason: 'search_console_not_linked', categories: [], axes: [], as_of: null }),
-    pillar({ key: 'logs', score: null, status: 'unavailable', available: false, blocked_reason: 'log_exploration_unavailable', categories: [], axes: [], as_of: null }),
+    pillar({ key: 'technique', status: 'measured', blocked_reason: null, categories: TECHNIQUE, axes: technique, computation: productComputation(technique, SCORE_DATA.pages) }),
+    pillar({ key: 'contenu', status: 'measured', blocked_reason: 'ai_reachability_not_checked', categories: CONTENT, axes: content, computation: productComputation(content, SCORE_DATA.pages) }),
+    pillar({ key: 'accessibilite', status: 'measured', blocked_reason: null, categories: ['accessibility'], axes: accessibility, computation: productComputation(accessibility, 180) }),
+    pillar({ key: 'acquisition', status: 'not_measured', blocked_reason: 'search_console_not_linked', categories: [], axes: [], as_of: null }),
+    pillar({ key: 'logs', status: 'unavailable', available: false, blocked_reason: 'log_exploration_unavailable', categories: [], axes: [], as_of: null }),
   ];
 }
 
@@ -191,6 +192,8 @@ export function syntheticSource(options: SyntheticOptions = {}): { source: Expor
     severity: c.severity,
     category: c.category,
     occurrences: counts.get(c.name)!,
+    pages: Math.min(pageCount, counts.get(c.name)!),
+    templates: [],
   }));
   const totals = { error: 0, warning: 0, info: 0 };
   for (const g of groups) totals[g.severity] += g.occurrences;

@@ -96,6 +96,8 @@ export interface ExportRecord {
   format: ExportFormat;
   /** The caller's language when requested: part of what makes two exports identical. */
   language: 'fr' | 'en';
+  /** Cover branding as requested (JSON), or null: part of what makes two exports identical, as on the server. */
+  branding: string | null;
   status: 'queued' | 'generating' | 'ready' | 'failed' | 'expired';
   size_bytes: number | null;
   error: string | null;

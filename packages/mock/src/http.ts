@@ -198,18 +198,30 @@ function mockPorts(env: MockEnv, businesses: Record<OperationId, Business<Operat
 }
 
 /** The bytes of an upload, their SHA-256 and their text, gunzipped when they start with gzip's magic bytes. */
-async function readUpload(request: Request): Promise<{ raw: Uint8Array; text: string; digest: string } | undefined> {
+async function readUpload(request: Request): Promise<MockUpload | undefined> {
   const raw = new Uint8Array(await request.arrayBuffer());
   const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', raw))].map((b) => b.toString(16).padStart(2, '0')).join('');
-  let bytes = raw;
-  if (raw[0] === 0x1f && raw[1] === 0x8b) {
-    try {
-      bytes = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
-    } catch {
-      bytes = new Uint8Array();
+  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return { raw, text: new TextDecoder().decode(raw), digest };
+  // Gunzipped piece by piece: a stream cut short keeps what decompressed, as on the server.
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  const reader = new Blob([raw]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      pieces.push(next.value);
+      size += next.value.byteLength;
     }
+  } catch {
+    cut = true;
   }
-  return { raw, text: new TextDecoder().decode(bytes), digest };
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.byteLength;
+  }
+  return { raw, text: new TextDecoder().decode(bytes), digest, ...(cut ? { inflatedBytes: size } : {}) };
 }
 
 /**

@@ -83,6 +83,7 @@ export {
   CrawlParams,
   IssueOccurrence,
   IssueSummary,
+  TemplatePattern,
   LaunchCrawlBody,
   ListCrawlsQuery,
   ListIssuesQuery,
@@ -100,7 +101,7 @@ export {
   STEP_STATES,
 } from './resources/crawls.js';
 export { WEBHOOK_EVENT_PAYLOADS, WebhookEvent } from './resources/events.js';
-export { CreateExportBody, Export, EXPORT_FORMATS, EXPORT_STATUSES, ExportParams } from './resources/exports.js';
+export { CreateExportBody, Export, ExportBranding, EXPORT_FORMATS, EXPORT_STATUSES, ExportParams } from './resources/exports.js';
 export {
   BOT_FAMILIES,
   type BotFamily,
@@ -135,7 +136,7 @@ export {
   UntrackKeywordsResult,
 } from './resources/positions.js';
 export { CreateProjectBody, ListProjectsQuery, Project, ProjectParams, SiteUrl, UpdateProjectBody } from './resources/projects.js';
-export { PILLAR_KEYS, PILLAR_STATUSES, Scorecard, ScorecardPillar } from './resources/scorecard.js';
+export { PILLAR_KEYS, PILLAR_STATUSES, SCORE_METHODS, ScoreCheck, ScoreComputation, Scorecard, ScorecardAxis, ScorecardPillar } from './resources/scorecard.js';
 export { SEARCH_CONSOLE_STATUSES, SearchConsole } from './resources/search-console.js';
 export {
   CreateWebhookBody,

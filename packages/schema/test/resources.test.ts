@@ -105,7 +105,18 @@ const summary = {
   crawl_id: ID,
   totals: { error: 12, warning: 140, info: 33 },
   protection_occurrences: 2,
-  groups: [{ name: 'missing_title', label: 'Missing title', severity: 'error', category: 'content', occurrences: 12 }],
+  groups: [
+    { name: 'missing_title', label: 'missing title', severity: 'error', category: 'content', occurrences: 12, pages: 12, templates: [] },
+    {
+      name: 'description_missing',
+      label: 'description missing',
+      severity: 'warning',
+      category: 'titles',
+      occurrences: 140,
+      pages: 140,
+      templates: [{ scope: 'site', section: null, pages: 140, share: 0.93, details: 'no meta description', examples: ['https://www.example.com/a', 'https://www.example.com/b'] }],
+    },
+  ],
 };
 
 const page = {
@@ -152,7 +163,8 @@ const pillar = (key: string, score: number | null, status: string) => ({
   version: 1,
   as_of: score === null ? null : AT,
   blocked_reason: status === 'unavailable' ? 'search_console_unconfigured' : null,
-  axes: score === null ? [] : [{ key: 'indexability', score, weight: 0.5 }],
+  axes: score === null ? [] : [{ key: 'indexability', score, weight: 1, factor: score / 100, checks: [{ name: 'noindex', severity: 'error', pages: 3, site: false, share: 0.03, weight: 0.35, cost: 0.35 * Math.sqrt(0.03) }] }],
+  computation: { method: 'product', scored_pages: score === null ? null : 100, exact: score },
 });
 
 const scorecard = {

@@ -13,6 +13,13 @@ import {
   crawlProgressPercent,
   pagesPerSecond,
   localiseIssueDetails,
+  checkScope,
+  MAX_SECTION_PATTERNS,
+  mayBeTemplate,
+  sectionOf,
+  templatePattern,
+  topCause,
+  type CheckName,
   normaliseUrl,
   pagespeedSkipReason,
   unmeasuredPageSpeed,
@@ -233,13 +240,39 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
 
   getCrawlIssueSummary({ db, caller, params, language }) {
     const crawl = settledCrawl(db, params.crawl, caller);
-    const groups = new Map<string, IssueSummary['groups'][number]>();
+    const groups = new Map<string, IssueSummary['groups'][number] & { urls: Set<string>; occurrences_: IssueOccurrence[] }>();
     for (const issue of crawl.issues) {
-      const group = groups.get(issue.name) ?? { name: issue.name, label: checkLabel(issue.name, language), severity: issue.severity, category: issue.category, occurrences: 0 };
+      const group = groups.get(issue.name) ?? { name: issue.name, label: checkLabel(issue.name, language), severity: issue.severity, category: issue.category, occurrences: 0, pages: 0, templates: [], urls: new Set(), occurrences_: [] };
       group.occurrences++;
+      group.urls.add(issue.url);
+      group.occurrences_.push(issue);
       groups.set(issue.name, group);
     }
-    const list = [...groups.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || a.name.localeCompare(b.name));
+    // HTML pages as the server counts them (internal, 2xx, HTML), in all and per section: the template patterns' denominators.
+    const html = crawl.page_records.filter((p) => p.is_internal && p.error_type === null && p.status_code !== null && p.status_code >= 200 && p.status_code < 300 && (p.content_type ?? '').includes('html'));
+    const sections = new Map<string, number>();
+    for (const p of html) sections.set(sectionOf(p.url) ?? '/', (sections.get(sectionOf(p.url) ?? '/') ?? 0) + 1);
+    const list = [...groups.values()]
+      .map(({ urls, occurrences_, ...g }) => {
+        const scope = checkScope(g.name as CheckName).scope;
+        const pattern = (issues: IssueOccurrence[], pages: number, section: string | null) => {
+          const byDetails = new Map<string, Set<string>>();
+          for (const i of issues) byDetails.set(i.details, (byDetails.get(i.details) ?? new Set()).add(i.url));
+          const top = topCause(scope, [...byDetails].map(([details, u]) => ({ details, pages: u.size })), new Set(issues.map((i) => i.url)).size);
+          const found = top && templatePattern(pages, top, [...(byDetails.get(top.details) ?? [])], section);
+          return found && { ...found, details: localiseIssueDetails(found.details, language) };
+        };
+        const site = mayBeTemplate(html.length, urls.size) ? pattern(occurrences_, html.length, null) : null;
+        const templates = site
+          ? [site]
+          : [...sections]
+              .map(([section, n]) => pattern(occurrences_.filter((i) => sectionOf(i.url) === section), n, section))
+              .filter((p): p is NonNullable<typeof p> => p !== null)
+              .sort((a, b) => b.pages - a.pages)
+              .slice(0, MAX_SECTION_PATTERNS);
+        return { ...g, pages: urls.size, templates };
+      })
+      .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || a.name.localeCompare(b.name));
     // Totals are the sum of the groups, by construction.
     const totals = { error: 0, warning: 0, info: 0 };
     for (const g of list) totals[g.severity] += g.occurrences;

@@ -72,9 +72,11 @@ export const exportOperations: Pick<BusinessMap, 'createExport' | 'getExport' | 
     }
     if (body.format === 'xlsx') assertIncluded(env.plans, caller.plan, 'exports.excel', 'plan_limit.exports.excel');
     const location = (id: string) => ({ Location: `${env.baseUrl}/v1/exports/${id}` });
-    // An identical export (same crawl, format and language) still in progress is returned instead.
+    // Cover branding (docs/decisions/export-branding.md), validated by the contract as on the server.
+    const branding = body.branding ? JSON.stringify({ agency_name: body.branding.agency_name, logo: body.branding.logo }) : null;
+    // An identical export (same crawl, format, language and branding) still in progress is returned instead.
     const same = [...db.exports.values()].find(
-      (e) => e.crawl_id === crawl.id && e.format === body.format && e.language === language && (e.status === 'queued' || e.status === 'generating'),
+      (e) => e.crawl_id === crawl.id && e.format === body.format && e.language === language && e.branding === branding && (e.status === 'queued' || e.status === 'generating'),
     );
     if (same) return data(serializeExport(env, same), { status: 202, headers: location(same.id) });
     const record: ExportRecord = {
@@ -84,6 +86,7 @@ export const exportOperations: Pick<BusinessMap, 'createExport' | 'getExport' | 
       crawl_id: crawl.id,
       format: body.format,
       language,
+      branding,
       status: 'queued',
       size_bytes: null,
       error: null,

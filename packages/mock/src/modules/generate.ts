@@ -44,7 +44,11 @@ const SITE: PageShape[] = [
     h1: 'Welcome',
     words: [600, 900],
     imagesWithoutAlt: 1,
-    issues: ({ origin }) => [['image_missing_alt', `1 image(s) without alt: ${origin}/images/hero.jpg`]],
+    issues: ({ origin }) => [
+      ['image_missing_alt', `1 image(s) without alt: ${origin}/images/hero.jpg`],
+      // Site-level: the French version (two sitemap-only pages) and the English one, no hreflang anywhere.
+      ['hreflang_missing', D.hreflangMissing([{ lang: 'en', pages: 8, example: `${origin}/` }, { lang: 'fr', pages: 2, example: `${origin}/fr/` }])],
+    ],
   },
   { path: '/about', depth: 1, status: 200, title: 'About us', h1: 'About us', words: [350, 500], issues: () => [['single_inlink', D.singleInlink()]] },
   {
@@ -143,7 +147,16 @@ const SITE: PageShape[] = [
     title: 'Accueil en français',
     h1: 'Bienvenue',
     words: [400, 600],
-    issues: ({ origin }) => [['orphan_page', D.orphanListed(`${origin}/sitemap.xml`, 1, false)]],
+    issues: ({ origin }) => [['orphan_page', D.orphanListed(`${origin}/sitemap.xml`, 2, false)]],
+  },
+  {
+    path: '/fr/contact',
+    depth: null,
+    status: 200,
+    title: 'Nous contacter',
+    h1: 'Nous contacter',
+    words: [220, 300],
+    issues: ({ origin }) => [['orphan_page', D.orphanListed(`${origin}/sitemap.xml`, 2, false)]],
   },
 ];
 

@@ -17,6 +17,9 @@ import {
   withinLimit,
   LOG_PILLAR_DAYS,
   logPillar,
+  meanAxes,
+  meanComputation,
+  noComputation,
   type JoinPage,
   type UrlStat,
   type VerifiedOperator,
@@ -49,6 +52,8 @@ export interface MockUpload {
   raw: Uint8Array;
   text: string;
   digest: string;
+  /** Set when the gzip stream stopped before its end: the bytes of text it gave. */
+  inflatedBytes?: number;
 }
 
 /**
@@ -65,8 +70,13 @@ export function checkLogUpload(env: MockEnv, caller: Caller, projectId: string, 
 }
 
 function parse(projectId: string, id: string, upload: MockUpload, now: Date): { parsed: LogImport; urls: UrlStat[]; days: LogDayStat[] } {
-  const { aggregate, add } = createLogAggregator(verify);
-  for (const line of upload.text.split('\n')) add(line);
+  const aggregator = createLogAggregator(verify);
+  const { aggregate, add } = aggregator;
+  const lines = upload.text.split('\n');
+  // A gzip stream cut short: its last line, cut mid-way, is refused (as on the server).
+  const partial = upload.inflatedBytes === undefined ? null : lines.pop()!;
+  for (const line of lines) add(line);
+  if (partial !== null) aggregator.truncated(upload.inflatedBytes!, partial);
   settleVerifications(aggregate, new Set());
   const urls: UrlStat[] = [...aggregate.urls].map(([key, v]) => {
     const [family, verification, ...rest] = key.split('\t');
@@ -87,6 +97,7 @@ function parse(projectId: string, id: string, upload: MockUpload, now: Date): { 
     human_hits: aggregate.humanHits,
     bot_hits: aggregate.botHits,
     period: aggregate.from === null || aggregate.to === null ? null : { from: iso(aggregate.from), to: iso(aggregate.to) },
+    truncation: aggregate.truncation ?? null,
     error: null,
     created_at: iso(now),
     finished_at: iso(now.getTime() + PARSE_MS),
@@ -146,7 +157,7 @@ export function logsPillar(db: MockDb, project: ProjectRecord, now: Date): Score
   const base = { key: 'logs' as const, version: 1, available: true };
   if (recent.length === 0) {
     const reason = completed(db, project.id).length ? 'no_recent_logs' : 'no_logs';
-    return { ...base, score: null, status: 'not_measured', as_of: null, blocked_reason: reason, axes: [] };
+    return { ...base, score: null, status: 'not_measured', as_of: null, blocked_reason: reason, axes: [], computation: noComputation('logs') };
   }
   const stats = recent.flatMap((r) => r.urls);
   const crawl = crawlPages(db, project);
@@ -158,7 +169,8 @@ export function logsPillar(db: MockDb, project: ProjectRecord, now: Date): Score
     status: result.score === null ? 'not_measured' : 'measured',
     as_of: asOf,
     blocked_reason: result.score === null ? 'no_bot_hits' : crawl ? null : 'no_completed_crawl',
-    axes: result.axes,
+    axes: meanAxes(result.axes),
+    computation: meanComputation(result.axes),
   };
 }
 
@@ -180,7 +192,7 @@ export const logOperations = {
     }
     const id = env.random.uuid();
     const { parsed, urls, days } = parse(project.id, id, body, now);
-    const queued: LogImport = { ...parsed, status: 'queued', format: null, lines: { read: 0, kept: 0, refused: 0 }, refusals: [], human_hits: 0, bot_hits: 0, period: null, finished_at: null };
+    const queued: LogImport = { ...parsed, status: 'queued', format: null, lines: { read: 0, kept: 0, refused: 0 }, refusals: [], human_hits: 0, bot_hits: 0, period: null, truncation: null, finished_at: null };
     db.logImports.set(id, { seq: nextSeq(db), team_id: caller.team.id, digest: body.digest, import: queued, parsed, urls, days });
     env.schedule('logs.parsed', id, now.getTime() + PARSE_MS);
     return data(queued, { status: 202, headers: { Location: `${basePath(env)}/v1/projects/${project.id}/log-imports/${id}` } });

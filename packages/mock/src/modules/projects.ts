@@ -4,13 +4,13 @@
  */
 import { logsPillar } from './logs.js';
 import { type Project, type Scorecard } from '@siteaudit/schema';
-import { contentAxes, defaultCampaignBounds, firstFreeSlug, normaliseSiteUrl, slugify, techniqueAxes } from '@siteaudit/schema/rules';
+import { defaultCampaignBounds, firstFreeSlug, noComputation, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, empty, type BusinessMap, type MockEnv } from '../context.js';
 import type { MockDb, ProjectRecord } from '../db.js';
 import { assertUnlocked, iso, newestFirst, nextSeq, ownedProject } from '../store.js';
 import { assertPublicSite, buildCampaign, removeCampaign } from './campaigns.js';
-import { crawlPillarScores, crawlScorer } from './scores.js';
+import { crawlPillarAxes, crawlPillarScores } from './scores.js';
 
 export function serializeProject(record: ProjectRecord): Project {
   return {
@@ -42,7 +42,7 @@ export function removeProject(env: MockEnv, project: ProjectRecord, now: Date): 
 type Pillar = Scorecard['pillars'][number];
 
 function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
-  return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: 1, as_of: null, blocked_reason: reason, axes: [] };
+  return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: 1, as_of: null, blocked_reason: reason, axes: [], computation: noComputation(key) };
 }
 
 /** The scorecard of the latest settled crawl, pillar by pillar as the server builds it. */
@@ -62,7 +62,7 @@ function scorecard(db: MockDb, project: ProjectRecord, now: Date): Scorecard {
       ],
     };
   }
-  const within = crawlScorer(crawl);
+  const explained = crawlPillarAxes(crawl);
   const { technique, contenu: content } = crawlPillarScores(crawl);
   return {
     project_id: project.id,
@@ -75,7 +75,8 @@ function scorecard(db: MockDb, project: ProjectRecord, now: Date): Scorecard {
         version: 1,
         as_of: crawl.finished_at,
         blocked_reason: technique === null ? 'no_internal_page' : null,
-        axes: techniqueAxes((category) => within([category]), null),
+        axes: explained.technique.axes,
+        computation: technique === null ? noComputation('technique') : explained.technique.computation,
       },
       {
         key: 'contenu',
@@ -86,7 +87,8 @@ function scorecard(db: MockDb, project: ProjectRecord, now: Date): Scorecard {
         as_of: crawl.finished_at,
         // The mock never checks AI reachability, so that axis stays out of the score.
         blocked_reason: content === null ? 'no_internal_page' : 'ai_reachability_not_checked',
-        axes: contentAxes((category) => within([category]), false).axes,
+        axes: explained.contenu.axes,
+        computation: explained.contenu.computation,
       },
       unmeasured('accessibilite', 'accessibility_not_checked'),
       unmeasured('acquisition', 'search_console_no_data'),

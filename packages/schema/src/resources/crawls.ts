@@ -69,6 +69,21 @@ export const IssueOccurrence = z
   .meta({ id: 'IssueOccurrence', description: 'One issue on one URL.' });
 export type IssueOccurrence = z.infer<typeof IssueOccurrence>;
 
+export const TemplatePattern = z
+  .object({
+    scope: z.enum(['site', 'section']).describe('what the pattern covers: the whole site, or one section of it'),
+    section: z.string().nullable().describe('the section: its first path folder (`/docs/`; `/` for the pages at the root); null for the site'),
+    pages: z.int().min(0).describe('HTML pages of the scope on which the check fires for this cause'),
+    share: z.number().min(0).max(1).describe('pages over the scope\'s HTML pages (internal, answering 2xx)'),
+    details: z.string().describe('the details those occurrences share (their common cause), in the reader\'s language'),
+    examples: z.array(z.string()).max(3).describe('a few of those pages'),
+  })
+  .meta({
+    id: 'TemplatePattern',
+    description: 'One decision of the site\'s template: the check fires for one cause on more than half of the HTML pages of the site, or of a section of it (docs/checks.md, "Scope"). The occurrences stay listed page by page.',
+  });
+export type TemplatePattern = z.infer<typeof TemplatePattern>;
+
 export const IssueSummary = z
   .object({
     crawl_id: Uuid,
@@ -81,6 +96,10 @@ export const IssueSummary = z
         severity: Severity,
         category: z.string(),
         occurrences: z.int().min(0),
+        pages: z.int().min(0).describe('distinct URLs with an occurrence'),
+        templates: z
+          .array(TemplatePattern)
+          .describe('the template decisions the occurrences make: the site\'s, or else those of its sections (up to 10, the most pages first); empty when none'),
       }),
     ),
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, Uuid } from '../common.js';
+import { agencyNameProblem, BRANDING_LOGO_MAX_BYTES, BRANDING_LOGO_MAX_CHARS, BRANDING_NAME_MAX, readLogo } from '../rules/export-branding.js';
 
 export const EXPORT_FORMATS = ['pdf', 'xlsx'] as const;
 /** queued → generating → ready → expired; a failure ends `failed` (docs/decisions/exports.md). */
@@ -21,5 +22,38 @@ export const Export = z
   .meta({ id: 'Export' });
 export type Export = z.infer<typeof Export>;
 
-export const CreateExportBody = z.strictObject({ format: z.enum(EXPORT_FORMATS) }).meta({ id: 'CreateExportBody' });
+/**
+ * Cover branding (an extension, docs/decisions/export-branding.md): the agency's name and logo on
+ * the report's cover. Validated here, so the server and the mock refuse the same.
+ */
+export const ExportBranding = z
+  .strictObject({
+    agency_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(BRANDING_NAME_MAX)
+      .superRefine((value, ctx) => {
+        const problem = agencyNameProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem.en, params: { code: 'invalid_value', fr: problem.fr } });
+      })
+      .optional()
+      .describe(`Printed on the cover ("Prepared by …"), ${BRANDING_NAME_MAX} characters at most`),
+    logo: z
+      .string()
+      .max(BRANDING_LOGO_MAX_CHARS, { abort: true })
+      .superRefine((value, ctx) => {
+        const logo = readLogo(value);
+        if ('error' in logo) ctx.addIssue({ code: 'custom', message: logo.error.en, params: { code: 'invalid_value', fr: logo.error.fr } });
+      })
+      .optional()
+      .describe(`A data: URL of a PNG or JPEG image (data:image/png;base64,…), ${BRANDING_LOGO_MAX_BYTES / 1024} KiB at most, up to 4096 pixels a side`),
+  })
+  .refine((b) => b.agency_name !== undefined || b.logo !== undefined, { message: 'Give agency_name, logo or both', params: { code: 'invalid_value', fr: 'Indiquez agency_name, logo ou les deux' } })
+  .meta({ id: 'ExportBranding' });
+export type ExportBranding = z.infer<typeof ExportBranding>;
+
+export const CreateExportBody = z
+  .strictObject({ format: z.enum(EXPORT_FORMATS), branding: ExportBranding.optional().describe('Cover branding (an extension): the agency name and logo; PDF only, the workbook prints the name') })
+  .meta({ id: 'CreateExportBody' });
 export const ExportParams = z.strictObject({ export: Uuid });

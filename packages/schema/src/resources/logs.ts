@@ -53,6 +53,15 @@ export const LogImport = z
       .object({ from: DateTime, to: DateTime })
       .nullable()
       .describe('first and last request time of the kept lines; null when none was kept'),
+    truncation: z
+      .object({
+        inflated_bytes: z.int().min(0).describe('bytes of text recovered (decompressed) before the cut'),
+        partial_line: z.boolean().describe('the last recovered line stops mid-way: refused (reason `truncated_line`), never read as a shorter line'),
+      })
+      .nullable()
+      .describe(
+        'set when the gzip stream stops before its end (a file cut short, as `zcat` reports "unexpected end of file"): the import completes with what decompressed, counted as usual, and this says where the text stopped; what the missing end held cannot be measured (gzip writes the full size only in its trailer, which is gone). null for a complete file',
+      ),
     error: z.string().nullable(),
     created_at: DateTime,
     finished_at: DateTime.nullable(),
@@ -62,7 +71,7 @@ export type LogImport = z.infer<typeof LogImport>;
 
 export const LogUrlStat = z
   .object({
-    path: z.string().describe('path and query string as logged'),
+    path: z.string().describe("path and query string as the server resolved them: RFC 3986 normalised (escapes of unreserved characters decoded, other escapes in upper case, dot segments removed, what a URI may not hold raw percent-encoded), the server's log escapes (`\\x5C`) read as the bytes sent, `//` kept; every spelling of one target is one path"),
     family: z.enum(BOT_FAMILIES),
     verification: z.enum(VERIFICATIONS),
     hits: z.int().min(1),
@@ -75,13 +84,13 @@ export type LogUrlStat = z.infer<typeof LogUrlStat>;
 
 export const LogDayStat = z
   .object({
-    date: PlainDate,
+    date: PlainDate.describe("the calendar date in the UTC offset the server wrote on each log line (its own clock, as GoAccess shows it), not the UTC date: a line written 28/Nov/2026:00:30 +1300 counts on 2026-11-28"),
     family: z.enum([...BOT_FAMILIES, 'human']),
     verification: z.enum(VERIFICATIONS),
     status_class: z.enum(STATUS_CLASSES),
     hits: z.int().min(1),
   })
-  .meta({ id: 'LogDayStat', description: 'Extension (docs/decisions/logs.md): hits of one day by family and status class.' });
+  .meta({ id: 'LogDayStat', description: "Extension (docs/decisions/logs.md): hits of one day by family and status class. A day is the date in the line's own offset, as the server wrote it." });
 export type LogDayStat = z.infer<typeof LogDayStat>;
 
 /** What only the join of the logs with the latest settled crawl can say (docs/decisions/logs.md). */

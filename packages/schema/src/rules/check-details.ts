@@ -10,6 +10,20 @@ const counted = (count: number, sample: readonly string[]) => (count > sample.le
 /** The empty or generic links a page has past the 5,000 the crawler resolves (none on real pages). */
 const anchorsUnread = (n: number) => (n > 0 ? ` (and ${n} more empty or generic link(s) past the 5000 read per page, not resolved)` : '');
 
+/** The scripts of crawler/page/page-language.ts SCRIPTS, as lang_mismatch's details name them. */
+const SCRIPT_NAMES: Record<string, string> = {
+  latin: 'Latin script',
+  han: 'Chinese characters',
+  kana: 'Japanese kana',
+  hangul: 'Korean Hangul',
+  cyrillic: 'Cyrillic script',
+  greek: 'Greek script',
+  arabic: 'Arabic script',
+  hebrew: 'Hebrew script',
+  thai: 'Thai script',
+  devanagari: 'Devanagari script',
+};
+
 export const CHECK_DETAILS = {
   urlUppercase: (path: string) => `uppercase letters in ${path}`,
   urlUnderscores: (path: string) => `underscores in ${path}`,
@@ -64,6 +78,17 @@ export const CHECK_DETAILS = {
   anchorsGeneric: (links: readonly { text: string; url: string }[], unread = 0) => `${links.length} link(s) with generic text: ${list(links.map((l) => `"${l.text}" → ${l.url}`))}${anchorsUnread(unread)}`,
   hreflangInvalid: (code: string) => `invalid hreflang "${code.slice(0, 40)}"`,
   hreflangDuplicate: (lang: string, urls: readonly string[]) => `hreflang ${lang} → ${urls.length} URLs: ${list(urls)}`,
+  /** lang_mismatch: most of the prose is in a script the declared language is not written in. */
+  langMismatchScript: (declared: string, percent: number, script: string) => `lang="${declared}" but ${percent}% of the text's letters are ${SCRIPT_NAMES[script] ?? script}`,
+  /** lang_mismatch: declared Japanese, Chinese characters without any kana. */
+  langMismatchNoKana: (declared: string, han: number) => `lang="${declared}" but the text's ${han} Chinese characters come with no kana`,
+  /** lang_mismatch: declared Chinese, with Japanese kana among the characters. */
+  langMismatchKana: (declared: string, percent: number) => `lang="${declared}" but ${percent}% of the text's Chinese characters are kana`,
+  /** hreflang_missing: the language versions found (language, pages, an example URL), largest first. */
+  hreflangMissing: (versions: readonly { lang: string; pages: number; example: string }[]) =>
+    `${versions.length} language versions, no hreflang: ${list(versions.map((v) => `${v.lang} (${v.pages} page(s), e.g. ${v.example})`), 6)}`,
+  /** A title or description with wide (CJK) characters: its characters and its width in half-widths, the thresholds' unit. */
+  lengthWide: (chars: number, width: number) => `${chars} characters, ${width} half-widths (a Chinese, Japanese or Korean character counts as two)`,
   headerMissing: (header: string) => `no ${header} header`,
   frameProtectionMissing: () => 'no X-Frame-Options nor CSP frame-ancestors',
   ogImageRelative: (value: string) => `og:image "${value.slice(0, 200)}" is not an absolute URL`,

@@ -445,6 +445,14 @@ export const CHECK_GUIDE: Record<CheckName, CheckGuide> = {
     why: { en: `Two URLs for one language leave search engines to guess which to show.`, fr: `Deux URL pour une même langue laissent les moteurs deviner laquelle montrer.` },
     fix: { en: `Give each language (and region) a single URL.`, fr: `Donnez une seule URL à chaque langue (et région).` },
   },
+  hreflang_missing: {
+    why: { en: `Without hreflang, search engines may show one language version to readers of another, or treat the versions as duplicates.`, fr: `Sans hreflang, les moteurs peuvent montrer une version linguistique aux lecteurs d’une autre, ou traiter les versions comme des doublons.` },
+    fix: { en: `Annotate each page with its language versions (link rel="alternate" hreflang in the head, or xhtml:link in the sitemap), each version listing all the others and itself.`, fr: `Annotez chaque page avec ses versions linguistiques (link rel="alternate" hreflang dans le head, ou xhtml:link dans le sitemap), chaque version citant toutes les autres et elle-même.` },
+  },
+  lang_mismatch: {
+    why: { en: `A wrong lang misleads screen readers, browser translation and spelling tools, and contradicts the page's hreflang.`, fr: `Un lang erroné trompe les lecteurs d’écran, la traduction du navigateur et les correcteurs, et contredit le hreflang de la page.` },
+    fix: { en: `Declare the language the page is written in on <html lang> (and in Content-Language), usually in the template of that language version.`, fr: `Déclarez la langue dans laquelle la page est écrite sur <html lang> (et dans Content-Language), en général dans le gabarit de cette version linguistique.` },
+  },
   slow_response: {
     why: { en: `Slow server answers delay every page view and reduce how much search engines crawl.`, fr: `Des réponses serveur lentes retardent chaque affichage et réduisent l’exploration des moteurs.` },
     fix: { en: `Speed up the server (caching, database queries, hosting) below ${T.slowMs} ms.`, fr: `Accélérez le serveur (cache, requêtes, hébergement) sous les ${T.slowMs} ms.` },

@@ -7,6 +7,8 @@
 import type { Severity } from '../common.js';
 import { CHECK_GUIDE } from './check-guide.js';
 import { CHECKS, type CheckCategory, type CheckName } from './issue-catalogue.js';
+import { checkScope } from './check-scopes.js';
+import { MAX_SECTION_PATTERNS, SECTION_MIN_PAGES, TEMPLATE_MIN_PAGES } from './template-patterns.js';
 
 export interface CheckReferenceRow {
   name: CheckName;
@@ -63,7 +65,37 @@ export function checksMarkdown(): string {
     }
     lines.push('');
   }
+  lines.push(...scopeSection(rows));
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** docs/checks.md's "Scope" section: per check, what it judges, what one finding is, its limits, and why it may be on most pages. */
+function scopeSection(rows: CheckReferenceRow[]): string[] {
+  const lines = [
+    '## Scope: what one finding is, and limits',
+    '',
+    '<!-- From packages/schema/src/rules/check-scopes.ts. -->',
+    '',
+    'Scopes: **page** (the page itself: one finding per page, whatever the number of elements at fault, which the details count and sample), ' +
+      '**link** (one per page and target), **resource** (one per page and resource it loads), **group** (pages sharing a value: one per page of the group), ' +
+      '**site** (one for the site). Every limit below is reported when reached (in the details, `html_too_large`, `resource_budget_reached`, or "at least").',
+    '',
+    `**Template decisions.** A check on more than half of a site's (or a section's) HTML pages for one cause (the same missing tag, the same header image, canonicals to the same host) is one decision of the site's template. ` +
+      'One cause is read from the details: counts aside (`14 image(s)` and `9 image(s)` of the same images agree), and for a check about the page itself the paths of the URLs it names aside (canonicals to `https://www.sqlite.org/a.html` and `/b.html` agree); a link\'s or a resource\'s target stays whole (two broken targets are two causes). ' +
+      `The issue summary (\`GET /v1/crawls/{crawl}/issues/summary\`) says so on that check's group: \`templates\` gives the page count, the share, the shared details and three example pages (sites of ${TEMPLATE_MIN_PAGES} HTML pages or more). ` +
+      `When the check is not most of the site's pages, each section (first path folder, \`/docs/\`; \`/\` for the pages at the root) of ${SECTION_MIN_PAGES} HTML pages or more where one cause is on more than half of its pages is one decision of that section (up to ${MAX_SECTION_PATTERNS}, the most pages first). ` +
+      'The occurrences stay listed page by page (`GET /v1/crawls/{crawl}/issues?name=…`), so each page can still be fixed and followed. ' +
+      'The health score counts each check once, by the share of pages it is on, so a template decision costs at most its severity\'s weight (docs/health-score.md).',
+    '',
+    '| Check | Scope | One finding | Limit | When on most pages of a site |',
+    '| --- | --- | --- | --- | --- |',
+  ];
+  for (const r of rows) {
+    const s = checkScope(r.name);
+    lines.push(`| \`${r.name}\` | ${s.scope} | ${md(s.unit)} | ${s.cap ? md(s.cap) : '—'} | ${s.frequent ? md(s.frequent) : '—'} |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 /** Table-cell text: pipes escaped, angle brackets as entities (`<title>` is text here, not HTML). */

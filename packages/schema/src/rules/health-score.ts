@@ -43,3 +43,12 @@ export function healthScore(input: ScoreInput): number | null {
   const exact = healthScoreExact(input);
   return exact === null ? null : Math.round(exact);
 }
+
+/**
+ * The most one check can cost the score, in points: what it costs on every page (share 1), as a
+ * template decision does (docs/health-score.md, "One template decision"). An error costs at most
+ * 29.5 points, a warning 11.3, info nothing, however many pages the template repeats it on.
+ */
+export function maxCheckLoss(severity: Severity): number {
+  return 100 * (1 - Math.exp(-SEVERITY_WEIGHTS[severity]));
+}

@@ -12,6 +12,8 @@ export {
   type CampaignWriteOnly,
 } from './campaign-settings.js';
 export { CHECK_DETAILS } from './check-details.js';
+export { checkScope, type CheckScope, type CheckScopeRow } from './check-scopes.js';
+export { MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, sectionOf, TEMPLATE_MIN_PAGES, type TemplatePattern, templateCause, templatePattern, topCause } from './template-patterns.js';
 export { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
 export { THRESHOLDS } from './check-thresholds.js';
 export { CATEGORY_TITLES, checkReference, type CheckReferenceRow, checksMarkdown } from './checks-reference.js';
@@ -49,7 +51,7 @@ export { cursorBinding } from './cursors.js';
 export { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, type ExportFileFormat, exportFilename, isExportableCrawl } from './exports.js';
 export { ACCESSIBILITY_PREFIX, axisFix, fixFor, whyFor } from './fix-advice.js';
 export { accessRefusal, planRefusal, type Refusal } from './gates.js';
-export { healthScore, healthScoreExact, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
+export { healthScore, healthScoreExact, maxCheckLoss, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
 export { canonicalJson, IDEMPOTENCY_KEY_RETENTION_MS, parseIdempotencyKey, requestFingerprintText } from './idempotency.js';
 export { type CheckCategory, type CheckDefinition, type CheckName, CHECKS, SEVERITY_RANK } from './issue-catalogue.js';
 export { isKnownIssueDetail, localiseIssueDetails } from './issue-details.js';
@@ -75,6 +77,7 @@ export {
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';
+export { decodeLogEscapes, normaliseLogPath, removeDotSegments } from './log-paths.js';
 export {
   addStatus,
   addUrlAggregate,
@@ -85,9 +88,13 @@ export {
   isParameterised,
   JSON_FIELD_MAP,
   type LogAggregate,
+  type LogTruncation,
   type LogFormat,
   type LogRequest,
   OPERATOR_OF,
+  clfOffset,
+  localDate,
+  localDay,
   parseClfTime,
   type ParsedLine,
   parseLogLine,
@@ -163,7 +170,23 @@ export {
 export { checkInput, type InputCheck, nulPaths } from './request-input.js';
 export { allowedMethods, decodePathParams, matchOperation } from './routing.js';
 export { DEFAULT_SCHEDULE_TIME, nextRunAt, normaliseSchedule, type StoredSchedule } from './schedule.js';
-export { CONTENT_AXES, contentAxes, type ScorecardAxis, TECHNIQUE_AXES, techniqueAxes } from './scorecard-axes.js';
+export {
+  checksAxis,
+  CONTENT_AXES,
+  contentAxes,
+  meanAxes,
+  meanComputation,
+  noComputation,
+  pagespeedAxis,
+  productComputation,
+  type ScoreComputation,
+  scoreCheck,
+  type ScoreData,
+  type ScorecardAxis,
+  TECHNIQUE_AXES,
+  TECHNIQUE_CONTENT_AXIS,
+  techniqueAxes,
+} from './scorecard-axes.js';
 export { privateSiteRefusal } from './site-refusal.js';
 export {
   compilePatterns,
@@ -190,3 +213,13 @@ export {
   WEBHOOK_URL_MESSAGE,
   webhookUrlSchemeError,
 } from './webhooks.js';
+export {
+  agencyNameProblem,
+  BRANDING_LOGO_MAX_BYTES,
+  BRANDING_LOGO_MAX_CHARS,
+  BRANDING_LOGO_MAX_SIDE,
+  BRANDING_NAME_MAX,
+  type Logo,
+  type LogoType,
+  readLogo,
+} from './export-branding.js';

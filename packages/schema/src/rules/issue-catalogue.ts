@@ -176,6 +176,9 @@ export const CHECKS = {
   hreflang_no_self: check(I, 'international', 'Hreflang without self reference', 'Hreflang sans autoréférence'),
   hreflang_invalid_code: check(W, 'international', 'Invalid hreflang language code', 'Code de langue hreflang invalide'),
   hreflang_duplicate_lang: check(W, 'international', 'Several hreflang URLs for one language', 'Plusieurs URL hreflang pour une même langue'),
+  // Language versions (crawler/page/page-language.ts): declared by <html lang> or Content-Language, or named by the URL.
+  hreflang_missing: check(W, 'international', 'Several language versions without hreflang', 'Plusieurs versions linguistiques sans hreflang', 'site'),
+  lang_mismatch: check(W, 'international', 'Text not in the page’s declared language', 'Texte dans une autre langue que celle déclarée'),
 
   // Performance and security
   slow_response: check(W, 'performance_security', `Response time over ${T.slowMs} ms`, `Temps de réponse supérieur à ${T.slowMs} ms`),

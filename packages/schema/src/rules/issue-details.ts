@@ -25,6 +25,20 @@ type Rule = readonly [RegExp, (m: RegExpExecArray, t: Translate) => string];
 const WHAT: Record<string, string> = { title: 'titre', 'meta description': 'méta-description', 'main text': 'texte principal', content: 'contenu' };
 const unreadAnchorsFr = (n: string | undefined) => (n ? ` (et ${n} autre(s) lien(s) vide(s) ou génériques au-delà des 5000 lus par page, non résolus)` : '');
 
+/** Scripts a page's text is written in (crawler/page/page-language.ts SCRIPTS), as lang_mismatch names them. */
+const SCRIPT_FR: Record<string, string> = {
+  'Latin script': 'alphabet latin',
+  'Chinese characters': 'caractères chinois',
+  'Japanese kana': 'kana japonais',
+  'Korean Hangul': 'hangeul coréen',
+  'Cyrillic script': 'alphabet cyrillique',
+  'Greek script': 'alphabet grec',
+  'Arabic script': 'alphabet arabe',
+  'Hebrew script': 'alphabet hébreu',
+  'Thai script': 'alphabet thaï',
+  'Devanagari script': 'devanagari',
+};
+
 /** Resource types (crawler/html-resources.ts), as the details of resource checks name them. */
 const RESOURCE: Record<string, string> = {
   stylesheet: 'feuille de style',
@@ -200,6 +214,7 @@ const RULES: readonly Rule[] = [
   [/^no <title>$/, () => 'pas de <title>'],
   [/^(\d+) <title> tags$/, (m) => `${m[1]} balises <title>`],
   [/^(\d+) characters$/, (m) => `${m[1]} caractères`],
+  [/^(\d+) characters, (\d+) half-widths \(a Chinese, Japanese or Korean character counts as two\)$/, (m) => `${m[1]} caractères, ${m[2]} demi-chasses (un caractère chinois, japonais ou coréen compte double)`],
   [/^empty meta description$/, () => 'méta-description vide'],
   [/^no meta description$/, () => 'pas de méta-description'],
   [/^no <h1>$/, () => 'pas de <h1>'],
@@ -259,6 +274,10 @@ const RULES: readonly Rule[] = [
   [/^(\d+) link\(s\) without text: (.+?)(?: \(and (\d+) more empty or generic link\(s\) past the 5000 read per page, not resolved\))?$/s, (m) => `${m[1]} lien(s) sans texte : ${m[2]}${unreadAnchorsFr(m[3])}`],
   [/^(\d+) link\(s\) with generic text: (.+?)(?: \(and (\d+) more empty or generic link\(s\) past the 5000 read per page, not resolved\))?$/s, (m) => `${m[1]} lien(s) au texte générique : ${m[2]}${unreadAnchorsFr(m[3])}`],
   [/^invalid hreflang "(.*)"$/s, (m) => `hreflang invalide "${m[1]}"`],
+  [/^lang="([^"]*)" but (\d+)% of the text's letters are (Latin script|Chinese characters|Japanese kana|Korean Hangul|Cyrillic script|Greek script|Arabic script|Hebrew script|Thai script|Devanagari script)$/, (m) => `lang="${m[1]}" mais ${m[2]} % des lettres du texte sont en ${SCRIPT_FR[m[3]]}`],
+  [/^lang="([^"]*)" but the text's (\d+) Chinese characters come with no kana$/, (m) => `lang="${m[1]}" mais les ${m[2]} caractères chinois du texte ne sont accompagnés d'aucun kana`],
+  [/^lang="([^"]*)" but (\d+)% of the text's Chinese characters are kana$/, (m) => `lang="${m[1]}" mais ${m[2]} % des caractères chinois du texte sont des kana`],
+  [/^(\d+) language versions, no hreflang: (.+)$/s, (m) => `${m[1]} versions linguistiques, aucun hreflang : ${m[2].replace(/ page\(s\), e\.g\. /g, ' page(s), par exemple ')}`],
   [/^no (X-Content-Type-Options|Content-Security-Policy|Referrer-Policy) header$/, (m) => `pas d'en-tête ${m[1]}`],
   [/^no X-Frame-Options nor CSP frame-ancestors$/, () => 'ni X-Frame-Options ni frame-ancestors (CSP)'],
   [/^og:image "(.*)" is not an absolute URL$/s, (m) => `og:image "${m[1]}" n'est pas une URL absolue`],

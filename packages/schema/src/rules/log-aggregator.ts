@@ -11,6 +11,7 @@
  * nested maps while folding; the `family \t verification \t path` keys are built once at the end.
  */
 import { BOT_FAMILIES, type BotFamily } from '../resources/logs.js';
+import { normaliseLogPath } from './log-paths.js';
 import { addStatus, addUrlAggregate, botFamily, isRealDateTime, OPERATOR_OF, parseLogLine, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
 
 export const REFUSAL_SAMPLES = 10;
@@ -41,6 +42,9 @@ const VERIFICATION_NAMES = ['verified', 'not_applicable', 'unverified'] as const
 const classIndex = (status: number) => (status >= 200 && status < 600 ? ((status / 100) | 0) - 2 : 4);
 
 const MONTHS = new Map(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].map((m, i) => [m.charCodeAt(0) * 65536 + m.charCodeAt(1) * 256 + m.charCodeAt(2), i]));
+
+/** The offset (minutes east of UTC) of the last time `clfTimeAt` read. */
+let lastOffset = 0;
 
 /** The `n` decimal digits at `i` as a number, or -1. */
 function digits(text: string, i: number, n: number): number {
@@ -75,6 +79,7 @@ function clfTimeAt(text: string, i: number): number {
     if (!isRealDateTime(year, month, day, hour, minute, second)) return NaN;
   }
   const offset = (sign === 45 /* - */ ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  lastOffset = offset;
   return Date.UTC(year, month, day, hour, minute, second) - offset * 60_000;
 }
 
@@ -129,6 +134,14 @@ export interface LogAggregator {
   add(line: string): void;
   /** The line `text[start, end)`, read in place. */
   addRange(text: string, start: number, end: number): void;
+  /** Counts one more line, refused for `reason` without reading it (too long, cut by a truncated file). */
+  refuse(reason: string): void;
+  /**
+   * The file's gzip stream stopped before its end after `inflatedBytes` bytes of text: `partial`,
+   * its last line if that was cut mid-way, is refused as `truncated_line` (a line cut in its
+   * user agent would read as a human's Common line, one cut in its size as a smaller answer).
+   */
+  truncated(inflatedBytes: number, partial: string): void;
   /** A plain copy of the aggregate. */
   result(): LogAggregate;
   /** The claims waiting for reverse DNS (at most `limit`), in the order they were met. */
@@ -335,13 +348,14 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     return true;
   }
 
-  /** One kept request; the address and path are `text[start, end)` ranges, cut only for bots. */
-  function record(time: number, status: number, bytes: number, family: number, text: string, ipStart: number, ipEnd: number, pathStart: number, pathEnd: number): void {
+  /** One kept request (`offset`: minutes east of UTC written on the line); the address and path are `text[start, end)` ranges, cut only for bots. */
+  function record(time: number, offset: number, status: number, bytes: number, family: number, text: string, ipStart: number, ipEnd: number, pathStart: number, pathEnd: number): void {
     built = null;
     agg.kept++;
     if (agg.from === null || time < agg.from) agg.from = time;
     if (agg.to === null || time > agg.to) agg.to = time;
-    const day = Math.floor(time / DAY_MS);
+    // The date in the offset written on the line (docs/decisions/logs.md, "Days"), not in UTC.
+    const day = Math.floor((time + offset * 60_000) / DAY_MS);
     const klass = classIndex(status);
     if (family === HUMAN) {
       agg.humanHits++;
@@ -350,7 +364,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
       return;
     }
     agg.botHits++;
-    const path = text.slice(pathStart, pathEnd);
+    // Every spelling of one target counts as one path (RFC 3986 normalisation, log-paths.ts).
+    const path = normaliseLogPath(text.slice(pathStart, pathEnd));
     const operator = OPERATORS[family];
     const key = day * DAY_KEY + family * 15 + (operator === undefined ? NOT_APPLICABLE : VERIFIED) * 5 + klass;
     if (operator !== undefined) {
@@ -424,8 +439,26 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     const agentEnd = quoteEnd(text, agentStart, end);
     if (agentEnd < 0) return false;
     agg.format ??= 'combined';
-    record(time, status, bytes, familyOf(text.slice(agentStart, agentEnd)), text, start, ipEnd, methodEnd + 1, pathEnd);
+    record(time, lastOffset, status, bytes, familyOf(text.slice(agentStart, agentEnd)), text, start, ipEnd, methodEnd + 1, pathEnd);
     return true;
+  }
+
+  /** The line just counted in `linesRead` is refused. */
+  function refused(reason: string): void {
+    built = null;
+    agg.refused++;
+    if (agg.refusals.length < REFUSAL_SAMPLES) agg.refusals.push({ line: agg.linesRead, reason });
+  }
+
+  function refuse(reason: string): void {
+    agg.linesRead++;
+    refused(reason);
+  }
+
+  function truncated(inflatedBytes: number, partial: string): void {
+    const cut = partial.replace(/\r$/, '').length > 0;
+    if (cut) refuse('truncated_line');
+    agg.truncation = { inflated_bytes: inflatedBytes, partial_line: cut };
   }
 
   function addRange(text: string, start: number, end: number): void {
@@ -438,20 +471,20 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     if (fast(text, start, end)) return;
     const parsed = parseLogLine(text.slice(start, end));
     if (!parsed.ok) {
-      built = null;
-      agg.refused++;
-      if (agg.refusals.length < REFUSAL_SAMPLES) agg.refusals.push({ line: agg.linesRead, reason: parsed.reason });
+      refused(parsed.reason);
       return;
     }
     agg.format ??= parsed.format;
     const r = parsed.request;
-    record(r.time, r.status, r.bytes, familyOf(r.userAgent), r.ip + r.path, 0, r.ip.length, r.ip.length, r.ip.length + r.path.length);
+    record(r.time, r.offset, r.status, r.bytes, familyOf(r.userAgent), r.ip + r.path, 0, r.ip.length, r.ip.length, r.ip.length + r.path.length);
   }
 
   return {
     aggregate: agg,
     add: (line) => addRange(line, 0, line.length),
     addRange,
+    refuse,
+    truncated,
     result: () => ({ ...agg, urls: agg.urls, days: agg.days }),
     claims,
     settle,
@@ -480,6 +513,8 @@ export function mergeAggregates(parts: readonly LogAggregate[]): LogAggregate {
     out.botHits += part.botHits;
     if (part.from !== null && (out.from === null || part.from < out.from)) out.from = part.from;
     if (part.to !== null && (out.to === null || part.to > out.to)) out.to = part.to;
+    // Only a file's last part can end at a cut.
+    if (part.truncation) out.truncation = part.truncation;
     for (const [key, value] of part.urls) {
       const prior = out.urls.get(key);
       if (!prior) out.urls.set(key, value);

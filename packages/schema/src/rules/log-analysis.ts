@@ -5,6 +5,7 @@
  */
 import type { BotFamily, LogFinding, LogInsights } from '../resources/logs.js';
 import { BUDGET_BUCKETS } from '../resources/logs.js';
+import { normaliseLogPath } from './log-paths.js';
 import { AI_FAMILIES, isParameterised } from './logs.js';
 
 /** One stored URL statistic, summed over the imports read. */
@@ -31,11 +32,16 @@ export interface JoinPage {
   robots_disallowed: boolean;
 }
 
-/** Path and query of a URL or of a logged path, normalised alike (WHATWG parsing) for the join. */
+/**
+ * Path and query of a crawled URL or of a logged path, normalised alike for the join
+ * (log-paths.ts): a logged path (`/…`) is normalised as it is, never parsed against a base (which
+ * reads `//x/page.html` as host `x`); an absolute URL is parsed (WHATWG), then normalised the same way.
+ */
 export function joinPath(urlOrPath: string): string {
+  if (urlOrPath.startsWith('/')) return normaliseLogPath(urlOrPath);
   try {
-    const u = new URL(urlOrPath, 'http://log.invalid');
-    return u.pathname + u.search;
+    const u = new URL(urlOrPath);
+    return normaliseLogPath(u.pathname + u.search);
   } catch {
     return urlOrPath;
   }

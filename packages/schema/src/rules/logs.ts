@@ -4,6 +4,7 @@
  * aggregation an import produces. Nothing here depends on Node.
  */
 import type { BotFamily } from '../resources/logs.js';
+import { decodeLogEscapes } from './log-paths.js';
 
 /** Search and answer agents: blocking them removes the site from AI answers (error in the crawl). */
 export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User', 'Claude-SearchBot'] as const;
@@ -24,9 +25,17 @@ export type LogFormat = 'combined' | 'common' | 'json';
 export interface LogRequest {
   /** Epoch milliseconds. */
   time: number;
+  /**
+   * Minutes east of UTC of the offset the server wrote on the line (`+1300` is 780); 0 when the
+   * line gives none (an epoch number, a `Z` time). The line's day is the date in this offset.
+   */
+  offset: number;
   ip: string;
   method: string;
-  /** Path and query string; an absolute target is reduced to them. */
+  /**
+   * Path and query string as logged; an absolute target is reduced to them, and a Combined or
+   * Common line's escapes (`\x5C`) become percent-escapes. The aggregate normalises it (log-paths.ts).
+   */
   path: string;
   status: number;
   bytes: number;
@@ -54,12 +63,34 @@ export function parseClfTime(text: string): number {
   const [year, day, hour, minute, second] = [+text.slice(7, 11), +text.slice(0, 2), +text.slice(12, 14), +text.slice(15, 17), +text.slice(18, 20)];
   if (!isRealDateTime(year, month, day, hour, minute, second)) return NaN;
   const utc = Date.UTC(year, month, day, hour, minute, second);
+  return utc - clfOffset(text) * 60_000;
+}
+
+/** The offset of a `%t` time (`-0700` is -420), in minutes east of UTC. */
+export function clfOffset(text: string): number {
   const sign = text[21] === '-' ? -1 : 1;
-  const offset = sign * (+text.slice(22, 24) * 60 + +text.slice(24, 26));
-  return utc - offset * 60_000;
+  return sign * (+text.slice(22, 24) * 60 + +text.slice(24, 26));
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The day a request belongs to, as days since 1970-01-01: the calendar date in the offset the
+ * server wrote on the line (what the server's own clock showed, and what GoAccess shows), not
+ * the UTC date. A line written `28/Nov/2026:00:30:00 +1300` is on 28 November.
+ */
+export function localDay(time: number, offset: number): number {
+  return Math.floor((time + offset * 60_000) / DAY_MS);
+}
+
+/** `localDay` as `YYYY-MM-DD`. */
+export function localDate(time: number, offset: number): string {
+  return new Date(localDay(time, offset) * DAY_MS).toISOString().slice(0, 10);
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/;
+/** The offset at the end of an ISO 8601 time: `+13:00`, `-0800`, `+05`. */
+const ISO_OFFSET = /([+-])(\d{2}):?(\d{2})?$/;
 
 // host ident user [time] "request" status bytes ["referer" "user agent"]
 const CLF = /^(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) (\d+|-)(?: "(?:[^"\\]|\\.)*" "((?:[^"\\]|\\.)*)")?/;
@@ -103,13 +134,19 @@ function pick(record: Record<string, unknown>, names: readonly string[]): unknow
   return undefined;
 }
 
-function jsonTime(value: unknown): number {
-  if (typeof value === 'number') return value > 1e12 ? value : value * 1000;
-  if (typeof value !== 'string') return NaN;
-  if (/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:/.test(value)) return parseClfTime(value);
+/** A JSON line's time and the offset it was written in (0 for epoch numbers and `Z`). */
+function jsonTime(value: unknown): { time: number; offset: number } {
+  if (typeof value === 'number') return { time: value > 1e12 ? value : value * 1000, offset: 0 };
+  if (typeof value !== 'string') return { time: NaN, offset: 0 };
+  if (/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:/.test(value)) return { time: parseClfTime(value), offset: clfOffset(value) };
   const iso = ISO_DATE.exec(value);
-  if (iso && !isRealDateTime(+iso[1], +iso[2] - 1, +iso[3], +(iso[4] ?? 0), +(iso[5] ?? 0), +(iso[6] ?? 0))) return NaN;
-  return Date.parse(value);
+  if (iso && !isRealDateTime(+iso[1], +iso[2] - 1, +iso[3], +(iso[4] ?? 0), +(iso[5] ?? 0), +(iso[6] ?? 0))) return { time: NaN, offset: 0 };
+  if (!iso || iso[4] === undefined) return { time: Date.parse(value), offset: 0 };
+  const rest = value.slice(iso[0].length);
+  const zone = ISO_OFFSET.exec(rest);
+  if (zone) return { time: Date.parse(value), offset: (zone[1] === '-' ? -1 : 1) * (+zone[2] * 60 + +(zone[3] ?? 0)) };
+  // No offset written: the time is read as written (UTC), not in the server process's zone.
+  return { time: Date.parse(/[zZ]$/.test(rest) ? value : `${value}Z`), offset: 0 };
 }
 
 function parseJson(line: string): ParsedLine {
@@ -121,7 +158,7 @@ function parseJson(line: string): ParsedLine {
   }
   if (!record || typeof record !== 'object' || Array.isArray(record)) return { ok: false, reason: 'invalid_json' };
   const r = record as Record<string, unknown>;
-  const time = jsonTime(pick(r, JSON_FIELD_MAP.time));
+  const { time, offset } = jsonTime(pick(r, JSON_FIELD_MAP.time));
   if (!Number.isFinite(time)) return { ok: false, reason: 'missing_time' };
   let method = pick(r, JSON_FIELD_MAP.method);
   let path: unknown = pick(r, JSON_FIELD_MAP.path);
@@ -143,7 +180,7 @@ function parseJson(line: string): ParsedLine {
   return {
     ok: true,
     format: 'json',
-    request: { time, ip: typeof ip === 'string' ? ip : '', method: typeof method === 'string' ? method : 'GET', path: p, status, bytes: Number.isFinite(bytes) && bytes > 0 ? Math.floor(bytes) : 0, userAgent: typeof ua === 'string' ? ua : '' },
+    request: { time, offset, ip: typeof ip === 'string' ? ip : '', method: typeof method === 'string' ? method : 'GET', path: p, status, bytes: Number.isFinite(bytes) && bytes > 0 ? Math.floor(bytes) : 0, userAgent: typeof ua === 'string' ? ua : '' },
   };
 }
 
@@ -159,7 +196,8 @@ export function parseLogLine(line: string): ParsedLine {
   return {
     ok: true,
     format: m[6] === undefined ? 'common' : 'combined',
-    request: { time, ip: m[1], method: req.method, path: req.path, status: +m[4], bytes: m[5] === '-' ? 0 : +m[5], userAgent: m[6] === undefined ? '' : m[6].replace(/\\(.)/g, '$1') },
+    // The server's escapes (`\x5C`) are the bytes the client sent, percent-encoded (log-paths.ts).
+    request: { time, offset: clfOffset(m[2]), ip: m[1], method: req.method, path: decodeLogEscapes(req.path), status: +m[4], bytes: m[5] === '-' ? 0 : +m[5], userAgent: m[6] === undefined ? '' : m[6].replace(/\\(.)/g, '$1') },
   };
 }
 
@@ -248,6 +286,18 @@ export interface UrlAggregate {
   bytes: number;
 }
 
+/**
+ * A gzip stream that stops before its end (a file cut short): what decompressed is kept and
+ * counted; how much the missing end held cannot be known (gzip writes the size only in its
+ * trailer, which is gone).
+ */
+export interface LogTruncation {
+  /** Bytes of text recovered (decompressed) before the cut. */
+  inflated_bytes: number;
+  /** The last line stops mid-way: refused as `truncated_line`, never read as a shorter line. */
+  partial_line: boolean;
+}
+
 /** What parsing an import gives; `?<ip>` verifications are settled by the reverse-DNS step. */
 export interface LogAggregate {
   format: LogFormat | null;
@@ -263,6 +313,8 @@ export interface LogAggregate {
   urls: Map<string, UrlAggregate>;
   /** `YYYY-MM-DD \t family \t verification \t status class` (family `human` included). */
   days: Map<string, number>;
+  /** Set when the file's gzip stream was cut short (absent for a complete file). */
+  truncation?: LogTruncation;
 }
 
 /** Adds `value` into `into` (two imports' or two threads' statistics of one URL). */

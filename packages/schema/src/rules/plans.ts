@@ -78,7 +78,8 @@ export const DEFAULT_PLANS: PlanCatalogue = {
       'positions.monthly_spend': 100,
       search_console: null,
       'api.webhooks.max': 0,
-      'logs.import_max_bytes': 100 * 1024 * 1024,
+      // An upload is a write, which this plan's read-only API does not open (spec: Authentication 8).
+      'logs.import_max_bytes': 0,
     },
     scheduleFrequencies: ['manual', 'monthly', 'weekly'],
   },

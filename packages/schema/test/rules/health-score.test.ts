@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { healthScore, healthScoreExact } from '../../src/rules/health-score.js';
+import { healthScore, healthScoreExact, maxCheckLoss } from '../../src/rules/health-score.js';
 
 const severity = fc.constantFrom('error' as const, 'warning' as const, 'info' as const);
 
@@ -27,6 +27,18 @@ describe('health score (docs/health-score.md)', () => {
         if (checks.length === 0) return;
         const worse = checks.map((c, i) => (i === 0 ? { ...c, pages: c.pages + more } : c));
         expect(healthScoreExact({ pages, checks: worse })!).toBeLessThanOrEqual(score);
+      }),
+    );
+  });
+
+  it('one template decision (a check on every page of any size of site) costs at most its weight: 29.5 points for an error, 11.3 for a warning, none for info (property)', () => {
+    expect([maxCheckLoss('error'), maxCheckLoss('warning'), maxCheckLoss('info')].map((x) => Math.round(x * 10) / 10)).toEqual([29.5, 11.3, 0]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.nat(1_000_000), severity, fc.array(fc.record({ severity, pages: fc.nat(1000) }), { maxLength: 6 }), (pages, on, s, others) => {
+        const without = healthScoreExact({ pages, checks: others })!;
+        const withTemplate = healthScoreExact({ pages, checks: [...others, { severity: s, pages: Math.min(on, pages) }] })!;
+        // Multiplicative: the decision takes at most its share of what is left.
+        expect(without - withTemplate).toBeLessThanOrEqual((maxCheckLoss(s) * without) / 100 + 1e-9);
       }),
     );
   });

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLogAggregator, mergeAggregates } from '../../src/rules/log-aggregator.js';
-import { addUrlAggregate, botFamily, type LogAggregate, OPERATOR_OF, parseLogLine, pendingClaims, settleVerifications, statusClass, statusRecord, type UrlAggregate } from '../../src/rules/logs.js';
+import { normaliseLogPath } from '../../src/rules/log-paths.js';
+import { addUrlAggregate, botFamily, localDate, type LogAggregate, OPERATOR_OF, parseLogLine, pendingClaims, settleVerifications, statusClass, statusRecord, type UrlAggregate } from '../../src/rules/logs.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
@@ -53,7 +54,7 @@ describe('aggregation', () => {
       if (out.from === null || r.time < out.from) out.from = r.time;
       if (out.to === null || r.time > out.to) out.to = r.time;
       const family = botFamily(r.userAgent);
-      const day = new Date(r.time).toISOString().slice(0, 10);
+      const day = localDate(r.time, r.offset);
       if (family === null) {
         out.humanHits++;
         const key = `${day}\thuman\tnot_applicable\t${statusClass(r.status)}`;
@@ -64,7 +65,7 @@ describe('aggregation', () => {
       const verification = OPERATOR_OF[family] === undefined ? 'not_applicable' : verify(r.ip) ? 'verified' : `?${r.ip}`;
       const dayKey = `${day}\t${family}\t${verification}\t${statusClass(r.status)}`;
       days.set(dayKey, (days.get(dayKey) ?? 0) + 1);
-      const key = `${family}\t${verification}\t${r.path}`;
+      const key = `${family}\t${verification}\t${normaliseLogPath(r.path)}`;
       const url = urls.get(key) ?? { hits: 0, last: r.time, statuses: {}, bytes: 0 };
       url.hits++;
       url.last = Math.max(url.last, r.time);

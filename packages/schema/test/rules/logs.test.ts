@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { botFamily, parseClfTime, parseLogLine } from '../../src/rules/logs.js';
+import { botFamily, localDate, parseClfTime, parseLogLine } from '../../src/rules/logs.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
@@ -10,7 +10,7 @@ describe('log lines', () => {
     expect(parsed).toEqual({
       ok: true,
       format: 'combined',
-      request: { time: Date.parse('2025-10-10T20:55:36Z'), ip: '66.249.66.1', method: 'GET', path: '/a?b=1', status: 200, bytes: 2326, userAgent: 'Bot "quoted" 1.0' },
+      request: { time: Date.parse('2025-10-10T20:55:36Z'), offset: -420, ip: '66.249.66.1', method: 'GET', path: '/a?b=1', status: 200, bytes: 2326, userAgent: 'Bot "quoted" 1.0' },
     });
   });
 
@@ -40,6 +40,23 @@ describe('log lines', () => {
   it('reads %t with its offset', () => {
     expect(parseClfTime('10/Oct/2000:13:55:36 -0700')).toBe(Date.parse('2000-10-10T20:55:36Z'));
     expect(parseClfTime('10/Oct/2000:13:55:36 +0200')).toBe(Date.parse('2000-10-10T11:55:36Z'));
+  });
+
+  it("keeps the offset written on the line: the day is the date in it, not the UTC date", () => {
+    const at = (line: string) => {
+      const parsed = parseLogLine(line);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      return localDate(parsed.request.time, parsed.request.offset);
+    };
+    expect(at('1.2.3.4 - - [28/Nov/2026:00:30:00 +1300] "GET / HTTP/1.1" 200 1')).toBe('2026-11-28');
+    expect(at('1.2.3.4 - - [27/Nov/2026:23:30:00 -0800] "GET / HTTP/1.1" 200 1')).toBe('2026-11-27');
+    expect(at('1.2.3.4 - - [27/Nov/2026:23:59:59 +0000] "GET / HTTP/1.1" 200 1')).toBe('2026-11-27');
+    expect(at(JSON.stringify({ time: '2026-11-28T00:30:00+13:00', path: '/', status: 200 }))).toBe('2026-11-28');
+    expect(at(JSON.stringify({ time: '2026-11-27T23:30:00.250-0800', path: '/', status: 200 }))).toBe('2026-11-27');
+    expect(at(JSON.stringify({ time_local: '28/Nov/2026:00:30:00 +1300', path: '/', status: 200 }))).toBe('2026-11-28');
+    // No offset written: read as written, whatever the server process's zone.
+    expect(at(JSON.stringify({ time: '2026-11-27T23:30:00', path: '/', status: 200 }))).toBe('2026-11-27');
+    expect(at(JSON.stringify({ time: 1795786200, path: '/', status: 200 }))).toBe(new Date(1795786200000).toISOString().slice(0, 10));
   });
 
   it('never throws on any text, and a refusal always says why', () => {

@@ -1,26 +1,91 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_AXES, contentAxes, TECHNIQUE_AXES, techniqueAxes } from '../../src/rules/scorecard-axes.js';
+import { healthScoreExact } from '../../src/rules/health-score.js';
+import { isSiteWideCheck } from '../../src/rules/crawl-changes.js';
+import {
+  CONTENT_AXES,
+  contentAxes,
+  meanAxes,
+  meanComputation,
+  pagespeedAxis,
+  productComputation,
+  type ScoreData,
+  TECHNIQUE_AXES,
+  TECHNIQUE_CONTENT_AXIS,
+  techniqueAxes,
+} from '../../src/rules/scorecard-axes.js';
+import { CHECKS } from '../../src/rules/issue-catalogue.js';
 
-const scoreOf = (category: string) => category.length;
-const sum = (weights: number[]) => weights.reduce((a, b) => a + b, 0);
+const DATA: ScoreData = {
+  pages: 100,
+  checks: [
+    { name: 'http_4xx', severity: 'error', category: 'http', pages: 25 },
+    { name: 'robots_txt_missing', severity: 'info', category: 'robots_sitemaps', pages: 1 },
+    { name: 'title_missing', severity: 'error', category: 'titles', pages: 100 },
+  ],
+};
 
-describe('scorecard axes (docs/decisions/scorecard.md)', () => {
-  it('weighs the technique categories equally, and PageSpeed once measured', () => {
-    const without = techniqueAxes(scoreOf, null);
-    expect(without.map((a) => a.key)).toEqual([...TECHNIQUE_AXES]);
-    expect(sum(without.map((a) => a.weight))).toBeCloseTo(1);
-    const withSpeed = techniqueAxes(scoreOf, 42);
-    expect(withSpeed.at(-1)).toEqual({ key: 'pagespeed', score: 42, weight: 1 / (TECHNIQUE_AXES.length + 1) });
-    expect(withSpeed[0].score).toBe(scoreOf(TECHNIQUE_AXES[0]));
+describe('scorecard axes and their computation (docs/decisions/scorecard.md)', () => {
+  it('technique: one axis per technical category, the content checks, then PageSpeed; each multiplies the score', () => {
+    const axes = techniqueAxes(DATA, 50);
+    expect(axes.map((a) => a.key)).toEqual([...TECHNIQUE_AXES, TECHNIQUE_CONTENT_AXIS, 'pagespeed']);
+    expect(axes.every((a) => a.weight === 1)).toBe(true);
+    const http = axes.find((a) => a.key === 'http')!;
+    expect(http.checks).toEqual([{ name: 'http_4xx', severity: 'error', pages: 25, site: false, share: 0.25, weight: 0.35, cost: 0.175 }]);
+    expect(http.factor).toBeCloseTo(Math.exp(-0.175));
+    expect(http.score).toBe(84);
+    expect(axes.find((a) => a.key === TECHNIQUE_CONTENT_AXIS)!.score).toBe(70);
+    // A notice is shown and costs nothing; a site-wide check counts on every page.
+    expect(axes.find((a) => a.key === 'robots_sitemaps')!.checks).toEqual([{ name: 'robots_txt_missing', severity: 'info', pages: 100, site: true, share: 1, weight: 0, cost: 0 }]);
+    expect(axes.at(-1)).toEqual({ key: 'pagespeed', score: 50, weight: 1, factor: Math.exp(-0.35 * 0.5), checks: [] });
+    // 100 × 0.84 × 0.70 × 0.84 = 49.4
+    expect(productComputation(axes, DATA.pages).exact).toBeCloseTo(100 * Math.exp(-0.175 - 0.35 - 0.175));
   });
 
-  it('shows AI reachability with no score and no weight when the crawl did not check it', () => {
-    const unchecked = contentAxes(scoreOf, false);
+  it('content: AI reachability has no score, weight nor factor when the crawl did not check it', () => {
+    const unchecked = contentAxes(DATA, false);
     expect(unchecked.scored).not.toContain('ai_reachability');
-    expect(unchecked.axes.find((a) => a.key === 'ai_reachability')).toEqual({ key: 'ai_reachability', score: null, weight: 0 });
-    expect(sum(unchecked.axes.map((a) => a.weight))).toBeCloseTo(1);
-    const checked = contentAxes(scoreOf, true);
+    expect(unchecked.axes.find((a) => a.key === 'ai_reachability')).toEqual({ key: 'ai_reachability', score: null, weight: 0, factor: null, checks: [] });
+    expect(productComputation(unchecked.axes, 100).exact).toBeCloseTo(70.469, 2);
+    const checked = contentAxes(DATA, true);
     expect(checked.scored).toEqual([...CONTENT_AXES]);
-    expect(checked.axes.find((a) => a.key === 'ai_reachability')?.weight).toBe(1 / CONTENT_AXES.length);
+    expect(checked.axes.find((a) => a.key === 'ai_reachability')).toMatchObject({ score: 100, weight: 1, factor: 1 });
+  });
+
+  it('no scored page: no axis score and no exact score', () => {
+    const axes = techniqueAxes({ pages: 0, checks: [] }, null);
+    expect(axes.every((a) => a.score === null && a.factor === null)).toBe(true);
+    expect(productComputation(axes, 0).exact).toBeNull();
+  });
+
+  it('weighted mean: Σ weight × score over the axes with a score', () => {
+    const axes = [
+      { key: 'ctr', score: 73, weight: 0.6 },
+      { key: 'trend', score: 80, weight: 0.4 },
+    ];
+    expect(meanAxes(axes)[0]).toEqual({ key: 'ctr', score: 73, weight: 0.6, factor: null, checks: [] });
+    expect(meanComputation(axes).exact).toBeCloseTo(75.8);
+    expect(meanComputation([{ score: null, weight: 0 }]).exact).toBeNull();
+  });
+
+  it('the technique axes multiply to the health score of the same checks, whatever they are', () => {
+    const names = Object.keys(CHECKS) as (keyof typeof CHECKS)[];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.uniqueArray(fc.constantFrom(...names), { maxLength: 25 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 25, maxLength: 25 }),
+        fc.option(fc.double({ min: 0, max: 100, noNaN: true }), { nil: null }),
+        (pages, picked, fractions, speed) => {
+          const checks = picked.map((name, i) => ({ name, severity: CHECKS[name].severity, category: CHECKS[name].category as string, pages: Math.round(fractions[i] * pages) }));
+          const exact = productComputation(techniqueAxes({ pages, checks }, speed), pages).exact!;
+          const scored = checks.filter((c) => c.category !== 'accessibility');
+          let expected = healthScoreExact({ pages, checks: scored.map((c) => ({ severity: c.severity, pages: c.pages, site: isSiteWideCheck(c.name) })) })!;
+          if (speed !== null) expected *= pagespeedAxis(speed).factor!;
+          expect(exact).toBeCloseTo(expected, 8);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -122,7 +122,7 @@ class Crawler {
       token,
     };
     this.links = new LinkGraph(ctx);
-    this.siteFiles = new SiteFiles(ctx, cfg);
+    this.siteFiles = new SiteFiles(ctx, cfg, this.links);
     const externals = new ExternalChecks(ctx, tuning);
     const resources = new ResourceChecks(ctx, { maxResourceChecks: tuning.maxResourceChecks, maxRedirects: MAX_REDIRECTS, token });
     const pages = new PageStage(ctx, { links: this.links, externals, resources }, {
@@ -199,6 +199,7 @@ class Crawler {
     await runSiteChecks({
       registry: this.reg,
       hreflang: this.links.hreflang,
+      hreflangDeclared: this.links.hreflangPages + this.siteFiles.sitemapHreflangEntries > 0,
       duplicationThreshold: this.cfg.duplicationThreshold,
       linkGraphComplete: !this.scheduler.truncated && !this.control.blocked,
       sitemapsComplete: this.siteFiles.sitemapsComplete && !this.scheduler.truncated,

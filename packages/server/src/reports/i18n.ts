@@ -32,6 +32,11 @@ export interface ExportStrings {
   issue: string;
   label: string;
   occurrences: string;
+  /** The fix list's columns: pages a check fires on, score points its fix would win. */
+  pagesAffected: string;
+  scorePoints: string;
+  /** Before the agency's name on the cover (export branding). */
+  preparedBy: string;
   total: string;
   topIssues: string;
   noIssues: string;
@@ -96,7 +101,7 @@ export interface ExportStrings {
   historyFirst: string;
   historyNote: string;
   /** Worksheet names of the workbook. */
-  sheets: { summary: string; issues: string; pages: string; pagespeed: string; changes: string; logs: string; logUrls: string; logDays: string };
+  sheets: { summary: string; issues: string; pages: string; pagespeed: string; changes: string; logs: string; logUrls: string; logDays: string; scorecard: string };
   /** The log section and sheets (docs/decisions/exports.md#the-log-section). */
   logs: {
     title: string;
@@ -159,6 +164,35 @@ export interface ExportStrings {
   pillarsWithoutScore: string;
   /** How a crawl pillar's score follows from its axes (docs/health-score.md). */
   scoreFromAxes: string;
+  /** The inputs of a pillar's score (the scorecard's `computation`, axes and checks). */
+  inputs: {
+    axis: string;
+    score: string;
+    factor: string;
+    weight: string;
+    /** Under a product pillar's table: what a client multiplies. */
+    scoredPages: (n: string) => string;
+    /** One check behind an axis: its share of the pages and its cost. */
+    check: (label: string, severity: string, share: string, weight: string, sqrtShare: string, cost: string) => string;
+    /** A site-wide check's share. */
+    wholeSite: string;
+    pagesOf: (pages: string, total: string) => string;
+    otherChecks: (n: string, cost: string) => string;
+    pagespeed: (combined: string) => string;
+    /** The recomputation: "100 × … = exact → score". */
+    product: (factors: string, exact: string, score: string) => string;
+    mean: (terms: string, exact: string, score: string) => string;
+    meanFormula: string;
+    /** Workbook columns of the scorecard sheet. */
+    exact: string;
+    method: string;
+    methods: Record<'product' | 'weighted_mean', string>;
+    scoredPagesHeader: string;
+    axisScore: string;
+    share: string;
+    checkWeight: string;
+    cost: string;
+  };
 }
 
 const en: ExportStrings = {
@@ -190,6 +224,9 @@ const en: ExportStrings = {
   issue: 'Issue',
   label: 'Label',
   occurrences: 'Occurrences',
+  pagesAffected: 'Pages affected',
+  scorePoints: 'Score points',
+  preparedBy: 'Prepared by',
   total: 'Total',
   topIssues: 'Top issues',
   noIssues: 'No issues found.',
@@ -204,7 +241,7 @@ const en: ExportStrings = {
   responseTimeShort: 'Time (ms)',
   pageNumber: (n) => `Page ${n}`,
   pagespeed: 'PageSpeed',
-  pagespeedNotMeasured: 'PageSpeed was not measured for this crawl.',
+  pagespeedNotMeasured: 'not measured.',
   mobile: 'Mobile',
   desktop: 'Desktop',
   combined: 'Combined',
@@ -253,7 +290,7 @@ const en: ExportStrings = {
   chartHistory: 'Health score over recent comparable crawls',
   historyFirst: 'First comparable crawl: the chart fills in with the next crawls run with the same settings.',
   historyNote: 'Comparable crawls ran with the same settings.',
-  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Changes', logs: 'Logs', logUrls: 'Log URLs', logDays: 'Log days' },
+  sheets: { summary: 'Summary', issues: 'Issues', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Changes', logs: 'Logs', logUrls: 'Log URLs', logDays: 'Log days', scorecard: 'Scorecard' },
   logs: {
     title: 'What bots crawl (access logs)',
     period: (from, to, n, count) => `Access logs from ${from} to ${to} (${count} ${n === 1 ? 'import' : 'imports'}), joined with the latest completed crawl. Unverified claims are kept apart and counted nowhere else.`,
@@ -320,9 +357,32 @@ const en: ExportStrings = {
   healthScoreIs: (pillar) => `the score of the ${pillar} pillar`,
   pillarsWithoutScore: 'Without a score in this report',
   scoreFromAxes:
-    'How the score follows from the axes: each failing check costs a factor exp(−weight × √share), with weight 0.35 for an error, 0.12 for a warning and 0 for a notice, ' +
-    'and share the part of the pages it fires on (all of them for a site-wide check); the score is 100 × the product of these factors (PageSpeed, when measured, adds one). ' +
-    'Each axis applies the formula to the checks of its category, so the score is about the product of the axes, not their average, and never above the weakest one.',
+    'How the score is computed: each check that fired costs weight × √share, with weight 0.35 for an error, 0.12 for a warning and 0 for a notice, ' +
+    'and share the part of the scored pages it fires on (1 for a site-wide check). An axis multiplies the score by exp(−Σ costs of its checks), its factor; ' +
+    'the score is 100 × the product of the factors (PageSpeed, when measured, adds one), so it is not the average of the axes and never above the weakest one.',
+  inputs: {
+    axis: 'Axis',
+    score: 'Score',
+    factor: 'Factor',
+    weight: 'Weight',
+    scoredPages: (n) => `Scored pages: ${n}.`,
+    check: (label, severity, share, weight, sqrt, cost) => `${label} (${severity}, ${share}): ${weight} × √${sqrt} = ${cost}`,
+    wholeSite: 'whole site',
+    pagesOf: (pages, total) => `${pages} of ${total} pages`,
+    otherChecks: (n, cost) => `${n} more checks: ${cost} together`,
+    pagespeed: (combined) => `combined score ${combined}: exp(−0.35 × (1 − ${combined} / 100))`,
+    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, rounded to ${score}.`,
+    mean: (terms, exact, score) => `Score = ${terms} = ${exact}, rounded to ${score}.`,
+    meanFormula: 'The score is the weighted mean of the axes that have a score: Σ weight × score.',
+    exact: 'Before rounding',
+    method: 'How the axes combine',
+    methods: { product: '100 × product of the factors', weighted_mean: 'Weighted mean' },
+    scoredPagesHeader: 'Scored pages',
+    axisScore: 'Axis score',
+    share: 'Share',
+    checkWeight: 'Check weight',
+    cost: 'Cost',
+  },
 };
 
 const fr: ExportStrings = {
@@ -353,6 +413,9 @@ const fr: ExportStrings = {
   category: 'Catégorie',
   issue: 'Problème',
   label: 'Libellé',
+  pagesAffected: 'Pages touchées',
+  scorePoints: 'Points de score',
+  preparedBy: 'Préparé par',
   occurrences: 'Occurrences',
   total: 'Total',
   topIssues: 'Principaux problèmes',
@@ -368,7 +431,7 @@ const fr: ExportStrings = {
   responseTimeShort: 'Temps (ms)',
   pageNumber: (n) => `Page ${n}`,
   pagespeed: 'PageSpeed',
-  pagespeedNotMeasured: "PageSpeed n'a pas été mesuré pour ce crawl.",
+  pagespeedNotMeasured: 'non mesuré.',
   mobile: 'Mobile',
   desktop: 'Ordinateur',
   combined: 'Combiné',
@@ -417,7 +480,7 @@ const fr: ExportStrings = {
   chartHistory: 'Score de santé des derniers crawls comparables',
   historyFirst: 'Premier crawl comparable : le graphique se complète avec les prochains crawls lancés avec les mêmes réglages.',
   historyNote: 'Les crawls comparables ont été lancés avec les mêmes réglages.',
-  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Évolutions', logs: 'Journaux', logUrls: 'Journaux – URL', logDays: 'Journaux – jours' },
+  sheets: { summary: 'Synthèse', issues: 'Problèmes', pages: 'Pages', pagespeed: 'PageSpeed', changes: 'Évolutions', logs: 'Journaux', logUrls: 'Journaux – URL', logDays: 'Journaux – jours', scorecard: 'Bilan par pilier' },
   logs: {
     title: 'Ce que les robots explorent (journaux d’accès)',
     period: (from, to, n, count) => `Journaux d’accès du ${from} au ${to} (${count} ${n < 2 ? 'import' : 'imports'}), croisés avec le dernier crawl terminé. Les robots déclarés non vérifiés sont comptés à part et nulle part ailleurs.`,
@@ -484,9 +547,32 @@ const fr: ExportStrings = {
   healthScoreIs: (pillar) => `le score du pilier ${pillar}`,
   pillarsWithoutScore: 'Sans score dans ce rapport',
   scoreFromAxes:
-    "Comment le score découle des axes : chaque vérification en échec coûte un facteur exp(−poids × √part), avec un poids de 0,35 pour une erreur, 0,12 pour un avertissement et 0 pour une information, " +
-    "et part la fraction des pages où elle se déclenche (toutes pour une vérification à l'échelle du site) ; le score vaut 100 × le produit de ces facteurs (PageSpeed, quand il est mesuré, en ajoute un). " +
-    "Chaque axe applique la formule aux vérifications de sa catégorie : le score est donc à peu près le produit des axes, pas leur moyenne, et jamais au-dessus du plus faible.",
+    "Comment le score est calculé : chaque vérification déclenchée coûte poids × √part, avec un poids de 0,35 pour une erreur, 0,12 pour un avertissement et 0 pour une information, " +
+    "et part la fraction des pages notées où elle se déclenche (1 pour une vérification à l'échelle du site). Un axe multiplie le score par exp(−Σ coûts de ses vérifications), son facteur ; " +
+    "le score vaut 100 × le produit des facteurs (PageSpeed, quand il est mesuré, en ajoute un) : ce n'est pas la moyenne des axes, et il n'est jamais au-dessus du plus faible.",
+  inputs: {
+    axis: 'Axe',
+    score: 'Score',
+    factor: 'Facteur',
+    weight: 'Poids',
+    scoredPages: (n) => `Pages notées : ${n}.`,
+    check: (label, severity, share, weight, sqrt, cost) => `${label} (${severity}, ${share}) : ${weight} × √${sqrt} = ${cost}`,
+    wholeSite: 'tout le site',
+    pagesOf: (pages, total) => `${pages} pages sur ${total}`,
+    otherChecks: (n, cost) => `${n} autres vérifications : ${cost} à elles toutes`,
+    pagespeed: (combined) => `score combiné ${combined} : exp(−0,35 × (1 − ${combined} / 100))`,
+    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, arrondi à ${score}.`,
+    mean: (terms, exact, score) => `Score = ${terms} = ${exact}, arrondi à ${score}.`,
+    meanFormula: 'Le score est la moyenne pondérée des axes qui ont un score : Σ poids × score.',
+    exact: 'Avant arrondi',
+    method: 'Combinaison des axes',
+    methods: { product: '100 × produit des facteurs', weighted_mean: 'Moyenne pondérée' },
+    scoredPagesHeader: 'Pages notées',
+    axisScore: 'Score de l’axe',
+    share: 'Part',
+    checkWeight: 'Poids de la vérification',
+    cost: 'Coût',
+  },
 };
 
 export function exportStrings(language: ExportLanguage): ExportStrings {
@@ -508,6 +594,8 @@ export function formatters(t: ExportStrings) {
   return {
     int: (n: number) => integer.format(n),
     num: (n: number) => decimal.format(n),
+    /** `n` with exactly `digits` decimals (factors, costs). */
+    fixed: (n: number, digits: number) => new Intl.NumberFormat(t.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
     /** A 0..1 share as a percentage. */
     percent: (share: number) => percent.format(share),
     dateTime(iso: string | null): string {

@@ -50,8 +50,8 @@ const PAGESPEED_STATUSES: Table = {
 
 /** Why PageSpeed measured nothing (the step's skip reason). */
 const PAGESPEED_SKIPS: Table = {
-  not_requested: { en: 'The campaign does not ask for PageSpeed.', fr: 'La campagne ne demande pas PageSpeed.' },
-  no_provider: { en: 'No PageSpeed provider is configured.', fr: 'Aucun fournisseur PageSpeed n’est configuré.' },
+  not_requested: { en: 'Not requested for this audit.', fr: 'Non demandé pour cet audit.' },
+  no_provider: { en: 'No measurement service was available.', fr: 'Aucun service de mesure n’était disponible.' },
   no_page_to_measure: { en: 'No page could be measured.', fr: 'Aucune page ne pouvait être mesurée.' },
 };
 
@@ -93,6 +93,7 @@ const PILLAR_STATUSES: Table = {
 /** Scorecard axes that are not categories. */
 const AXES: Table = {
   pagespeed: { en: 'PageSpeed', fr: 'PageSpeed' },
+  content_checks: { en: 'Content and GEO checks', fr: 'Vérifications de contenu et GEO' },
   axe_fetched_html: { en: 'Rules on the fetched HTML', fr: 'Règles sur le HTML reçu' },
   axe_rendered: { en: 'Rules on the rendered page', fr: 'Règles sur la page rendue' },
   ctr: { en: 'Clicks for the positions held', fr: 'Clics au regard des positions' },
@@ -109,12 +110,12 @@ const BLOCKED_REASONS: Table = {
   no_internal_page: { en: 'The crawl found no internal page to score.', fr: 'Le crawl n’a trouvé aucune page interne à noter.' },
   crawl_blocked: { en: 'The crawl was blocked.', fr: 'Le crawl a été bloqué.' },
   ai_reachability_not_checked: {
-    en: 'Reachability by AI agents was not checked (campaign option).',
-    fr: 'L’accessibilité aux agents IA n’a pas été vérifiée (option de campagne).',
+    en: 'Reachability by AI agents was not part of this audit.',
+    fr: 'L’accessibilité aux agents IA ne faisait pas partie de cet audit.',
   },
   accessibility_not_checked: {
-    en: 'No crawl ran the accessibility rules: enable them in the campaign.',
-    fr: 'Aucun crawl n’a appliqué les règles d’accessibilité : activez-les dans la campagne.',
+    en: 'The accessibility rules were not part of this audit.',
+    fr: 'Les règles d’accessibilité ne faisaient pas partie de cet audit.',
   },
   search_console_not_in_plan: { en: 'Search Console is not included in the plan.', fr: 'Search Console n’est pas inclus dans l’offre.' },
   search_console_not_linked: { en: 'No Search Console property is linked.', fr: 'Aucune propriété Search Console n’est liée.' },

@@ -6,7 +6,7 @@ import type { PdfContext } from './pdf/context.js';
 import { drawChanges } from './pdf/changes.js';
 import { drawCover } from './pdf/cover.js';
 import { abortError, isAbortError } from '../abort.js';
-import { Layout } from './pdf/layout.js';
+import { Layout, MUTED } from './pdf/layout.js';
 import { drawLogs } from './pdf/logs.js';
 import { drawScorecard } from './pdf/scorecard.js';
 import { drawHealthSummary, drawIssuesByCategory, drawPages, drawPageSpeed, drawTopIssues } from './pdf/sections.js';
@@ -89,30 +89,43 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
     drawChanges(ctx);
   }
 
-  layout.newPage();
-  drawScorecard(ctx);
+  // A section without data is one line where it would start, never a page of its own.
+  const colon = source.language === 'fr' ? ' : ' : ': ';
+  const oneLine = (title: string, text: string) => {
+    layout.y += 6;
+    layout.paragraph(`${title}${colon}${text}`, { size: 10, color: MUTED });
+  };
+
+  if (source.scorecard?.length) {
+    layout.newPage();
+    drawScorecard(ctx);
+  } else oneLine(t.scorecard, t.scorecardMissing);
 
   if (source.logs) {
     layout.newPage();
     drawLogs(ctx);
   }
 
-  layout.newPage();
-  drawIssuesByCategory(ctx);
-
-  const top = await collectTopIssues(source.summary, () => source.issues(), {
-    count: PDF_TOP_ISSUES,
-    examplesPerIssue: PDF_EXAMPLES_PER_ISSUE,
-    shouldStop: aborted,
-  });
-  if (aborted()) throw abortError(undefined, 'report reader gone');
-  layout.newPage();
-  drawTopIssues(ctx, top);
+  if (source.summary.groups.some((g) => g.occurrences > 0)) {
+    layout.newPage();
+    drawIssuesByCategory(ctx);
+    const top = await collectTopIssues(source.summary, () => source.issues(), {
+      count: PDF_TOP_ISSUES,
+      examplesPerIssue: PDF_EXAMPLES_PER_ISSUE,
+      shouldStop: aborted,
+      fixes: source.fixes,
+    });
+    if (aborted()) throw abortError(undefined, 'report reader gone');
+    layout.newPage();
+    drawTopIssues(ctx, top);
+  } else oneLine(t.byCategory, t.noIssues);
   drawPageSpeed(ctx, source.pagespeed);
 
-  layout.newPage();
-  await drawPages(ctx, aborted);
-  if (aborted()) throw abortError(undefined, 'report reader gone');
+  if (source.crawl.pages.crawled > 0) {
+    layout.newPage();
+    await drawPages(ctx, aborted);
+    if (aborted()) throw abortError(undefined, 'report reader gone');
+  } else oneLine(t.pages, t.noPages);
 
   doc.end();
 }

@@ -7,10 +7,23 @@ export interface TopIssue extends Group {
   examples: { url: string; details: string }[];
 }
 
-/** Most severe first, then the largest, then by name so the order is stable. */
-export function rankGroups(groups: readonly Group[]): Group[] {
+/**
+ * The fix list's order (the API's recommendations: errors, warnings, notices, then pages affected,
+ * then the score points a fix would win), as the report's source carries it.
+ */
+export type FixOrder = readonly { name: string }[];
+
+/**
+ * In the fix list's order when the report has it (`fixes`), so the PDF, the workbook and the API
+ * agree; else, and for a check the list does not hold, most severe first, then the largest, then
+ * by name so the order is stable.
+ */
+export function rankGroups<G extends Group>(groups: readonly G[], fixes?: FixOrder): G[] {
+  const position = new Map((fixes ?? []).map((f, i) => [f.name, i]));
+  const at = (g: Group) => position.get(g.name) ?? Number.MAX_SAFE_INTEGER;
   return [...groups].sort(
     (a, b) =>
+      at(a) - at(b) ||
       (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9) ||
       b.occurrences - a.occurrences ||
       a.name.localeCompare(b.name),
@@ -25,9 +38,9 @@ export function rankGroups(groups: readonly Group[]): Group[] {
 export async function collectTopIssues(
   summary: IssueSummary,
   issues: () => AsyncIterable<IssueOccurrence>,
-  options: { count: number; examplesPerIssue: number; shouldStop?: () => boolean },
+  options: { count: number; examplesPerIssue: number; shouldStop?: () => boolean; fixes?: FixOrder },
 ): Promise<TopIssue[]> {
-  const picked: TopIssue[] = rankGroups(summary.groups.filter((g) => g.occurrences > 0))
+  const picked: TopIssue[] = rankGroups(summary.groups.filter((g) => g.occurrences > 0), options.fixes)
     .slice(0, options.count)
     .map((g) => ({ ...g, examples: [] }));
   if (picked.length === 0 || options.examplesPerIssue <= 0) return picked;

@@ -16,6 +16,19 @@ import type {
 
 export type ExportLanguage = 'fr' | 'en';
 
+/** The agency's name and logo on the cover (docs/decisions/export-branding.md). */
+export interface ReportBranding {
+  agencyName: string | null;
+  logo: { type: 'png' | 'jpeg'; bytes: Uint8Array } | null;
+}
+
+/** One entry of the fix list: the check, the pages it fires on, the score points its fix would win. */
+export interface ReportFix {
+  name: string;
+  pages: number;
+  score_points: number;
+}
+
 /** A scorecard pillar (the API's) with the issue categories its score is computed from. */
 export type ReportPillar = Scorecard['pillars'][number] & { categories: string[] };
 
@@ -50,6 +63,14 @@ export interface ExportSource {
   };
   healthScore: number | null;
   summary: IssueSummary;
+  /**
+   * The crawl's fix list as the API gives it (GET /v1/crawls/{crawl}/recommendations): errors,
+   * warnings, notices, then pages affected, then score points. The PDF and the workbook list checks
+   * in this order. Absent: by severity, then occurrences.
+   */
+  fixes?: ReportFix[];
+  /** Cover branding of the export request, if any: the PDF's cover shows it, the workbook the name. */
+  branding?: ReportBranding;
   pagespeed: PageSpeedResult | null;
   /** Streamed from the database; a renderer may stop early (it then calls the iterator's return()). */
   issues(): AsyncIterable<IssueOccurrence>;

@@ -223,6 +223,8 @@ async function writeXlsx(source: ExportSource, out: PassThrough): Promise<void> 
     await writeLogUrls(wb, source.logs, t, labels, out);
     await writeLogDays(wb, source.logs, t, labels, out);
   }
+  // The scorecard's inputs, last so every sheet before keeps its position.
+  if (source.scorecard?.some((p) => p.score !== null)) await writeScorecard(wb, source.scorecard, t, labels, out);
 
   if (out.destroyed) throw abortError(undefined, 'report reader gone');
   // commit() resolves when the output finishes; a consumer that goes away would leave it pending.
@@ -269,17 +271,23 @@ async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings
     [t.severities.info, crawl.issue_counts.info],
     [t.protectionOccurrences, summary.protection_occurrences],
     [t.pagespeedCombined, num(ps?.combined) ?? t.notMeasured],
+    // Export branding (docs/decisions/export-branding.md): the workbook prints the agency's name.
+    ...(source.branding?.agencyName ? ([[t.preparedBy, text(source.branding.agencyName)]] as [string, Value][]) : []),
   ];
   for (const [key, value] of pairs) await sheet.add([key, value], [1]);
   const keyFiguresEnd = sheet.rows;
 
-  // Issue groups below the key figures, most severe first, then largest.
-  const groups = rankGroups(summary.groups);
+  // Issue groups below the key figures, in the fix list's order (as the API and the PDF), with the
+  // pages each fires on and the score points its fix would win.
+  const groups = rankGroups(summary.groups, source.fixes);
   if (groups.length > 0) {
     sheet.skip();
-    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences]);
+    const fixes = new Map((source.fixes ?? []).map((f) => [f.name, f]));
+    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences, ...(source.fixes ? [t.pagesAffected, t.scorePoints] : [])]);
     for (const g of groups) {
-      await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences]);
+      const fix = fixes.get(g.name);
+      const costs = source.fixes ? [fix?.pages ?? '', fix?.score_points ?? ''] : [];
+      await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences, ...costs]);
     }
   }
   sheet.finish({ lastRow: keyFiguresEnd, columns: 2 });
@@ -540,5 +548,48 @@ async function writeLogDays(wb: Workbook, logs: ReportLogs, t: ExportStrings, la
   ];
   const sheet = new SheetWriter(wb, t.sheets.logDays, columns, out);
   for await (const d of logs.days()) await sheet.add([d.date, labels.botFamily(d.family), labels.verification(d.verification), labels.statusClass(d.status_class), d.hits]);
+  sheet.finish({ lastRow: sheet.rows, columns: columns.length });
+}
+
+/**
+ * The scorecard's inputs (docs/health-score.md, "Recomputing a score"): one row per check behind
+ * an axis (an axis without a check has one row of its own), with the pillar, its score before
+ * rounding and its scored pages, the axis's score, weight and factor, and the check's pages,
+ * share, weight and cost, so a reader can recompute each score in the workbook: a product
+ * pillar is 100 × the product of its axes' factors, an axis's factor exp(−Σ cost).
+ */
+async function writeScorecard(wb: Workbook, pillars: ReportPillar[], t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
+  const i = t.inputs;
+  const columns: ColumnSpec[] = [
+    { header: t.changes.pillar, width: 24 },
+    { header: t.score, width: 8 },
+    { header: i.exact, width: 12, numFmt: '0.00' },
+    { header: i.method, width: 22 },
+    { header: i.scoredPagesHeader, width: 12 },
+    { header: i.axis, width: 34 },
+    { header: i.axisScore, width: 10 },
+    { header: i.weight, width: 8, numFmt: '0.00' },
+    { header: i.factor, width: 10, numFmt: '0.0000' },
+    { header: t.issue, width: 28 },
+    { header: t.label, width: 40 },
+    { header: t.severity, width: 14 },
+    { header: t.pagesAffected, width: 12 },
+    { header: i.share, width: 10 },
+    { header: i.checkWeight, width: 10, numFmt: '0.00' },
+    { header: i.cost, width: 10, numFmt: '0.0000' },
+  ];
+  const sheet = new SheetWriter(wb, t.sheets.scorecard, columns, out);
+  for (const pillar of pillars) {
+    if (pillar.score === null) continue;
+    const c = pillar.computation;
+    const head: Value[] = [labels.pillar(pillar.key), pillar.score, c.exact ?? undefined, i.methods[c.method], c.scored_pages ?? undefined];
+    for (const axis of pillar.axes) {
+      const axisCells: Value[] = [labels.axis(axis.key), axis.score ?? undefined, axis.weight, axis.factor ?? undefined];
+      if (axis.checks.length === 0) await sheet.add([...head, ...axisCells]);
+      for (const check of axis.checks) {
+        await sheet.add([...head, ...axisCells, text(check.name), text(labels.check(check.name)), labels.severity(check.severity), check.pages, check.share, check.weight, check.cost], [], [13]);
+      }
+    }
+  }
   sheet.finish({ lastRow: sheet.rows, columns: columns.length });
 }

@@ -260,7 +260,8 @@ export function readPage(html: string, pageUrl: string): PageReading {
 
 export interface ExpectedPage {
   url: string;
-  depth: number;
+  /** Shortest click path from the start; null for a page only the sitemap (or pages only it reaches) leads to. */
+  depth: number | null;
   status: number;
   contentType: string | null;
   /** Where a 301 points (normalised). */
@@ -272,7 +273,7 @@ export interface ExpectedPage {
 }
 
 export interface SiteReading {
-  /** Every internal URL reachable from the start page by links, by normalised URL. */
+  /** Every internal URL reachable from the start page by links, or from the sitemap's URLs, by normalised URL. */
   pages: Map<string, ExpectedPage>;
   /** `source -> target`: an internal link (or meta refresh) of an HTML page to a URL that answers 4xx, directly or after redirects. */
   brokenLinks: Set<string>;
@@ -286,12 +287,14 @@ export interface SiteReading {
  * Reads the site served from `root` at `origin`, from `startUrl` (normalised) breadth-first.
  * URLs `excluded` says are left out are never visited (the crawl's exclude patterns: they limit
  * the crawl itself, docs/decisions/url-normalisation.md "Patterns"); links to them still count.
+ * The `sitemap` URLs no link from the start reaches are read after them, with no click depth, and
+ * so are the pages only they lead to (the crawler's sitemap-only pages).
  */
-export function readSite(root: string, origin: string, startUrl: string, excluded: (url: string) => boolean = () => false): SiteReading {
+export function readSite(root: string, origin: string, startUrl: string, excluded: (url: string) => boolean = () => false, sitemap: readonly string[] = []): SiteReading {
   const site = siteOf(origin);
   const pages = new Map<string, ExpectedPage>();
   const queue: string[] = [];
-  const visit = (url: string, depth: number) => {
+  const visit = (url: string, depth: number | null) => {
     if (pages.has(url) || (url !== startUrl && excluded(url))) return;
     const answer = resolvePath(root, new URL(url).pathname);
     const page: ExpectedPage = { url, depth, status: answer.status, contentType: null, redirect: null, file: null, html: null };
@@ -311,12 +314,19 @@ export function readSite(root: string, origin: string, startUrl: string, exclude
     }
   };
   visit(startUrl, 0);
-  for (let i = 0; i < queue.length; i++) {
-    const page = pages.get(queue[i])!;
-    const h = page.html!;
-    for (const target of linkTargets(h, page.url, site)) visit(target, page.depth + 1);
-    if (h.canonical && /^https?:/.test(h.canonical) && siteOf(h.canonical) === site) visit(h.canonical, page.depth + 1);
-  }
+  const follow = (from: number) => {
+    for (let i = from; i < queue.length; i++) {
+      const page = pages.get(queue[i])!;
+      const h = page.html!;
+      const next = page.depth === null ? null : page.depth + 1;
+      for (const target of linkTargets(h, page.url, site)) visit(target, next);
+      if (h.canonical && /^https?:/.test(h.canonical) && siteOf(h.canonical) === site) visit(h.canonical, next);
+    }
+  };
+  follow(0);
+  const clicked = queue.length;
+  for (const url of sitemap) visit(url, null);
+  follow(clicked);
   // A URL's final answer, following redirects.
   const finalStatus = (url: string, hops = 0): number => {
     const p = pages.get(url)!;

@@ -65,6 +65,14 @@ describe('crawl lifecycle', () => {
     for (const g of summary.groups) sum[g.severity] += g.occurrences;
     expect(summary.totals).toEqual(sum);
     expect(crawl.issue_counts).toEqual(sum);
+    // The site is served over plain HTTP: one template decision on every HTML page, said once in
+    // the summary (its details in the caller's language, French by default); the occurrences stay
+    // listed page by page. A check on one page is no pattern.
+    const html = (pages as unknown as { is_internal: boolean; status_code: number | null; content_type: string | null }[]).filter((p) => p.is_internal && p.status_code === 200 && p.content_type?.includes('html'));
+    const http = summary.groups.find((g: { name: string }) => g.name === 'http_page');
+    expect(http).toMatchObject({ pages: html.length, occurrences: html.length, templates: [{ scope: 'site', section: null, pages: html.length, share: 1, details: 'servie en HTTP non chiffré' }] });
+    expect(http.templates[0].examples).toHaveLength(3);
+    expect(summary.groups.find((g: { name: string }) => g.name === 'title_missing')).toMatchObject({ pages: 1, templates: [] });
 
     const errors = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues?severity=error&limit=100`)).json()).data;
     expect(errors.length).toBe(sum.error);

@@ -71,7 +71,7 @@ describe('exports', () => {
     expect(file.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(await file.arrayBuffer()) as never);
-    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions']); // French, the default
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions', 'Bilan par pilier']); // French, the default
     const crawl = (await (await h.call('GET', `/v1/crawls/${crawlId}`)).json()).data;
     const summary = (await (await h.call('GET', `/v1/crawls/${crawlId}/issues/summary`)).json()).data;
     const occurrences = summary.totals.error + summary.totals.warning + summary.totals.info;

@@ -186,7 +186,7 @@ describe('the log section of the reports', () => {
       days: (await (await h.call('GET', `/v1/projects/${logged.project}/logs/days?limit=100`)).json()).data as unknown[],
     };
     const en = await workbook(await exported(logged.crawl, 'xlsx', 'en'));
-    expect(en.worksheets.map((s) => s.name).slice(-3)).toEqual(['Logs', 'Log URLs', 'Log days']);
+    expect(en.worksheets.map((s) => s.name).slice(-4)).toEqual(['Logs', 'Log URLs', 'Log days', 'Scorecard']);
 
     const urls = rows(en.getWorksheet('Log URLs')!);
     expect(urls).toHaveLength(api.urls.length);
@@ -208,7 +208,7 @@ describe('the log section of the reports', () => {
     expect(summary).toContainEqual(['Indexable pages no bot visited (1)', '/blog/post-1', '0']);
 
     const fr = await workbook(await exported(logged.crawl, 'xlsx', 'fr'));
-    expect(fr.worksheets.map((s) => s.name).slice(-3)).toEqual(['Journaux', 'Journaux – URL', 'Journaux – jours']);
+    expect(fr.worksheets.map((s) => s.name).slice(-4)).toEqual(['Journaux', 'Journaux – URL', 'Journaux – jours', 'Bilan par pilier']);
     expect(rows(fr.getWorksheet('Journaux – jours')!)).toContainEqual(['2026-03-09', 'Humains', 'Sans vérification possible', '2xx', '3']);
   });
 
@@ -219,6 +219,6 @@ describe('the log section of the reports', () => {
       expect(text).not.toContain(language === 'en' ? 'Bot hits' : 'Passages de robots');
     }
     const wb = await workbook(await exported(plain.crawl, 'xlsx', 'en'));
-    expect(wb.worksheets.map((s) => s.name)).toEqual(['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes']);
+    expect(wb.worksheets.map((s) => s.name)).toEqual(['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes', 'Scorecard']);
   });
 });

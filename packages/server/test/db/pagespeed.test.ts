@@ -122,7 +122,9 @@ describe('PageSpeed step with PageSpeed Insights', () => {
     const project = crawl.project_id;
     const technique = (await (await psi.call('GET', `/v1/projects/${project}/scorecard`)).json()).data.pillars.find((p: { key: string }) => p.key === 'technique');
     expect(technique.score).toBe(Math.round(healthWithPageSpeed(baseScore, Number(pages), 1, 75)));
-    expect(technique.axes).toContainEqual({ key: 'pagespeed', score: 75, weight: 1 / 8 });
+    expect(technique.axes).toContainEqual({ key: 'pagespeed', score: 75, weight: 1, factor: Math.exp(-0.35 * 0.25), checks: [] });
+    // Its axes multiply to the score, PageSpeed and the slow page included.
+    expect(Math.round(technique.computation.exact)).toBe(technique.score);
   });
 
   it('reads failed when every measurement was refused, with null strategies', async () => {

@@ -163,8 +163,8 @@ describe('one language per answer', () => {
     const { sheets, text } = await workbookText(await exported('xlsx', language));
     expect(sheets).toEqual(
       language === 'fr'
-        ? ['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions', 'Journaux', 'Journaux – URL', 'Journaux – jours']
-        : ['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes', 'Logs', 'Log URLs', 'Log days'],
+        ? ['Synthèse', 'Problèmes', 'Pages', 'PageSpeed', 'Évolutions', 'Journaux', 'Journaux – URL', 'Journaux – jours', 'Bilan par pilier']
+        : ['Summary', 'Issues', 'Pages', 'PageSpeed', 'Changes', 'Logs', 'Log URLs', 'Log days', 'Scorecard'],
     );
     expect(foreign(text, language)).toEqual([]);
   });

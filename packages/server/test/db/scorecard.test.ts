@@ -82,15 +82,89 @@ describe('scorecard', () => {
     const row = await h.knex('crawls').where({ id: crawl.id }).first('health_score');
     const technique = pillar(card, 'technique');
     expect(technique).toMatchObject({ score: Math.round(Number(row.health_score)), status: 'measured', as_of: crawl.finished_at, blocked_reason: null, version: 1 });
-    expect(technique.axes.map((a: { key: string }) => a.key)).toEqual(['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security']);
+    expect(technique.axes.map((a: { key: string }) => a.key)).toEqual(['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security', 'content_checks']);
 
     const issues = await allIssues(h, crawl.id);
     const [{ pages }] = await h.knex('crawl_pages').where({ crawl_id: crawl.id, is_internal: true }).count({ pages: '*' });
     const contentIssues = issues.filter((i) => ['titles', 'content', 'structured_data'].includes(i.category));
     const content = pillar(card, 'contenu');
     expect(content).toMatchObject({ status: 'measured', score: expectedScore(contentIssues, Number(pages)), blocked_reason: 'ai_reachability_not_checked' });
-    expect(content.axes.find((a: { key: string }) => a.key === 'ai_reachability')).toEqual({ key: 'ai_reachability', score: null, weight: 0 });
+    expect(content.axes.find((a: { key: string }) => a.key === 'ai_reachability')).toEqual({ key: 'ai_reachability', score: null, weight: 0, factor: null, checks: [] });
     expect(pillar(card, 'accessibilite')).toMatchObject({ score: null, blocked_reason: 'accessibility_not_checked' });
+  });
+
+  it('scores the international axis on what it found: two language versions without hreflang are one site-wide warning', async () => {
+    const links = '<a href="/">en</a> <a href="/guide">guide</a> <a href="/fr/">fr</a> <a href="/fr/guide">guide fr</a>';
+    const translated = await serve({
+      '/': { body: page({ body: `<main><h1>Home</h1><p>Welcome to the guide.</p>${links}</main>` }) },
+      '/guide': { body: page({ body: `<main><h1>Guide</h1><p>How to use it.</p>${links}</main>` }) },
+      '/fr/': { body: page({ lang: 'fr', body: `<main><h1>Accueil</h1><p>Bienvenue dans le guide.</p>${links}</main>` }) },
+      '/fr/guide': { body: page({ lang: 'fr', body: `<main><h1>Guide</h1><p>Comment s’en servir.</p>${links}</main>` }) },
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+    });
+    try {
+      const { project, campaign } = await projectWithCampaign(h, translated.url);
+      const crawl = await crawlToSettled(h, campaign.id);
+      const international = (await allIssues(h, crawl.id, '&category=international')).map((i) => [i.name, i.severity, pathOf(i.url), i.details.replaceAll(translated.url, '')]);
+      expect(international).toEqual([['hreflang_missing', 'warning', '/', '2 language versions, no hreflang: en (2 page(s), e.g. /), fr (2 page(s), e.g. /fr/)']]);
+      const technique = pillar(await scorecard(project.id), 'technique');
+      // A site-wide warning: 100 × exp(−0.12), whatever the number of pages.
+      expect(technique.axes.find((a: { key: string }) => a.key === 'international')).toMatchObject({ key: 'international', score: 89 });
+    } finally {
+      await translated.close();
+    }
+  });
+
+  it('gives every score with its inputs, so that a client recomputes it from the issues it reads', async () => {
+    const { project, campaign } = await projectWithCampaign(h, site.url);
+    const crawl = await crawlToSettled(h, campaign.id);
+    const card = await scorecard(project.id);
+    const issues = await allIssues(h, crawl.id);
+    const [{ pages }] = await h.knex('crawl_pages').where({ crawl_id: crawl.id, is_internal: true }).count({ pages: '*' });
+    for (const key of ['technique', 'contenu']) {
+      const p = pillar(card, key);
+      expect(p.computation).toMatchObject({ method: 'product', scored_pages: Number(pages) });
+      // The score: 100 × the product of the factors of the axes that count.
+      const exact = 100 * p.axes.filter((a: { weight: number }) => a.weight > 0).reduce((f: number, a: { factor: number }) => f * a.factor, 1);
+      expect(exact).toBeCloseTo(p.computation.exact, 9);
+      expect(Math.round(exact)).toBe(p.score);
+      for (const axis of p.axes.filter((a: { weight: number }) => a.weight > 0)) {
+        // An axis: exp(−Σ weight × √share) over its checks, each check as the issues read show it.
+        let cost = 0;
+        for (const c of axis.checks) {
+          const urls = new Set(issues.filter((i) => i.name === c.name).map((i) => i.url));
+          expect(c.pages, c.name).toBe(c.site ? Number(pages) : urls.size);
+          expect(c.share).toBeCloseTo(c.site ? 1 : urls.size / Number(pages), 12);
+          expect(c.weight).toBe({ error: 0.35, warning: 0.12, info: 0 }[c.severity as 'error']);
+          expect(c.cost).toBeCloseTo(c.weight * Math.sqrt(c.share), 12);
+          cost += c.cost;
+        }
+        expect(axis.factor).toBeCloseTo(Math.exp(-cost), 12);
+        expect(axis.score).toBe(Math.round(100 * axis.factor));
+      }
+    }
+    // Technique: every check the crawl reported (accessibility aside) is behind exactly one axis.
+    const technique = pillar(card, 'technique');
+    const behind = technique.axes.flatMap((a: { checks: { name: string }[] }) => a.checks.map((c) => c.name)).sort();
+    expect(behind).toEqual([...new Set(issues.filter((i) => i.category !== 'accessibility').map((i) => i.name))].sort());
+    expect(behind.length).toBeGreaterThan(0);
+    // Search Console and logs are means of their axes; without data, nothing to recompute.
+    expect(pillar(card, 'acquisition').computation).toEqual({ method: 'weighted_mean', scored_pages: null, exact: null });
+  });
+
+  it('recomputes as the worked example of docs/health-score.md says (the test site, 6 scored pages)', async () => {
+    const { project, campaign } = await projectWithCampaign(h, site.url);
+    await crawlToSettled(h, campaign.id);
+    const card = await scorecard(project.id);
+    const technique = pillar(card, 'technique');
+    const axis = (key: string) => technique.axes.find((a: { key: string }) => a.key === key);
+    expect(technique).toMatchObject({ score: 35, computation: { method: 'product', scored_pages: 6 } });
+    expect(technique.computation.exact).toBeCloseTo(34.879, 3);
+    expect(axis('http')).toMatchObject({ score: 54, factor: expect.closeTo(0.5377, 4) });
+    expect(axis('http').checks.map((c: { name: string; pages: number }) => [c.name, c.pages])).toEqual([['http_page', 4], ['broken_internal_link', 1], ['http_4xx', 1], ['link_to_redirect', 1]]);
+    expect(axis('links_images')).toMatchObject({ score: 83, factor: expect.closeTo(0.8254, 4) });
+    expect(axis('content_checks')).toMatchObject({ score: 79, factor: expect.closeTo(0.7859, 4) });
+    expect(pillar(card, 'contenu')).toMatchObject({ score: 79, computation: { exact: expect.closeTo(78.59, 2) } });
   });
 
   it('checks AI reachability through the API and scores it in content and GEO', async () => {
@@ -107,7 +181,8 @@ describe('scorecard', () => {
     const content = pillar(card, 'contenu');
     expect(content.blocked_reason).toBeNull();
     // One search agent blocked: an error on the whole site, 100 × exp(−0.35).
-    expect(content.axes.find((a: { key: string }) => a.key === 'ai_reachability')).toEqual({ key: 'ai_reachability', score: 70, weight: 0.25 });
+    expect(content.axes.find((a: { key: string }) => a.key === 'ai_reachability')).toMatchObject({ key: 'ai_reachability', score: 70, weight: 1, factor: Math.exp(-0.35) });
+    expect(content.axes.find((a: { key: string }) => a.key === 'ai_reachability').checks[0]).toMatchObject({ name: 'ai_search_agent_blocked', site: true, share: 1, weight: 0.35, cost: 0.35 });
 
     // Without check_ai_reachability the same site reports none of it.
     const { campaign: off } = await projectWithCampaign(h, aiSite.url);
@@ -159,9 +234,10 @@ describe('scorecard', () => {
       as_of: now,
       blocked_reason: null,
       axes: [
-        { key: 'ctr', score: 73, weight: 0.6 },
-        { key: 'trend', score: 80, weight: 0.4 },
+        { key: 'ctr', score: 73, weight: 0.6, factor: null, checks: [] },
+        { key: 'trend', score: 80, weight: 0.4, factor: null, checks: [] },
       ],
+      computation: { method: 'weighted_mean', scored_pages: null, exact: expect.closeTo(75.8, 9) },
     });
     expect(acquisitionScore(days)!.score).toBe(76);
   });
@@ -191,7 +267,8 @@ describe.skipIf(!HAS_CHROMIUM)(`accessibility pillar${SKIP_NOTE}`, () => {
         version: 1,
         as_of: crawl.finished_at,
         blocked_reason: null,
-        axes: [{ key: 'axe_fetched_html', score: 100, weight: 1 }],
+        axes: [{ key: 'axe_fetched_html', score: 100, weight: 1, factor: 1, checks: [] }],
+        computation: { method: 'product', scored_pages: 2, exact: 100 },
       });
 
       // A later crawl without the checks does not erase the pillar.
@@ -218,7 +295,7 @@ describe.skipIf(!HAS_CHROMIUM)(`accessibility pillar${SKIP_NOTE}`, () => {
         .count({ audited: '*' });
       const expected = expectedScore(a11y, Number(audited));
       const accessibility = pillar(await scorecard(project.id), 'accessibilite');
-      expect(accessibility).toMatchObject({ score: expected, status: 'measured' });
+      expect(accessibility).toMatchObject({ score: expected, status: 'measured', computation: { method: 'product', scored_pages: Number(audited) } });
       expect(accessibility.score).toBeLessThan(100);
     },
     BROWSER_TIMEOUT,

@@ -115,15 +115,38 @@ describe('parse session', () => {
     });
   }
 
-  it('fails with the file when it cannot be read, in a thread', async () => {
+  it('fails with the file when it cannot be read (corrupt gzip data; a cut one is read as far as it goes), in a thread', async () => {
     const broken = join(dir, 'broken.log.gz');
     const whole = gzipSync(Array.from({ length: 2000 }, (_, i) => accessLine('192.0.2.1', 1, `/p/${i * 7919}`, 200, browser)).join('\n'));
-    writeFileSync(broken, whole.subarray(0, whole.length >> 1));
+    // Bytes overwritten in the middle: the deflate data or its checksum no longer holds.
+    whole.fill(0xa5, whole.length >> 1, (whole.length >> 1) + 64);
+    writeFileSync(broken, whole);
     const run = startParse({ file: broken, importId: 'i', projectId: 'p' }, true, lookup);
     try {
       await expect(run.next()).rejects.toThrow();
     } finally {
       await run.close();
     }
+  });
+});
+
+describe('a gzip file cut short, read by a slow reader', () => {
+  it('keeps every line zcat recovers, even when the parse pauses (nothing buffered is dropped at the cut)', async () => {
+    const { constants, gunzipSync } = await import('node:zlib');
+    const lines: string[] = [];
+    for (let i = 0; i < 30_000; i++) lines.push(accessLine('192.0.2.1', 1 + (i % 28), `/p/${i}-${(i * 2654435761) % 1e9}`, 200, browser));
+    const full = gzipSync(lines.join('\n'));
+    const cut = full.subarray(0, Math.floor(full.length * 0.6));
+    const file = join(dir, 'cut.log.gz');
+    writeFileSync(file, cut);
+    const recovered = gunzipSync(cut, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8').split('\n');
+    const partial = recovered.pop()!;
+    let n = 0;
+    // Pauses often and long enough for gunzip to run ahead: what it has inflated when the cut is met must still be read.
+    const pause = { due: () => ++n % 500 === 0, run: () => new Promise<void>((resolve) => setTimeout(resolve, 2)) };
+    const { aggregate } = await parseLogFile(file, undefined, pause);
+    expect(aggregate.kept).toBe(recovered.length);
+    expect(aggregate.linesRead).toBe(recovered.length + (partial ? 1 : 0));
+    expect(aggregate.truncation).toEqual({ inflated_bytes: Buffer.byteLength(recovered.join('\n')) + 1 + Buffer.byteLength(partial), partial_line: partial.length > 0 });
   });
 });

@@ -56,6 +56,15 @@ function withLogs(language: 'fr' | 'en'): { source: ExportSource; urlsRead: () =
 }
 
 describe('the log section on a large log', () => {
+  it('cuts no label, in French and in English', async () => {
+    for (const language of ['fr', 'en'] as const) {
+      const text = (await pdfPages(await readAll(renderPdf(withLogs(language).source)))).join(' ').replace(/\s+/g, ' ');
+      const own = text.replace(/https?:\/\/\S+/g, '').replace(/\/\S+/g, '');
+      expect(own.match(/\p{L}…/gu), language).toBeNull();
+    }
+  });
+
+
   it('keeps bounded lists: the top paths by hits and the first examples of each finding', () => {
     const { insights, topUrls, findings } = logSummary(PROJECT, STATS, { period: null, humans: 0 }, { id: PROJECT, pages: PAGES });
     expect(topUrls).toHaveLength(LOG_TOP_URLS);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PDF_PAGE_ROW_LIMIT, renderPdf } from '../../src/reports/index.js';
 import { pdfSafe } from '../../src/reports/pdf-text.js';
 import { CATALOGUE, CATALOGUE_LABELS_EN, readAll, syntheticSource } from '../../../../tests/support/report-fixtures.js';
-import { pdfPages } from '../../../../tests/support/pdf-read.js';
+import { pdfPages, pdftotext } from '../../../../tests/support/pdf-read.js';
 
 /** Machine values a client must never read in the report. */
 const RAW_CODES = [
@@ -80,11 +80,11 @@ describe('renderPdf', () => {
     source.summary = {
       ...source.summary,
       groups: [
-        { name: 'canonical_relative', label: 'canonical relative', severity: 'info', category: 'canonicals', occurrences: 900 },
-        { name: 'h1_missing', label: 'h1 missing', severity: 'warning', category: 'content', occurrences: 40 },
-        { name: 'http_5xx', label: 'http 5xx', severity: 'error', category: 'http', occurrences: 2 },
-        { name: 'title_missing', label: 'title missing', severity: 'error', category: 'titles', occurrences: 7 },
-        { name: 'slow_response', label: 'slow response', severity: 'warning', category: 'performance_security', occurrences: 300 },
+        { name: 'canonical_relative', label: 'canonical relative', severity: 'info', category: 'canonicals', occurrences: 900, pages: 900, templates: [] },
+        { name: 'h1_missing', label: 'h1 missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, templates: [] },
+        { name: 'http_5xx', label: 'http 5xx', severity: 'error', category: 'http', occurrences: 2, pages: 2, templates: [] },
+        { name: 'title_missing', label: 'title missing', severity: 'error', category: 'titles', occurrences: 7, pages: 7, templates: [] },
+        { name: 'slow_response', label: 'slow response', severity: 'warning', category: 'performance_security', occurrences: 300, pages: 300, templates: [] },
       ],
     };
     const pages = await pdfPages(await readAll(renderPdf(source)));
@@ -121,10 +121,10 @@ describe('renderPdf', () => {
     for (const pillar of ['Technical', 'Content and GEO', 'Accessibility', 'Search Console acquisition', 'Log exploration']) {
       expect(scorecard).toContain(pillar);
     }
-    expect(scorecard).toMatch(/Technical\s+73 \/ 100/);
-    expect(scorecard).toMatch(/Content and GEO\s+68 \/ 100/);
+    expect(scorecard).toMatch(/Technical\s+61 \/ 100/);
+    expect(scorecard).toMatch(/Content and GEO\s+86 \/ 100/);
     expect(scorecard).toContain('No Search Console property is linked.');
-    expect(scorecard).toContain('Reachability by AI agents was not checked');
+    expect(scorecard).toContain('Reachability by AI agents was not part of this audit.');
     // Failing checks of a pillar, each with its advice.
     expect(scorecard).toContain('What to fix');
     expect(scorecard).toContain('Point these links at a live URL or remove them.');
@@ -151,19 +151,62 @@ describe('renderPdf', () => {
     }
   });
 
-  it("explains how the technical score follows from its axes, and says on the cover what its score is", async () => {
+  it("gives each score's inputs and recomputes it with the report's figures, and says on the cover what the health score is", async () => {
     const { source } = syntheticSource({ pages: 20 });
     const text = (await pdfPages(await readAll(renderPdf(source)))).map((p) => p.replace(/\s+/g, ' '));
     expect(text[0]).toContain('Health score the score of the Technical pillar');
     const scorecard = text.slice(text.findIndex((p) => p.includes('Five pillars'))).join(' ');
-    const technical = scorecard.slice(scorecard.indexOf('Technical 73 / 100'));
-    expect(technical.indexOf('How the score follows from the axes')).toBeGreaterThan(0);
-    expect(technical.indexOf('How the score follows from the axes')).toBeLessThan(technical.indexOf('Content and GEO'));
+    const technical = scorecard.slice(scorecard.indexOf('Technical 61 / 100'), scorecard.indexOf('Content and GEO 86 / 100'));
+    // Each axis with its score and factor, the checks behind it with their share and cost.
+    expect(technical).toContain('HTTP and redirects 89 × 0.886');
+    expect(technical).toContain('Broken internal link (error, 6 of 200 pages, 3%): 0.35 × √0.030 = 0.061');
+    expect(technical).toContain('Content and GEO checks 86 × 0.858');
+    expect(technical).toContain('PageSpeed 61 × 0.874');
+    expect(technical).toContain('combined score 61: exp(−0.35 × (1 − 61 / 100))');
     expect(technical).toContain('weight 0.35 for an error, 0.12 for a warning and 0 for a notice');
-    expect(technical).toContain('the product of the axes, not their average');
-    const fr = (await pdfPages(await readAll(renderPdf(syntheticSource({ pages: 20, language: 'fr' }).source)))).map((p) => p.replace(/\s+/g, ' '));
-    expect(fr[0]).toContain('le score du pilier Technique');
-    expect(fr.join(' ')).toContain('un poids de 0,35 pour une erreur');
+    expect(technical).toContain('Scored pages: 200.');
+    // The worked computation: 100 × the factors below 1.
+    expect(technical).toContain('Score = 100 × 0.886 × 0.955 × 0.963 × 0.858 × 0.874 = 61.04, rounded to 61.');
+    const product = 100 * 0.886 * 0.955 * 0.963 * 0.858 * 0.874;
+    expect(Math.round(product)).toBe(61);
+    // Accessibility: one axis; the notice-free single check.
+    expect(scorecard).toContain('Score = 100 × 0.987 = 98.74, rounded to 99.');
+    const fr = (await pdfPages(await readAll(renderPdf(syntheticSource({ pages: 20, language: 'fr' }).source)))).map((p) => p.replace(/\s+/g, ' ')).join(' ');
+    expect(fr).toContain('le score du pilier Technique');
+    expect(fr).toContain('un poids de 0,35 pour une erreur');
+    expect(fr).toContain('Lien interne cassé (erreur, 6 pages sur 200, 3 %) : 0,35 × √0,030 = 0,061');
+    expect(fr).toContain('Score = 100 × 0,886 × 0,955 × 0,963 × 0,858 × 0,874 = 61,04, arrondi à 61.');
+  });
+
+  it('draws the formulas with real glyphs and cuts no label, in French and in English', async () => {
+    for (const language of ['fr', 'en'] as const) {
+      const { source } = syntheticSource({ pages: 30, language });
+      // A long label and a large count side by side: the cases that were cut.
+      source.summary.groups.push({ name: 'schema_breadcrumb_incomplete', label: 'schema breadcrumb incomplete', severity: 'warning', category: 'structured_data', occurrences: 100, pages: 30, templates: [] });
+      source.summary.totals.warning += 100;
+      source.scorecard![1].categories.push('structured_data');
+      const buffer = await readAll(renderPdf(source));
+      for (const text of [(await pdfPages(buffer)).join('\n'), pdftotext(buffer)]) {
+        if (text === null) continue;
+        const squeezed = text.replace(/\s+/g, ' ');
+        // Crawled text aside (URLs, and a page title in Japanese, which the font has no glyph for), no '?' anywhere.
+        const own = squeezed.replace(/https?:\/\/\S+/g, '').replace(/Café « déco » n°\d+ — \?\? ☕/g, '');
+        expect(own, language).not.toContain('?');
+        expect(squeezed).toContain('exp(−');
+        expect(squeezed).toContain('√');
+        expect(squeezed).toContain('× 0');
+        // No label shortened with an ellipsis: a letter right before "…" is a cut word.
+        expect(own.match(/\p{L}…/gu), language).toBeNull();
+        if (language === 'fr') {
+          expect(squeezed).toContain('Données structurées et réseaux sociaux');
+          expect(squeezed).toContain('Avertissement · 100 occurrences');
+          expect(squeezed).toContain('Accessibilité : Les éléments doivent avoir un contraste de couleurs suffisant');
+        } else {
+          expect(squeezed).toContain('Structured data and social');
+          expect(squeezed).toContain('Warning · 100 occurrences');
+        }
+      }
+    }
   });
 
   it('draws the charts: issues by category and the health score history', async () => {
@@ -200,10 +243,13 @@ describe('renderPdf', () => {
     const { source, stats } = syntheticSource({ pages: 0, pagespeed: null, healthScore: null, scorecard: false, history: 1 });
     const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
     expect(text).toContain('Acme Boutique');
-    expect(text).toContain('No issues found.');
-    expect(text).toContain('No pages crawled.');
-    expect(text).toContain('PageSpeed was not measured for this crawl.');
-    expect(text).toContain('The scorecard was not available for this report.');
+    // Each section without data is one line, and the whole report fits on the cover and one page.
+    expect(text).toContain('Issues by severity and category: No issues found.');
+    expect(text).toContain('Pages: No pages crawled.');
+    expect(text).toContain('PageSpeed: not measured.');
+    expect(text).toContain('Scorecard: The scorecard was not available for this report.');
+    expect(text).not.toContain('Top issues');
+    expect((await pdfPages(await readAll(renderPdf(syntheticSource({ pages: 0, pagespeed: null, healthScore: null, scorecard: false, history: 1 }).source)))).length).toBe(2);
     expect(text).toContain('Not measured');
     // No summary group means nothing to look up: the issue stream is not even opened.
     expect(stats.issuesYielded).toBe(0);
@@ -224,7 +270,9 @@ describe('renderPdf', () => {
     });
     const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
     // One line, not a table of "not measured" rows.
-    expect(text.replace(/\s+/g, ' ')).toContain("PageSpeed n'a pas été mesuré pour ce crawl. La campagne ne demande pas PageSpeed.");
+    expect(text.replace(/\s+/g, ' ')).toContain('PageSpeed : non mesuré. Non demandé pour cet audit.');
+    // Nothing addressed to the operator in a client's report.
+    expect(text).not.toMatch(/campagne|campaign/i);
     expect(text).not.toMatch(/(Mobile|Ordinateur|Combiné)\s+Non mesuré/);
     expect(text).not.toContain('not_requested');
   });
@@ -240,9 +288,9 @@ describe('renderPdf', () => {
 });
 
 describe('pdfSafe', () => {
-  it('keeps what the standard fonts can draw and marks the rest', () => {
-    expect(pdfSafe('Café « déco » – 50 € … œuvre')).toBe('Café « déco » – 50 € … œuvre');
-    expect(pdfSafe('日本 ☕ ok')).toBe('?? ? ok');
+  it('keeps what the font can draw and marks the rest', () => {
+    expect(pdfSafe('Café « déco » – 50 € … œuvre − √ ×')).toBe('Café « déco » – 50 € … œuvre − √ ×');
+    expect(pdfSafe('日本 ☕ ok', (c) => c < 0x2600)).toBe('?? ? ok');
     expect(pdfSafe('a\u0000b\tc\u202fd')).toBe('ab c d');
     expect(pdfSafe(null)).toBe('');
   });

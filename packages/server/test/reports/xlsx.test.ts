@@ -23,10 +23,10 @@ function filledRows(ws: ExcelJS.Worksheet): number {
 }
 
 describe('renderXlsx', () => {
-  it('writes the four sheets with a header row and one row per issue and per page', async () => {
+  it('writes the sheets with a header row and one row per issue and per page, the scorecard last', async () => {
     const { source } = syntheticSource({ pages: 120, issuesPerPage: 5 });
     const wb = await load(await readAll(renderXlsx(source)));
-    expect(wb.worksheets.map((ws) => ws.name)).toEqual(['Summary', 'Issues', 'Pages', 'PageSpeed']);
+    expect(wb.worksheets.map((ws) => ws.name)).toEqual(['Summary', 'Issues', 'Pages', 'PageSpeed', 'Scorecard']);
 
     const issues = wb.getWorksheet('Issues')!;
     expect(issues.rowCount).toBe(1 + 120 * 5);
@@ -139,8 +139,32 @@ describe('renderXlsx', () => {
     expect(fr.getWorksheet('Problèmes')!.getRow(2).getCell(1).value).toMatch(/^(Erreur|Avertissement|Information)$/);
   });
 
+  it("holds each score's inputs: the factors multiply to the score, the costs make the factors", async () => {
+    for (const language of ['en', 'fr'] as const) {
+      const { source } = syntheticSource({ pages: 10, language });
+      const wb = await load(await readAll(renderXlsx(source)));
+      const sheet = wb.getWorksheet(language === 'en' ? 'Scorecard' : 'Bilan par pilier')!;
+      const rows: unknown[][] = [];
+      sheet.eachRow((row, n) => n > 1 && rows.push((row.values as unknown[]).slice(1)));
+      for (const pillar of source.scorecard!.filter((p) => p.computation.method === 'product' && p.score !== null)) {
+        const mine = rows.filter((r) => r[0] === (language === 'en' ? { technique: 'Technical', contenu: 'Content and GEO', accessibilite: 'Accessibility' } : { technique: 'Technique', contenu: 'Contenu et GEO', accessibilite: 'Accessibilité' })[pillar.key as 'technique']);
+        expect(mine.length, pillar.key).toBeGreaterThan(0);
+        const axes = new Map<unknown, { weight: number; factor: number; cost: number }>();
+        for (const r of mine) {
+          const axis = axes.get(r[5]) ?? { weight: r[7] as number, factor: (r[8] as number) ?? 1, cost: 0 };
+          axis.cost += (r[15] as number) ?? 0;
+          axes.set(r[5], axis);
+        }
+        for (const a of axes.values()) if (a.weight > 0 && a.cost > 0) expect(a.factor).toBeCloseTo(Math.exp(-a.cost), 9);
+        const exact = 100 * [...axes.values()].filter((a) => a.weight > 0).reduce((p, a) => p * a.factor, 1);
+        expect(exact).toBeCloseTo(mine[0][2] as number, 9);
+        expect(Math.round(exact)).toBe(mine[0][1]);
+      }
+    }
+  });
+
   it('renders an empty crawl: header rows only, PageSpeed not measured', async () => {
-    const { source } = syntheticSource({ pages: 0, pagespeed: null, healthScore: null });
+    const { source } = syntheticSource({ pages: 0, pagespeed: null, healthScore: null, scorecard: false });
     const wb = await load(await readAll(renderXlsx(source)));
     expect(wb.worksheets.map((ws) => ws.name)).toEqual(['Summary', 'Issues', 'Pages', 'PageSpeed']);
     expect(wb.getWorksheet('Issues')!.actualRowCount).toBe(1);

@@ -8,13 +8,16 @@
  * Sitebulb and Screaming Frog's content area do (docs/decisions/page-content.md): the text inside
  * `<main>`, `<article>` or `role=main` when the page has one, minus the navigation nested in it;
  * else the body minus `<nav>`, `<header>`, `<footer>`, `<aside>` and their ARIA roles. Titles,
- * h1, meta tags and links are read from the whole page, as search engines read them.
+ * h1, meta tags and links are read from the whole page, as search engines read them, except an
+ * h1 in the template's chrome (navigation, or a header or footer outside `<main>`): a theme's
+ * site title is not the page's h1 when the page has one of its own.
  */
 import { Parser } from 'htmlparser2';
 import { isGenericAnchor } from './anchor-text.js';
 import { collectResources, type HtmlResource } from './html-resources.js';
 import { appendFingerprintWords, WORD } from './text-hash.js';
 import { wordCount } from './word-count.js';
+import { countScripts, emptyScriptCounts } from './page-language.js';
 
 export interface HtmlLink {
   href: string;
@@ -38,6 +41,8 @@ export interface HtmlFacts {
   headingSkip: { from: number; to: number } | null;
   /** Words of the main content. */
   wordCount: number;
+  /** Letters of the main content's prose by script (page-language.ts SCRIPTS): what language the text is in. */
+  scripts: number[];
   /** Normalised words of the main content, for fingerprints. */
   mainWords: string[];
   /** `<link rel=canonical>` hrefs of the head. */
@@ -123,6 +128,8 @@ class ContentArea {
   readonly headings: { level: number; text: string }[] = [];
   skip: { from: number; to: number } | null = null;
   words = 0;
+  /** Letters of its prose by script. */
+  readonly scripts = emptyScriptCounts();
   private last = 0;
 
   heading(h: { level: number; text: string }): void {
@@ -164,6 +171,7 @@ export class HtmlAnalyser {
     headings: [],
     headingSkip: null,
     wordCount: 0,
+    scripts: [],
     mainWords: [],
     canonicals: [],
     bodyCanonicals: [],
@@ -193,6 +201,8 @@ export class HtmlAnalyser {
   };
   private readonly parser: Parser;
   private readonly ids = new Set<string>();
+  /** The h1 elements in order, and whether each is in the template's chrome (a site title in the header or sidebar). */
+  private readonly h1s: { text: string; template: boolean }[] = [];
   /** Distinct hrefs → nofollow (true when any link with that href is nofollow). */
   private readonly links = new Map<string, boolean>();
   private readonly bodyWords: string[] = [];
@@ -241,9 +251,14 @@ export class HtmlAnalyser {
     this.flush();
     const f = this.facts;
     for (const [href, nofollow] of this.links) f.links.push({ href, nofollow });
+    // The site title a template writes as an <h1> in its header or sidebar is not the page's h1
+    // when the page has one of its own; a page whose only h1 is there keeps it.
+    const own = this.h1s.filter((h) => !h.template);
+    f.h1 = (own.length ? own : this.h1s).map((h) => h.text);
     const area = this.hasMain ? this.mainArea : this.bodyArea;
     f.mainWords = this.hasMain ? this.articleWords : this.bodyWords;
     f.wordCount = area.words;
+    f.scripts = area.scripts;
     f.headings = area.headings;
     f.headingSkip = area.skip;
     return f;
@@ -273,6 +288,14 @@ export class HtmlAnalyser {
     if (bits & Scope.Chrome) this.chrome += by;
     if (bits & Scope.Main) this.main += by;
     if (bits & Scope.Code) this.code += by;
+  }
+
+  /**
+   * True inside the site's template rather than the page's content: navigation anywhere, or a
+   * header or footer outside the main element (an article's own header is the article's).
+   */
+  private get inTemplateChrome(): boolean {
+    return this.navigation > 0 || (this.chrome > 0 && this.main === 0);
   }
 
   /** True when text here belongs to the main element's area, and to the fallback area. */
@@ -385,7 +408,7 @@ export class HtmlAnalyser {
       const h = { level: this.heading.level, text: squash(this.heading.text) };
       const imageAlt = this.heading.imageAlt;
       this.heading = null;
-      if (h.level === 1) push(this.facts.h1, h.text, 50);
+      if (h.level === 1) push(this.h1s, { text: h.text, template: this.inTemplateChrome }, 50);
       if (h.level === 1 && h.text === '' && !imageAlt) this.facts.emptyH1++;
       // The heading element itself is still open here: its scope is its parent's.
       if (this.inMainArea) this.mainArea.heading(h);
@@ -448,8 +471,14 @@ export class HtmlAnalyser {
     if (!words) return;
     if (prose) {
       const count = wordCount(text, words, this.facts.lang);
-      if (inMain) this.mainArea.words += count;
-      if (inBody) this.bodyArea.words += count;
+      if (inMain) {
+        this.mainArea.words += count;
+        countScripts(text, this.mainArea.scripts);
+      }
+      if (inBody) {
+        this.bodyArea.words += count;
+        countScripts(text, this.bodyArea.scripts);
+      }
     }
     const target = inMain ? this.articleWords : this.bodyWords;
     if (target.length >= WORD_CAP) return;

@@ -11,6 +11,7 @@ import { headerValue } from '../fetch/http-client.js';
 import { pageChecks, refreshRedirectChecks } from './page-checks.js';
 import type { CanonicalReading, Finding, PageFacts, PageInput, PageSummary, ResolvedLink } from './page-facts.js';
 import { robotsDirectives } from './robots-directives.js';
+import { declaredLanguage, pageLanguage } from './page-language.js';
 import { normaliseUrl } from '../url.js';
 
 /**
@@ -120,6 +121,7 @@ export function pageFacts(input: PageInput): PageFacts {
     metaRefreshUrl: target ? normaliseUrl(target, base) : null,
     metaRefreshDelay: html.metaRefresh === null ? 0 : metaRefreshDelay(html.metaRefresh),
     hreflang,
+    declaredLanguage: declaredLanguage(html.lang, headerValue(headers, 'content-language'), hreflang.find((h) => h.url === url && h.lang !== 'x-default')?.lang ?? null),
     resources: resolveResources(html, base),
   };
 }
@@ -158,6 +160,7 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
       resources: facts.resources,
       imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
       hreflang: facts.hreflang,
+      language: pageLanguage(url, facts.declaredLanguage),
       metaRefreshUrl: facts.metaRefreshUrl,
       paginationLinks: paginationLinks(facts),
       refreshRedirect: false,
@@ -205,6 +208,7 @@ function redirectSummary(facts: PageFacts): PageSummary {
     resources: facts.resources,
     imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
     hreflang: [],
+    language: null,
     metaRefreshUrl: facts.metaRefreshUrl,
     paginationLinks: [],
     refreshRedirect: true,

@@ -11,6 +11,7 @@ import { OTHER_ROBOTS_DIRECTIVES, ROBOTS_DIRECTIVES, robotsDirectives } from './
 import { structuredDataGaps } from './structured-data.js';
 import { urlHygiene } from './url-hygiene.js';
 import { isGenericAnchor } from './anchor-text.js';
+import { languageMismatch } from './page-language.js';
 export { GENERIC_ANCHORS } from './anchor-text.js';
 import { isAbsoluteUrl, normaliseUrl } from '../url.js';
 
@@ -18,6 +19,25 @@ type Add = (name: CheckName, details: string) => void;
 
 function chars(text: string): number {
   return [...text].length;
+}
+
+/** East Asian wide and fullwidth characters (Unicode's East_Asian_Width W and F): Han, kana, Hangul, fullwidth forms. */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/gu;
+
+/**
+ * The length of a title or description as a results page shows it: a wide character (Chinese,
+ * Japanese, Korean) takes the room of two Latin ones, so the character thresholds (set on Latin
+ * text) are read in half-widths: `シェルのチュートリアル`, 11 characters, is 22 half-widths long.
+ */
+function displayWidth(text: string): number {
+  return chars(text) + (text.match(WIDE)?.length ?? 0);
+}
+
+/** The details of a title or description length: its characters, and its width when wide characters make it differ. */
+function lengthDetails(text: string): string {
+  const n = chars(text);
+  const width = displayWidth(text);
+  return width === n ? `${n} characters` : D.lengthWide(n, width);
 }
 
 function sample(list: readonly string[], n = 3): string {
@@ -157,14 +177,14 @@ function titles({ input: { html } }: PageFacts, add: Add): void {
   const description = html.metaDescriptions[0] ?? null;
   if (!title) add('title_missing', html.titles.length ? 'empty <title>' : 'no <title>');
   else {
-    if (chars(title) > THRESHOLDS.titleMax) add('title_too_long', `${chars(title)} characters`);
-    if (chars(title) < THRESHOLDS.titleMin) add('title_too_short', `${chars(title)} characters`);
+    if (displayWidth(title) > THRESHOLDS.titleMax) add('title_too_long', lengthDetails(title));
+    if (displayWidth(title) < THRESHOLDS.titleMin) add('title_too_short', lengthDetails(title));
   }
   if (html.titles.length > 1) add('title_multiple', `${html.titles.length} <title> tags`);
   if (html.metaDescriptions.length > 1) add('description_multiple', D.descriptionMultiple(html.metaDescriptions.length));
   if (!description) add('description_missing', html.metaDescriptions.length ? 'empty meta description' : 'no meta description');
-  else if (chars(description) < THRESHOLDS.descriptionMin) add('description_too_short', `${chars(description)} characters`);
-  else if (chars(description) > THRESHOLDS.descriptionMax) add('description_too_long', `${chars(description)} characters`);
+  else if (displayWidth(description) < THRESHOLDS.descriptionMin) add('description_too_short', lengthDetails(description));
+  else if (displayWidth(description) > THRESHOLDS.descriptionMax) add('description_too_long', lengthDetails(description));
 }
 
 /** A title or h1 that says the page does not exist, in English or French. */
@@ -241,7 +261,9 @@ function anchors({ input, resolveLink }: PageFacts, add: Add): void {
 }
 
 
-function international({ input, hreflang }: PageFacts, add: Add): void {
+function international({ input, hreflang, declaredLanguage }: PageFacts, add: Add): void {
+  const mismatch = languageMismatch(declaredLanguage, input.html.scripts);
+  if (mismatch !== null) add('lang_mismatch', mismatch);
   const invalid = input.html.hreflang.map((h) => h.lang).find((code) => !isHreflangCode(code));
   if (invalid !== undefined) add('hreflang_invalid_code', D.hreflangInvalid(invalid));
   const byLang = new Map<string, Set<string>>();

@@ -54,6 +54,12 @@ export interface PageSummary {
   resources: HtmlResource[];
   imagesWithoutAlt: number;
   hreflang: { lang: string; url: string }[];
+  /**
+   * The page's language version (page-language.ts `pageLanguage`): declared by `<html lang>`,
+   * Content-Language or its own hreflang entry (`fromUrl` false), else named by its URL (`fromUrl`
+   * true); null when neither says.
+   */
+  language: { tag: string; fromUrl: boolean } | null;
   metaRefreshUrl: string | null;
   /** `<link rel="next|prev">` targets, resolved: followed, and reported when broken. */
   paginationLinks: { rel: 'next' | 'prev'; url: string }[];
@@ -104,6 +110,8 @@ export interface PageFacts {
   /** Seconds before the meta refresh (0 when none is written or there is no refresh). */
   metaRefreshDelay: number;
   hreflang: { lang: string; url: string }[];
+  /** The language the page declares (`<html lang>`, else Content-Language, else its own hreflang entry), canonical and lower-cased. */
+  declaredLanguage: string | null;
   /** What the page loads, resolved against <base>, once per URL. */
   resources: HtmlResource[];
 }

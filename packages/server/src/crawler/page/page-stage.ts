@@ -151,6 +151,7 @@ export class PageStage {
     const url = record.url;
     const { findings, summary, html } = analysed;
     const digest = keepDigest(this.ctx.reg, id, analysed.digest);
+    this.ctx.reg.setLanguage(id, summary.language);
     const links = this.handoff.links.register(id, url, depth, summary);
     fillFromAnalysis(record, summary, html, digest);
     const resources = this.handoff.resources.register(id, url, summary.resources);

@@ -37,15 +37,20 @@ export enum Flag {
   NoClickDepth = 1 << 15,
 }
 
+/** `language` column: the bit saying the page's URL named its language (it declares none). */
+export const LANGUAGE_FROM_URL = 0x8000;
+
 /** `canonical` and `redirect` columns: no target. */
 export const NO_ID = -1;
 /** `canonical` column: the canonical points off the site or to a URL that cannot be crawled. */
 export const UNUSABLE_ID = -2;
+/** `canonical` column: the canonical points to another site (the page's canonical_cross_domain). */
+export const OFF_SITE_ID = -3;
 /** `finalStatus` column: the end of the chain is not known (yet). */
 export const CHAIN_UNKNOWN = 0;
 /** `finalStatus` column: the chain ended without an answer (fetch error, loop, bad Location). */
 export const CHAIN_FAILED = -1;
-/** True when a `canonical` or `redirect` value names a registered URL (not NO_ID or UNUSABLE_ID). */
+/** True when a `canonical` or `redirect` value names a registered URL (not NO_ID, UNUSABLE_ID or OFF_SITE_ID). */
 export function isId(value: number): boolean {
   return value >= 0;
 }
@@ -119,12 +124,20 @@ export class UrlRegistry {
   contentKey = new Float64Array(1024);
   simHi = new Uint32Array(1024);
   simLo = new Uint32Array(1024);
-  /** id of the canonical target, NO_ID or UNUSABLE_ID. */
+  /** id of the canonical target, NO_ID, UNUSABLE_ID or OFF_SITE_ID. */
   canonical = new Int32Array(1024);
   /** id of the redirect target; NO_ID when none or off the crawl. */
   redirect = new Int32Array(1024);
   /** 1 + the index of the first sitemap file listing the URL (site/site-files.ts `sitemapFiles`); 0 when none. */
   sitemapFile = new Uint8Array(1024);
+  /**
+   * 1 + the index in `languages` of the page's language version (page/page-language.ts), with
+   * LANGUAGE_FROM_URL set when the URL named it (the page declares none); 0 when unknown.
+   */
+  language = new Uint16Array(1024);
+  /** The language versions seen, in order (`language` indexes it). */
+  readonly languages: string[] = [];
+  private readonly languageIndex = new Map<string, number>();
 
   get size(): number {
     return this.urls.size;
@@ -160,11 +173,31 @@ export class UrlRegistry {
     this.canonical = grow(this.canonical, n);
     this.redirect = grow(this.redirect, n);
     this.sitemapFile = grow(this.sitemapFile, n);
+    this.language = grow(this.language, n);
     this.depth[id] = depth;
     this.via[id] = VIA.indexOf(via);
     this.canonical[id] = NO_ID;
     this.redirect[id] = NO_ID;
     return { id, created: true };
+  }
+
+  /** Records page `id`'s language version (a lower-cased tag); at most 32,767 distinct ones are told apart. */
+  setLanguage(id: number, language: { tag: string; fromUrl: boolean } | null): void {
+    if (language === null) return;
+    let index = this.languageIndex.get(language.tag);
+    if (index === undefined) {
+      if (this.languages.length >= LANGUAGE_FROM_URL - 1) return;
+      index = this.languages.push(language.tag);
+      this.languageIndex.set(language.tag, index);
+    }
+    this.language[id] = index | (language.fromUrl ? LANGUAGE_FROM_URL : 0);
+  }
+
+  /** Page `id`'s language version, and whether its URL named it; null when unknown. */
+  languageOf(id: number): { tag: string; fromUrl: boolean } | null {
+    const value = this.language[id];
+    const index = value & (LANGUAGE_FROM_URL - 1);
+    return index === 0 ? null : { tag: this.languages[index - 1], fromUrl: (value & LANGUAGE_FROM_URL) !== 0 };
   }
 
   discoveredVia(id: number): DiscoveredVia {

@@ -7,7 +7,7 @@
 import type { CheckName } from '../checks.js';
 import { NofollowLinks, type PageLinks } from './nofollow-links.js';
 import { isMarked, PendingLinks, sourceOf } from './pending-links.js';
-import { CHAIN_FAILED, Flag, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
+import { CHAIN_FAILED, Flag, OFF_SITE_ID, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
 import type { PageSummary } from '../page/page-facts.js';
 import type { CrawlContext } from '../run/crawl-context.js';
 
@@ -44,6 +44,8 @@ export class LinkGraph {
   readonly hreflang: HreflangMap = new Map();
   /** `<link rel="next|prev">` links: source id, 0 for next or 1 for prev, target id; judged at the end. */
   private readonly pagination: number[] = [];
+  /** Pages with hreflang annotations in their HTML, internal targets or not (sitemap entries: SiteFiles.sitemapHreflangEntries). */
+  hreflangPages = 0;
 
   constructor(private readonly ctx: CrawlContext) {
     this.nofollow = new NofollowLinks(ctx);
@@ -80,7 +82,8 @@ export class LinkGraph {
       const target = h.url === url ? id : (this.ctx.scheduler.discover(h.url, childDepth, 'hreflang') ?? this.ctx.reg.get(h.url));
       if (target !== undefined && target !== null) alternates.push({ lang: h.lang, target });
     }
-    if (alternates.length) this.hreflang.set(id, alternates);
+    if (summary.hreflang.length) this.hreflangPages++;
+    this.addAlternates(id, alternates);
     // Pagination links are followed as links are, and judged once the crawl has recorded what it could.
     for (const p of summary.paginationLinks) {
       if (p.url === url || !this.ctx.scope.isInternal(p.url)) continue;
@@ -90,9 +93,23 @@ export class LinkGraph {
     return links;
   }
 
+  /**
+   * Adds hreflang annotations of page `id`, from its HTML or from a sitemap (either may come
+   * first: sitemaps are read while pages are fetched); one entry per language and target.
+   */
+  addAlternates(id: number, alternates: { lang: string; target: number }[]): void {
+    if (!alternates.length) return;
+    const known = this.hreflang.get(id);
+    if (!known) {
+      this.hreflang.set(id, alternates);
+      return;
+    }
+    for (const a of alternates) if (!known.some((k) => k.lang === a.lang && k.target === a.target)) known.push(a);
+  }
+
   private canonicalTarget(id: number, url: string, canonical: string, depth: number): number {
     if (canonical === url) return id;
-    if (!this.ctx.scope.isInternal(canonical)) return UNUSABLE_ID;
+    if (!this.ctx.scope.isInternal(canonical)) return OFF_SITE_ID;
     return this.ctx.scheduler.discover(canonical, depth, 'canonical') ?? this.ctx.reg.get(canonical) ?? UNUSABLE_ID;
   }
 

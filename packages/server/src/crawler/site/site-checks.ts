@@ -7,7 +7,7 @@
  */
 import { CHECK_DETAILS as D } from '@siteaudit/schema/rules';
 import type { CheckName } from '../checks.js';
-import { Flag, isFetchedOk, isId, isIndexable2xx, NO_ID, State, type UrlRegistry } from '../run/url-registry.js';
+import { Flag, isFetchedOk, isId, isIndexable2xx, NO_ID, OFF_SITE_ID, State, type UrlRegistry } from '../run/url-registry.js';
 import { nearDuplicatesIndexed, nearDuplicatesPairwise } from './near-duplicates.js';
 
 export type Report = (name: CheckName, pageId: number, details: string) => Promise<void>;
@@ -16,6 +16,8 @@ export interface SiteAuditInput {
   registry: UrlRegistry;
   /** Hreflang annotations of the pages that have some: page id → [lang, target id]. */
   hreflang: Map<number, { lang: string; target: number }[]>;
+  /** True when some page or sitemap entry has a hreflang annotation (to any host). Absent: `hreflang` is not empty. */
+  hreflangDeclared?: boolean;
   duplicationThreshold: number;
   /** False when the budget or a stop left the link graph incomplete: orphans cannot be told. */
   linkGraphComplete: boolean;
@@ -106,6 +108,8 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
     if (reg.has(id, Flag.InSitemap)) await sitemapEntry(reg, id, report);
   }
 
+  if (!(input.hreflangDeclared ?? input.hreflang.size > 0)) await languageVersionsWithoutHreflang(reg, report);
+
   for (const [id, entries] of input.hreflang) {
     for (const { lang, target } of entries) {
       if (target === id || reg.state[target] !== State.Done || reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) continue;
@@ -121,6 +125,41 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
       }
     }
   }
+}
+
+/** Pages a language needs to count as a language version of the site (one stray page in another language is not one). */
+export const MIN_LANGUAGE_VERSION_PAGES = 2;
+
+/**
+ * hreflang_missing, once for the site (on the start URL): the HTML pages answering 2xx (meta-refresh
+ * stubs aside) fall into language versions (page/page-language.ts: declared, else named by the URL)
+ * of at least two primary languages with MIN_LANGUAGE_VERSION_PAGES pages each, and no page or
+ * sitemap declares any hreflang. `en` and `en-us` pages alone are one language, not two versions.
+ * Languages only URLs name count when URLs name two of them or more (`/fr/…` and `/de/…`): a lone
+ * folder that happens to be a language code (`/id/…`) beside undeclared pages is no translation.
+ */
+async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report): Promise<void> {
+  const versions = new Map<string, { pages: number; example: number; fromUrl: boolean }>();
+  let start = -1;
+  for (let id = 0; id < reg.size; id++) {
+    if (reg.has(id, Flag.Start)) start = id;
+    if (!isFetchedOk(reg, id) || !reg.has(id, Flag.Internal) || !reg.has(id, Flag.Html) || reg.has(id, Flag.RefreshRedirect)) continue;
+    const lang = reg.languageOf(id);
+    if (lang === null) continue;
+    const v = versions.get(lang.tag);
+    if (v) {
+      v.pages++;
+      v.fromUrl &&= lang.fromUrl;
+    } else versions.set(lang.tag, { pages: 1, example: id, fromUrl: lang.fromUrl });
+  }
+  const primary = (tag: string) => tag.split('-')[0];
+  const counted = (fromUrl: boolean) => new Set([...versions].filter(([, v]) => v.fromUrl === fromUrl && v.pages >= MIN_LANGUAGE_VERSION_PAGES).map(([tag]) => primary(tag)));
+  if (counted(true).size < 2) for (const [tag, v] of versions) if (v.fromUrl) versions.delete(tag);
+  const primaries = new Map<string, number>();
+  for (const [tag, v] of versions) primaries.set(primary(tag), (primaries.get(primary(tag)) ?? 0) + v.pages);
+  if ([...primaries.values()].filter((n) => n >= MIN_LANGUAGE_VERSION_PAGES).length < 2 || start < 0) return;
+  const list = [...versions].sort((a, b) => b[1].pages - a[1].pages || (a[0] < b[0] ? -1 : 1)).map(([lang, v]) => ({ lang, pages: v.pages, example: reg.url(v.example) }));
+  await report('hreflang_missing', start, D.hreflangMissing(list));
 }
 
 /**
@@ -189,7 +228,8 @@ async function sitemapEntry(reg: UrlRegistry, id: number, report: Report): Promi
   else if (reg.has(id, Flag.RefreshRedirect)) found = ['sitemap_redirect', 'redirects (meta refresh)'];
   else if (status !== 200) found = ['sitemap_bad_url', `status ${status}`];
   else if (reg.has(id, Flag.Noindex)) found = ['sitemap_noindex', 'noindex'];
-  else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== id) found = ['sitemap_non_canonical', 'not canonical'];
+  // A canonical to another site is the page's canonical_cross_domain: one cause, one finding.
+  else if (reg.canonical[id] !== NO_ID && reg.canonical[id] !== OFF_SITE_ID && reg.canonical[id] !== id) found = ['sitemap_non_canonical', 'not canonical'];
   if (found) await report(found[0], id, D.sitemapEntry(found[1]));
 }
 

@@ -9,7 +9,8 @@ import { isHtmlContentType } from '../fetch/decode.js';
 import { Flag } from '../run/url-registry.js';
 import { headerValue } from '../fetch/http-client.js';
 import type { RobotsPolicy } from '../fetch/robots-policy.js';
-import { readSitemaps, type SitemapReport } from './sitemap.js';
+import { readSitemaps, type SitemapAlternate, type SitemapReport } from './sitemap.js';
+import type { LinkGraph } from './link-graph.js';
 import { normaliseUrl, originOf } from '../url.js';
 import type { CrawlContext } from '../run/crawl-context.js';
 
@@ -29,9 +30,14 @@ export class SiteFiles {
   /** Sitemap locations on a host the crawl does not count as the site's: how many, and the first. */
   private foreign = { count: 0, example: '' };
 
+  /** Sitemap entries that list hreflang alternates. */
+  sitemapHreflangEntries = 0;
+
   constructor(
     private readonly ctx: CrawlContext,
     private readonly options: SiteFilesOptions,
+    /** Where hreflang alternates listed in the sitemaps go (the same map as the pages' own). */
+    private readonly links?: Pick<LinkGraph, 'addAlternates'>,
   ) {}
 
   /** Checks the start origin's files; the sitemaps go on being read once this returns. */
@@ -98,11 +104,38 @@ export class SiteFiles {
     };
   }
 
+  /**
+   * The hreflang alternates a sitemap lists for one of its URLs: kept with the page's own (an
+   * internal target not yet known is registered, to be crawled as the sitemap's URLs are).
+   */
+  private sitemapAlternates(): (loc: string, alternates: SitemapAlternate[]) => void {
+    return (loc, alternates) => {
+      this.sitemapHreflangEntries++;
+      const url = normaliseUrl(loc);
+      const page = url === null ? undefined : this.ctx.reg.get(url);
+      if (page === undefined || !this.links) return;
+      const found: { lang: string; target: number }[] = [];
+      for (const a of alternates) {
+        const target = normaliseUrl(a.href, loc);
+        if (!target || !this.ctx.scope.inScope(target)) continue;
+        let id = this.ctx.reg.get(target);
+        if (id === undefined) {
+          if (this.ctx.reg.size >= this.ctx.scheduler.registryCap) continue;
+          id = this.ctx.reg.add(target, 1, 'hreflang').id;
+          this.ctx.reg.set(id, Flag.Internal);
+        }
+        found.push({ lang: a.lang.toLowerCase(), target: id });
+      }
+      this.links.addAlternates(page, found);
+    };
+  }
+
   private async readSitemaps(listed: string[], fallback: string): Promise<void> {
     const onUrl = this.sitemapUrl();
+    const onAlternates = this.sitemapAlternates();
     const robotsUrl = `${originOf(this.ctx.scope.startUrl)}/robots.txt`;
     if (listed.length > 0) {
-      const report = await readSitemaps(this.ctx.client, listed, onUrl);
+      const report = await readSitemaps(this.ctx.client, listed, onUrl, onAlternates);
       await this.sitemapHygiene(report, robotsUrl);
       if (report.found.length === 0) {
         const failed = report.failed.map((f) => `${f.url} (${f.status ?? 'no response'})`).join(', ');
@@ -110,7 +143,7 @@ export class SiteFiles {
       }
       return;
     }
-    const report = await readSitemaps(this.ctx.client, [fallback], onUrl);
+    const report = await readSitemaps(this.ctx.client, [fallback], onUrl, onAlternates);
     // A missing /sitemap.xml that answers some page is no sitemap, not an invalid one.
     if (report.found.length > 0) await this.sitemapHygiene(report, robotsUrl);
     if (report.found.length > 0) await this.ctx.output.issue('sitemap_not_in_robots', null, `${fallback} exists but robots.txt has no Sitemap line`, robotsUrl);

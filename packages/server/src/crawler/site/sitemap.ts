@@ -2,7 +2,8 @@
  * XML sitemaps (sitemaps.org): urlset and sitemapindex, plain or gzipped (by Content-Encoding or
  * by the gzip magic bytes of a .xml.gz file), parsed as a stream with htmlparser2 in XML mode so
  * a 50 MB sitemap is never held in memory. Sitemap files are capped in number; `onUrl` returns
- * false to stop reading once the crawl has enough URLs.
+ * false to stop reading once the crawl has enough URLs. Hreflang alternates (`xhtml:link`) are
+ * handed over per entry.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, type Gunzip } from 'node:zlib';
@@ -27,21 +28,46 @@ export interface SitemapReport {
   complete: boolean;
 }
 
-/** A streaming parser of one sitemap document: calls back for page and child-sitemap locations. */
+/** A language version a sitemap names for a page (`<xhtml:link rel="alternate" hreflang="…" href="…"/>`). */
+export interface SitemapAlternate {
+  lang: string;
+  href: string;
+}
+
+/** Alternates kept per `<url>` entry: far above any real set (Google's own examples list a few dozen). */
+const MAX_ALTERNATES = 300;
+
+/**
+ * A streaming parser of one sitemap document: calls back for page and child-sitemap locations,
+ * and, at the end of a `<url>` entry, for the hreflang alternates it lists (Google's sitemap
+ * method of declaring language versions).
+ */
 export class SitemapParser {
   private readonly parser: Parser;
   private loc: string | null = null;
   private parent: 'url' | 'sitemap' | null = null;
+  private pageLoc: string | null = null;
+  private alternates: SitemapAlternate[] = [];
   isSitemapDocument = false;
 
-  constructor(onPage: (url: string) => void, onSitemap: (url: string) => void) {
+  constructor(onPage: (url: string) => void, onSitemap: (url: string) => void, onAlternates?: (url: string, alternates: SitemapAlternate[]) => void) {
     this.parser = new Parser(
       {
-        onopentag: (name) => {
+        onopentag: (name, attribs) => {
           const tag = name.toLowerCase().replace(/^.*:/, '');
           if (tag === 'urlset' || tag === 'sitemapindex') this.isSitemapDocument = true;
-          if (tag === 'url' || tag === 'sitemap') this.parent = tag;
+          if (tag === 'url' || tag === 'sitemap') {
+            this.parent = tag;
+            this.pageLoc = null;
+            this.alternates = [];
+          }
           if (tag === 'loc' && this.parent) this.loc = '';
+          if (tag === 'link' && this.parent === 'url' && this.alternates.length < MAX_ALTERNATES) {
+            const rel = (attribs.rel ?? '').toLowerCase().split(/\s+/);
+            const lang = (attribs.hreflang ?? '').trim();
+            const href = (attribs.href ?? '').trim();
+            if (rel.includes('alternate') && lang && href) this.alternates.push({ lang, href });
+          }
         },
         ontext: (text) => {
           if (this.loc !== null) this.loc += text;
@@ -52,7 +78,9 @@ export class SitemapParser {
             const loc = this.loc.trim();
             this.loc = null;
             if (loc) (this.parent === 'sitemap' ? onSitemap : onPage)(loc);
+            if (loc && this.parent === 'url') this.pageLoc = loc;
           }
+          if (tag === 'url' && this.pageLoc && this.alternates.length && onAlternates) onAlternates(this.pageLoc, this.alternates);
           if (tag === 'url' || tag === 'sitemap') this.parent = null;
         },
       },
@@ -73,7 +101,12 @@ export class SitemapParser {
  * Reads the given sitemaps and the indexes they point to. `onUrl` receives every page location
  * (absolute, as written) and returns false to stop.
  */
-export async function readSitemaps(client: HttpClient, roots: string[], onUrl: (url: string, sitemap: string) => boolean): Promise<SitemapReport> {
+export async function readSitemaps(
+  client: HttpClient,
+  roots: string[],
+  onUrl: (url: string, sitemap: string) => boolean,
+  onAlternates?: (url: string, alternates: SitemapAlternate[]) => void,
+): Promise<SitemapReport> {
   const queue = [...new Set(roots)];
   const visited = new Set<string>();
   const report: SitemapReport = { found: [], failed: [], invalid: [], oversized: [], complete: true };
@@ -92,6 +125,7 @@ export async function readSitemaps(client: HttpClient, roots: string[], onUrl: (
       (loc) => {
         if (!visited.has(loc)) queue.push(loc);
       },
+      onAlternates,
     );
     let gunzip: Gunzip | null = null;
     let first = true;

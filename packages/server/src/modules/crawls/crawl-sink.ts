@@ -8,6 +8,7 @@ import { LeaseLostError, type JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
 import { bool } from '../../store/database.js';
 import { SEVERITY_RANK } from './crawl-row.js';
+import { sectionOf } from '@siteaudit/schema/rules';
 import type { Logger } from '../../observability/logger.js';
 
 /** The key under which pages and issues are looked up by URL. */
@@ -66,6 +67,7 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
         seq: pageSeq++,
         url: p.url,
         url_hash: hashOf(p.url),
+        section: sectionOf(p.url),
         status_code: p.status_code,
         error_type: p.error_type,
         content_type: p.content_type,
@@ -110,6 +112,7 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
         category: issue.category,
         url: issue.url,
         url_hash: hashOf(issue.url),
+        section: sectionOf(issue.url),
         details: issue.details,
       }));
       await lease.write(async (trx) => {

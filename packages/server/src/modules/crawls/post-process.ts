@@ -4,7 +4,7 @@
  * `recommendations.ready`) when the campaign notifies. Each step done is recorded in the stage plan, so a resumed
  * run skips it.
  */
-import { unmeasuredPageSpeed } from '@siteaudit/schema/rules';
+import { sectionOf, unmeasuredPageSpeed } from '@siteaudit/schema/rules';
 import { CHECKS, THRESHOLDS } from '../../crawler/index.js';
 import type { JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
@@ -154,6 +154,7 @@ async function pagespeedStep(services: Services, runtime: CrawlRuntime, row: Cra
           category: def.category,
           url: p.url,
           url_hash: urlHash(p.url),
+          section: sectionOf(p.url),
           details: `mobile performance score ${p.score} (under ${THRESHOLDS.lighthouseMobileMin}), measured with ${provider.name}`,
         })),
       );

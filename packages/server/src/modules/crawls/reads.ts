@@ -2,5 +2,6 @@
 export { changeRows, toChange } from './change-list.js';
 export { changesSummary } from './changes.js';
 export type { StoredPageSpeed } from './crawl-row.js';
+export { recommendations } from './recommendations.js';
 export { issueSummary } from './summary.js';
 export { activeCrawlsOfTeam, shallowHtmlPageUrls } from './team-crawls.js';

@@ -1,33 +1,109 @@
 import type { Knex } from 'knex';
-import type { IssueSummary, Language } from '@siteaudit/schema';
-import { checkLabel } from '@siteaudit/schema/rules';
+import type { IssueSummary, Language, TemplatePattern } from '@siteaudit/schema';
+import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, templatePattern, topCause } from '@siteaudit/schema/rules';
+import { issueDetailsIn } from '../../reports/issue-details.js';
 import type { CrawlRow } from './crawl-row.js';
 
 /**
  * The issue summary of a crawl: one group per issue name, errors first then the most frequent;
- * `totals` are the sums of the groups by severity; each group has its check's label in `language`. Served by the API and printed in exports.
+ * `totals` are the sums of the groups by severity; each group has its check's label in `language`.
+ * Served by the API and printed in exports.
+ * Each group says how many pages it is on, and the template decisions its occurrences make
+ * (`templates`: one cause on more than half of the HTML pages of the site, or else of a section,
+ * schema rules/template-patterns.ts).
  */
 export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'protection_occurrences'>, language: Language = 'en'): Promise<IssueSummary> {
   const groups = (await knex('crawl_issues')
     .where({ crawl_id: crawl.id })
     .select('name', 'severity', 'category', 'severity_rank')
     .count({ occurrences: '*' })
+    .countDistinct({ pages: 'url_hash' })
     .groupBy('name', 'severity', 'category', 'severity_rank')
     .orderBy([{ column: 'severity_rank' }, { column: 'occurrences', order: 'desc' }, { column: 'name' }])) as {
     name: string;
     severity: 'error' | 'warning' | 'info';
     category: string;
     occurrences: string | number;
+    pages: string | number;
   }[];
+  const html = await htmlPages(knex, crawl.id);
   const totals = { error: 0, warning: 0, info: 0 };
-  return {
-    crawl_id: crawl.id,
-    totals,
-    protection_occurrences: crawl.protection_occurrences,
-    groups: groups.map((g) => {
-      const occurrences = Number(g.occurrences);
-      totals[g.severity] += occurrences;
-      return { name: g.name, label: checkLabel(g.name, language), severity: g.severity, category: g.category, occurrences };
-    }),
-  };
+  const out: IssueSummary['groups'] = [];
+  for (const g of groups) {
+    const occurrences = Number(g.occurrences);
+    const pages = Number(g.pages);
+    totals[g.severity] += occurrences;
+    out.push({ name: g.name, label: checkLabel(g.name, language), severity: g.severity, category: g.category, occurrences, pages, templates: await templatesOf(knex, crawl.id, g.name, pages, html, language) });
+  }
+  return { crawl_id: crawl.id, totals, protection_occurrences: crawl.protection_occurrences, groups: out };
+}
+
+/** HTML pages of the crawl (internal, answering 2xx with HTML, challenge pages aside: what the page checks judge), in all and per section. */
+async function htmlPages(knex: Knex, crawlId: string): Promise<{ total: number; sections: Map<string, number> }> {
+  const rows = (await knex('crawl_pages')
+    .where({ crawl_id: crawlId, is_internal: true })
+    .whereNull('error_type')
+    .andWhere('status_code', '>=', 200)
+    .andWhere('status_code', '<', 300)
+    .andWhere('content_type', 'like', '%html%')
+    .select('section')
+    .count({ count: '*' })
+    .groupBy('section')) as { section: string | null; count: string | number }[];
+  const sections = new Map<string, number>();
+  let total = 0;
+  for (const r of rows) {
+    total += Number(r.count);
+    if (r.section !== null) sections.set(r.section, Number(r.count));
+  }
+  return { total, sections };
+}
+
+/** Distinct details read per check to find its most common causes: far above a template check's (a few values), enough for the others. */
+const MAX_DETAILS = 10_000;
+
+/**
+ * The template decisions of check `name` (on `pages` distinct pages): its most common cause
+ * (schema rules/template-patterns.ts `topCause`) on more than half of the site's HTML pages; else,
+ * per section of SECTION_MIN_PAGES HTML pages or more, its most common cause there on more than
+ * half of the section's. Each with the details most of those pages have and three example pages.
+ */
+async function templatesOf(knex: Knex, crawlId: string, name: string, pages: number, html: { total: number; sections: Map<string, number> }, language: Language): Promise<TemplatePattern[]> {
+  const site = mayBeTemplate(html.total, pages);
+  const candidates = [...html.sections].filter(([, n]) => n >= SECTION_MIN_PAGES && pages * 2 > SECTION_MIN_PAGES);
+  if (!site && candidates.length === 0) return [];
+  const rows = (await knex('crawl_issues')
+    .where({ crawl_id: crawlId, name })
+    .select('section', 'details')
+    .countDistinct({ pages: 'url_hash' })
+    .groupBy('section', 'details')
+    .orderBy([{ column: 'pages', order: 'desc' }, { column: 'details' }])
+    .limit(MAX_DETAILS)) as { section: string | null; details: string; pages: string | number }[];
+  const scope = checkScope(name as CheckName).scope;
+  const found: { pattern: TemplatePattern | null }[] = [];
+  if (site) {
+    const merged = new Map<string, number>();
+    for (const r of rows) merged.set(r.details, (merged.get(r.details) ?? 0) + Number(r.pages));
+    const top = topCause(scope, [...merged].map(([details, n]) => ({ details, pages: n })), pages);
+    found.push({ pattern: top && templatePattern(html.total, top, []) });
+  }
+  if (!found[0]?.pattern) {
+    found.length = 0;
+    for (const [section, sectionPages] of candidates) {
+      const own = rows.filter((r) => r.section === section).map((r) => ({ details: r.details, pages: Number(r.pages) }));
+      const top = topCause(scope, own, sectionPages);
+      const pattern = top && templatePattern(sectionPages, top, [], section);
+      if (pattern) found.push({ pattern });
+    }
+    found.sort((a, b) => b.pattern!.pages - a.pattern!.pages || (a.pattern!.section! < b.pattern!.section! ? -1 : 1));
+    found.splice(MAX_SECTION_PATTERNS);
+  }
+  const out: TemplatePattern[] = [];
+  for (const { pattern } of found) {
+    if (!pattern) continue;
+    const q = knex('crawl_issues').where({ crawl_id: crawlId, name, details: pattern.details });
+    if (pattern.section !== null) q.andWhere({ section: pattern.section });
+    const examples = (await q.orderBy('seq').limit(3).select('url')) as { url: string }[];
+    out.push({ ...pattern, details: issueDetailsIn(name, pattern.details, language), examples: examples.map((e) => e.url) });
+  }
+  return out;
 }

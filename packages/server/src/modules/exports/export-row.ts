@@ -14,6 +14,8 @@ export interface ExportRow {
   created_at: string;
   finished_at: string | null;
   expires_at: string | null;
+  /** Cover branding as requested (JSON of `ExportBranding`), or null (migration 024). */
+  branding?: string | null;
 }
 
 /** The same `download_url` in answers and in the `export.ready` payload: both read `links`. */

@@ -35,6 +35,7 @@ export function generateJob(services: Services, store: BlobStore, retentionMs: n
       const source = await exportSource(knex, crawl, row.language, {
         searchConsoleInPlan: plan ? plan.limits.search_console !== 0 : true,
         now: services.clock(),
+        branding: row.branding ?? null,
       });
       const { size } = await store.put(key, renderExport(row.format, source), EXPORT_CONTENT_TYPES[row.format]);
       const finished = services.clock();

@@ -33,9 +33,15 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
       const plan = ctx.caller.plan;
       if (body.format === 'xlsx') assertIncluded(services.plans(), plan, 'exports.excel', 'plan_limit.exports.excel');
       const identity = { team_id: ctx.caller.teamId, crawl_id: crawl.id, format: body.format, language: ctx.language };
+      // Cover branding (docs/decisions/export-branding.md), validated by the contract; part of what makes two requests the same.
+      const branding = body.branding ? JSON.stringify({ agency_name: body.branding.agency_name, logo: body.branding.logo }) : null;
       const row = await transaction(knex, async (trx) => {
         // An identical export still in progress is returned instead of a second one (createExport, docs/openapi.json).
-        const existing = await trx('exports').where(identity).whereIn('status', ['queued', 'generating']).first();
+        const existing = await trx('exports')
+          .where(identity)
+          .andWhere((q) => (branding === null ? q.whereNull('branding') : q.where('branding', branding)))
+          .whereIn('status', ['queued', 'generating'])
+          .first();
         if (existing) return existing as ExportRow;
         const created: ExportRow = {
           id: randomUUID(),
@@ -47,6 +53,7 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
           created_at: ctx.now.toISOString(),
           finished_at: null,
           expires_at: null,
+          branding,
         };
         await trx('exports').insert(created);
         await services.jobs.enqueue(EXPORT_GENERATE, { exportId: created.id }, { trx });

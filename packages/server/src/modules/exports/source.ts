@@ -1,11 +1,11 @@
 /** Reads a crawl for the renderers, streaming pages and issues in keyset chunks. */
 import type { Knex } from 'knex';
 import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
-import type { ExportSource, HealthPoint, ReportPage, ReportPillar } from '../../reports/index.js';
+import type { ExportSource, HealthPoint, ReportBranding, ReportPage, ReportPillar } from '../../reports/index.js';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow } from '../crawls/crawl-row.js';
-import { changeRows, changesSummary, issueSummary, toChange } from '../crawls/reads.js';
-import { CONTENT_AXES, localiseCrawlError, TECHNIQUE_AXES } from '@siteaudit/schema/rules';
+import { changeRows, changesSummary, issueSummary, recommendations, toChange } from '../crawls/reads.js';
+import { CONTENT_AXES, localiseCrawlError, readLogo, TECHNIQUE_AXES } from '@siteaudit/schema/rules';
 
 /** `crawl.site_unreachable: The site…` → `The site…`: the report speaks to the client, codes are for the API. */
 const withoutCode = (error: string) => error.replace(/^[a-z_]+\.[a-z_]+: /, '');
@@ -16,9 +16,13 @@ const CHUNK = 1000;
 /** Crawls in the report's health score chart, this one included. */
 export const HISTORY_CRAWLS = 12;
 
-/** The issue categories each pillar's score is computed from (docs/decisions/scorecard.md). */
+/**
+ * The issue categories each pillar's score is computed from (docs/decisions/scorecard.md): the
+ * technique pillar is the crawl's health score, which counts the content checks too, so its
+ * "what to fix" lists them as well.
+ */
 const PILLAR_CATEGORIES: Record<string, readonly string[]> = {
-  technique: TECHNIQUE_AXES,
+  technique: [...TECHNIQUE_AXES, ...CONTENT_AXES],
   contenu: CONTENT_AXES,
   accessibilite: ['accessibility'],
 };
@@ -88,6 +92,16 @@ export interface ExportSourceOptions {
   searchConsoleInPlan?: boolean;
   /** The time the scorecard is read at (the logs pillar looks back from it); default now. */
   now?: Date;
+  /** The export's cover branding as stored (JSON of the request's `branding`), or null. */
+  branding?: string | null;
+}
+
+/** The stored branding, its logo decoded (validated when requested; an unreadable one is left out). */
+function reportBranding(stored: string | null | undefined): ReportBranding | undefined {
+  if (!stored) return undefined;
+  const value = json<{ agency_name?: string; logo?: string }>(stored, {});
+  const logo = value.logo ? readLogo(value.logo) : null;
+  return { agencyName: value.agency_name ?? null, logo: logo && !('error' in logo) ? { type: logo.type, bytes: logo.bytes } : null };
 }
 
 export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' | 'en', options: ExportSourceOptions = {}): Promise<ExportSource> {
@@ -109,6 +123,8 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     },
     healthScore: crawl.health_score === null ? null : Math.round(crawl.health_score),
     summary,
+    // The fix list as GET /v1/crawls/{crawl}/recommendations orders it, so the report agrees.
+    fixes: (await recommendations(knex, crawl.id, language)).map((r) => ({ name: r.name, pages: r.pages, score_points: r.score_points })),
     pagespeed: stored ? { crawl_id: crawl.id, ...stored } : null,
     scorecard,
     history: await healthHistory(knex, crawl),
@@ -126,5 +142,6 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
       }
     },
     language,
+    branding: reportBranding(options.branding),
   };
 }

@@ -49,7 +49,7 @@ export interface LogEraser {
   afterDelete(): Promise<void>;
 }
 
-const IMPORT_FAILED = 'log_import.parse_failed: The file could not be read (a gzip stream cut short, or unreadable bytes). Send it again.';
+const IMPORT_FAILED = 'log_import.parse_failed: The file could not be read (corrupt gzip data, or unreadable bytes). Send it again.';
 
 type LogHandlers = Pick<Handlers, 'createLogImport' | 'listLogImports' | 'getLogImport' | 'deleteLogImport' | 'getLogInsights' | 'listLogUrls' | 'listLogDays' | 'listLogFindings'>;
 

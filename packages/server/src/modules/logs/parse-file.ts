@@ -3,11 +3,12 @@
  * starts with gzip's magic bytes, split into lines, folded into the aggregate. Memory holds one
  * chunk and the aggregate, never the file.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { createLogAggregator, REFUSAL_SAMPLES, type LogAggregator } from '@siteaudit/schema/rules';
+import { createLogAggregator, type LogAggregator } from '@siteaudit/schema/rules';
 import { publishedRangeCheck } from './bot-ranges.js';
 
 /** A line longer than this is refused (and not held): no access log line comes near it. */
@@ -30,6 +31,65 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
+/** What `inflate` found at the end of the gzip stream. */
+interface Inflated {
+  stream: Readable;
+  /** Bytes of text out so far; `cut` once the stream has ended short of its trailer. */
+  bytes: number;
+  cut: boolean;
+}
+
+/**
+ * The file's text, gunzipped, keeping what decompresses of a stream cut short (a truncated file;
+ * `zcat` does the same). zlib reports the missing end as an error once its input is spent, and an
+ * errored stream drops what it still buffers: so gunzip is never paused (each piece it inflates
+ * goes straight on to `stream`, whose reader may be slow) and backpressure is applied to the
+ * file read instead. Any other gzip error (corrupt data) fails the parse.
+ */
+function inflate(raw: ReadStream): Inflated {
+  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
+  const stream = new PassThrough({ highWaterMark: 4 * CHUNK_BYTES });
+  const out: Inflated = { stream, bytes: 0, cut: false };
+  let inFull = false;
+  let outFull = false;
+  const flow = () => (inFull || outFull ? raw.pause() : raw.resume());
+  raw.on('data', (chunk) => {
+    if (!gunzip.write(chunk)) {
+      inFull = true;
+      flow();
+    }
+  });
+  raw.on('end', () => gunzip.end());
+  raw.on('error', (error) => stream.destroy(error));
+  gunzip.on('drain', () => {
+    inFull = false;
+    flow();
+  });
+  gunzip.on('data', (chunk: Buffer) => {
+    out.bytes += chunk.length;
+    if (!stream.write(chunk)) {
+      outFull = true;
+      flow();
+    }
+  });
+  stream.on('drain', () => {
+    outFull = false;
+    flow();
+  });
+  gunzip.on('end', () => stream.end());
+  gunzip.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'Z_BUF_ERROR') return stream.destroy(error);
+    out.cut = true;
+    stream.end();
+  });
+  // A stopped parse destroys `stream`: the file read stops with it.
+  stream.on('close', () => {
+    raw.destroy();
+    gunzip.destroy();
+  });
+  return out;
+}
+
 /**
  * Checked after each line: when `due()`, the parse waits for `run()` (the parse session spills
  * the aggregate there, and waits while the store is behind). Checking is a counter's read.
@@ -40,18 +100,14 @@ export interface Pause {
 }
 
 export async function parseLogFile(file: string, aggregator: LogAggregator = createLogAggregator(publishedRangeCheck()), pause?: Pause): Promise<LogAggregator> {
-  const { aggregate, addRange } = aggregator;
+  const { addRange } = aggregator;
   const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const source = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
-  raw.on('error', (error) => source.destroy(error));
+  const inflated = (await isGzip(file)) ? inflate(raw) : null;
+  const source = inflated?.stream ?? raw;
   const decoder = new StringDecoder('utf8');
   let rest = '';
   let overlong = false;
-  const tooLong = () => {
-    aggregate.linesRead++;
-    aggregate.refused++;
-    if (aggregate.refusals.length < REFUSAL_SAMPLES) aggregate.refusals.push({ line: aggregate.linesRead, reason: 'line_too_long' });
-  };
+  const tooLong = () => aggregator.refuse('line_too_long');
   try {
     await readLines();
   } finally {
@@ -85,6 +141,8 @@ export async function parseLogFile(file: string, aggregator: LogAggregator = cre
     }
     rest += decoder.end();
     if (overlong) tooLong();
-    else if (rest.length > 0) addRange(rest, 0, rest.length);
+    // A file cut short: its last line, cut mid-way, is refused rather than read as a shorter one.
+    if (inflated?.cut) aggregator.truncated(inflated.bytes, overlong ? '' : rest);
+    else if (!overlong && rest.length > 0) addRange(rest, 0, rest.length);
   }
 }

@@ -26,6 +26,8 @@ export interface LogImportRow {
   file_key: string | null;
   /** SHA-256 of the upload as sent (migration 016). */
   content_sha256: string | null;
+  /** JSON `LogTruncation` when the gzip stream was cut short, else null (migration 019). */
+  truncation?: string | null;
   error: string | null;
   created_at: string;
   finished_at: string | null;
@@ -43,6 +45,7 @@ export function toLogImport(row: LogImportRow): LogImport {
     human_hits: Number(row.human_hits),
     bot_hits: Number(row.bot_hits),
     period: row.period_from && row.period_to ? { from: row.period_from, to: row.period_to } : null,
+    truncation: json<LogImport['truncation']>(row.truncation ?? null, null),
     error: row.error,
     created_at: row.created_at,
     finished_at: row.finished_at,
@@ -143,8 +146,8 @@ export async function writeRows(knex: Knex, batch: RowBatch): Promise<void> {
 export type LogSummary = Omit<LogAggregate, 'urls' | 'days'>;
 
 export function summaryOf(agg: LogAggregate): LogSummary {
-  const { format, linesRead, kept, refused, refusals, humanHits, botHits, from, to } = agg;
-  return { format, linesRead, kept, refused, refusals, humanHits, botHits, from, to };
+  const { format, linesRead, kept, refused, refusals, humanHits, botHits, from, to, truncation } = agg;
+  return { format, linesRead, kept, refused, refusals, humanHits, botHits, from, to, ...(truncation ? { truncation } : {}) };
 }
 
 /** Removes an import's statistics (a retried or failed parse leaves none behind). */
@@ -178,6 +181,7 @@ export async function completeImport(knex: Knex, row: LogImportRow, agg: LogSumm
       bot_hits: agg.botHits,
       period_from: agg.from === null ? null : new Date(agg.from).toISOString(),
       period_to: agg.to === null ? null : new Date(agg.to).toISOString(),
+      truncation: agg.truncation ? JSON.stringify(agg.truncation) : null,
       file_key: null,
       finished_at: finishedAt,
     });

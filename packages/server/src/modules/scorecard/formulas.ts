@@ -40,8 +40,11 @@ export async function checkCounts(knex: Knex | Knex.Transaction, crawlId: string
 /** Distinct pages affected per check of a crawl (`checks`, when already read), and the number of scored pages. */
 export async function crawlChecks(knex: Knex | Knex.Transaction, crawlId: string, checks?: CheckCount[]): Promise<{ pages: number; checks: CheckCount[] }> {
   // The crawler's denominator (docs/health-score.md): every internal URL recorded, since issues
-  // such as http_4xx sit on non-2xx URLs.
-  const [{ count }] = await knex('crawl_pages').where({ crawl_id: crawlId, is_internal: true }).count({ count: '*' });
+  // such as http_4xx sit on non-2xx URLs, challenge pages aside (never scored).
+  const [{ count }] = await knex('crawl_pages')
+    .where({ crawl_id: crawlId, is_internal: true })
+    .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
+    .count({ count: '*' });
   return { pages: Number(count), checks: checks ?? (await checkCounts(knex, crawlId)) };
 }
 

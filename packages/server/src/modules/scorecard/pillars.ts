@@ -8,8 +8,8 @@ import type { Knex } from 'knex';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow, StoredPageSpeed } from '../crawls/crawl-row.js';
 import { eachUrlStat, latestCrawlPages } from '../logs/reads.js';
-import { contentAxes, createLogJoin, LOG_PILLAR_DAYS, techniqueAxes } from '@siteaudit/schema/rules';
-import { acquisitionScore, auditedPages, crawlChecks, scoreOf, type SearchDay } from './formulas.js';
+import { checksAxis, contentAxes, createLogJoin, LOG_PILLAR_DAYS, meanAxes, meanComputation, noComputation, productComputation, techniqueAxes } from '@siteaudit/schema/rules';
+import { acquisitionScore, auditedPages, crawlChecks, type SearchDay } from './formulas.js';
 
 type Pillar = Scorecard['pillars'][number];
 
@@ -20,7 +20,7 @@ const VERSION = 1;
 const ACCESSIBILITY_LOOKBACK = 50;
 
 function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
-  return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: VERSION, as_of: null, blocked_reason: reason, axes: [] };
+  return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: VERSION, as_of: null, blocked_reason: reason, axes: [], computation: noComputation(key) };
 }
 
 export function settledCrawls(knex: Knex, projectId: string) {
@@ -36,7 +36,8 @@ async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pi
   const data = await crawlChecks(knex, crawl.id);
   const pagespeed = json<StoredPageSpeed | null>(crawl.pagespeed, null);
   // PageSpeed is part of the health score once measured (modules/crawls/pagespeed-step.ts): shown as an axis.
-  const speed = pagespeed?.status === 'measured' && pagespeed.combined !== null ? Math.round(pagespeed.combined) : null;
+  const speed = pagespeed?.status === 'measured' && pagespeed.combined !== null ? pagespeed.combined : null;
+  const techniqueAxesOf = techniqueAxes(data, speed);
   const technique: Pillar = {
     key: 'technique',
     score: crawl.health_score === null ? null : Math.round(crawl.health_score),
@@ -45,11 +46,14 @@ async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pi
     version: VERSION,
     as_of: crawl.finished_at,
     blocked_reason: crawl.health_score === null ? (bool(crawl.blocked) ? `crawl_blocked:${crawl.blocked_reason}` : 'no_internal_page') : null,
-    axes: techniqueAxes((category) => scoreOf(data, [category]), speed),
+    axes: techniqueAxesOf,
+    // The score is the crawl's health score as stored; its axes multiply to it (docs/health-score.md).
+    computation: crawl.health_score === null ? noComputation('technique') : productComputation(techniqueAxesOf, data.pages),
   };
   const aiChecked = bool(config(crawl).check_ai_reachability);
-  const content = contentAxes((category) => scoreOf(data, [category]), aiChecked);
-  const score = scoreOf(data, content.scored);
+  const content = contentAxes(data, aiChecked);
+  const computation = productComputation(content.axes, data.pages);
+  const score = computation.exact === null ? null : Math.round(computation.exact);
   return [
     technique,
     {
@@ -61,6 +65,7 @@ async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pi
       as_of: crawl.finished_at,
       blocked_reason: score === null ? 'no_internal_page' : aiChecked ? null : 'ai_reachability_not_checked',
       axes: content.axes,
+      computation,
     },
   ];
 }
@@ -76,7 +81,9 @@ async function accessibilityPillar(knex: Knex, projectId: string): Promise<Pilla
   const rendered = bool(config(crawl).check_accessibility_rendered);
   const pages = await auditedPages(knex, crawl.id);
   const { checks } = await crawlChecks(knex, crawl.id);
-  const score = scoreOf({ pages, checks }, ['accessibility']);
+  const axis = checksAxis(rendered ? 'axe_rendered' : 'axe_fetched_html', { pages, checks }, ['accessibility']);
+  const computation = productComputation([axis], pages);
+  const score = computation.exact === null ? null : Math.round(computation.exact);
   return {
     key: 'accessibilite',
     score,
@@ -85,7 +92,8 @@ async function accessibilityPillar(knex: Knex, projectId: string): Promise<Pilla
     version: VERSION,
     as_of: crawl.finished_at,
     blocked_reason: score === null ? 'no_internal_page' : null,
-    axes: [{ key: rendered ? 'axe_rendered' : 'axe_fetched_html', score, weight: 1 }],
+    axes: [axis],
+    computation,
   };
 }
 
@@ -107,7 +115,8 @@ async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean)
     version: VERSION,
     as_of: (link.synced_at as string | null) ?? `${result.to}T00:00:00.000Z`,
     blocked_reason: null,
-    axes: result.axes,
+    axes: meanAxes(result.axes),
+    computation: meanComputation(result.axes),
   };
 }
 
@@ -146,6 +155,7 @@ async function logsPillar(knex: Knex, projectId: string, now: Date): Promise<Pil
     version: VERSION,
     as_of: to,
     blocked_reason: result.score === null ? 'no_bot_hits' : crawl ? null : 'no_completed_crawl',
-    axes: result.axes,
+    axes: meanAxes(result.axes),
+    computation: meanComputation(result.axes),
   };
 }

@@ -45,13 +45,11 @@ function legend(ctx: PdfContext, x: number, y: number): void {
 export function drawCategoryChart(ctx: PdfContext): void {
   const { layout, t, f, labels, source } = ctx;
   const rows = categoryMatrix(source.summary.groups);
-  const pitch = 18;
+  const pitch = 20;
+  // No issue: no chart (the report says so in one line where the issues would be).
+  if (rows.length === 0) return;
   // The heading keeps the whole chart (at most a dozen categories) on its page.
   layout.heading(t.chartByCategory, 2, 40 + rows.length * pitch);
-  if (rows.length === 0) {
-    layout.paragraph(t.noIssues, { size: 10, color: MUTED });
-    return;
-  }
   const labelWidth = 150;
   const totalWidth = 50;
   const barLeft = layout.left + labelWidth;
@@ -79,7 +77,9 @@ export function drawCategoryChart(ctx: PdfContext): void {
   }
   rows.forEach(([category, counts], i) => {
     const y = chartTop + i * pitch;
-    layout.draw(labels.category(category), layout.left, y + 1, { size: 8.5 }, { width: labelWidth - 8 });
+    // A long label ("Données structurées et réseaux sociaux") takes two lines beside its bar, never cut.
+    const lines = layout.lines(labels.category(category), labelWidth - 8, { size: 8 }, 2);
+    lines.forEach((line, n) => layout.draw(line, layout.left, y + (lines.length === 1 ? 1 : -4) + n * 9, { size: 8 }));
     let x = barLeft;
     for (const severity of SEVERITIES) {
       const w = scale(counts[severity] ?? 0);

@@ -1,5 +1,4 @@
 /** The cover: project, site, audit date and the health score, then the pillars at a glance. */
-import { pdfSafe } from '../pdf-text.js';
 import type { PdfContext } from './context.js';
 import { BRAND, MUTED, RULE, scoreColour, webLink } from './layout.js';
 
@@ -36,6 +35,44 @@ export function drawGauge(ctx: PdfContext, cx: number, cy: number, radius: numbe
   }
 }
 
+/** Room for the agency's logo, top right of the band (the image is fitted inside, its ratio kept). */
+const LOGO_BOX = { width: 150, height: 56 };
+
+/**
+ * The agency's name and logo of the export request (docs/decisions/export-branding.md), at the top
+ * of the band: "Prepared by <agency>" on the left, the logo on a white card on the right. A logo
+ * the PDF library cannot read is left out rather than failing the report.
+ */
+function drawBranding(ctx: PdfContext): void {
+  const { layout, source, t } = ctx;
+  const branding = source.branding;
+  if (!branding) return;
+  const { doc } = layout;
+  const right = layout.left + layout.width;
+  if (branding.logo) {
+    const pad = 6;
+    const y = 24;
+    try {
+      // pdfkit opens the image once (its size is needed to fit it); `image()` takes the opened one.
+      const image = (doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(Buffer.from(branding.logo.bytes));
+      const scale = Math.min((LOGO_BOX.width - 2 * pad) / image.width, (LOGO_BOX.height - 2 * pad) / image.height, 1);
+      const w = image.width * scale;
+      const h = image.height * scale;
+      doc.save();
+      doc.roundedRect(right - w - 2 * pad, y, w + 2 * pad, h + 2 * pad, 3).fill('#ffffff');
+      doc.restore();
+      doc.image(image as unknown as Buffer, right - w - pad, y + pad, { width: w, height: h });
+      layout.touch();
+    } catch {
+      // An image pdfkit cannot decode: the cover goes without it.
+    }
+  }
+  if (branding.agencyName) {
+    const room = layout.width - (branding.logo ? LOGO_BOX.width + 12 : 0);
+    layout.draw(`${t.preparedBy} ${branding.agencyName}`, layout.left, 40, { size: 12, bold: true, color: ON_BAND }, { width: room });
+  }
+}
+
 export function drawCover(ctx: PdfContext): void {
   const { layout, source, t, f, labels } = ctx;
   const { doc } = layout;
@@ -45,6 +82,7 @@ export function drawCover(ctx: PdfContext): void {
   doc.save();
   doc.rect(0, 0, doc.page.width, BAND_HEIGHT).fill(BRAND);
   doc.restore();
+  drawBranding(ctx);
   layout.draw(t.reportTitle.toUpperCase(), left, 90, { size: 11, bold: true, color: ON_BAND_MUTED }, { width });
   layout.draw(source.project.name, left, 115, { size: 28, bold: true, color: ON_BAND }, { width });
   layout.draw(source.project.url, left, 160, { size: 13, color: ON_BAND }, { width, link: webLink(source.project.url) });
@@ -91,7 +129,7 @@ export function drawCover(ctx: PdfContext): void {
       doc.restore();
       // The pillar's name on up to two lines ("Search Console acquisition" is long for a tile).
       layout.font({ size: 8, color: MUTED });
-      doc.text(pdfSafe(labels.pillar(p.key)), tx + 10, ty + 6, { width: tile - 14, height: 20, ellipsis: true });
+      doc.text(layout.safe(labels.pillar(p.key)), tx + 10, ty + 6, { width: tile - 14, height: 20, ellipsis: true });
       if (p.score === null) layout.draw(labels.pillarStatus(p.status), tx + 10, ty + 40, { size: 10, bold: true, color: MUTED }, { width: tile - 14 });
       else layout.draw(f.int(p.score), tx + 10, ty + 32, { size: 22, bold: true, color: scoreColour(p.score) }, { width: tile - 14 });
     });

@@ -5,9 +5,9 @@
  */
 import type { ExportStrings } from '../i18n.js';
 import { pdfSafe } from '../pdf-text.js';
+import { BOLD, FONT, hasGlyph, registerFonts } from './fonts.js';
 
-export const FONT = 'Helvetica';
-export const BOLD = 'Helvetica-Bold';
+export { BOLD, FONT };
 export const INK = '#1f2328';
 export const MUTED = '#6e7781';
 export const LINK = '#0b57d0';
@@ -16,6 +16,8 @@ export const STRIPE = '#f6f8fa';
 export const BRAND = '#12355b';
 export const SEVERITY_COLOURS: Record<string, string> = { error: '#c62828', warning: '#ef6c00', info: '#1565c0' };
 export const ROW_HEIGHT = 13;
+/** Each further line of a wrapped table cell. */
+const LINE_HEIGHT = 10;
 
 /** Green, amber or red for a 0..100 score; grey without one. */
 export function scoreColour(score: number | null | undefined): string {
@@ -33,9 +35,13 @@ export interface Column {
   header: string;
   width: number;
   align?: Align;
+  /** Lines a cell may wrap onto before it is shortened (default 3; links never wrap). */
+  maxLines?: number;
 }
 export interface Cell {
   text: string;
+  /** Points the text starts after the column's left edge (a sub-row), on every line it wraps onto. */
+  indent?: number;
   color?: string;
   link?: string;
   bold?: boolean;
@@ -57,6 +63,7 @@ export class Layout {
     private readonly footer: string,
     private readonly t: ExportStrings,
   ) {
+    registerFonts(doc);
     // Page numbers are drawn as each page opens, so pages can be flushed immediately (no bufferPages).
     doc.on('pageAdded', () => this.drawFooter());
     doc.addPage();
@@ -116,6 +123,11 @@ export class Layout {
       .fillColor(style.color ?? INK);
   }
 
+  /** `text` as the current font can draw it (pdf-text.ts). */
+  safe(text: string | null | undefined): string {
+    return pdfSafe(text, (c) => hasGlyph(this.doc, c));
+  }
+
   /** Shortens text with an ellipsis so it fits `width` at the current font. */
   fit(text: string, width: number): string {
     const { doc } = this;
@@ -130,6 +142,57 @@ export class Layout {
     return `${text.slice(0, lo)}…`;
   }
 
+  /**
+   * `text` broken into lines that fit `width` at `style`, at spaces; a word wider than the line is
+   * cut there. At most `maxLines`: the last one is shortened with an ellipsis if more text remains.
+   */
+  lines(text: string, width: number, style: TextStyle, maxLines = Infinity): string[] {
+    this.font(style);
+    const s = this.safe(text);
+    const fits = (t: string) => this.doc.widthOfString(t) <= width;
+    if (fits(s)) return [s];
+    const out: string[] = [];
+    let line = '';
+    for (const word of s.split(' ')) {
+      const candidate = line ? `${line} ${word}` : word;
+      if (fits(candidate)) {
+        line = candidate;
+        continue;
+      }
+      if (line) out.push(line);
+      line = word;
+      // A single word wider than the line: cut it where it no longer fits.
+      while (!fits(line) && line.length > 1) {
+        let n = line.length - 1;
+        while (n > 1 && !fits(line.slice(0, n))) n--;
+        out.push(line.slice(0, n));
+        line = line.slice(n);
+      }
+    }
+    if (line) out.push(line);
+    if (out.length <= maxLines) return out;
+    return [...out.slice(0, maxLines - 1), this.fit(out.slice(maxLines - 1).join(' '), width)];
+  }
+
+  /**
+   * A label with a note on its right (a count, a severity): the note keeps its natural width,
+   * the label wraps over the rest, never cut. Advances `y` below both.
+   */
+  labelRow(label: string, note: string, labelStyle: TextStyle, noteStyle: TextStyle, box: { x?: number; width?: number } = {}): void {
+    const x = box.x ?? this.left;
+    const width = box.width ?? this.width - (x - this.left);
+    this.font(noteStyle);
+    const noteWidth = Math.min(width / 2, this.doc.widthOfString(this.safe(note)) + 2);
+    const labelLines = this.lines(label, width - noteWidth - 10, labelStyle);
+    const lineHeight = (labelStyle.size ?? 9) + 3;
+    this.ensure(lineHeight * labelLines.length);
+    if (note) this.draw(note, x + width - noteWidth, this.y + 1, noteStyle, { width: noteWidth, align: 'right' });
+    for (const line of labelLines) {
+      this.draw(line, x, this.y, labelStyle);
+      this.y += lineHeight;
+    }
+  }
+
   /** One line of text at (x, y); never wraps, never breaks the page. Returns the width drawn. */
   draw(text: string, x: number, y: number, style: TextStyle, opts: { width?: number; align?: Align; link?: string } = {}): number {
     this.used = true;
@@ -138,7 +201,7 @@ export class Layout {
 
   private text(text: string, x: number, y: number, style: TextStyle, opts: { width?: number; align?: Align; link?: string }): number {
     this.font(style);
-    let s = pdfSafe(text);
+    let s = this.safe(text);
     if (opts.width !== undefined) s = this.fit(s, opts.width);
     const w = this.doc.widthOfString(s);
     const room = opts.width !== undefined ? opts.width - w : 0;
@@ -152,7 +215,7 @@ export class Layout {
   /** Wrapped paragraph at `x` (default: the left margin) over `width`, breaking the page first if needed. */
   paragraph(text: string, style: TextStyle = {}, gapAfter = 6, box: { x?: number; width?: number } = {}): void {
     this.font(style);
-    const s = pdfSafe(text);
+    const s = this.safe(text);
     const width = box.width ?? this.width;
     const height = this.doc.heightOfString(s, { width });
     this.ensure(height);
@@ -167,7 +230,7 @@ export class Layout {
     this.ensure(size + room);
     if (level === 1) {
       if (this.y > this.top) this.y += 4;
-      this.doc.outline.addItem(pdfSafe(text));
+      this.doc.outline.addItem(this.safe(text));
     } else {
       this.y += 6;
     }
@@ -222,12 +285,17 @@ export class Table {
 
   private header(): void {
     const { layout } = this;
+    const style = { size: 8, bold: true, color: MUTED };
+    const lines = this.columns.map((col) => (col.header ? layout.lines(col.header, col.width - 4, style, 2) : []));
+    const extra = (Math.max(1, ...lines.map((l) => l.length)) - 1) * LINE_HEIGHT;
     let x = layout.left;
-    for (const col of this.columns) {
-      layout.draw(col.header, x + 2, layout.y + 2, { size: 8, bold: true, color: MUTED }, { width: col.width - 4, align: col.align });
+    this.columns.forEach((col, i) => {
+      // Headers sit on the row's last line, so a one-line header lines up with the wrapped ones.
+      const offset = extra - (Math.max(1, lines[i].length) - 1) * LINE_HEIGHT;
+      lines[i].forEach((line, n) => layout.draw(line, x + 2, layout.y + 2 + offset + n * LINE_HEIGHT, style, { width: col.width - 4, align: col.align }));
       x += col.width;
-    }
-    layout.y += ROW_HEIGHT + 1;
+    });
+    layout.y += ROW_HEIGHT + 1 + extra;
     layout.doc.save();
     layout.doc.moveTo(layout.left, layout.y).lineTo(layout.left + layout.width, layout.y).lineWidth(0.75).strokeColor(RULE).stroke();
     layout.doc.restore();
@@ -236,24 +304,33 @@ export class Table {
 
   row(cells: Cell[]): void {
     const { layout } = this;
-    if (layout.y + ROW_HEIGHT > layout.bottom) {
+    // Text cells wrap (a label is never cut); links stay on one line, shortened if need be.
+    const lines = this.columns.map((col, i) => {
+      const cell = cells[i];
+      if (!cell || !cell.text) return [];
+      if (cell.link) return [cell.text];
+      return layout.lines(cell.text, col.width - 4 - (cell.indent ?? 0), { size: 8, bold: cell.bold }, col.maxLines ?? 3);
+    });
+    const height = ROW_HEIGHT + (Math.max(1, ...lines.map((l) => l.length)) - 1) * LINE_HEIGHT;
+    if (layout.y + height > layout.bottom) {
       layout.newPage();
       this.header();
     }
-    if (this.rows % 2 === 1) layout.box(layout.left, layout.y - 1, layout.width, ROW_HEIGHT, STRIPE);
+    if (this.rows % 2 === 1) layout.box(layout.left, layout.y - 1, layout.width, height, STRIPE);
     let x = layout.left;
     this.columns.forEach((col, i) => {
       const cell = cells[i];
-      if (cell && cell.text) {
-        layout.draw(cell.text, x + 2, layout.y + 2, { size: 8, bold: cell.bold, color: cell.color ?? (cell.link ? LINK : INK) }, {
-          width: col.width - 4,
+      lines[i].forEach((line, n) => {
+        const indent = cell!.indent ?? 0;
+        layout.draw(line, x + 2 + indent, layout.y + 2 + n * LINE_HEIGHT, { size: 8, bold: cell!.bold, color: cell!.color ?? (cell!.link ? LINK : INK) }, {
+          width: col.width - 4 - indent,
           align: col.align,
-          link: cell.link,
+          link: cell!.link,
         });
-      }
+      });
       x += col.width;
     });
-    layout.y += ROW_HEIGHT;
+    layout.y += height;
     this.rows += 1;
   }
 }

@@ -8,12 +8,14 @@ import type { ReportPillar } from '../types.js';
 import type { PdfContext } from './context.js';
 import { INK, MUTED, RULE, SEVERITY_COLOURS, scoreColour } from './layout.js';
 
+type Axis = ReportPillar['axes'][number];
+
 /** Failing checks listed per pillar; the full list is in the issues section. */
 export const PDF_FIXES_PER_PILLAR = 6;
 /** An axis that is not a category gets advice below this score. */
 const AXIS_ADVICE_BELOW = 90;
-/** Pillars scored by the health formula over their categories' checks (docs/decisions/scorecard.md). */
-const FORMULA_PILLARS = new Set(['technique', 'contenu']);
+/** Checks that cost points shown under an axis; the others are summed in one line. */
+export const PDF_CHECKS_PER_AXIS = 6;
 
 function bar(ctx: PdfContext, x: number, y: number, width: number, height: number, score: number | null): void {
   ctx.layout.box(x, y, width, height, RULE);
@@ -35,19 +37,7 @@ function drawPillar(ctx: PdfContext, pillar: ReportPillar): void {
   ].filter(Boolean);
   if (notes.length > 0) layout.paragraph(notes.join(' · '), { size: 8.5, color: MUTED }, 4);
 
-  // Axes: where the score comes from.
-  const axes = pillar.axes.filter((a) => a.score !== null || a.weight > 0);
-  if (pillar.score !== null && axes.length > 1) {
-    for (const axis of axes) {
-      layout.ensure(12);
-      layout.draw(labels.axis(axis.key), layout.left + 10, layout.y, { size: 8, color: INK }, { width: 190 });
-      bar(ctx, layout.left + 210, layout.y + 2, 160, 5, axis.score);
-      layout.draw(axis.score === null ? t.notMeasured : f.int(axis.score), layout.left + 380, layout.y, { size: 8, bold: axis.score !== null, color: axis.score === null ? MUTED : INK }, { width: 80 });
-      layout.y += 12;
-    }
-    layout.y += 2;
-    if (FORMULA_PILLARS.has(pillar.key)) layout.paragraph(t.scoreFromAxes, { size: 7.5, color: MUTED }, 6, { x: layout.left + 10, width: layout.width - 10 });
-  }
+  if (pillar.score !== null && pillar.axes.length > 0) drawInputs(ctx, pillar);
 
   // What to fix: the checks of the pillar's categories that cost points (errors and warnings).
   const failing = failingGroups(ctx, pillar);
@@ -69,9 +59,8 @@ function drawPillar(ctx: PdfContext, pillar: ReportPillar): void {
     layout.ensure(30);
     layout.box(layout.left + 2, layout.y + 2, 6, 6, SEVERITY_COLOURS[g.severity] ?? MUTED);
     const count = t.occurrenceCount(g.occurrences, f.int(g.occurrences));
-    layout.draw(labels.check(g.name), layout.left + indent, layout.y, { size: 9, bold: true }, { width: layout.width - indent - 110 });
-    layout.draw(`${labels.severity(g.severity)} · ${count}`, layout.left + layout.width - 110, layout.y, { size: 8, color: MUTED }, { width: 110, align: 'right' });
-    layout.y += 12;
+    // The label wraps beside the severity and count, which keep their width: neither is cut.
+    layout.labelRow(labels.check(g.name), `${labels.severity(g.severity)} · ${count}`, { size: 9, bold: true }, { size: 8, color: MUTED }, { x: layout.left + indent });
     layout.paragraph(fixFor(g.name, g.category, language), { size: 8.5, color: MUTED }, 5, { x: layout.left + indent, width: layout.width - indent });
   }
   if (failing.length > PDF_FIXES_PER_PILLAR) {
@@ -80,11 +69,68 @@ function drawPillar(ctx: PdfContext, pillar: ReportPillar): void {
   for (const a of advice) {
     layout.ensure(30);
     layout.box(layout.left + 2, layout.y + 2, 6, 6, SEVERITY_COLOURS.warning);
-    layout.draw(a.label, layout.left + indent, layout.y, { size: 9, bold: true }, { width: layout.width - indent });
-    layout.y += 12;
+    layout.labelRow(a.label, '', { size: 9, bold: true }, { size: 8 }, { x: layout.left + indent });
     layout.paragraph(a.fix, { size: 8.5, color: MUTED }, 5, { x: layout.left + indent, width: layout.width - indent });
   }
   layout.y += 10;
+}
+
+/**
+ * The inputs of a pillar's score, so that a reader can recompute it (docs/health-score.md): each
+ * axis with its score and factor (or weight), under it the checks that cost points with their
+ * share and cost, then the formula and the computation with the report's own figures.
+ */
+function drawInputs(ctx: PdfContext, pillar: ReportPillar): void {
+  const { layout, t, f, labels } = ctx;
+  const i = t.inputs;
+  const product = pillar.computation.method === 'product';
+  const w = layout.width;
+  const table = layout.table([
+    { header: i.axis, width: w - 140 },
+    { header: i.score, width: 70, align: 'right' },
+    { header: product ? i.factor : i.weight, width: 70, align: 'right' },
+  ]);
+  const shown = pillar.axes.filter((a) => a.score !== null || a.weight > 0 || pillar.axes.length === 1);
+  for (const axis of shown) {
+    const counted = axis.weight > 0;
+    table.row([
+      { text: labels.axis(axis.key), bold: true },
+      axis.score === null ? { text: t.notMeasured, color: MUTED } : { text: f.int(axis.score), bold: true, color: scoreColour(axis.score) },
+      product
+        ? { text: counted && axis.factor !== null ? `× ${f.fixed(axis.factor, 3)}` : '—', color: counted ? INK : MUTED }
+        : { text: counted ? f.percent(axis.weight) : '—', color: counted ? INK : MUTED },
+    ]);
+    if (!product || !counted) continue;
+    for (const line of checkLines(ctx, axis, pillar.computation.scored_pages ?? 0)) table.row([{ text: line, color: MUTED, indent: 12 }, { text: '' }, { text: '' }]);
+  }
+  layout.y += 4;
+  const note = { size: 7.5, color: MUTED };
+  const box = { x: layout.left, width: layout.width };
+  const exact = pillar.computation.exact;
+  if (product) {
+    const factors = shown.filter((a) => a.weight > 0 && a.factor !== null && a.factor < 1).map((a) => f.fixed(a.factor!, 3));
+    layout.paragraph(`${t.scoreFromAxes} ${pillar.computation.scored_pages !== null ? i.scoredPages(f.int(pillar.computation.scored_pages)) : ''}`, note, 3, box);
+    if (exact !== null) layout.paragraph(i.product(factors.length ? factors.join(' × ') : '1', f.fixed(exact, 2), f.int(pillar.score!)), { size: 8.5, bold: true }, 8, box);
+  } else {
+    const terms = shown.filter((a) => a.weight > 0 && a.score !== null).map((a) => `${f.fixed(a.weight, 2)} × ${f.int(a.score!)}`);
+    layout.paragraph(i.meanFormula, note, 3, box);
+    if (exact !== null) layout.paragraph(i.mean(terms.join(' + '), f.fixed(exact, 2), f.int(pillar.score!)), { size: 8.5, bold: true }, 8, box);
+  }
+}
+
+/** The checks behind an axis that cost points, most costly first; PageSpeed's own factor. */
+function checkLines(ctx: PdfContext, axis: Axis, scoredPages: number): string[] {
+  const { t, f, labels } = ctx;
+  const i = t.inputs;
+  if (axis.key === 'pagespeed' && axis.score !== null) return [i.pagespeed(f.int(axis.score))];
+  const costly = axis.checks.filter((c) => c.cost > 0);
+  const lines = costly.slice(0, PDF_CHECKS_PER_AXIS).map((c) => {
+    const share = c.site ? i.wholeSite : `${i.pagesOf(f.int(c.pages), f.int(scoredPages))}, ${f.percent(c.share)}`;
+    return i.check(labels.check(c.name), labels.severity(c.severity).toLowerCase(), share, f.fixed(c.weight, 2), f.fixed(c.share, 3), f.fixed(c.cost, 3));
+  });
+  const rest = costly.slice(PDF_CHECKS_PER_AXIS);
+  if (rest.length) lines.push(i.otherChecks(f.int(rest.length), f.fixed(rest.reduce((sum, c) => sum + c.cost, 0), 3)));
+  return lines;
 }
 
 export function drawScorecard(ctx: PdfContext): void {
@@ -111,5 +157,5 @@ export function drawScorecard(ctx: PdfContext): void {
 
 /** The checks of the pillar's categories that cost points (errors and warnings), most costly first. */
 function failingGroups(ctx: PdfContext, pillar: ReportPillar) {
-  return rankGroups(ctx.source.summary.groups.filter((g) => g.occurrences > 0 && g.severity !== 'info' && pillar.categories.includes(g.category)));
+  return rankGroups(ctx.source.summary.groups.filter((g) => g.occurrences > 0 && g.severity !== 'info' && pillar.categories.includes(g.category)), ctx.source.fixes);
 }

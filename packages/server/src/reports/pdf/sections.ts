@@ -87,7 +87,7 @@ export function drawIssuesByCategory(ctx: PdfContext): void {
       { header: t.category, width: 150 },
       { header: t.occurrences, width: 80, align: 'right' },
     ]);
-    for (const g of rankGroups(ofSeverity)) {
+    for (const g of rankGroups(ofSeverity, ctx.source.fixes)) {
       table.row([{ text: labels.check(g.name) }, { text: labels.category(g.category), color: MUTED }, { text: f.int(g.occurrences) }]);
     }
     layout.y += 6;
@@ -107,17 +107,20 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
     layout.ensure(48 + (issue.examples.length + extra) * 12);
     layout.box(layout.left, layout.y + 1, 6, 10, SEVERITY_COLOURS[issue.severity] ?? MUTED);
     const count = f.int(issue.occurrences);
-    layout.draw(count, layout.left, layout.y, { size: 11, bold: true }, { width: layout.width, align: 'right' });
-    layout.draw(labels.check(issue.name), layout.left + indent, layout.y, { size: 11, bold: true }, { width: layout.width - indent - 70 });
-    layout.y += 15;
-    layout.draw(`${labels.severity(issue.severity)} · ${labels.category(issue.category)} · ${t.occurrences.toLowerCase()}: ${count}`, layout.left + indent, layout.y, { size: 8, color: MUTED }, {
+    // The label wraps beside the count rather than being cut; the line under it wraps too.
+    layout.labelRow(labels.check(issue.name), count, { size: 11, bold: true }, { size: 11, bold: true }, { x: layout.left + indent });
+    const colon = language === 'fr' ? ' : ' : ': ';
+    // Pages affected and the points a fix would win: what orders the list (the API's fix list).
+    const fix = ctx.source.fixes?.find((x) => x.name === issue.name);
+    const costs = fix ? ` · ${t.pagesAffected.toLowerCase()}${colon}${f.int(fix.pages)} · ${t.scorePoints.toLowerCase()}${colon}+${f.num(fix.score_points)}` : '';
+    layout.paragraph(`${labels.severity(issue.severity)} · ${labels.category(issue.category)} · ${t.occurrences.toLowerCase()}${colon}${count}${costs}`, { size: 8, color: MUTED }, 3, {
+      x: layout.left + indent,
       width: layout.width - indent,
     });
-    layout.y += 12;
     const why = whyFor(issue.name, language);
-    if (why) layout.paragraph(`${t.whyItMatters}${language === 'fr' ? ' : ' : ': '}${why}`, { size: 8.5, color: MUTED }, 2, { x: layout.left + indent, width: layout.width - indent });
-    const fix = `${t.whatToFix}${language === 'fr' ? ' : ' : ': '}${fixFor(issue.name, issue.category, language)}`;
-    layout.paragraph(fix, { size: 8.5, color: INK }, 3, { x: layout.left + indent, width: layout.width - indent });
+    if (why) layout.paragraph(`${t.whyItMatters}${colon}${why}`, { size: 8.5, color: MUTED }, 2, { x: layout.left + indent, width: layout.width - indent });
+    const advice = `${t.whatToFix}${colon}${fixFor(issue.name, issue.category, language)}`;
+    layout.paragraph(advice, { size: 8.5, color: INK }, 3, { x: layout.left + indent, width: layout.width - indent });
     // The URL on a line of its own (shortened if need be: it links to the page), its details
     // wrapped beneath it, whole: their useful part is often at the end.
     for (const example of issue.examples) {
@@ -143,13 +146,15 @@ export function drawPageSpeed(ctx: PdfContext, ps: PageSpeedResult | null): void
   // Nothing measured (not asked, skipped, or every measurement refused): one line saying why,
   // not a table of "not measured" rows.
   const unmeasured = !ps || (ps.mobile === null && ps.desktop === null && ps.combined === null);
-  // Room for the status lines and the strategy table: they stay together.
-  layout.heading(t.pagespeed, 1, unmeasured ? 40 : 150);
   if (!ps || unmeasured) {
+    // One line, no heading: a section without data takes no room of its own.
     const why = !ps ? null : ps.failed ? t.allRefused : ps.skip_reason ? labels.pagespeedSkip(ps.skip_reason) : null;
-    layout.paragraph(why ? `${t.pagespeedNotMeasured} ${why}` : t.pagespeedNotMeasured, { size: 10, color: MUTED });
+    const colon = ctx.language === 'fr' ? ' : ' : ': ';
+    layout.paragraph(`${t.pagespeed}${colon}${why ? `${t.pagespeedNotMeasured} ${why}` : t.pagespeedNotMeasured}`, { size: 10, color: MUTED });
     return;
   }
+  // Room for the status lines and the strategy table: they stay together.
+  layout.heading(t.pagespeed, 1, 150);
   layout.keyValue(t.pagespeedStatus, labels.pagespeedStatus(ps.status));
   if (ps.provider) layout.keyValue(t.provider, labels.provider(ps.provider));
   if (ps.measured_at) layout.keyValue(t.measuredAt, f.dateTime(ps.measured_at));

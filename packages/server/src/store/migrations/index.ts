@@ -17,6 +17,9 @@ import * as logUrlStatsKeyset from './015-log-url-stats-keyset.js';
 import * as logImportDigest from './016-log-import-digest.js';
 import * as pageDepthNullable from './017-page-depth-nullable.js';
 import * as changesGoneWithPage from './018-changes-gone-with-page.js';
+import * as logImportTruncation from './019-log-import-truncation.js';
+import * as issueSections from './021-issue-sections.js';
+import * as exportBranding from './024-export-branding.js';
 import * as crawlLinks from './026-crawl-links.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
@@ -39,6 +42,9 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '016-log-import-digest': logImportDigest,
   '017-page-depth-nullable': pageDepthNullable,
   '018-changes-gone-with-page': changesGoneWithPage,
+  '019-log-import-truncation': logImportTruncation,
+  '021-issue-sections': issueSections,
+  '024-export-branding': exportBranding,
   '026-crawl-links': crawlLinks,
 };
 

@@ -81,6 +81,17 @@ describe('streaming HTML analysis', () => {
     expect(f.metaRobotsInBody).toBe(true);
   });
 
+  it('a template\'s site-title h1 (header or sidebar outside <main>) is not the page\'s h1 when the page has its own', () => {
+    const sphinx = '<body><div role="navigation"><h1 class="logo"><a href="/">Project</a></h1></div><div class="body"><h1>Install</h1><h2>Steps</h2></div></body>';
+    expect(analyse(sphinx).h1).toEqual(['Install']);
+    const header = '<body><header><h1>Site name</h1></header><main><h1>Article title</h1></main></body>';
+    expect(analyse(header).h1).toEqual(['Article title']);
+    // An article's own header is the article's; a page whose only h1 is the site title keeps it.
+    expect(analyse('<body><main><article><header><h1>Post</h1></header><p>x</p></article></main></body>').h1).toEqual(['Post']);
+    expect(analyse('<body><header><h1>Site name</h1></header><main><h2>Section</h2></main></body>').h1).toEqual(['Site name']);
+    expect(analyse('<body><h1>One</h1><p>x</p><h1>Two</h1></body>').h1).toEqual(['One', 'Two']);
+  });
+
   it('reads meta refresh targets', () => {
     expect(metaRefreshTarget('0; url=/next')).toBe('/next');
     expect(metaRefreshTarget("5;URL='https://x.example/'")).toBe('https://x.example/');

@@ -190,6 +190,10 @@ describe('page-level checks', () => {
     expect(names(html({ titles: ['x'.repeat(THRESHOLDS.titleMax)] }))).not.toContain('title_too_long');
     expect(names(html({ titles: ['x'.repeat(THRESHOLDS.titleMin)] }))).not.toContain('title_too_short');
     expect(names(html({ description: 'd'.repeat(THRESHOLDS.descriptionMin) }))).toEqual([]);
+    // Chinese, Japanese and Korean characters count as two half-widths: an 11-character Japanese title is 22 wide.
+    expect(names(html({ titles: ['シェルのチュートリアル'] }))).not.toContain('title_too_short');
+    expect(audit(html({ titles: ['序章'] })).findings.find((i) => i.name === 'title_too_short')?.details).toBe('2 characters, 4 half-widths (a Chinese, Japanese or Korean character counts as two)');
+    expect(names(html({ titles: ['日本語'.repeat(11)] }))).toContain('title_too_long');
     // alt="" marks a decorative image: not a missing alt.
     expect(names(html({ main: `<h1>P</h1><p>${prose('x')}</p><img src="/a.png" alt="" width="1" height="1">` }))).toEqual([]);
     // Going back up a level is not a skip.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAIN_FAILED, Flag, NO_ID, State, UNUSABLE_ID } from '../../../src/crawler/run/url-registry.js';
+import { CHAIN_FAILED, Flag, NO_ID, OFF_SITE_ID, State, UNUSABLE_ID } from '../../../src/crawler/run/url-registry.js';
 import { linkProblem } from '../../../src/crawler/site/link-graph.js';
 import type { PageSummary } from '../../../src/crawler/page/page-facts.js';
 import { parts, START } from '../parts.js';
@@ -20,6 +20,7 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
     resources: [],
     imagesWithoutAlt: 0,
     hreflang: [],
+    language: null,
     metaRefreshUrl: null,
     paginationLinks: [],
     refreshRedirect: false,
@@ -77,7 +78,7 @@ describe('link graph: registering a page', () => {
     expect(page.pageLevel).toBe(true);
   });
 
-  it('stores the canonical target: itself, an internal id, or UNUSABLE_ID off the site', () => {
+  it('stores the canonical target: itself, an internal id, OFF_SITE_ID on another site, UNUSABLE_ID out of the crawl', () => {
     const { links, reg, startId } = parts({ exclude: '/excluded' });
     const page = reg.add(`${START}p`, 1, 'link').id;
     expect(reg.canonical[page]).toBe(NO_ID);
@@ -87,7 +88,7 @@ describe('link graph: registering a page', () => {
     expect(reg.url(reg.canonical[page])).toBe(`${START}main`);
     expect(reg.discoveredVia(reg.canonical[page])).toBe('canonical');
     links.register(page, `${START}p`, 1, summary({ canonical: 'https://other.example/p' }));
-    expect(reg.canonical[page]).toBe(UNUSABLE_ID);
+    expect(reg.canonical[page]).toBe(OFF_SITE_ID);
     links.register(page, `${START}p`, 1, summary({ canonical: `${START}excluded` }));
     expect(reg.canonical[page]).toBe(UNUSABLE_ID);
     links.register(startId, START, 0, summary({ canonical: `${START}p` }));

@@ -101,12 +101,12 @@ describe('link graph checks', () => {
   });
 
   it('sitemap entries by cause; indexable pages missing from the sitemap; pages with a single incoming link', async () => {
-    const listed = ['/', '/linked', '/moved', '/gone', '/hidden', '/copy', '/private/x'];
+    const listed = ['/', '/linked', '/moved', '/gone', '/hidden', '/copy', '/elsewhere', '/private/x'];
     const sitemap = (o: string) => `<?xml version="1.0"?><urlset>${listed.map((p) => `<url><loc>${o}${p}</loc></url>`).join('')}</urlset>`;
     const s = await start({
       robots: 'User-agent: *\nDisallow: /private/\nSitemap: /sitemap.xml\n',
       routes: {
-        '/': hub(['/linked', '/twice', '/unlisted', '/moved', '/hidden', '/copy']),
+        '/': hub(['/linked', '/twice', '/unlisted', '/moved', '/hidden', '/copy', '/elsewhere']),
         '/linked': pageRoute('/linked', { path: '/linked', body: '<a href="/twice">t</a>' }),
         '/twice': pageRoute('/twice'),
         '/unlisted': pageRoute('/unlisted'),
@@ -114,6 +114,8 @@ describe('link graph checks', () => {
         '/gone': { status: 404, html: () => 'gone' },
         '/hidden': pageRoute('/hidden', { path: '/hidden', head: '<meta name="robots" content="noindex">' }),
         '/copy': pageRoute('/copy', { path: '/copy', canonical: '/linked' }),
+        // Canonical to another site: the page's canonical_cross_domain says it, the sitemap entry adds nothing (one cause, one finding).
+        '/elsewhere': pageRoute('/elsewhere', { path: '/elsewhere', canonical: 'https://mirror.example/elsewhere' }),
         '/private/x': pageRoute('/private/x'),
         '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap },
       },
@@ -124,6 +126,7 @@ describe('link graph checks', () => {
     expect(flagged('sitemap_bad_url')).toEqual(['/gone listed in the sitemap: status 404']);
     expect(flagged('sitemap_noindex')).toEqual(['/hidden listed in the sitemap: noindex']);
     expect(flagged('sitemap_non_canonical')).toEqual(['/copy listed in the sitemap: not canonical']);
+    expect(flagged('canonical_cross_domain')).toEqual(['/elsewhere canonical https://mirror.example/elsewhere is on another host']);
     expect(flagged('sitemap_blocked')).toEqual(['/private/x listed in the sitemap: blocked by robots.txt']);
     // Listed pages, noindex and non-canonical ones are not asked into the sitemap.
     expect(flagged('not_in_sitemap')).toEqual(['/twice indexable, not listed in the sitemap', '/unlisted indexable, not listed in the sitemap']);
@@ -389,5 +392,95 @@ describe('pages no link from the start reaches', () => {
     ]);
     // Six links away from /fr/ is no click depth: deep_page judges only pages reached by clicks.
     expect(r.issues.filter((i) => i.name === 'deep_page')).toEqual([]);
+  });
+});
+
+describe('language versions (hreflang_missing, lang_mismatch)', () => {
+  const JA = 'このページでは、サイトの使い方と設定の方法を説明します。メニューから項目を選んで、画面の指示に従ってください。'.repeat(6);
+  const routes = (o: { hreflang?: boolean; lang?: (path: string) => string | null } = {}) => {
+    const paths = ['/', '/a', '/fr/', '/fr/a', '/ja/', '/ja/a'];
+    const alternates = (path: string) => {
+      const tail = path.replace(/^\/(fr|ja)\//, '/');
+      return ['en', 'fr', 'ja'].map((l) => `<link rel="alternate" hreflang="${l}" href="${l === 'en' ? tail : `/${l}${tail}`}">`).join('');
+    };
+    return Object.fromEntries(
+      paths.map((path) => [
+        path,
+        pageRoute(path, {
+          path,
+          lang: o.lang ? o.lang(path) : null,
+          head: o.hreflang ? alternates(path) : '',
+          text: path.startsWith('/ja/') ? JA : undefined,
+          body: paths.map((p) => `<a href="${p}">${p}</a>`).join(' '),
+        }),
+      ]),
+    );
+  };
+  const found = (r: Awaited<ReturnType<typeof crawl>>, name: string) => r.issues.filter((i) => i.name === name).map((i) => `${i.url.replace(site!.origin, '')} ${i.details.replaceAll(site!.origin, '')}`);
+
+  it('names the language versions found by URL when no page has hreflang, once for the site', async () => {
+    const s = await start({ routes: routes() });
+    const r = await crawl(`${s.origin}/`);
+    // /, /a: no language said anywhere; /fr/… and /ja/… named by their folder.
+    expect(found(r, 'hreflang_missing')).toEqual(['/ 2 language versions, no hreflang: fr (2 page(s), e.g. /fr/), ja (2 page(s), e.g. /ja/)']);
+    expect(found(r, 'lang_mismatch')).toEqual([]);
+  });
+
+  it('reads the declared language before the URL, and flags a page whose text is not in it', async () => {
+    // The Japanese version keeps the template's lang="en".
+    const s = await start({ routes: routes({ lang: (p) => (p.startsWith('/fr/') ? 'fr' : 'en') }) });
+    const r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual(['/ 2 language versions, no hreflang: en (4 page(s), e.g. /), fr (2 page(s), e.g. /fr/)']);
+    const mismatches = found(r, 'lang_mismatch').sort();
+    expect(mismatches.map((m) => m.split(' ')[0])).toEqual(['/ja/', '/ja/a']);
+    for (const m of mismatches) expect(m).toMatch(/ lang="en" but \d+% of the text's letters are Japanese kana$/);
+  });
+
+  it('says nothing when the pages carry hreflang, or when the sitemap does (xhtml:link), or on a one-language site', async () => {
+    const withHtml = await start({ routes: routes({ hreflang: true, lang: (p) => (p.startsWith('/fr/') ? 'fr' : p.startsWith('/ja/') ? 'ja' : 'en') }) });
+    let r = await crawl(`${withHtml.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual([]);
+    expect(found(r, 'lang_mismatch')).toEqual([]);
+    await withHtml.close();
+    site = undefined;
+
+    const entry = (o: string, path: string) => {
+      const tail = path.replace(/^\/(fr|ja)\//, '/');
+      const links = ['en', 'fr', 'ja'].map((l) => `<xhtml:link rel="alternate" hreflang="${l}" href="${o}${l === 'en' ? tail : `/${l}${tail}`}"/>`).join('');
+      return `<url><loc>${o}${path}</loc>${links}</url>`;
+    };
+    const paths = ['/', '/a', '/fr/', '/fr/a', '/ja/', '/ja/a'];
+    const sitemap = (o: string) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${paths.map((p) => entry(o, p)).join('')}</urlset>`;
+    const withSitemap = await start({ robots: 'User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n', routes: { ...routes(), '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap } } });
+    r = await crawl(`${withSitemap.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual([]);
+    // The sitemap's annotations are checked as the HTML's are: every version lists the others, so no missing return link.
+    expect(found(r, 'hreflang_no_return')).toEqual([]);
+    await withSitemap.close();
+    site = undefined;
+
+    const oneLanguage = await start({ routes: routes({ lang: () => 'en' }) });
+    r = await crawl(`${oneLanguage.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual([]);
+  });
+
+  it('a lone folder that happens to be a language code is no language version', async () => {
+    const paths = ['/', '/a', '/id/1', '/id/2'];
+    const s = await start({
+      routes: Object.fromEntries(paths.map((path) => [path, pageRoute(path, { path, lang: path.startsWith('/id/') ? null : 'en', body: paths.map((p) => `<a href="${p}">${p}</a>`).join(' ') })])),
+    });
+    const r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual([]);
+  });
+
+  it('a sitemap annotation without its return link is reported like an HTML one', async () => {
+    const sitemap = (o: string) =>
+      `<?xml version="1.0"?><urlset xmlns:xhtml="http://www.w3.org/1999/xhtml"><url><loc>${o}/a</loc><xhtml:link rel="alternate" hreflang="fr" href="${o}/fr/a"/></url><url><loc>${o}/fr/a</loc></url></urlset>`;
+    const s = await start({
+      robots: 'User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n',
+      routes: { '/': hub(['/a', '/fr/a']), '/a': pageRoute('/a'), '/fr/a': pageRoute('/fr/a'), '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap } },
+    });
+    const r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_no_return')).toEqual(['/a hreflang fr → /fr/a does not link back']);
   });
 });

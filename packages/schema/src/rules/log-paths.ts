@@ -1,0 +1,131 @@
+/**
+ * Request targets as the server resolved them, for the log statistics and the crawl × logs join
+ * (docs/decisions/logs.md, "Paths as the server resolved them"):
+ *
+ * - RFC 3986 normalisation (6.2.2): a percent-encoded unreserved character is decoded (`%2D` is
+ *   `-`, `%7E` is `~`), other escapes are written in upper case (`%5c` is `%5C`), dot segments are
+ *   removed (`/x/../a` is `/a`, `/x/./a` is `/x/a`); characters a URI may not hold raw (a space,
+ *   `"`, `\`, `|`, non-ASCII…) are percent-encoded, UTF-8, so every spelling of one target is one
+ *   string. Reserved characters stay as they are written (`%2F` is not `/`).
+ * - `//` is kept: `//x/page.html` is a path of its own (search engines see another URL), never a
+ *   host `x` as a URL parser reading it relative to a base would make it.
+ * - nginx's and Apache's escapes in a Combined or Common line (`\x5C`, `\xC3\xA9`, `\"`, `\\`) are
+ *   bytes the client sent: `decodeLogEscapes` turns them into percent-escapes before this runs, so
+ *   `\x5C` is a backslash (`%5C`), not a `/`.
+ *
+ * Idempotent: normalising a normalised target gives it back.
+ */
+
+const HEX = '0123456789ABCDEF';
+
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const hexValue = (c: number) => (c <= 57 ? c - 48 : (c | 32) - 87);
+
+/** ALPHA / DIGIT / "-" / "." / "_" / "~" */
+function isUnreserved(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95 || c === 126;
+}
+
+/** What a path may hold raw besides unreserved characters: sub-delims, ":", "@" and "/". */
+const PATH_CHARS = new Set([..."!$&'()*+,;=:@/"].map((c) => c.charCodeAt(0)));
+/** A query may also hold "?". */
+const QUERY_CHARS = new Set([...PATH_CHARS, '?'.charCodeAt(0)]);
+
+const escape = (byte: number) => `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
+
+/** Whether `target` is already normal, checked without building anything (the common case). */
+function isNormal(target: string): boolean {
+  let query = false;
+  for (let i = 0; i < target.length; i++) {
+    const c = target.charCodeAt(i);
+    if (c === 63 /* ? */) query = true;
+    else if (c === 37 /* % */) return false;
+    else if (!isUnreserved(c) && !(query ? QUERY_CHARS : PATH_CHARS).has(c)) return false;
+    // A segment starting with "." may be a dot segment.
+    else if (!query && c === 46 && target.charCodeAt(i - 1) === 47) return false;
+  }
+  return true;
+}
+
+/** One component: escapes decoded when unreserved, upper-cased otherwise; what may not stand raw, encoded. */
+function normaliseComponent(text: string, allowed: ReadonlySet<number>): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 37 /* % */) {
+      const a = text.charCodeAt(i + 1);
+      const b = text.charCodeAt(i + 2);
+      if (isHex(a) && isHex(b)) {
+        const byte = hexValue(a) * 16 + hexValue(b);
+        out += isUnreserved(byte) ? String.fromCharCode(byte) : escape(byte);
+        i += 2;
+      } else out += '%25';
+    } else if (c < 128) {
+      out += isUnreserved(c) || allowed.has(c) ? text[i] : escape(c);
+    } else {
+      // A non-ASCII character (a surrogate pair counts as one): its UTF-8 bytes, escaped.
+      const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? text.slice(i, i + 2) : text[i];
+      let encoded: string;
+      try {
+        encoded = encodeURIComponent(pair);
+      } catch {
+        encoded = '%EF%BF%BD'; // a lone surrogate: U+FFFD, as a UTF-8 decoder would give
+      }
+      out += encoded;
+      i += pair.length - 1;
+    }
+  }
+  return out;
+}
+
+/** RFC 3986 5.2.4, on an absolute path: `.` and `..` segments go; `//` (an empty segment) stays. */
+export function removeDotSegments(path: string): string {
+  const segments = path.split('/');
+  const out: string[] = [];
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i];
+    const last = i === segments.length - 1;
+    if (segment === '.' || segment === '..') {
+      if (segment === '..' && out.length > 0) out.pop();
+      // A dot segment at the end leaves the path ending in "/".
+      if (last) out.push('');
+    } else out.push(segment);
+  }
+  return '/' + out.join('/');
+}
+
+/** A request target's path and query (starting with `/`), normalised as the header says. */
+export function normaliseLogPath(target: string): string {
+  if (isNormal(target)) return target;
+  const q = target.indexOf('?');
+  const path = q === -1 ? target : target.slice(0, q);
+  const normalPath = removeDotSegments(normaliseComponent(path, PATH_CHARS));
+  return q === -1 ? normalPath : `${normalPath}?${normaliseComponent(target.slice(q + 1), QUERY_CHARS)}`;
+}
+
+/**
+ * The escapes of a Combined or Common line's request as the bytes the client sent, percent-encoded:
+ * nginx writes `"`, `\` and bytes outside printable ASCII as `\xHH`; Apache writes `\"`, `\\` and
+ * `\xhh` (and `\n`, `\t`…). Only for those formats: in a JSON line a backslash is the client's own.
+ */
+export function decodeLogEscapes(target: string): string {
+  if (!target.includes('\\')) return target;
+  let out = '';
+  for (let i = 0; i < target.length; i++) {
+    const c = target[i];
+    if (c !== '\\' || i + 1 === target.length) {
+      out += c;
+      continue;
+    }
+    const next = target[i + 1];
+    if ((next === 'x' || next === 'X') && isHex(target.charCodeAt(i + 2)) && isHex(target.charCodeAt(i + 3))) {
+      out += `%${target.slice(i + 2, i + 4).toUpperCase()}`;
+      i += 3;
+    } else {
+      const control: Record<string, number> = { n: 10, r: 13, t: 9, v: 11, b: 8, f: 12 };
+      out += control[next] !== undefined ? escape(control[next]) : escape(next.charCodeAt(0) & 0xff);
+      i += 1;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+/**
+ * Template decisions in the issue summary, over HTTP (docs/checks.md, "Scope"): a check on most
+ * pages of one section for one cause reads as one decision of that section, the occurrences
+ * staying listed page by page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { page, serve, type LocalSite } from '../../../../tests/support/rendering.js';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { allIssues, crawlToSettled, pathOf, projectWithCampaign } from './support/crawl-flow.js';
+
+let h: Harness;
+let site: LocalSite;
+
+// 12 pages at the root with an h1, 10 under /docs/ whose template has none: h1_missing is on 10 of
+// 22 pages (not most of the site) but on every page of /docs/.
+const ROOT = Array.from({ length: 11 }, (_, i) => `/p${i}`);
+const DOCS = Array.from({ length: 10 }, (_, i) => `/docs/d${i}`);
+const links = [...ROOT, ...DOCS].map((p) => `<a href="${p}">${p}</a>`).join(' ');
+
+beforeAll(async () => {
+  h = await startHarness();
+  const routes: Record<string, { body: string; type?: string }> = {
+    '/': { body: page({ body: `<main><h1>Home</h1><p>Welcome.</p>${links}</main>` }) },
+    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+  };
+  for (const p of ROOT) routes[p] = { body: page({ body: `<main><h1>Page ${p}</h1><p>Text.</p>${links}</main>` }) };
+  for (const p of DOCS) routes[p] = { body: page({ body: `<main><h2>Doc ${p}</h2><p>Text.</p>${links}</main>` }) };
+  site = await serve(routes);
+});
+afterAll(async () => {
+  await h?.close();
+  await site?.close();
+});
+
+describe('template decisions of a section', () => {
+  it('reads a check on every page of /docs/ as one decision of that section, its pages still listed', async () => {
+    const { campaign } = await projectWithCampaign(h, site.url);
+    const crawl = await crawlToSettled(h, campaign.id);
+    const res = await h.call('GET', `/v1/crawls/${crawl.id}/issues/summary`, { headers: { 'accept-language': 'en' } });
+    const summary = (await res.json()).data;
+    const group = summary.groups.find((g: { name: string }) => g.name === 'h1_missing');
+    expect(group).toMatchObject({ pages: 10, templates: [{ scope: 'section', section: '/docs/', pages: 10, share: 1, details: 'no <h1>' }] });
+    expect(group.templates[0].examples).toHaveLength(3);
+    for (const url of group.templates[0].examples) expect(pathOf(url).startsWith('/docs/')).toBe(true);
+    // The occurrences stay readable page by page.
+    expect((await allIssues(h, crawl.id, '&name=h1_missing')).map((i) => pathOf(i.url)).sort()).toEqual([...DOCS].sort());
+    // A check on every page of the site is the site's decision, not each section's.
+    const http = summary.groups.find((g: { name: string }) => g.name === 'http_page');
+    expect(http.templates).toEqual([expect.objectContaining({ scope: 'site', section: null, pages: 22, share: 1 })]);
+  });
+});
