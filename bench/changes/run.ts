@@ -27,7 +27,7 @@ import { CHECKS, SEVERITY_RANK } from '@siteaudit/schema/rules';
 import { migrate, openDatabase } from '../../packages/server/src/store/database.js';
 import { previousComparableCrawl, writeChanges } from '../../packages/server/src/modules/crawls/changes.js';
 import { recommendations } from '../../packages/server/src/modules/crawls/recommendations.js';
-import { checkCounts } from '../../packages/server/src/modules/scorecard/formulas.js';
+import { checkCounts } from '../../packages/server/src/modules/crawls/check-counts.js';
 import type { CrawlRow } from '../../packages/server/src/modules/crawls/crawl-row.js';
 
 const { values } = parseArgs({ options: { pages: { type: 'string', default: '200000' }, database: { type: 'string' }, runs: { type: 'string', default: '3' } } });

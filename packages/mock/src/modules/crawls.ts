@@ -248,7 +248,8 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
       group.occurrences_.push(issue);
       groups.set(issue.name, group);
     }
-    // HTML pages as the server counts them (internal, 2xx, HTML), in all and per section: the template patterns' denominators.
+    // HTML pages as the server counts them (internal, 2xx, HTML; the server also leaves out
+    // meta-refresh stubs, which the mock never generates), in all and per section: the template patterns' denominators.
     const html = crawl.page_records.filter((p) => p.is_internal && p.error_type === null && p.status_code !== null && p.status_code >= 200 && p.status_code < 300 && (p.content_type ?? '').includes('html'));
     const sections = new Map<string, number>();
     for (const p of html) sections.set(sectionOf(p.url) ?? '/', (sections.get(sectionOf(p.url) ?? '/') ?? 0) + 1);

@@ -2,7 +2,7 @@
  * The crawl pillars of a crawl, as the scorecard shows them and the changes compare them
  * (projects.ts, changes.ts): a leaf, so that neither imports the other.
  */
-import { contentAxes, productComputation, type ScoreData, type ScorecardAxis, techniqueAxes } from '@siteaudit/schema/rules';
+import { contentAxes, productComputation, type ScoreData, type ScorecardAxis, scoreOf, techniqueAxes } from '@siteaudit/schema/rules';
 import type { CrawlRecord } from '../db.js';
 
 /**
@@ -38,7 +38,9 @@ export function crawlPillarAxes(crawl: CrawlRecord) {
 
 /** The crawl pillars of a crawl, as the scorecard shows them (the mock never runs accessibility rules). */
 export function crawlPillarScores(crawl: CrawlRecord): { technique: number | null; contenu: number | null; accessibilite: number | null } {
-  const { technique, contenu } = crawlPillarAxes(crawl);
-  const round = (exact: number | null) => (exact === null ? null : Math.round(exact));
-  return { technique: round(technique.computation.exact), contenu: round(contenu.computation.exact), accessibilite: null };
+  const { technique } = crawlPillarAxes(crawl);
+  const data = crawlScoreData(crawl);
+  // The content pillar is the score of its categories (AI reachability never checked here).
+  const contenu = okPages(crawl) > 0 ? scoreOf(data, contentAxes(data, false).scored) : null;
+  return { technique: technique.computation.exact === null ? null : Math.round(technique.computation.exact), contenu, accessibilite: null };
 }

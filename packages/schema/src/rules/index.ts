@@ -183,6 +183,7 @@ export {
   scoreCheck,
   type ScoreData,
   type ScorecardAxis,
+  scoreOf,
   TECHNIQUE_AXES,
   TECHNIQUE_CONTENT_AXIS,
   techniqueAxes,

@@ -9,7 +9,7 @@
  */
 import type { Scorecard, ScoreCheck } from '../resources/scorecard.js';
 import { CRAWL_PILLAR_CATEGORIES, isSiteWideCheck, type ScoredCheck } from './crawl-changes.js';
-import { SEVERITY_WEIGHTS } from './health-score.js';
+import { healthScoreExact, SEVERITY_WEIGHTS } from './health-score.js';
 
 type Pillar = Scorecard['pillars'][number];
 export type ScorecardAxis = Pillar['axes'][number];
@@ -37,6 +37,19 @@ export function scoreCheck(check: ScoredCheck, pages: number): ScoreCheck {
   const share = site ? 1 : pages > 0 ? Math.min(1, Math.max(0, check.pages / pages)) : 0;
   const weight = SEVERITY_WEIGHTS[check.severity];
   return { name: check.name, severity: check.severity, pages: site ? pages : check.pages, site, share, weight, cost: weight * Math.sqrt(share) };
+}
+
+/**
+ * The score of some categories' checks over the scored pages (docs/health-score.md): 100 ×
+ * exp(−Σ weight × √share), rounded; null without scored pages. A crawl pillar's score is it over
+ * the pillar's categories: the server's scorecard and comparison, and the mock, compute it here.
+ */
+export function scoreOf(data: ScoreData, categories: readonly string[]): number | null {
+  const exact = healthScoreExact({
+    pages: data.pages,
+    checks: data.checks.filter((c) => categories.includes(c.category)).map((c) => ({ severity: c.severity, pages: c.pages, site: isSiteWideCheck(c.name) })),
+  });
+  return exact === null ? null : Math.round(exact);
 }
 
 const byCost = (a: ScoreCheck, b: ScoreCheck) => b.cost - a.cost || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

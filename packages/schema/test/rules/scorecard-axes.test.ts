@@ -10,6 +10,7 @@ import {
   pagespeedAxis,
   productComputation,
   type ScoreData,
+  scoreOf,
   TECHNIQUE_AXES,
   TECHNIQUE_CONTENT_AXIS,
   techniqueAxes,
@@ -87,5 +88,11 @@ describe('scorecard axes and their computation (docs/decisions/scorecard.md)', (
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('scoreOf: the content pillar is the rounded product of its axes (server and mock score it so)', () => {
+    expect(scoreOf(DATA, CONTENT_AXES)).toBe(Math.round(productComputation(contentAxes(DATA, true).axes, DATA.pages).exact!));
+    expect(scoreOf(DATA, ['http'])).toBe(Math.round(100 * Math.exp(-0.35 * Math.sqrt(0.25))));
+    expect(scoreOf({ pages: 0, checks: DATA.checks }, ['http'])).toBeNull();
   });
 });

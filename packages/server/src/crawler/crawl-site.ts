@@ -132,7 +132,7 @@ class Crawler {
       browser: browser && { ...browser, signal },
       analyser: options.analysis ?? analyseHere,
     });
-    this.fetcher = new UrlFetcher(ctx, (id, url, depth, response, slot) => pages.handle(id, url, depth, response, slot));
+    this.fetcher = new UrlFetcher(ctx, (page) => pages.handle(page));
   }
 
   async run(): Promise<CrawlOutcome> {

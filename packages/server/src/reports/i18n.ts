@@ -39,6 +39,15 @@ export interface ExportStrings {
   preparedBy: string;
   total: string;
   topIssues: string;
+  /** Template decisions (the issue summary's `templates`): a check on most pages of the site or a section for one cause. */
+  templateDecisions: string;
+  templateNote: string;
+  /** Where a template decision holds: the whole site, or a section (`/docs/`). */
+  templateScope: (section: string | null) => string;
+  /** Its pages and their share of the scope's HTML pages. */
+  templatePages: (pages: string, share: string) => string;
+  share: string;
+  examples: string;
   noIssues: string;
   moreOccurrences: (n: string) => string;
   pages: string;
@@ -229,6 +238,12 @@ const en: ExportStrings = {
   preparedBy: 'Prepared by',
   total: 'Total',
   topIssues: 'Top issues',
+  templateDecisions: 'Template decisions',
+  templateNote: 'A check on more than half of the HTML pages of the site, or of one section, for one cause is one decision of its template: fixed once in the template, it is fixed on every page. The pages stay listed one by one in the issues.',
+  templateScope: (section) => (section === null ? 'whole site' : `section ${section}`),
+  templatePages: (pages, share) => `${pages} pages (${share})`,
+  share: 'Share',
+  examples: 'Examples',
   noIssues: 'No issues found.',
   moreOccurrences: (n) => `… and ${n} more`,
   pages: 'Pages',
@@ -419,6 +434,12 @@ const fr: ExportStrings = {
   occurrences: 'Occurrences',
   total: 'Total',
   topIssues: 'Principaux problèmes',
+  templateDecisions: 'Décisions de modèle',
+  templateNote: 'Un contrôle qui se déclenche pour une même cause sur plus de la moitié des pages HTML du site, ou d’une section, relève d’une décision de son modèle de page : corrigé une fois dans le modèle, il l’est sur toutes les pages. Les pages restent listées une à une dans les problèmes.',
+  templateScope: (section) => (section === null ? 'tout le site' : `section ${section}`),
+  templatePages: (pages, share) => `${pages} pages (${share})`,
+  share: 'Part',
+  examples: 'Exemples',
   noIssues: 'Aucun problème détecté.',
   moreOccurrences: (n) => `… et ${n} de plus`,
   pages: 'Pages',

@@ -9,7 +9,7 @@ import { abortError, isAbortError } from '../abort.js';
 import { Layout, MUTED } from './pdf/layout.js';
 import { drawLogs } from './pdf/logs.js';
 import { drawScorecard } from './pdf/scorecard.js';
-import { drawHealthSummary, drawIssuesByCategory, drawPages, drawPageSpeed, drawTopIssues } from './pdf/sections.js';
+import { drawHealthSummary, drawIssuesByCategory, drawPages, drawPageSpeed, drawTemplateDecisions, drawTopIssues } from './pdf/sections.js';
 import { collectTopIssues } from './top-issues.js';
 import type { ExportSource } from './types.js';
 
@@ -109,6 +109,7 @@ async function writePdf(source: ExportSource, out: PassThrough): Promise<void> {
   if (source.summary.groups.some((g) => g.occurrences > 0)) {
     layout.newPage();
     drawIssuesByCategory(ctx);
+    drawTemplateDecisions(ctx);
     const top = await collectTopIssues(source.summary, () => source.issues(), {
       count: PDF_TOP_ISSUES,
       examplesPerIssue: PDF_EXAMPLES_PER_ISSUE,

@@ -1,4 +1,4 @@
-import type { PageSpeedResult } from '@siteaudit/schema';
+import type { CrawlChange, IssueOccurrence, LogDayStat, LogUrlStat, PageSpeedResult } from '@siteaudit/schema';
 import { issueDetailsIn } from './issue-details.js';
 import type ExcelJS from 'exceljs';
 import { type EventEmitter, once } from 'node:events';
@@ -8,7 +8,7 @@ import { abortError, isAbortError } from '../abort.js';
 import { type ExportStrings, exportStrings, formatters, parseDate, statusList } from './i18n.js';
 import { type ReportLabels, reportLabels } from './labels.js';
 import { rankGroups } from './top-issues.js';
-import type { ExportSource, ReportLogs, ReportPillar } from './types.js';
+import type { ExportSource, ReportLogs, ReportPage, ReportPillar } from './types.js';
 
 /**
  * Page URLs become real hyperlinks up to this many rows. exceljs keeps every hyperlink of a sheet (and
@@ -37,11 +37,33 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = {
 type Workbook = ExcelJS.stream.xlsx.WorkbookWriter;
 type Value = ExcelJS.CellValue | undefined;
 
-
-interface ColumnSpec {
+/**
+ * One column of a sheet: its header, its width, and for a table sheet the cell of each row.
+ * `format`: `date` and `percent` format the cells holding a date or a number; `numFmt` is the
+ * whole column's number format.
+ */
+interface Column<T> {
   header: string;
   width: number;
+  value?: (row: T) => Value;
+  format?: 'date' | 'percent';
   numFmt?: string;
+}
+
+/**
+ * What every sheet is written from: its name and columns, and for a table sheet its rows (one
+ * per item, up to Excel's limit, then `truncatedNote`). The report-like sheets (summary,
+ * PageSpeed, logs) add their blocks of rows themselves.
+ */
+interface SheetSpec<T = never> {
+  name: string;
+  columns: Column<T>[];
+}
+
+interface TableSpec<T> extends SheetSpec<T> {
+  rows: AsyncIterable<T> | Iterable<T>;
+  /** The last row when the rows did not fit; without it, the rows are few by construction. */
+  truncatedNote?: string;
 }
 
 function text(value: string | null | undefined): Value {
@@ -66,20 +88,21 @@ function canLink(url: string): boolean {
  * none of them. exceljs does not honour backpressure between a sheet and the zip: every CHECK_EVERY
  * rows this waits until the zip (and so the consumer of the output) has caught up.
  */
-class SheetWriter {
+class SheetWriter<T = never> {
   private rowNumber = 0;
   private sinceCheck = 0;
   readonly ws: ExcelJS.Worksheet;
+  readonly columns: Column<T>[];
 
   constructor(
     wb: Workbook,
-    name: string,
-    readonly columns: ColumnSpec[],
+    spec: SheetSpec<T>,
     private readonly out: PassThrough,
   ) {
-    this.ws = wb.addWorksheet(name, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
-    this.ws.columns = columns.map((c) => (c.numFmt ? { width: c.width, style: { numFmt: c.numFmt } } : { width: c.width }));
-    this.header(columns.map((c) => c.header));
+    this.columns = spec.columns;
+    this.ws = wb.addWorksheet(spec.name, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
+    this.ws.columns = spec.columns.map((c) => (c.numFmt ? { width: c.width, style: { numFmt: c.numFmt } } : { width: c.width }));
+    this.header(spec.columns.map((c) => c.header));
   }
 
   get rows(): number {
@@ -119,17 +142,24 @@ class SheetWriter {
   }
 
   /**
-   * A row per item of a stream, up to Excel's row limit (a last row then says the sheet was cut),
-   * then the filter over the rows written and the sheet committed.
+   * A row per item (its cells from the columns' `value`), up to Excel's row limit (a last row then
+   * says the sheet was cut), then the filter over the rows written and the sheet committed.
    */
-  async stream<T>(items: AsyncIterable<T>, row: (item: T) => Value[], truncatedNote: string, dateColumns: number[] = []): Promise<void> {
+  async table(rows: AsyncIterable<T> | Iterable<T>, truncatedNote?: string): Promise<void> {
+    const cells = this.columns.map((c) => c.value ?? (() => undefined));
+    const formatted = (format: Column<T>['format']) => this.columns.flatMap((c, i) => (c.format === format ? [i] : []));
+    const [dates, percents] = [formatted('date'), formatted('percent')];
     let truncated = false;
-    for await (const item of items) {
+    for await (const item of rows) {
       if (this.full) {
         truncated = true;
         break;
       }
-      await this.add(row(item), dateColumns);
+      await this.add(
+        cells.map((cell) => cell(item)),
+        dates,
+        percents,
+      );
     }
     const lastRow = this.rows;
     if (truncated) await this.add([truncatedNote]);
@@ -156,6 +186,11 @@ class SheetWriter {
       await drainOrTimeout(zip.sink, 100);
     }
   }
+}
+
+/** A table sheet: its header, a row per item, its filter. */
+async function writeTable<T>(wb: Workbook, out: PassThrough, spec: TableSpec<T>): Promise<void> {
+  await new SheetWriter(wb, spec, out).table(spec.rows, spec.truncatedNote);
 }
 
 /**
@@ -245,13 +280,20 @@ async function writeXlsx(source: ExportSource, out: PassThrough): Promise<void> 
 }
 
 async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
-  const sheet = new SheetWriter(wb, t.sheets.summary, [
-    { header: t.field, width: 36 },
-    { header: t.value, width: 44 },
-    { header: t.severity, width: 16 },
-    { header: t.category, width: 24 },
-    { header: t.occurrences, width: 14 },
-  ], out);
+  const sheet = new SheetWriter(
+    wb,
+    {
+      name: t.sheets.summary,
+      columns: [
+        { header: t.field, width: 36 },
+        { header: t.value, width: 44 },
+        { header: t.severity, width: 16 },
+        { header: t.category, width: 24 },
+        { header: t.occurrences, width: 14 },
+      ],
+    },
+    out,
+  );
   const { project, crawl, summary } = source;
   const ps = source.pagespeed;
   const pairs: [string, Value][] = [
@@ -290,19 +332,32 @@ async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings
       await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences, ...costs]);
     }
   }
+  // Then the template decisions (the issue summary's `templates`): one row per decision.
+  const decisions = groups.flatMap((g) => (g.templates ?? []).map((p) => ({ g, p })));
+  if (decisions.length > 0) {
+    sheet.skip();
+    await sheet.add([t.templateDecisions, t.templateNote]);
+    sheet.header([t.issue, t.label, t.category, t.pagesAffected, t.share, t.details, t.examples]);
+    for (const { g, p } of decisions) {
+      await sheet.add(
+        [
+          g.name,
+          `${labels.check(g.name)} (${t.templateScope(p.section)})`,
+          labels.category(g.category),
+          p.pages,
+          p.share,
+          text(issueDetailsIn(g.name, p.details, source.language)),
+          text(p.examples.join('\n')),
+        ],
+        [],
+        [4],
+      );
+    }
+  }
   sheet.finish({ lastRow: keyFiguresEnd, columns: 2 });
 }
 
 async function writeIssues(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
-  const columns: ColumnSpec[] = [
-    { header: t.severity, width: 14 },
-    { header: t.category, width: 20 },
-    { header: t.issue, width: 30 },
-    { header: t.label, width: 40 },
-    { header: t.url, width: 60 },
-    { header: t.details, width: 60 },
-  ];
-  const sheet = new SheetWriter(wb, t.sheets.issues, columns, out);
   // Labels repeat for every occurrence: the check labels are cached by the table, the
   // categories and severities are few.
   const categories = new Map<string, string>();
@@ -315,75 +370,74 @@ async function writeIssues(wb: Workbook, source: ExportSource, t: ExportStrings,
     return label;
   };
 
-  await sheet.stream(
-    source.issues(),
-    (issue) => [labels.severity(issue.severity), text(categoryOf(issue.category)), text(issue.name), text(labels.check(issue.name)), text(issue.url), text(issueDetailsIn(issue.name, issue.details, source.language))],
-    t.truncatedAtExcelLimit,
-  );
+  await writeTable<IssueOccurrence>(wb, out, {
+    name: t.sheets.issues,
+    columns: [
+      { header: t.severity, width: 14, value: (issue) => labels.severity(issue.severity) },
+      { header: t.category, width: 20, value: (issue) => text(categoryOf(issue.category)) },
+      { header: t.issue, width: 30, value: (issue) => text(issue.name) },
+      { header: t.label, width: 40, value: (issue) => text(labels.check(issue.name)) },
+      { header: t.url, width: 60, value: (issue) => text(issue.url) },
+      { header: t.details, width: 60, value: (issue) => text(issueDetailsIn(issue.name, issue.details, source.language)) },
+    ],
+    rows: source.issues(),
+    truncatedNote: t.truncatedAtExcelLimit,
+  });
 }
 
 async function writePages(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
-  const columns: ColumnSpec[] = [
-    { header: t.url, width: 60 },
-    { header: t.status, width: 10 },
-    { header: t.errorType, width: 16 },
-    { header: t.contentType, width: 24 },
-    { header: t.internal, width: 10 },
-    { header: t.depth, width: 10 },
-    { header: t.title, width: 50 },
-    { header: t.metaDescription, width: 60 },
-    { header: t.h1, width: 40 },
-    { header: t.words, width: 10 },
-    { header: t.canonical, width: 50 },
-    { header: t.responseTime, width: 14 },
-    { header: t.sizeBytes, width: 14 },
-    { header: t.internalLinks, width: 12 },
-    { header: t.externalLinks, width: 12 },
-    { header: t.images, width: 10 },
-    { header: t.imagesWithoutAlt, width: 12 },
-    // Last, so the columns before keep the positions scripts read them at.
-    { header: t.redirectTarget, width: 50 },
-  ];
-  const sheet = new SheetWriter(wb, t.sheets.pages, columns, out);
   let links = 0;
-  await sheet.stream(
-    source.pages(),
-    (page) => {
-      const link = links < XLSX_HYPERLINK_LIMIT && canLink(page.url);
-      if (link) links += 1;
-      return [
-        link ? { text: page.url, hyperlink: page.url } : text(page.url),
-        num(page.status_code),
-        page.error_type ? labels.pageError(page.error_type) : undefined,
-        text(page.content_type),
-        page.is_internal,
-        num(page.depth),
-        text(page.title),
-        text(page.meta_description),
-        text(page.h1),
-        num(page.word_count),
-        text(page.canonical_url),
-        num(page.response_time_ms),
-        num(page.size_bytes),
-        num(page.internal_links),
-        num(page.external_links),
-        num(page.images),
-        num(page.images_without_alt),
-        text(page.redirect_url ?? null),
-      ];
-    },
-    t.truncatedAtExcelLimit,
-  );
+  await writeTable<ReportPage>(wb, out, {
+    name: t.sheets.pages,
+    columns: [
+      {
+        header: t.url,
+        width: 60,
+        value: (page) => {
+          const link = links < XLSX_HYPERLINK_LIMIT && canLink(page.url);
+          if (link) links += 1;
+          return link ? { text: page.url, hyperlink: page.url } : text(page.url);
+        },
+      },
+      { header: t.status, width: 10, value: (page) => num(page.status_code) },
+      { header: t.errorType, width: 16, value: (page) => (page.error_type ? labels.pageError(page.error_type) : undefined) },
+      { header: t.contentType, width: 24, value: (page) => text(page.content_type) },
+      { header: t.internal, width: 10, value: (page) => page.is_internal },
+      { header: t.depth, width: 10, value: (page) => num(page.depth) },
+      { header: t.title, width: 50, value: (page) => text(page.title) },
+      { header: t.metaDescription, width: 60, value: (page) => text(page.meta_description) },
+      { header: t.h1, width: 40, value: (page) => text(page.h1) },
+      { header: t.words, width: 10, value: (page) => num(page.word_count) },
+      { header: t.canonical, width: 50, value: (page) => text(page.canonical_url) },
+      { header: t.responseTime, width: 14, value: (page) => num(page.response_time_ms) },
+      { header: t.sizeBytes, width: 14, value: (page) => num(page.size_bytes) },
+      { header: t.internalLinks, width: 12, value: (page) => num(page.internal_links) },
+      { header: t.externalLinks, width: 12, value: (page) => num(page.external_links) },
+      { header: t.images, width: 10, value: (page) => num(page.images) },
+      { header: t.imagesWithoutAlt, width: 12, value: (page) => num(page.images_without_alt) },
+      // Last, so the columns before keep the positions scripts read them at.
+      { header: t.redirectTarget, width: 50, value: (page) => text(page.redirect_url ?? null) },
+    ],
+    rows: source.pages(),
+    truncatedNote: t.truncatedAtExcelLimit,
+  });
 }
 
 async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
-  const sheet = new SheetWriter(wb, t.sheets.pagespeed, [
-    { header: t.strategy, width: 40 },
-    { header: t.score, width: 16 },
-    { header: t.pagesMeasured, width: 16 },
-    { header: t.pagesFailed, width: 16 },
-    { header: t.note, width: 40 },
-  ], out);
+  const sheet = new SheetWriter(
+    wb,
+    {
+      name: t.sheets.pagespeed,
+      columns: [
+        { header: t.strategy, width: 40 },
+        { header: t.score, width: 16 },
+        { header: t.pagesMeasured, width: 16 },
+        { header: t.pagesFailed, width: 16 },
+        { header: t.note, width: 40 },
+      ],
+    },
+    out,
+  );
   // A strategy that succeeded nowhere is null, never 0: leave the score empty and say so.
   const strategy = (name: string, avg: PageSpeedResult['mobile'] | undefined) =>
     sheet.add(avg ? [name, avg.score, avg.pages_measured, avg.pages_failed] : [name, undefined, undefined, undefined, t.notMeasured]);
@@ -420,49 +474,46 @@ async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: Expor
 
 async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
   const c = t.changes;
-  const columns: ColumnSpec[] = [
-    { header: c.kind, width: 22 },
-    { header: t.issue, width: 30 },
-    { header: t.label, width: 40 },
-    { header: t.severity, width: 14 },
-    { header: t.url, width: 60 },
-    { header: t.details, width: 60 },
-    { header: t.status, width: 10 },
-    { header: c.previousStatus, width: 14 },
-  ];
-  const sheet = new SheetWriter(wb, t.sheets.changes, columns, out);
+  const spec: SheetSpec<CrawlChange> = {
+    name: t.sheets.changes,
+    columns: [
+      { header: c.kind, width: 22, value: (change) => c.kinds[change.kind] },
+      { header: t.issue, width: 30, value: (change) => text(change.name) },
+      { header: t.label, width: 40, value: (change) => (change.name ? text(labels.check(change.name)) : undefined) },
+      { header: t.severity, width: 14, value: (change) => (change.severity ? labels.severity(change.severity) : undefined) },
+      { header: t.url, width: 60, value: (change) => text(change.url) },
+      { header: t.details, width: 60, value: (change) => (change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language))) },
+      { header: t.status, width: 10, value: (change) => num(change.status_code) },
+      { header: c.previousStatus, width: 14, value: (change) => num(change.previous_status_code) },
+    ],
+  };
   const { summary } = source.changes!;
   if (summary.basis !== 'compared') {
+    const sheet = new SheetWriter(wb, spec, out);
     await sheet.add([summary.basis === 'no_previous_crawl' ? c.noPrevious : summary.basis === 'blocked' ? c.blocked : c.notCompared]);
-    sheet.finish({ lastRow: sheet.rows, columns: columns.length });
+    sheet.finish({ lastRow: sheet.rows, columns: spec.columns.length });
     return;
   }
-  await sheet.stream(
-    source.changes!.items(),
-    (change) => [
-      c.kinds[change.kind],
-      text(change.name),
-      change.name ? text(labels.check(change.name)) : undefined,
-      change.severity ? labels.severity(change.severity) : undefined,
-      text(change.url),
-      change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language)),
-      num(change.status_code),
-      num(change.previous_status_code),
-    ],
-    t.truncatedAtExcelLimit,
-  );
+  await writeTable(wb, out, { ...spec, rows: source.changes!.items(), truncatedNote: t.truncatedAtExcelLimit });
 }
 
 /** The log section's figures (docs/decisions/exports.md#the-log-section), blocks as in the PDF. */
 async function writeLogs(wb: Workbook, logs: ReportLogs, scorecard: ReportPillar[] | undefined, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
   const l = t.logs;
-  const sheet = new SheetWriter(wb, t.sheets.logs, [
-    { header: t.field, width: 48 },
-    { header: t.value, width: 40 },
-    { header: t.value, width: 24 },
-    { header: t.value, width: 16 },
-    { header: t.value, width: 22 },
-  ], out);
+  const sheet = new SheetWriter(
+    wb,
+    {
+      name: t.sheets.logs,
+      columns: [
+        { header: t.field, width: 48 },
+        { header: t.value, width: 40 },
+        { header: t.value, width: 24 },
+        { header: t.value, width: 16 },
+        { header: t.value, width: 22 },
+      ],
+    },
+    out,
+  );
   const { insights } = logs;
   const { int } = formatters(t);
   await sheet.add([l.covered, date(insights.period?.from), date(insights.period?.to)], [1, 2]);
@@ -518,37 +569,53 @@ async function writeLogs(wb: Workbook, logs: ReportLogs, scorecard: ReportPillar
 /** Every URL statistic (path × family × verification), streamed from the store. */
 async function writeLogUrls(wb: Workbook, logs: ReportLogs, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
   const l = t.logs;
-  const columns: ColumnSpec[] = [
-    { header: t.url, width: 60 },
-    { header: l.family, width: 30 },
-    { header: l.verification, width: 24 },
-    { header: l.hits, width: 12 },
-    { header: l.bytes, width: 14 },
-    { header: l.statusCodes, width: 30 },
-    { header: l.lastVisit, width: 20 },
-  ];
-  const sheet = new SheetWriter(wb, t.sheets.logUrls, columns, out);
-  await sheet.stream(
-    logs.urls(),
-    (u) => [text(u.path), labels.botFamily(u.family), labels.verification(u.verification), u.hits, u.bytes, statusList(u.status_codes, (n) => String(n)), date(u.last_visit)],
-    t.truncatedAtExcelLimit,
-    [6],
-  );
+  await writeTable<LogUrlStat>(wb, out, {
+    name: t.sheets.logUrls,
+    columns: [
+      { header: t.url, width: 60, value: (u) => text(u.path) },
+      { header: l.family, width: 30, value: (u) => labels.botFamily(u.family) },
+      { header: l.verification, width: 24, value: (u) => labels.verification(u.verification) },
+      { header: l.hits, width: 12, value: (u) => u.hits },
+      { header: l.bytes, width: 14, value: (u) => u.bytes },
+      { header: l.statusCodes, width: 30, value: (u) => statusList(u.status_codes, (n) => String(n)) },
+      { header: l.lastVisit, width: 20, value: (u) => date(u.last_visit), format: 'date' },
+    ],
+    rows: logs.urls(),
+    truncatedNote: t.truncatedAtExcelLimit,
+  });
 }
 
 /** Hits per day, family, verification and status class (humans as counts), most recent day first. */
 async function writeLogDays(wb: Workbook, logs: ReportLogs, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
   const l = t.logs;
-  const columns: ColumnSpec[] = [
-    { header: l.day, width: 14 },
-    { header: l.family, width: 30 },
-    { header: l.verification, width: 24 },
-    { header: l.statusClass, width: 16 },
-    { header: l.hits, width: 12 },
-  ];
-  const sheet = new SheetWriter(wb, t.sheets.logDays, columns, out);
-  for await (const d of logs.days()) await sheet.add([d.date, labels.botFamily(d.family), labels.verification(d.verification), labels.statusClass(d.status_class), d.hits]);
-  sheet.finish({ lastRow: sheet.rows, columns: columns.length });
+  await writeTable<LogDayStat>(wb, out, {
+    name: t.sheets.logDays,
+    columns: [
+      { header: l.day, width: 14, value: (d) => d.date },
+      { header: l.family, width: 30, value: (d) => labels.botFamily(d.family) },
+      { header: l.verification, width: 24, value: (d) => labels.verification(d.verification) },
+      { header: l.statusClass, width: 16, value: (d) => labels.statusClass(d.status_class) },
+      { header: l.hits, width: 12, value: (d) => d.hits },
+    ],
+    rows: logs.days(),
+  });
+}
+
+/** One row of the scorecard sheet: a pillar, one of its axes, and one check of it (none when the axis has no check). */
+interface ScorecardRow {
+  pillar: ReportPillar;
+  axis: ReportPillar['axes'][number];
+  check?: ReportPillar['axes'][number]['checks'][number];
+}
+
+function* scorecardRows(pillars: ReportPillar[]): Iterable<ScorecardRow> {
+  for (const pillar of pillars) {
+    if (pillar.score === null) continue;
+    for (const axis of pillar.axes) {
+      if (axis.checks.length === 0) yield { pillar, axis };
+      for (const check of axis.checks) yield { pillar, axis, check };
+    }
+  }
 }
 
 /**
@@ -560,36 +627,26 @@ async function writeLogDays(wb: Workbook, logs: ReportLogs, t: ExportStrings, la
  */
 async function writeScorecard(wb: Workbook, pillars: ReportPillar[], t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
   const i = t.inputs;
-  const columns: ColumnSpec[] = [
-    { header: t.changes.pillar, width: 24 },
-    { header: t.score, width: 8 },
-    { header: i.exact, width: 12, numFmt: '0.00' },
-    { header: i.method, width: 22 },
-    { header: i.scoredPagesHeader, width: 12 },
-    { header: i.axis, width: 34 },
-    { header: i.axisScore, width: 10 },
-    { header: i.weight, width: 8, numFmt: '0.00' },
-    { header: i.factor, width: 10, numFmt: '0.0000' },
-    { header: t.issue, width: 28 },
-    { header: t.label, width: 40 },
-    { header: t.severity, width: 14 },
-    { header: t.pagesAffected, width: 12 },
-    { header: i.share, width: 10 },
-    { header: i.checkWeight, width: 10, numFmt: '0.00' },
-    { header: i.cost, width: 10, numFmt: '0.0000' },
-  ];
-  const sheet = new SheetWriter(wb, t.sheets.scorecard, columns, out);
-  for (const pillar of pillars) {
-    if (pillar.score === null) continue;
-    const c = pillar.computation;
-    const head: Value[] = [labels.pillar(pillar.key), pillar.score, c.exact ?? undefined, i.methods[c.method], c.scored_pages ?? undefined];
-    for (const axis of pillar.axes) {
-      const axisCells: Value[] = [labels.axis(axis.key), axis.score ?? undefined, axis.weight, axis.factor ?? undefined];
-      if (axis.checks.length === 0) await sheet.add([...head, ...axisCells]);
-      for (const check of axis.checks) {
-        await sheet.add([...head, ...axisCells, text(check.name), text(labels.check(check.name)), labels.severity(check.severity), check.pages, check.share, check.weight, check.cost], [], [13]);
-      }
-    }
-  }
-  sheet.finish({ lastRow: sheet.rows, columns: columns.length });
+  await writeTable<ScorecardRow>(wb, out, {
+    name: t.sheets.scorecard,
+    columns: [
+      { header: t.changes.pillar, width: 24, value: (r) => labels.pillar(r.pillar.key) },
+      { header: t.score, width: 8, value: (r) => r.pillar.score },
+      { header: i.exact, width: 12, numFmt: '0.00', value: (r) => r.pillar.computation.exact ?? undefined },
+      { header: i.method, width: 22, value: (r) => i.methods[r.pillar.computation.method] },
+      { header: i.scoredPagesHeader, width: 12, value: (r) => r.pillar.computation.scored_pages ?? undefined },
+      { header: i.axis, width: 34, value: (r) => labels.axis(r.axis.key) },
+      { header: i.axisScore, width: 10, value: (r) => r.axis.score ?? undefined },
+      { header: i.weight, width: 8, numFmt: '0.00', value: (r) => r.axis.weight },
+      { header: i.factor, width: 10, numFmt: '0.0000', value: (r) => r.axis.factor ?? undefined },
+      { header: t.issue, width: 28, value: (r) => (r.check ? text(r.check.name) : undefined) },
+      { header: t.label, width: 40, value: (r) => (r.check ? text(labels.check(r.check.name)) : undefined) },
+      { header: t.severity, width: 14, value: (r) => (r.check ? labels.severity(r.check.severity) : undefined) },
+      { header: t.pagesAffected, width: 12, value: (r) => r.check?.pages },
+      { header: i.share, width: 10, value: (r) => r.check?.share, format: 'percent' },
+      { header: i.checkWeight, width: 10, numFmt: '0.00', value: (r) => r.check?.weight },
+      { header: i.cost, width: 10, numFmt: '0.0000', value: (r) => r.check?.cost },
+    ],
+    rows: scorecardRows(pillars),
+  });
 }

@@ -113,6 +113,8 @@ export interface PageReading {
   externalLinks: Set<string>;
   /** A meta refresh target, normalised. */
   refresh: string | null;
+  /** Seconds before the meta refresh (0 when none is written). */
+  refreshDelay: number;
   images: number;
   imagesWithoutAlt: number;
   /** Distinct normalised URLs the page loads, with their kind. */
@@ -157,6 +159,7 @@ export function readPage(html: string, pageUrl: string): PageReading {
     internalLinks: new Set(),
     externalLinks: new Set(),
     refresh: null,
+    refreshDelay: 0,
     images: 0,
     imagesWithoutAlt: 0,
     resources: new Map(),
@@ -188,6 +191,7 @@ export function readPage(html: string, pageUrl: string): PageReading {
         if ((attr(el, 'http-equiv') ?? '').trim().toLowerCase() === 'refresh' && reading.refresh === null) {
           const m = /^\s*\d*(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?(['"]?)(.*?)\1\s*$/i.exec(attr(el, 'content') ?? '');
           if (m && m[2]) reading.refresh = normalise(m[2], base);
+          reading.refreshDelay = Number.parseFloat(attr(el, 'content') ?? '') || 0;
         }
         break;
       }
@@ -319,6 +323,14 @@ export function readSite(root: string, origin: string, startUrl: string, exclude
       const page = pages.get(queue[i])!;
       const h = page.html!;
       const next = page.depth === null ? null : page.depth + 1;
+      // A meta refresh within 5 s to another URL is a redirect (Google's guidance): its target
+      // keeps the stub's click depth, as a 301's does; any other refresh is a link.
+      // The stub's other links are not followed (a 301 has none; rustdoc's stubs link the same target).
+      const stub = refreshRedirect(h, page.url, site);
+      if (stub) {
+        visit(stub, page.depth);
+        continue;
+      }
       for (const target of linkTargets(h, page.url, site)) visit(target, next);
       if (h.canonical && /^https?:/.test(h.canonical) && siteOf(h.canonical) === site) visit(h.canonical, next);
     }
@@ -330,7 +342,8 @@ export function readSite(root: string, origin: string, startUrl: string, exclude
   // A URL's final answer, following redirects.
   const finalStatus = (url: string, hops = 0): number => {
     const p = pages.get(url)!;
-    return p.status === 301 && p.redirect && hops < 10 ? finalStatus(p.redirect, hops + 1) : p.status;
+    const next = p.status === 301 ? p.redirect : p.html && refreshRedirect(p.html, url, site);
+    return next && pages.has(next) && hops < 10 ? finalStatus(next, hops + 1) : p.status;
   };
   const brokenLinks = new Set<string>();
   const brokenResources = new Set<string>();
@@ -338,7 +351,8 @@ export function readSite(root: string, origin: string, startUrl: string, exclude
   const external = new Set<string>();
   for (const page of pages.values()) {
     if (!page.html) continue;
-    for (const target of linkTargets(page.html, page.url, site)) {
+    const stub = refreshRedirect(page.html, page.url, site) !== null;
+    for (const target of stub ? [] : linkTargets(page.html, page.url, site)) {
       if (pages.has(target) && finalStatus(target) >= 400) brokenLinks.add(`${page.url} -> ${target}`);
     }
     for (const url of page.html.resources.keys()) {
@@ -354,6 +368,11 @@ export function readSite(root: string, origin: string, startUrl: string, exclude
     }
   }
   return { pages, brokenLinks, brokenResources, resources: { internal, external } };
+}
+
+/** The internal target of a page's meta refresh when the page is a redirect stub (a refresh within 5 s to another URL); else null. */
+export function refreshRedirect(h: PageReading, url: string, site = siteOf(url)): string | null {
+  return h.refresh && h.refresh !== url && siteOf(h.refresh) === site && h.refreshDelay <= 5 ? h.refresh : null;
 }
 
 /** The internal URLs a page links to: its links and its meta refresh, never itself. */

@@ -15,16 +15,22 @@ let site: LocalSite;
 // 22 pages (not most of the site) but on every page of /docs/.
 const ROOT = Array.from({ length: 11 }, (_, i) => `/p${i}`);
 const DOCS = Array.from({ length: 10 }, (_, i) => `/docs/d${i}`);
+// And 30 meta-refresh stubs (as rustdoc writes them), linked from the home page: redirects, not
+// HTML pages of the site's template (else http_page, on the 22 pages, would be under half of 52).
+const STUBS = Array.from({ length: 30 }, (_, i) => `/old/s${i}`);
 const links = [...ROOT, ...DOCS].map((p) => `<a href="${p}">${p}</a>`).join(' ');
+const stub = (to: string) =>
+  `<!DOCTYPE html><html lang="en"><head><meta http-equiv="refresh" content="0;URL=${to}"><title>Redirection</title></head><body><p>Redirecting to <a href="${to}">${to}</a>...</p></body></html>`;
 
 beforeAll(async () => {
   h = await startHarness();
   const routes: Record<string, { body: string; type?: string }> = {
-    '/': { body: page({ body: `<main><h1>Home</h1><p>Welcome.</p>${links}</main>` }) },
+    '/': { body: page({ body: `<main><h1>Home</h1><p>Welcome.</p>${links} ${STUBS.map((p) => `<a href="${p}">${p}</a>`).join(' ')}</main>` }) },
     '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
   };
   for (const p of ROOT) routes[p] = { body: page({ body: `<main><h1>Page ${p}</h1><p>Text.</p>${links}</main>` }) };
   for (const p of DOCS) routes[p] = { body: page({ body: `<main><h2>Doc ${p}</h2><p>Text.</p>${links}</main>` }) };
+  for (const [i, p] of STUBS.entries()) routes[p] = { body: stub(ROOT[i % ROOT.length]) };
   site = await serve(routes);
 });
 afterAll(async () => {
@@ -47,5 +53,7 @@ describe('template decisions of a section', () => {
     // A check on every page of the site is the site's decision, not each section's.
     const http = summary.groups.find((g: { name: string }) => g.name === 'http_page');
     expect(http.templates).toEqual([expect.objectContaining({ scope: 'site', section: null, pages: 22, share: 1 })]);
+    // The stubs are redirects: meta_refresh on each, and no template decision counts them as pages.
+    expect(summary.groups.find((g: { name: string }) => g.name === 'meta_refresh')).toMatchObject({ pages: 30 });
   });
 });

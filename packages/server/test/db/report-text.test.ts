@@ -49,9 +49,34 @@ describe('the reports of a real crawl', () => {
     wb.getWorksheet('Summary')!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
     const header = rows.findIndex((r) => r[0] === 'Issue');
     expect(rows[header]).toEqual(['Issue', 'Label', 'Severity', 'Category', 'Occurrences', 'Pages affected', 'Score points']);
-    const listed = rows.slice(header + 1).filter((r) => typeof r[0] === 'string' && r[0] !== '');
+    // The groups run to the template decisions, listed below them.
+    const decisions = rows.findIndex((r) => r[0] === 'Template decisions');
+    const listed = rows.slice(header + 1, decisions < 0 ? undefined : decisions).filter((r) => typeof r[0] === 'string' && r[0] !== '');
     expect(listed.map((r) => r[0])).toEqual(fixes.map((f) => f.name));
     expect(listed.map((r) => [r[5], r[6]])).toEqual(fixes.map((f) => [f.pages, f.score_points]));
+  });
+
+  it('both reports print the issue summary\'s template decisions, one line each, in both languages', async () => {
+    const res = await h.call('GET', `/v1/crawls/${crawlId}/issues/summary`, { headers: { 'accept-language': 'en' } });
+    const groups: { name: string; templates: { section: string | null; pages: number; share: number; details: string; examples: string[] }[] }[] = (await res.json()).data.groups;
+    const expected = groups.flatMap((g) => g.templates.map((t) => ({ name: g.name, ...t })));
+    // The test site is served over plain HTTP: http_page is a decision of the whole site.
+    expect(expected.find((t) => t.name === 'http_page')).toMatchObject({ section: null, share: 1 });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await exportedFile(h, crawlId, 'xlsx', 'en')) as unknown as ArrayBuffer);
+    const rows: unknown[][] = [];
+    wb.getWorksheet('Summary')!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    const title = rows.findIndex((r) => r[0] === 'Template decisions');
+    const listed = rows.slice(title + 2).map((r) => [r[0], r[3], r[4], r[5], r[6]]);
+    expect(listed.map((r) => r[0]).sort()).toEqual(expected.map((t) => t.name).sort());
+    for (const t of expected) expect(listed).toContainEqual([t.name, t.pages, t.share, t.details, t.examples.join('\n')]);
+    for (const language of ['en', 'fr'] as const) {
+      const text = (await pdfPages(await exportedFile(h, crawlId, 'pdf', language))).join(' ').replace(/\s+/g, ' ');
+      expect(text).toContain(language === 'en' ? 'Template decisions' : 'Décisions de modèle');
+      const http = expected.find((t) => t.name === 'http_page')!;
+      expect(text).toContain(language === 'en' ? `whole site: ${http.pages} pages (100%)` : `tout le site : ${http.pages} pages (100 %)`);
+      for (const url of http.examples) expect(text).toContain(url);
+    }
   });
 
   it('the PDF lists its top issues and its issue tables in that order, in both languages', async () => {

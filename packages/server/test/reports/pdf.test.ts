@@ -96,6 +96,49 @@ describe('renderPdf', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
+  it('prints the template decisions of the issue summary, one line each with pages, share, details and examples, in both languages', async () => {
+    for (const language of ['en', 'fr'] as const) {
+      const { source } = syntheticSource({ pages: 10, language });
+      const examples = ['https://www.acme.example/', 'https://www.acme.example/a', 'https://www.acme.example/b'];
+      source.summary = {
+        ...source.summary,
+        groups: [
+          ...source.summary.groups.filter((g) => g.name !== 'http_page' && g.name !== 'description_missing'),
+          { name: 'http_page', label: 'http page', severity: 'error', category: 'performance_security', occurrences: 758, pages: 758, templates: [{ scope: 'site', section: null, pages: 758, share: 1, details: 'served over plain HTTP', examples }] },
+          {
+            name: 'description_missing',
+            label: 'description missing',
+            severity: 'warning',
+            category: 'titles',
+            occurrences: 40,
+            pages: 40,
+            templates: [{ scope: 'section', section: '/docs/', pages: 36, share: 0.9, details: 'no meta description', examples: examples.slice(1) }],
+          },
+        ],
+      };
+      const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+      const squeezed = text.replace(/\s+/g, '');
+      const sq = (x: string) => x.replace(/\s+/g, '');
+      if (language === 'en') {
+        expect(text).toContain('Template decisions');
+        expect(squeezed).toContain(sq(`Page served over HTTP · whole site: 758 pages (100%)`));
+        expect(squeezed).toContain(sq(`Meta description missing · section /docs/: 36 pages (90%)`));
+        expect(squeezed).toContain('servedoverplainHTTP');
+        expect(squeezed).toContain('nometadescription');
+      } else {
+        expect(text).toContain('Décisions de modèle');
+        expect(squeezed).toContain(sq('tout le site : 758 pages (100 %)'));
+        expect(squeezed).toContain(sq('section /docs/ : 36 pages (90 %)'));
+        expect(squeezed).toContain('servieenHTTPnonchiffré');
+        expect(squeezed).toContain('pasdeméta-description');
+      }
+      for (const url of examples) expect(text).toContain(url);
+    }
+    // No template decision, no section.
+    const { source } = syntheticSource({ pages: 10, language: 'en' });
+    expect((await pdfPages(await readAll(renderPdf(source)))).join('\n')).not.toContain('Template decisions');
+  });
+
   it("prints an example's details whole, wrapped, in the report's language (never cut where the useful part is)", async () => {
     const long = `link to https://www.acme.example/blog/${'a-rather-long-path-segment/'.repeat(4)}missing-post: status 404`;
     for (const language of ['en', 'fr'] as const) {
@@ -149,7 +192,8 @@ describe('renderPdf', () => {
         expect(squeezed).toContain(`${logs} (${language === 'en' ? 'Unavailable' : 'Indisponible'}`);
       }
     }
-  });
+    // Twelve reports rendered and read back: a limit for a loaded CI machine, not a speed target.
+  }, 90_000);
 
   it("gives each score's inputs and recomputes it with the report's figures, and says on the cover what the health score is", async () => {
     const { source } = syntheticSource({ pages: 20 });

@@ -102,6 +102,43 @@ describe('renderXlsx', () => {
     expect([...labelled]).toEqual([LABELS.title_missing]);
   });
 
+  it('lists the template decisions below the groups on the summary sheet, one row each, in both languages', async () => {
+    for (const language of ['en', 'fr'] as const) {
+      const { source } = syntheticSource({ pages: 20, language });
+      const examples = ['https://www.acme.example/', 'https://www.acme.example/a'];
+      source.summary = {
+        ...source.summary,
+        groups: [
+          ...source.summary.groups.filter((g) => g.name !== 'http_page'),
+          { name: 'http_page', label: 'http page', severity: 'error', category: 'performance_security', occurrences: 758, pages: 758, templates: [{ scope: 'site', section: null, pages: 758, share: 1, details: 'served over plain HTTP', examples }] },
+          { name: 'h1_missing', label: 'h1 missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, templates: [{ scope: 'section', section: '/docs/', pages: 36, share: 0.9, details: 'no <h1>', examples }] },
+        ],
+      };
+      const wb = await load(await readAll(renderXlsx(source)));
+      const summary = wb.getWorksheet(language === 'en' ? 'Summary' : 'Synthèse')!;
+      const rows: unknown[][] = [];
+      const numbers: number[] = [];
+      summary.eachRow((row, n) => {
+        rows.push((row.values as unknown[]).slice(1));
+        numbers.push(n);
+      });
+      const title = rows.findIndex((r) => r[0] === (language === 'en' ? 'Template decisions' : 'Décisions de modèle'));
+      expect(title).toBeGreaterThan(0);
+      const decisions = rows.slice(title + 2);
+      expect(decisions).toHaveLength(2);
+      const http = decisions.find((r) => r[0] === 'http_page')!;
+      expect(http.slice(3, 5)).toEqual([758, 1]);
+      expect(http[1]).toContain(language === 'en' ? '(whole site)' : '(tout le site)');
+      expect(http[5]).toBe(language === 'en' ? 'served over plain HTTP' : 'servie en HTTP non chiffré');
+      expect(http[6]).toBe(examples.join('\n'));
+      const h1 = decisions.find((r) => r[0] === 'h1_missing')!;
+      expect(h1.slice(3, 5)).toEqual([36, 0.9]);
+      expect(h1[1]).toContain('(section /docs/)');
+      const cell = summary.getRow(numbers[title + 2 + decisions.indexOf(h1)]).getCell(5);
+      expect(cell.numFmt).toContain('%');
+    }
+  });
+
   it('labels checks, categories, severities and statuses in the report language, as the PDF does', async () => {
     const fr = await load(await readAll(renderXlsx(syntheticSource({ pages: 20, language: 'fr' }).source)));
     const issues = fr.getWorksheet('Problèmes')!;

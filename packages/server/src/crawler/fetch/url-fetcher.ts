@@ -42,8 +42,21 @@ interface Chain {
   tooMany: boolean;
 }
 
+/**
+ * The response that ended a chain, with where it sits in the crawl: the URL's id and depth, and
+ * the host slot still held for it (null when the host is not rate-limited). The page stage works
+ * on it.
+ */
+export interface FetchedPage {
+  id: number;
+  url: string;
+  depth: number;
+  response: HttpResponse;
+  slot: HostSlot | null;
+}
+
 /** Handles the response that ends a chain: a page, an error page, a file. */
-export type FinalResponse = (id: number, url: string, depth: number, response: HttpResponse, slot: HostSlot | null) => Promise<void>;
+export type FinalResponse = (page: FetchedPage) => Promise<void>;
 
 export class UrlFetcher {
   constructor(
@@ -100,7 +113,7 @@ export class UrlFetcher {
     const location = headerValue(response.headers, 'location');
     if (response.status >= 300 && response.status < 400 && location !== null) return this.redirect(chain, response, location);
     chain.final = response.status;
-    await this.finalResponse(id, url, chain.depth, response, chain.slot);
+    await this.finalResponse({ id, url, depth: chain.depth, response, slot: chain.slot });
     return false;
   }
 

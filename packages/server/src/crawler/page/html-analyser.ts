@@ -7,7 +7,8 @@
  * Content facts (word count, heading outline, fingerprint words) read the main content, as
  * Sitebulb and Screaming Frog's content area do (docs/decisions/page-content.md): the text inside
  * `<main>`, `<article>` or `role=main` when the page has one, minus the navigation nested in it;
- * else the body minus `<nav>`, `<header>`, `<footer>`, `<aside>` and their ARIA roles. Titles,
+ * else the body minus `<nav>`, `<header>`, `<footer>`, `<aside>`, their ARIA roles and the sidebars
+ * older themes mark only by class (SIDEBAR_CLASSES, outside `<main>`). Titles,
  * h1, meta tags and links are read from the whole page, as search engines read them, except an
  * h1 in the template's chrome (navigation, or a header or footer outside `<main>`): a theme's
  * site title is not the page's h1 when the page has one of its own.
@@ -108,6 +109,13 @@ const IGNORED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math
 /** Navigation: left out of the main content even inside it (breadcrumbs, tables of contents). */
 const NAVIGATION = new Set(['nav', 'aside']);
 const NAVIGATION_ROLES = new Set(['navigation', 'complementary', 'search']);
+/**
+ * Template sidebars marked only by a class, outside the main element (older Sphinx themes write
+ * `<div class="sphinxsidebar">` and `<div class="related">` without a role, the site-title h1 and
+ * the h3/h4 of the table of contents in them). Inside the main element a `sidebar` is the
+ * article's own (Sphinx's `.. sidebar::` directive), and stays.
+ */
+const SIDEBAR_CLASSES = new Set(['sphinxsidebar', 'sidebar', 'related']);
 /** Page chrome: left out when the page has no main element (inside an article, its own header). */
 const CHROME = new Set(['header', 'footer']);
 const CHROME_ROLES = new Set(['banner', 'contentinfo']);
@@ -265,13 +273,14 @@ export class HtmlAnalyser {
   }
 
   /** The scope bits element `name` opens, counted until it closes. */
-  private enter(name: string, role: string | undefined): number {
+  private enter(name: string, role: string | undefined, cls: string | undefined): number {
     const roles = role ? role.toLowerCase().split(/\s+/) : null;
     const hasRole = (set: Set<string>) => roles !== null && roles.some((r) => set.has(r));
+    const sidebarClass = cls !== undefined && this.main === 0 && cls.toLowerCase().split(/\s+/).some((c) => SIDEBAR_CLASSES.has(c));
     let bits = 0;
     if (IGNORED.has(name)) bits |= Scope.Ignored;
     if (name === 'svg') bits |= Scope.Svg;
-    if (NAVIGATION.has(name) || hasRole(NAVIGATION_ROLES)) bits |= Scope.Navigation;
+    if (NAVIGATION.has(name) || hasRole(NAVIGATION_ROLES) || sidebarClass) bits |= Scope.Navigation;
     if (CHROME.has(name) || hasRole(CHROME_ROLES)) bits |= Scope.Chrome;
     if (MAIN.has(name) || (roles !== null && roles.includes('main'))) bits |= Scope.Main;
     if (CODE.has(name)) bits |= Scope.Code;
@@ -312,7 +321,7 @@ export class HtmlAnalyser {
     if (!this.inBody && (name === 'body' || !HEAD_ELEMENTS.has(name))) this.inBody = true;
     // Scope bits apply to the element's content: its own attributes (links, headings) are read
     // below with the scope of its parent, except a heading's text, which is collected until it closes.
-    const bits = this.enter(name, a.role);
+    const bits = this.enter(name, a.role, a.class);
     if (a.id !== undefined && a.id !== '') {
       if (this.ids.has(a.id)) {
         if (!this.facts.duplicateIds.includes(a.id)) push(this.facts.duplicateIds, a.id, 20);

@@ -13,6 +13,7 @@ import type { ResourceChecks } from '../site/resource-checks.js';
 import { CHAIN_FAILED, Flag, isId } from '../run/url-registry.js';
 import type { HtmlFacts } from './html-analyser.js';
 import { FetchError, headerValue, type HttpResponse } from '../fetch/http-client.js';
+import type { FetchedPage } from '../fetch/url-fetcher.js';
 import type { LinkGraph } from '../site/link-graph.js';
 import type { Finding, PageSummary } from './page-facts.js';
 import { analyseFacts, type PageAnalyser } from './page-analysis.js';
@@ -22,7 +23,6 @@ import { detectProtection } from '../fetch/protection.js';
 import { MAX_REDIRECTS } from '../crawl-config.js';
 import type { PageRecord } from '../crawl-types.js';
 import type { CrawlContext } from '../run/crawl-context.js';
-import type { HostSlot } from '../run/fetch-scheduler.js';
 
 /** The stages a page hands what it found to: its links, external links and the resources it loads. */
 export interface PageHandoff {
@@ -59,7 +59,8 @@ export class PageStage {
   ) {}
 
   /** Records the response that ended a chain (not a redirect) and analyses it when it is HTML. */
-  async handle(id: number, url: string, depth: number, response: HttpResponse, slot: HostSlot | null = null): Promise<void> {
+  async handle(final: FetchedPage): Promise<void> {
+    const { id, url, depth, response, slot } = final;
     const { status, headers } = response;
     this.ctx.reg.status[id] = status;
     this.ctx.reg.finalStatus[id] = status;

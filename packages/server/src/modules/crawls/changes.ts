@@ -7,10 +7,10 @@
  */
 import type { Knex } from 'knex';
 import { type CrawlChangesSummary, type Severity } from '@siteaudit/schema';
-import { CHANGE_KINDS, CHECKS, CONTENT_AXES, TARGETED_CHECKS, CRAWL_PILLARS, isSiteWideCheck, notComparedSummary, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
+import { CHANGE_KINDS, CHECKS, CONTENT_AXES, TARGETED_CHECKS, CRAWL_PILLARS, isSiteWideCheck, notComparedSummary, scoreOf, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
 import { isPostgres } from '../../http/auth-invalidation.js';
 import { bool, json } from '../../store/database.js';
-import { auditedPages, crawlChecks, scoreOf, type CheckCount } from '../scorecard/reads.js';
+import { auditedPages, crawlChecks, type CheckCount } from './check-counts.js';
 import type { CrawlRow } from './crawl-row.js';
 import { issueBatches, seqRanges, type IssueBatch } from './change-batches.js';
 

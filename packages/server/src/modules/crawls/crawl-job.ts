@@ -13,7 +13,8 @@ import { bool } from '../../store/database.js';
 import type { RunningCrawls } from './running-crawls.js';
 import { crawlError, crawlErrorFor } from './crawl-errors.js';
 import type { CrawlRow } from './crawl-row.js';
-import { fetchStage, type CrawlRuntime } from './fetch-stage.js';
+import type { CrawlJob, CrawlRuntime } from './crawl-context.js';
+import { fetchStage } from './fetch-stage.js';
 import { finishFailed, finishStopped } from './finish.js';
 import { claimCrawl, type CrawlLease } from './lease.js';
 import { postProcess } from './post-process.js';
@@ -28,7 +29,7 @@ export function crawlJob(services: Services, control: RunningCrawls, runtime: Cr
       if (!lease) return;
       const signal = AbortSignal.any([ctx.signal, lease.lost]);
       try {
-        await runCrawl(services, control, runtime, row, signal, lease);
+        await runCrawl({ services, runtime, row, signal, lease }, control);
       } catch (error) {
         // Another run holds the crawl now: this one ends without a word.
         if (lease.lost.aborted) return;
@@ -46,14 +47,15 @@ export function crawlJob(services: Services, control: RunningCrawls, runtime: Cr
 }
 
 /** The crawl's stages under its lease: fetch (unless done), then post-processing. */
-async function runCrawl(services: Services, control: RunningCrawls, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: CrawlLease): Promise<void> {
+async function runCrawl(job: CrawlJob & { lease: CrawlLease }, control: RunningCrawls): Promise<void> {
+  const { services, row, signal, lease } = job;
   const crawlId = row.id;
   if (bool(row.stop_requested)) return finishStopped(services, crawlId, lease);
   if (row.status !== 'completed') {
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     signal.addEventListener('abort', onAbort);
-    const done = fetchStage(services, runtime, row, controller.signal, lease).catch(async (error: unknown) => {
+    const done = fetchStage({ ...job, signal: controller.signal }).catch(async (error: unknown) => {
       // Aborted by a stop before the fetch could say so (its first requests still open): a stop too.
       if (controller.signal.aborted && (await stopRequested(services, crawlId))) return 'stopped' as const;
       throw error;
@@ -77,7 +79,7 @@ async function runCrawl(services: Services, control: RunningCrawls, runtime: Cra
     }
     if (signal.aborted) return;
   }
-  await postProcess(services, runtime, crawlId, signal, lease);
+  await postProcess(job);
 }
 
 /** Whether a stop was asked for the crawl (a deleted campaign or project), by this process or another. */

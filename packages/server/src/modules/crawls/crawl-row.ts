@@ -107,3 +107,8 @@ export async function findCrawl(knex: Knex, caller: Caller, id: string): Promise
   if (!row) throw notFound();
   return row as CrawlRow;
 }
+
+/** The crawl's row, any team's (the caller is a job, not a token), or undefined once deleted. */
+export async function crawlById(knex: Knex, id: string): Promise<CrawlRow | undefined> {
+  return (await knex('crawls').where({ id }).first()) as CrawlRow | undefined;
+}

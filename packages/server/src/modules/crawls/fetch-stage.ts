@@ -7,12 +7,9 @@
 import { abortError } from '../../abort.js';
 import { bool, json } from '../../store/database.js';
 import { crawlSite, resolveCrawlConfig } from '../../crawler/index.js';
-import type { CrawlThreadPool } from '../../crawl-threads/pool.js';
-import type { JobLease } from '../../jobs/job-runner.js';
-import type { PageSpeedProvider } from '../../providers/pagespeed.js';
-import { createRenderer, type Renderer, type RendererOptions } from '../../rendering/renderer.js';
-import type { Services } from '../../services.js';
+import { createRenderer, type RendererOptions } from '../../rendering/renderer.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
+import type { CrawlJob } from './crawl-context.js';
 import type { CrawlRow } from './crawl-row.js';
 import { crawlLog } from './crawl-log.js';
 import { crawlSink } from './crawl-sink.js';
@@ -23,24 +20,14 @@ import { siteUnreachableError } from './crawl-errors.js';
 /** How the fetch ended: the site fetched, the crawl stopped on request, or the site not reached at all (the crawl's `error`). */
 export type FetchEnd = 'fetched' | 'stopped' | { unreachable: string };
 
-/** What the crawl job uses beyond the services: the PageSpeed provider, the crawl threads, the browser. */
-export interface CrawlRuntime {
-  /** `providers.pagespeed` of the server; null skips the PageSpeed step with `no_provider`. */
-  pagespeed?: PageSpeedProvider | null;
-  /** Where crawls run (crawl-threads/); without it, in this thread. */
-  threads?: CrawlThreadPool;
-  /**
-   * Builds the crawl's browser in this thread (tests); by default each crawl thread creates its
-   * own (src/rendering createRenderer). Given, the crawl runs in this thread.
-   */
-  renderer?: (options: RendererOptions) => Renderer;
-}
+export type { CrawlRuntime } from './crawl-context.js';
 
 /**
  * Fetches the site and stores the outcome; `stopped` when the crawl was stopped on request while
  * it fetched. Interrupted otherwise (shutdown, a lost lease), it throws an AbortError.
  */
-export async function fetchStage(services: Services, runtime: CrawlRuntime, row: CrawlRow, signal: AbortSignal, lease: JobLease): Promise<FetchEnd> {
+export async function fetchStage(job: CrawlJob): Promise<FetchEnd> {
+  const { services, runtime, row, signal, lease } = job;
   const { knex } = services;
   const crawlId = row.id;
   const startedAt = row.started_at ?? services.clock().toISOString();

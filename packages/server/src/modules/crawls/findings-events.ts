@@ -10,7 +10,7 @@ import { regressionSignal, SEVERITY_RANK, SIGNAL_TOP_CHECKS, type RegressionThre
 import type { Services } from '../../services.js';
 import { campaignNotification } from '../campaigns/reads.js';
 import { teamSubscribes } from '../webhooks/reads.js';
-import type { CheckCount } from '../scorecard/reads.js';
+import type { CheckCount } from './check-counts.js';
 import type { StoredChanges } from './changes.js';
 import type { CrawlRow } from './crawl-row.js';
 import { recommendations } from './recommendations.js';

@@ -6,7 +6,6 @@
  */
 import { sectionOf, unmeasuredPageSpeed } from '@siteaudit/schema/rules';
 import { CHECKS, THRESHOLDS } from '../../crawler/index.js';
-import type { JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
 import { bool, json } from '../../store/database.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
@@ -14,10 +13,10 @@ import { recordLatestCrawl } from '../projects/writes.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
 import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
-import { checkCounts, type CheckCount } from '../scorecard/reads.js';
+import { checkCounts, type CheckCount } from './check-counts.js';
 import { changesSummary, previousComparableCrawl, writeChanges } from './changes.js';
 import { publishFindingsEvents } from './findings-events.js';
-import type { CrawlRuntime } from './fetch-stage.js';
+import type { CrawlJob } from './crawl-context.js';
 import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed-step.js';
 import { setStep, settledStep } from './stage-plan.js';
 
@@ -30,10 +29,13 @@ async function countIssues(knex: Services['knex'], crawlId: string) {
 
 /**
  * Aggregation, PageSpeed, scoring and comparison; then settled, and crawl.completed published.
- * A step already done (a run resumed after a restart) is not done again.
+ * A step already done (a run resumed after a restart) is not done again. The crawl's row is read
+ * again: the fetch stage has written it since the job read it.
  */
-export async function postProcess(services: Services, runtime: CrawlRuntime, crawlId: string, signal: AbortSignal, lease: JobLease): Promise<void> {
+export async function postProcess(job: CrawlJob): Promise<void> {
+  const { services, signal, lease } = job;
   const { knex } = services;
+  const crawlId = job.row.id;
   let row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
   let plan = row.stage_plan;
 
@@ -44,7 +46,7 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
   await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ ...counts, stage: 'pagespeed', stage_plan: plan }));
   logStage(services, row, 'pagespeed');
 
-  if (!settledStep(plan, 'pagespeed')) plan = await pagespeedStep(services, runtime, row, plan, signal, lease);
+  if (!settledStep(plan, 'pagespeed')) plan = await pagespeedStep({ ...job, row }, plan);
   if (signal.aborted) return;
 
   logStage(services, row, 'scoring');
@@ -110,7 +112,8 @@ export async function postProcess(services: Services, runtime: CrawlRuntime, cra
  * configured (`no_provider`); otherwise the sample is measured on mobile and desktop, the result
  * stored, and `lighthouse_mobile_slow` raised on each page measured under 50 on mobile.
  */
-async function pagespeedStep(services: Services, runtime: CrawlRuntime, row: CrawlRow, plan: string, signal: AbortSignal, lease: JobLease): Promise<string> {
+async function pagespeedStep(job: CrawlJob, plan: string): Promise<string> {
+  const { services, runtime, row, signal, lease } = job;
   const { knex } = services;
   const crawlId = row.id;
   const campaign = json<CampaignRow>(row.config, {} as CampaignRow);

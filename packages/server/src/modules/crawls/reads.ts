@@ -1,7 +1,13 @@
-/** What other modules read of the crawls: issue summaries, changes, PageSpeed results, running crawls, page URLs. */
+/**
+ * What other modules read of the crawls: issue summaries, changes, PageSpeed results, running
+ * crawls, page URLs, counts per check, settled crawls, issues and pages streamed for the reports.
+ */
 export { changeRows, toChange } from './change-list.js';
 export { changesSummary } from './changes.js';
-export type { StoredPageSpeed } from './crawl-row.js';
+export { auditedPages, checkCounts, type CheckCount, crawlChecks } from './check-counts.js';
+export { crawlById, type CrawlRow, type StoredPageSpeed } from './crawl-row.js';
+export { crawlIssues, crawlPages } from './crawl-streams.js';
 export { recommendations } from './recommendations.js';
 export { issueSummary } from './summary.js';
 export { activeCrawlsOfTeam, shallowHtmlPageUrls } from './team-crawls.js';
+export { earlierComparableScores, latestCrawlPages, latestSettledCrawl, settledCrawls } from './settled-crawls.js';

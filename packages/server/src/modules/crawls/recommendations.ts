@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { type Language, type Recommendation } from '@siteaudit/schema';
 import { checkLabel, compareRecommendations, fixFor, pillarOf, recommendationImpact, scorePointsWon } from '@siteaudit/schema/rules';
-import { checkCounts, type CheckCount } from '../scorecard/reads.js';
+import { checkCounts, type CheckCount } from './check-counts.js';
 
 type Db = Knex | Knex.Transaction;
 

@@ -38,7 +38,7 @@ export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'pro
   return { crawl_id: crawl.id, totals, protection_occurrences: crawl.protection_occurrences, groups: out };
 }
 
-/** HTML pages of the crawl (internal, answering 2xx with HTML, challenge pages aside: what the page checks judge), in all and per section. */
+/** HTML pages of the crawl (internal, answering 2xx with HTML, challenge pages and meta-refresh stubs aside: what the page checks judge), in all and per section. */
 async function htmlPages(knex: Knex, crawlId: string): Promise<{ total: number; sections: Map<string, number> }> {
   const rows = (await knex('crawl_pages')
     .where({ crawl_id: crawlId, is_internal: true })
@@ -46,6 +46,8 @@ async function htmlPages(knex: Knex, crawlId: string): Promise<{ total: number; 
     .andWhere('status_code', '>=', 200)
     .andWhere('status_code', '<', 300)
     .andWhere('content_type', 'like', '%html%')
+    // A meta-refresh stub answers 200 with HTML but is a redirect (redirect_url set): no page check judges it.
+    .whereNull('redirect_url')
     .select('section')
     .count({ count: '*' })
     .groupBy('section')) as { section: string | null; count: string | number }[];

@@ -5,7 +5,8 @@
 import type { Services } from '../../services.js';
 import { EXPORT_CONTENT_TYPES, renderExport } from '../../reports/index.js';
 import { transaction } from '../../store/retry.js';
-import type { CrawlRow } from '../crawls/crawl-row.js';
+import { teamPlanKey } from '../../store/teams.js';
+import { crawlById, type CrawlRow } from '../crawls/reads.js';
 import { defineJobHandler, type ModuleJob } from '../module.js';
 import type { BlobStore } from './blob-store.js';
 import { toExport, type ExportRow } from './export-row.js';
@@ -25,13 +26,13 @@ export function generateJob(services: Services, store: BlobStore, retentionMs: n
       if (!row || (row.status !== 'queued' && row.status !== 'generating')) return;
       await knex('exports').where({ id: row.id }).update({ status: 'generating' });
       const started = performance.now();
-      const crawl = (await knex('crawls').where({ id: row.crawl_id }).first()) as CrawlRow;
+      const crawl = (await crawlById(knex, row.crawl_id)) as CrawlRow;
       // The file is `<directory>/<id>.<format>`. Rows written before this kept `exports/<id>.<format>`
       // (a folder `exports/exports/` by default): their key is read as stored, so they stay downloadable.
       const key = `${row.id}.${row.format}`;
       // The scorecard's acquisition pillar depends on the team's plan, as the API's does.
-      const team = await knex('teams').where({ id: row.team_id }).first('plan');
-      const plan = team ? services.plans()[team.plan as string] : undefined;
+      const planKey = await teamPlanKey(knex, row.team_id);
+      const plan = planKey ? services.plans()[planKey] : undefined;
       const source = await exportSource(knex, crawl, row.language, {
         searchConsoleInPlan: plan ? plan.limits.search_console !== 0 : true,
         now: services.clock(),

@@ -10,7 +10,8 @@ import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { bool } from '../../store/database.js';
 import { transaction } from '../../store/retry.js';
-import { findCrawl, toCrawl } from '../crawls/crawl-row.js';
+import { crawlById, findCrawl, toCrawl } from '../crawls/crawl-row.js';
+import { projectIdentity } from '../projects/reads.js';
 import { BlobNotFoundError, type BlobStore } from './blob-store.js';
 import type { ExportExpiry } from './expiry.js';
 import { toExport, type ExportRow } from './export-row.js';
@@ -78,12 +79,13 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
         if (error instanceof BlobNotFoundError) throw new ApiError('export.expired');
         throw error;
       }
-      const project = await knex('crawls as c').join('projects as p', 'p.id', 'c.project_id').where('c.id', row.crawl_id).first('p.slug', 'c.finished_at');
+      const crawl = await crawlById(knex, row.crawl_id);
+      const project = crawl && (await projectIdentity(knex, crawl.project_id));
       return {
         file: {
           stream,
           contentType: EXPORT_CONTENT_TYPES[row.format],
-          filename: exportFilename(project?.slug, project?.finished_at ?? row.created_at, row.format, row.language),
+          filename: exportFilename(project?.slug, crawl?.finished_at ?? row.created_at, row.format, row.language),
           size: row.size_bytes === null ? undefined : Number(row.size_bytes),
           etag: `"${row.id}"`,
         },

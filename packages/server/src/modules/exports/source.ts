@@ -1,10 +1,21 @@
 /** Reads a crawl for the renderers, streaming pages and issues in keyset chunks. */
 import type { Knex } from 'knex';
-import type { CrawledPage, IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
+import type { IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
 import type { ExportSource, HealthPoint, ReportBranding, ReportPage, ReportPillar } from '../../reports/index.js';
-import { bool, json } from '../../store/database.js';
-import type { CrawlRow } from '../crawls/crawl-row.js';
-import { changeRows, changesSummary, issueSummary, recommendations, toChange } from '../crawls/reads.js';
+import { json } from '../../store/database.js';
+import {
+  changeRows,
+  changesSummary,
+  crawlById,
+  crawlIssues,
+  crawlPages,
+  type CrawlRow,
+  earlierComparableScores,
+  issueSummary,
+  recommendations,
+  toChange,
+} from '../crawls/reads.js';
+import { projectIdentity } from '../projects/reads.js';
 import { CONTENT_AXES, localiseCrawlError, readLogo, TECHNIQUE_AXES } from '@siteaudit/schema/rules';
 
 /** `crawl.site_unreachable: The site…` → `The site…`: the report speaks to the client, codes are for the API. */
@@ -27,38 +38,12 @@ const PILLAR_CATEGORIES: Record<string, readonly string[]> = {
   accessibilite: ['accessibility'],
 };
 
-async function* chunks<T extends { seq: number }>(knex: Knex, table: string, crawlId: string, order: string[]): AsyncIterable<T> {
-  let after: T | null = null;
-  for (;;) {
-    const q = knex(table).where({ crawl_id: crawlId });
-    if (after) {
-      const last = after as unknown as Record<string, number>;
-      if (order.length === 2) {
-        const [a] = order;
-        q.andWhere((w) => w.where(a, '>', last[a]).orWhere((w2) => w2.where(a, '=', last[a]).andWhere('seq', '>', last.seq)));
-      } else q.andWhere('seq', '>', last.seq);
-    }
-    const rows = (await q.orderBy(order).limit(CHUNK)) as T[];
-    for (const row of rows) yield row;
-    if (rows.length < CHUNK) return;
-    after = rows[rows.length - 1];
-  }
-}
-
 /**
  * The health score of this crawl and of the project's comparable crawls before it (completed,
  * settled, same settings: the `config_hash` that makes crawls comparable), oldest first.
  */
 async function healthHistory(knex: Knex, crawl: CrawlRow): Promise<HealthPoint[]> {
-  const q = knex('crawls')
-    .where({ project_id: crawl.project_id, config_hash: crawl.config_hash, status: 'completed', settled: true })
-    .whereNot({ id: crawl.id })
-    .whereNotNull('finished_at');
-  if (crawl.finished_at) q.andWhere('finished_at', '<=', crawl.finished_at);
-  const earlier = (await q
-    .orderBy([{ column: 'finished_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .limit(HISTORY_CRAWLS - 1)
-    .select('id', 'finished_at', 'health_score')) as { id: string; finished_at: string | Date; health_score: number | null }[];
+  const earlier = await earlierComparableScores(knex, crawl, HISTORY_CRAWLS - 1);
   const point = (id: string, finished: string | Date | null, score: number | null): HealthPoint => ({
     crawl_id: id,
     finished_at: new Date(finished ?? crawl.created_at).toISOString(),
@@ -70,10 +55,10 @@ async function healthHistory(knex: Knex, crawl: CrawlRow): Promise<HealthPoint[]
 /** What changed since the previous comparable crawl, every change streamed in keyset chunks. */
 async function changesSource(knex: Knex, crawl: CrawlRow): Promise<ExportSource['changes']> {
   const summary = changesSummary(crawl);
-  const previous = summary.previous_crawl_id ? await knex('crawls').where({ id: summary.previous_crawl_id }).first('finished_at') : undefined;
+  const previous = summary.previous_crawl_id ? await crawlById(knex, summary.previous_crawl_id) : undefined;
   return {
     summary,
-    previousFinishedAt: (previous?.finished_at as string | undefined) ?? null,
+    previousFinishedAt: previous?.finished_at ?? null,
     async *items() {
       let after: [number, number] | null = null;
       for (;;) {
@@ -105,7 +90,7 @@ function reportBranding(stored: string | null | undefined): ReportBranding | und
 }
 
 export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' | 'en', options: ExportSourceOptions = {}): Promise<ExportSource> {
-  const project = await knex('projects').where({ id: crawl.project_id }).first('name', 'url', 'domain');
+  const project = (await projectIdentity(knex, crawl.project_id))!;
   const summary = await issueSummary(knex, crawl);
   const pillars = await scorecardPillars(knex, crawl.project_id, crawl, options.searchConsoleInPlan ?? true, options.now);
   const scorecard: ReportPillar[] = pillars.map((p) => ({ ...p, categories: [...(PILLAR_CATEGORIES[p.key] ?? [])] }));
@@ -130,17 +115,8 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     history: await healthHistory(knex, crawl),
     changes: await changesSource(knex, crawl),
     logs: await logsSource(knex, crawl.project_id),
-    async *issues(): AsyncIterable<IssueOccurrence> {
-      for await (const row of chunks<IssueOccurrence & { seq: number }>(knex, 'crawl_issues', crawl.id, ['severity_rank', 'seq'])) {
-        yield { name: row.name, severity: row.severity, category: row.category, url: row.url, details: row.details };
-      }
-    },
-    async *pages(): AsyncIterable<ReportPage> {
-      for await (const row of chunks<CrawledPage & { seq: number }>(knex, 'crawl_pages', crawl.id, ['seq'])) {
-        const { seq, crawl_id, url_hash, ...page } = row as CrawledPage & { seq: number; crawl_id: string; url_hash: string };
-        yield { ...page, is_internal: bool(page.is_internal) };
-      }
-    },
+    issues: (): AsyncIterable<IssueOccurrence> => crawlIssues(knex, crawl.id),
+    pages: (): AsyncIterable<ReportPage> => crawlPages(knex, crawl.id),
     language,
     branding: reportBranding(options.branding),
   };

@@ -1,77 +1,15 @@
 /**
  * Pillar formulas (docs/decisions/scorecard.md). The crawl pillars reuse the technique health
- * formula of the crawler (score.ts) on the checks they cover, so a sub-score means the same
- * thing everywhere: 100 × exp(−Σ weight(severity) × √share of pages affected). Search Console
- * acquisition has its own formula: clicks against the clicks expected at the positions held,
- * and the impressions trend.
+ * formula on the checks they cover (`scoreOf`, `checksAxis` of `@siteaudit/schema/rules`), so a
+ * sub-score means the same thing everywhere: 100 × exp(−Σ weight(severity) × √share of pages
+ * affected). Search Console acquisition has its own formula, here: clicks against the clicks
+ * expected at the positions held, and the impressions trend.
  */
-import type { Knex } from 'knex';
-import { CHECKS, healthScore } from '../../crawler/index.js';
 
 export interface Axis {
   key: string;
   score: number | null;
   weight: number;
-}
-
-export interface CheckCount {
-  name: string;
-  severity: 'error' | 'warning' | 'info';
-  category: string;
-  /** Distinct URLs. */
-  pages: number;
-  occurrences: number;
-}
-
-/**
- * Pages (distinct URLs) and occurrences per check of a crawl: one grouped read on the issues'
- * pair index (migration 014), shared by the scores, the comparison and the fix list.
- */
-export async function checkCounts(knex: Knex | Knex.Transaction, crawlId: string): Promise<CheckCount[]> {
-  const checks = (await knex('crawl_issues')
-    .where({ crawl_id: crawlId })
-    .select('name', 'severity', 'category')
-    .count({ occurrences: '*' })
-    .countDistinct({ pages: 'url_hash' })
-    .groupBy('name', 'severity', 'category')) as { name: string; severity: CheckCount['severity']; category: string; pages: string | number; occurrences: string | number }[];
-  return checks.map((c) => ({ ...c, pages: Number(c.pages), occurrences: Number(c.occurrences) }));
-}
-
-/** Distinct pages affected per check of a crawl (`checks`, when already read), and the number of scored pages. */
-export async function crawlChecks(knex: Knex | Knex.Transaction, crawlId: string, checks?: CheckCount[]): Promise<{ pages: number; checks: CheckCount[] }> {
-  // The crawler's denominator (docs/health-score.md): every internal URL recorded, since issues
-  // such as http_4xx sit on non-2xx URLs, challenge pages aside (never scored).
-  const [{ count }] = await knex('crawl_pages')
-    .where({ crawl_id: crawlId, is_internal: true })
-    .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
-    .count({ count: '*' });
-  return { pages: Number(count), checks: checks ?? (await checkCounts(knex, crawlId)) };
-}
-
-/**
- * The pages the accessibility rules ran on: internal pages answering 2xx with HTML, challenge
- * pages aside (the crawler audits exactly those).
- */
-export async function auditedPages(knex: Knex, crawlId: string): Promise<number> {
-  const [{ count }] = await knex('crawl_pages')
-    .where({ crawl_id: crawlId, is_internal: true })
-    .whereNull('error_type')
-    .andWhere('status_code', '>=', 200)
-    .andWhere('status_code', '<', 300)
-    .andWhere('content_type', 'like', '%html%')
-    .count({ count: '*' });
-  return Number(count);
-}
-
-const site = (name: string) => (CHECKS as Record<string, { scope?: 'site' }>)[name]?.scope === 'site';
-
-/** The formula restricted to some categories; null without scored pages. */
-export function scoreOf(data: { pages: number; checks: CheckCount[] }, categories: readonly string[]): number | null {
-  const score = healthScore({
-    pages: data.pages,
-    checks: data.checks.filter((c) => categories.includes(c.category)).map((c) => ({ severity: c.severity, pages: c.pages, site: site(c.name) })),
-  });
-  return score === null ? null : Math.round(score);
 }
 
 // ------------------------------------------------------------------------------ acquisition

@@ -7,9 +7,11 @@ import type { Scorecard } from '@siteaudit/schema';
 import type { Knex } from 'knex';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow, StoredPageSpeed } from '../crawls/crawl-row.js';
-import { eachUrlStat, latestCrawlPages } from '../logs/reads.js';
+import { auditedPages, crawlChecks, settledCrawls } from '../crawls/reads.js';
+import { completedImportsEnd, eachUrlStat, latestCrawlPages } from '../logs/reads.js';
+import { searchConsoleDays, searchConsoleLink } from '../search-console/reads.js';
 import { checksAxis, contentAxes, createLogJoin, LOG_PILLAR_DAYS, meanAxes, meanComputation, noComputation, productComputation, techniqueAxes } from '@siteaudit/schema/rules';
-import { acquisitionScore, auditedPages, crawlChecks, type SearchDay } from './formulas.js';
+import { ACQUISITION_WINDOW_DAYS, acquisitionScore } from './formulas.js';
 
 type Pillar = Scorecard['pillars'][number];
 
@@ -21,12 +23,6 @@ const ACCESSIBILITY_LOOKBACK = 50;
 
 function unmeasured(key: Pillar['key'], reason: string, available = true): Pillar {
   return { key, score: null, status: available ? 'not_measured' : 'unavailable', available, version: VERSION, as_of: null, blocked_reason: reason, axes: [], computation: noComputation(key) };
-}
-
-export function settledCrawls(knex: Knex, projectId: string) {
-  return knex('crawls')
-    .where({ project_id: projectId, status: 'completed', settled: true })
-    .orderBy([{ column: 'finished_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
 }
 
 const config = (crawl: CrawlRow) => json<Record<string, unknown>>(crawl.config, {});
@@ -75,7 +71,7 @@ async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pi
  * found nothing scores 100; no such crawl means null, never 0.
  */
 async function accessibilityPillar(knex: Knex, projectId: string): Promise<Pillar> {
-  const recent = (await settledCrawls(knex, projectId).limit(ACCESSIBILITY_LOOKBACK)) as CrawlRow[];
+  const recent = await settledCrawls(knex, projectId, ACCESSIBILITY_LOOKBACK);
   const crawl = recent.find((c) => bool(config(c).check_accessibility) || bool(config(c).check_accessibility_rendered));
   if (!crawl) return unmeasured('accessibilite', 'accessibility_not_checked');
   const rendered = bool(config(crawl).check_accessibility_rendered);
@@ -100,11 +96,10 @@ async function accessibilityPillar(knex: Knex, projectId: string): Promise<Pilla
 /** Search Console acquisition, from the synchronised daily series (modules/search-console). */
 async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean): Promise<Pillar> {
   if (!inPlan) return unmeasured('acquisition', 'search_console_not_in_plan', false);
-  const link = await knex('search_console_links').where({ project_id: projectId }).first('synced_at');
+  const link = await searchConsoleLink(knex, projectId);
   if (!link) return unmeasured('acquisition', 'search_console_not_linked');
-  const rows = (await knex('search_console_daily').where({ project_id: projectId }).orderBy('date', 'desc').limit(2 * 28).select('date', 'clicks', 'impressions', 'position')) as Record<string, unknown>[];
-  if (rows.length === 0) return unmeasured('acquisition', 'search_console_no_data');
-  const days: SearchDay[] = rows.map((r) => ({ date: String(r.date), clicks: Number(r.clicks), impressions: Number(r.impressions), position: Number(r.position) }));
+  const days = await searchConsoleDays(knex, projectId, 2 * ACQUISITION_WINDOW_DAYS);
+  if (days.length === 0) return unmeasured('acquisition', 'search_console_no_data');
   const result = acquisitionScore(days);
   if (!result) return unmeasured('acquisition', 'search_console_no_impressions');
   return {
@@ -113,7 +108,7 @@ async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean)
     status: 'measured',
     available: true,
     version: VERSION,
-    as_of: (link.synced_at as string | null) ?? `${result.to}T00:00:00.000Z`,
+    as_of: link.synced_at ?? `${result.to}T00:00:00.000Z`,
     blocked_reason: null,
     axes: meanAxes(result.axes),
     computation: meanComputation(result.axes),
@@ -141,19 +136,16 @@ async function logsPillar(knex: Knex, projectId: string, now: Date): Promise<Pil
   const since = new Date(now.getTime() - LOG_PILLAR_DAYS * 86_400_000).toISOString();
   const crawl = await latestCrawlPages(knex, projectId);
   const join = createLogJoin(crawl?.pages ?? null);
-  if ((await eachUrlStat(knex, projectId, since, join.add)) === 0) {
-    const any = await knex('log_imports').where({ project_id: projectId, status: 'completed' }).first('id');
-    return unmeasured('logs', any ? 'no_recent_logs' : 'no_logs');
-  }
+  const imports = await completedImportsEnd(knex, projectId);
+  if ((await eachUrlStat(knex, projectId, since, join.add)) === 0) return unmeasured('logs', imports.count > 0 ? 'no_recent_logs' : 'no_logs');
   const result = join.pillar(now);
-  const [{ to }] = (await knex('log_imports').where({ project_id: projectId, status: 'completed' }).max({ to: 'period_to' })) as { to: string | null }[];
   return {
     key: 'logs',
     score: result.score,
     status: result.score === null ? 'not_measured' : 'measured',
     available: true,
     version: VERSION,
-    as_of: to,
+    as_of: imports.to,
     blocked_reason: result.score === null ? 'no_bot_hits' : crawl ? null : 'no_completed_crawl',
     axes: meanAxes(result.axes),
     computation: meanComputation(result.axes),

@@ -1,3 +1,2 @@
-/** What other modules read of the scorecard: its pillars and the formulas of the crawl pillars. */
-export { auditedPages, checkCounts, type CheckCount, crawlChecks, scoreOf } from './formulas.js';
+/** What other modules read of the scorecard: its pillars. */
 export { scorecardPillars } from './pillars.js';

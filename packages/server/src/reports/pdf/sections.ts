@@ -94,6 +94,34 @@ export function drawIssuesByCategory(ctx: PdfContext): void {
   }
 }
 
+/**
+ * The template decisions of the issue summary (`templates` of each group): one line per decision
+ * (check, site or section, pages and share, the shared details), its example pages beneath.
+ * Nothing when no check is a template decision.
+ */
+export function drawTemplateDecisions(ctx: PdfContext): void {
+  const { layout, source, t, f, labels, language } = ctx;
+  const rows = rankGroups(source.summary.groups, source.fixes).flatMap((g) => (g.templates ?? []).map((p) => ({ g, p })));
+  if (rows.length === 0) return;
+  layout.heading(t.templateDecisions, 2);
+  layout.paragraph(t.templateNote, { size: 8.5, color: MUTED });
+  const colon = language === 'fr' ? ' : ' : ': ';
+  const indent = 14;
+  for (const { g, p } of rows) {
+    layout.ensure(30 + p.examples.length * 10);
+    layout.box(layout.left, layout.y + 1, 6, 10, SEVERITY_COLOURS[g.severity] ?? MUTED);
+    const line = `${labels.check(g.name)} · ${t.templateScope(p.section)}${colon}${t.templatePages(f.int(p.pages), f.percent(p.share))}`;
+    layout.paragraph(line, { size: 9.5, bold: true }, 1, { x: layout.left + indent, width: layout.width - indent });
+    const details = issueDetailsIn(g.name, p.details, language);
+    if (details) layout.paragraph(details, { size: 8, color: MUTED }, 1, { x: layout.left + indent, width: layout.width - indent });
+    for (const url of p.examples) {
+      layout.draw(url, layout.left + indent + 8, layout.y, { size: 8, color: LINK }, { width: layout.width - indent - 8, link: webLink(url) });
+      layout.y += 10;
+    }
+    layout.y += 6;
+  }
+}
+
 export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
   const { layout, t, f, labels, language } = ctx;
   layout.heading(t.topIssues);

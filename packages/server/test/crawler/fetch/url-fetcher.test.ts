@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { abortError } from '../../../src/abort.js';
 import { MAX_REDIRECTS } from '../../../src/crawler/crawl-config.js';
 import { CHAIN_FAILED, CHAIN_UNKNOWN, Flag, State } from '../../../src/crawler/run/url-registry.js';
-import { FetchError, type HttpResponse } from '../../../src/crawler/fetch/http-client.js';
+import { FetchError } from '../../../src/crawler/fetch/http-client.js';
 import { UrlFetcher } from '../../../src/crawler/fetch/url-fetcher.js';
 import { parseRobots } from '../../../src/crawler/fetch/robots-policy.js';
 import { fakeClient, fixedRobots, parts, response, START, type PartsOptions } from '../parts.js';
@@ -14,7 +14,7 @@ function fetcher(answers: Parameters<typeof fakeClient>[0], options: PartsOption
   const client = fakeClient(answers);
   const robots = fixedRobots(parseRobots(`${START}robots.txt`, options.robots ?? '', 'siteauditbot'));
   const ended: { id: number; url: string; depth: number; status: number }[] = [];
-  const f = new UrlFetcher(p.ctx(client, robots), async (id, url, depth, r: HttpResponse) => {
+  const f = new UrlFetcher(p.ctx(client, robots), async ({ id, url, depth, response: r }) => {
     ended.push({ id, url, depth, status: r.status });
     p.reg.status[id] = r.status;
     p.reg.finalStatus[id] = r.status;

@@ -92,6 +92,21 @@ describe('streaming HTML analysis', () => {
     expect(analyse('<body><h1>One</h1><p>x</p><h1>Two</h1></body>').h1).toEqual(['One', 'Two']);
   });
 
+  it('a sidebar marked only by class (older Sphinx: div.sphinxsidebar, div.related) is navigation outside <main>, an article\'s own sidebar inside it is not', () => {
+    const sphinx =
+      '<body><div class="related"><h3>Navigation</h3><ul><li><a href="/">index</a></li></ul></div>' +
+      '<div class="document"><div class="body"><h1>Install</h1><p>one two</p></div></div>' +
+      '<div class="sphinxsidebar"><div class="sphinxsidebarwrapper"><h1 class="logo"><a href="/">Project</a></h1><h3>Table of Contents</h3><h4>Next topic</h4></div></div></body>';
+    const f = analyse(sphinx);
+    expect(f.h1).toEqual(['Install']);
+    expect(f.headings).toEqual([{ level: 1, text: 'Install' }]);
+    expect(f.headingSkip).toBeNull();
+    expect(f.wordCount).toBe(3);
+    const own = analyse('<body><main><h1>Guide</h1><div class="sidebar"><h2>Aside</h2><p>three words here</p></div></main></body>');
+    expect(own.headings.map((h) => h.text)).toEqual(['Guide', 'Aside']);
+    expect(own.wordCount).toBe(5);
+  });
+
   it('reads meta refresh targets', () => {
     expect(metaRefreshTarget('0; url=/next')).toBe('/next');
     expect(metaRefreshTarget("5;URL='https://x.example/'")).toBe('https://x.example/');

@@ -33,7 +33,7 @@ function stage(options: { checkExternalLinks?: boolean; renderer?: PageRenderer;
     browser,
     analyser: analyseHere,
   });
-  return { ...p, client, handle: (id: number, r: ReturnType<typeof response>, depth = 0) => s.handle(id, p.reg.url(id), depth, r) };
+  return { ...p, client, handle: (id: number, r: ReturnType<typeof response>, depth = 0) => s.handle({ id, url: p.reg.url(id), depth, response: r, slot: null }) };
 }
 
 describe('page stage', () => {

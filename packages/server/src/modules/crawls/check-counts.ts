@@ -1,0 +1,56 @@
+/**
+ * A crawl's counts per check and its scored pages: what the scores (the crawl's, the scorecard's
+ * pillars), the comparison and the fix list are computed from.
+ */
+import type { Knex } from 'knex';
+
+type Db = Knex | Knex.Transaction;
+
+export interface CheckCount {
+  name: string;
+  severity: 'error' | 'warning' | 'info';
+  category: string;
+  /** Distinct URLs. */
+  pages: number;
+  occurrences: number;
+}
+
+/**
+ * Pages (distinct URLs) and occurrences per check of a crawl: one grouped read on the issues'
+ * pair index (migration 014), shared by the scores, the comparison and the fix list.
+ */
+export async function checkCounts(knex: Db, crawlId: string): Promise<CheckCount[]> {
+  const checks = (await knex('crawl_issues')
+    .where({ crawl_id: crawlId })
+    .select('name', 'severity', 'category')
+    .count({ occurrences: '*' })
+    .countDistinct({ pages: 'url_hash' })
+    .groupBy('name', 'severity', 'category')) as { name: string; severity: CheckCount['severity']; category: string; pages: string | number; occurrences: string | number }[];
+  return checks.map((c) => ({ ...c, pages: Number(c.pages), occurrences: Number(c.occurrences) }));
+}
+
+/** Distinct pages affected per check of a crawl (`checks`, when already read), and the number of scored pages. */
+export async function crawlChecks(knex: Db, crawlId: string, checks?: CheckCount[]): Promise<{ pages: number; checks: CheckCount[] }> {
+  // The crawler's denominator (docs/health-score.md): every internal URL recorded, since issues
+  // such as http_4xx sit on non-2xx URLs, challenge pages aside (never scored).
+  const [{ count }] = await knex('crawl_pages')
+    .where({ crawl_id: crawlId, is_internal: true })
+    .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
+    .count({ count: '*' });
+  return { pages: Number(count), checks: checks ?? (await checkCounts(knex, crawlId)) };
+}
+
+/**
+ * The pages the accessibility rules ran on: internal pages answering 2xx with HTML, challenge
+ * pages aside (the crawler audits exactly those).
+ */
+export async function auditedPages(knex: Db, crawlId: string): Promise<number> {
+  const [{ count }] = await knex('crawl_pages')
+    .where({ crawl_id: crawlId, is_internal: true })
+    .whereNull('error_type')
+    .andWhere('status_code', '>=', 200)
+    .andWhere('status_code', '<', 300)
+    .andWhere('content_type', 'like', '%html%')
+    .count({ count: '*' });
+  return Number(count);
+}
