@@ -164,6 +164,46 @@ export function behaviourSuite(setup: () => Target) {
       expect(same((await page('fr')).issues)).toBe(`lien vers ${missing} : statut 404`);
     });
 
+    it('reads (extensions) a URL’s issues, the summary’s labels in the answer’s language, a crawl’s pages per second and a page’s inlinks', async () => {
+      const project = await newProject();
+      const [campaign] = (await client.campaigns.list({ project: project.id })).data;
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      expect(crawl.pages.per_second).toEqual(expect.any(Number));
+      expect(crawl.pages.per_second).toBeGreaterThanOrEqual(0);
+
+      // Issues of one URL, matched on its normalised form (scheme and host case, fragment), as by-url.
+      const all = await client.crawls.issues.list({ crawl: crawl.id }).toArray({ limit: 1000 });
+      const url = all.find((i) => i.name === 'broken_internal_link')!.url;
+      const u = new URL(url);
+      const spelled = `${u.protocol.toUpperCase()}//${u.host.toUpperCase()}${u.pathname}${u.search}#top`;
+      const ofUrl = await client.crawls.issues.list({ crawl: crawl.id, url: spelled, limit: 1 }).toArray({ limit: 1000 });
+      expect(ofUrl).toEqual(all.filter((i) => i.url === url));
+      expect(await client.crawls.issues.list({ crawl: crawl.id, url: spelled, name: 'broken_internal_link' }).toArray({ limit: 100 })).toEqual(
+        all.filter((i) => i.url === url && i.name === 'broken_internal_link'),
+      );
+      expect((await client.crawls.issues.list({ crawl: crawl.id, url: `${u.origin}/no-such-page` })).data).toEqual([]);
+
+      // Labels beside codes, in the answer's language.
+      const inLanguage = (language: 'fr' | 'en') => createClient({ baseUrl: target.baseUrl, token: target.token, language, retries: 0, fetch: target.fetch }).crawls.issues.summary({ crawl: crawl.id });
+      const [en, fr] = [await inLanguage('en'), await inLanguage('fr')];
+      expect(en.groups.find((g) => g.name === 'broken_internal_link')?.label).toBe('Broken internal link');
+      expect(fr.groups.find((g) => g.name === 'broken_internal_link')?.label).toBe('Lien interne cassé');
+      expect(en.groups.every((g) => g.label.length > 0)).toBe(true);
+      expect(fr.groups.map((g) => g.name)).toEqual(en.groups.map((g) => g.name));
+
+      // A page's inlinks (extension): the crawled pages linking to it, with their anchor text.
+      const pages = await client.crawls.pages.list({ crawl: crawl.id, internal: true }).toArray({ limit: 1000 });
+      const start = pages.find((p) => p.depth === 0)!;
+      const home = await client.crawls.pages.inlinks({ crawl: crawl.id, url: start.url, limit: 1 }).toArray({ limit: 1000 });
+      expect(home.length).toBeGreaterThan(0);
+      expect(home.every((l) => l.anchor_text === 'Home' && l.nofollow === false && pages.some((p) => p.url === l.url))).toBe(true);
+      expect(new Set(home.map((l) => l.url)).size).toBe(home.length);
+      expect((await client.crawls.pages.inlinks({ crawl: crawl.id, url: start.url, limit: 100 })).data).toEqual(home);
+      const linked = home[0].url;
+      expect((await client.crawls.pages.inlinks({ crawl: crawl.id, url: linked }).toArray({ limit: 100 })).map((l) => l.url)).toContain(start.url);
+      expect(await client.crawls.pages.inlinks({ crawl: crawl.id, url: `${new URL(start.url).origin}/no-such-page` }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+    });
+
     it('crawls to a settled report whose summary adds up, then exports it', async () => {
       const project = await client.projects.create({ url: target.siteUrl });
       const [campaign] = (await client.campaigns.list({ project: project.id })).data;

@@ -15,6 +15,6 @@ assert.strictEqual(typeof verifyWebhook, 'function');
 assert.strictEqual(typeof createSiteAuditServer, 'function');
 // The spec's 40 operations and the marked extensions (docs/decisions).
 assert.strictEqual(Object.values(contract).filter((op) => !op.extension).length, 40);
-assert.strictEqual(Object.keys(contract).length, 51);
+assert.strictEqual(Object.keys(contract).length, 52);
 assert.ok(new NotFoundError({ status: 404, code: 'not_found', title: 'x' }) instanceof SiteAuditError);
 console.log('cjs ok');

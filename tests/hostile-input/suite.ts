@@ -45,8 +45,8 @@ export function hostileInputSuite(setup: () => Seeded) {
         const op = contract[id] as ContractEntry;
         const answer = await call(op.method, `${fillPath(op.path, values)}?constructor=1&__proto__=x&valueOf=`, { headers: { 'idempotency-key': `hostile-${id}` } });
         expect(answer.status, id).toBe(422);
-        // by-url also names its missing `url`.
-        const required = id === 'getCrawlPageByUrl' ? ['url'] : id === 'listLogFindings' ? ['kind'] : [];
+        // by-url and inlinks also name their missing `url`.
+        const required = id === 'getCrawlPageByUrl' || id === 'listCrawlPageInlinks' ? ['url'] : id === 'listLogFindings' ? ['kind'] : [];
         const expected = ['__proto__', 'constructor', 'valueOf', ...required].sort();
         expect(Object.keys(answer.body.errors).sort(), id).toEqual(expected);
       }

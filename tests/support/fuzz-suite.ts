@@ -126,7 +126,7 @@ const RULE_CODES = new Set(['validation_failed', 'unauthenticated', 'not_found',
  * time and the mock instantly (a crawl still running on one is finished on the other).
  */
 const TIMED: ReadonlySet<OperationId> = new Set<OperationId>([
-  'launchCrawl', 'getCrawl', 'listCrawls', 'listOperations', 'getCrawlIssueSummary', 'listCrawlIssues', 'listCrawlPages', 'getCrawlPageByUrl', 'getCrawlPagespeed',
+  'launchCrawl', 'getCrawl', 'listCrawls', 'listOperations', 'getCrawlIssueSummary', 'listCrawlIssues', 'listCrawlPages', 'getCrawlPageByUrl', 'listCrawlPageInlinks', 'getCrawlPagespeed',
   'listCrawlChanges', 'getCrawlChangesSummary', 'listCrawlRecommendations',
   'createExport', 'getExport', 'downloadExport', 'checkKeyword', 'getPositions', 'testWebhook', 'listWebhookDeliveries', 'getProject', 'listProjects', 'getScorecard', 'getUsage',
 ]);

@@ -188,6 +188,7 @@ export function syntheticSource(options: SyntheticOptions = {}): { source: Expor
   }
   const groups: IssueSummary['groups'] = CATALOGUE.filter((c) => counts.has(c.name)).map((c) => ({
     name: c.name,
+    label: c.name,
     severity: c.severity,
     category: c.category,
     occurrences: counts.get(c.name)!,

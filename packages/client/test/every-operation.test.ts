@@ -1,5 +1,5 @@
 /**
- * Every one of the 51 operations (40 of the spec, 11 extensions) through the client against a real server started in process
+ * Every one of the 52 operations (40 of the spec, 12 extensions) through the client against a real server started in process
  * (in-memory SQLite, a local site to crawl, a local receiver for webhooks). A recording fetch
  * proves each operation was called and answered with its contract's success status.
  */
@@ -50,7 +50,7 @@ afterAll(async () => {
   site?.close();
 });
 
-it('calls all 51 operations of the contract, each answering its success status', async () => {
+it('calls all 52 operations of the contract, each answering its success status', async () => {
   await client.account.me();
   await client.account.usage();
   await client.account.operations();
@@ -73,6 +73,7 @@ it('calls all 51 operations of the contract, each answering its success status',
   await client.crawls.issues.summary({ crawl: crawl.id });
   const pages = await client.crawls.pages.list({ crawl: crawl.id });
   await client.crawls.pages.byUrl({ crawl: crawl.id, url: pages.data[0].url });
+  await client.crawls.pages.inlinks({ crawl: crawl.id, url: pages.data[0].url });
   await client.crawls.pagespeed({ crawl: crawl.id });
   await client.crawls.changes.list({ crawl: crawl.id });
   await client.crawls.changes.summary({ crawl: crawl.id });
@@ -117,5 +118,5 @@ it('calls all 51 operations of the contract, each answering its success status',
 
   const missing = (Object.keys(OPERATIONS) as OperationId[]).filter((id) => !answered.has(id));
   expect(missing).toEqual([]);
-  expect(answered.size).toBe(51);
+  expect(answered.size).toBe(52);
 });

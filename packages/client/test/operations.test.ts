@@ -17,7 +17,7 @@ interface Sample<K extends OperationId> {
 const LOG_BYTES = new Uint8Array([0x1f, 0x8b, 8, 0]);
 const campaignBody = { name: 'Weekly', start_url: 'https://example.com/', max_depth: 5, max_urls: 500, schedule: { frequency: 'weekly' as const, day: 'monday', time: '06:00' } };
 
-/** One call of each of the 51 operations, and the request it must produce. */
+/** One call of each of the 52 operations, and the request it must produce. */
 const SAMPLES: { [K in OperationId]: Sample<K> } = {
   getMe: { input: {}, path: '/v1/me' },
   getUsage: { input: {}, path: '/v1/usage' },
@@ -47,6 +47,7 @@ const SAMPLES: { [K in OperationId]: Sample<K> } = {
   getCrawlIssueSummary: { input: { crawl }, path: `/v1/crawls/${crawl}/issues/summary` },
   listCrawlPages: { input: { crawl, status: '4xx', internal: true }, path: `/v1/crawls/${crawl}/pages`, query: { status: '4xx', internal: 'true' } },
   getCrawlPageByUrl: { input: { crawl, url: 'https://example.com/a?b=1&c=d' }, path: `/v1/crawls/${crawl}/pages/by-url`, query: { url: 'https://example.com/a?b=1&c=d' } },
+  listCrawlPageInlinks: { input: { crawl, url: 'https://example.com/a', limit: 5 }, path: `/v1/crawls/${crawl}/pages/inlinks`, query: { url: 'https://example.com/a', limit: '5' } },
   getCrawlPagespeed: { input: { crawl }, path: `/v1/crawls/${crawl}/pagespeed` },
   listCrawlChanges: { input: { crawl, kind: 'issue_new', limit: 10 }, path: `/v1/crawls/${crawl}/changes`, query: { kind: 'issue_new', limit: '10' } },
   getCrawlChangesSummary: { input: { crawl }, path: `/v1/crawls/${crawl}/changes/summary` },
@@ -111,9 +112,9 @@ function setup(id: OperationId) {
 }
 
 describe('every operation builds its request', () => {
-  it('has a sample for each of the 51 operations', () => {
+  it('has a sample for each of the 52 operations', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual([...OPERATION_IDS].sort());
-    expect(OPERATION_IDS).toHaveLength(51);
+    expect(OPERATION_IDS).toHaveLength(52);
   });
 
   it.each(OPERATION_IDS)('%s', async (id) => {

@@ -29,6 +29,7 @@ const EXPECTED: { [K in OperationId]: SdkPaths[K] } = {
   getCrawlIssueSummary: ['crawls', 'issues', 'summary'],
   listCrawlPages: ['crawls', 'pages', 'list'],
   getCrawlPageByUrl: ['crawls', 'pages', 'byUrl'],
+  listCrawlPageInlinks: ['crawls', 'pages', 'inlinks'],
   getCrawlPagespeed: ['crawls', 'pagespeed'],
   listCrawlChanges: ['crawls', 'changes', 'list'],
   getCrawlChangesSummary: ['crawls', 'changes', 'summary'],

@@ -51,7 +51,7 @@ describe('seed, scenarios and reset', () => {
 
   it('answers on another base URL and with another clock', async () => {
     const other = createMockApi({ baseUrl: 'https://mock.test/api/', now: () => new Date('2030-06-01T00:00:00Z') });
-    expect(other.handlers.length).toBe(52); // 51 operations (40 of the spec, 11 extensions) and the catch-all
+    expect(other.handlers.length).toBe(53); // 52 operations (40 of the spec, 12 extensions) and the catch-all
     expect(other.now().toISOString()).toBe('2030-06-01T00:00:00.000Z');
     expect(other.advance(1_500).toISOString()).toBe('2030-06-01T00:00:01.500Z');
   });

@@ -14,6 +14,8 @@ import {
   ListIssuesQuery,
   ListPagesQuery,
   PageByUrlQuery,
+  ListInlinksQuery,
+  PageInlink,
   PageSpeedResult,
 } from './resources/crawls.js';
 import { CrawlChange, CrawlChangesSummary, ListChangesQuery, ListRecommendationsQuery, Recommendation } from './resources/changes.js';
@@ -97,6 +99,7 @@ const SCHEMAS = {
   getCrawlIssueSummary: crawlRead(single(IssueSummary)),
   listCrawlPages: S({ params: CrawlParams, query: ListPagesQuery, body: null, response: list(CrawledPage) }),
   getCrawlPageByUrl: S({ params: CrawlParams, query: PageByUrlQuery, body: null, response: single(CrawledPageWithIssues) }),
+  listCrawlPageInlinks: S({ params: CrawlParams, query: ListInlinksQuery, body: null, response: list(PageInlink) }),
   getCrawlPagespeed: crawlRead(single(PageSpeedResult)),
   listCrawlChanges: S({ params: CrawlParams, query: ListChangesQuery, body: null, response: list(CrawlChange) }),
   getCrawlChangesSummary: crawlRead(single(CrawlChangesSummary)),

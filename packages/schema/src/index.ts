@@ -90,6 +90,8 @@ export {
   ListPagesQuery,
   PAGE_STATUS_FILTERS,
   PageByUrlQuery,
+  ListInlinksQuery,
+  PageInlink,
   PageResource,
   PAGESPEED_STATUSES,
   PageSpeedResult,

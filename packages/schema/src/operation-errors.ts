@@ -41,6 +41,7 @@ export const OPERATION_ERRORS: Record<OperationId, readonly ErrorCode[]> = {
   getCrawlIssueSummary: SETTLED_CRAWL,
   listCrawlPages: SETTLED_CRAWL,
   getCrawlPageByUrl: SETTLED_CRAWL,
+  listCrawlPageInlinks: SETTLED_CRAWL,
   getCrawlPagespeed: SETTLED_CRAWL,
   listCrawlChanges: SETTLED_CRAWL,
   getCrawlChangesSummary: SETTLED_CRAWL,

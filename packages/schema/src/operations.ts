@@ -65,6 +65,8 @@ export const OPERATIONS = {
   getCrawlIssueSummary: op({ method: 'GET', path: '/v1/crawls/:crawl/issues/summary', scope: 'crawls:read', cost: 5, idempotency: 'none', status: 200, sdk: ['crawls', 'issues', 'summary'], kind: 'json', summary: 'Issue summary of a crawl' }),
   listCrawlPages: op({ method: 'GET', path: '/v1/crawls/:crawl/pages', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'pages', 'list'], kind: 'list', summary: 'List crawled pages' }),
   getCrawlPageByUrl: op({ method: 'GET', path: '/v1/crawls/:crawl/pages/by-url', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'pages', 'byUrl'], kind: 'json', summary: 'Read a crawled page and its issues by URL' }),
+  // A page's inlinks: an extension (docs/decisions/crawl-reads.md)
+  listCrawlPageInlinks: op({ method: 'GET', path: '/v1/crawls/:crawl/pages/inlinks', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'pages', 'inlinks'], kind: 'list', summary: 'List the internal links to a crawled page, with their anchor text', extension: 'docs/decisions/crawl-reads.md' }),
   getCrawlPagespeed: op({ method: 'GET', path: '/v1/crawls/:crawl/pagespeed', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'pagespeed'], kind: 'json', summary: 'PageSpeed result of a crawl' }),
   // Crawl changes and recommendations: extensions (docs/decisions/crawl-changes.md)
   listCrawlChanges: op({ method: 'GET', path: '/v1/crawls/:crawl/changes', scope: 'crawls:read', cost: 1, idempotency: 'none', status: 200, sdk: ['crawls', 'changes', 'list'], kind: 'list', summary: 'List what changed since the previous comparable crawl', extension: 'docs/decisions/crawl-changes.md' }),

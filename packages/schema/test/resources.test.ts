@@ -80,7 +80,7 @@ const crawl = {
       { stage: 'done', state: 'pending', skip_reason: null },
     ],
   },
-  pages: { crawled: 812, discovered: 1204, budget: 10_000 },
+  pages: { crawled: 812, discovered: 1204, budget: 10_000, per_second: 3.4 },
   issue_counts: { error: 12, warning: 140, info: 33 },
   truncated: false,
   blocked: false,
@@ -106,9 +106,10 @@ const summary = {
   totals: { error: 12, warning: 140, info: 33 },
   protection_occurrences: 2,
   groups: [
-    { name: 'missing_title', severity: 'error', category: 'content', occurrences: 12, pages: 12, templates: [] },
+    { name: 'missing_title', label: 'missing title', severity: 'error', category: 'content', occurrences: 12, pages: 12, templates: [] },
     {
       name: 'description_missing',
+      label: 'description missing',
       severity: 'warning',
       category: 'titles',
       occurrences: 140,

@@ -12,11 +12,12 @@
  */
 import { Command, Help, InvalidArgumentError, Option } from 'commander';
 import { SCOPES, type Role, type Scope } from '@siteaudit/schema';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { AdminError, openAdmin, type Admin } from './admin.js';
 import { limitHeapGrowth } from './heap.js';
 import { createLogger, parseLogLevel } from './observability/logger.js';
 import { describeStartupError } from './startup-errors.js';
+import { sqliteFile } from './store/database.js';
 import type { Providers } from './providers/index.js';
 import type { ServerRole, SiteAuditServerOptions } from './server.js';
 
@@ -122,13 +123,37 @@ async function providersFromEnv(allowPrivateAddresses = false): Promise<Provider
   return { ...providers, serp: createDataForSeoSerp({ login, password }), keywordData: createDataForSeoKeywordData({ login, password }) };
 }
 
+/**
+ * The SQLite file a start would create (none for PostgreSQL, memory, or a file that exists), and
+ * a function that removes it with its journal files: a start that fails (a taken port, a refused
+ * option) leaves no new database behind.
+ */
+function newSqliteFile(option: SiteAuditServerOptions['database']): () => void {
+  let file: string | null = null;
+  try {
+    file = typeof option === 'string' ? sqliteFile(option) : null;
+  } catch {
+    // An option the store refuses: it says so when the server opens it.
+  }
+  if (!file || file === ':memory:' || existsSync(file)) return () => undefined;
+  const created = file;
+  return () => {
+    for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${created}${suffix}`, { force: true });
+  };
+}
+
 async function serve(options: SiteAuditServerOptions & { port: number; host: string }) {
   const { createSiteAuditServer } = await import('./server.js');
   // A serving process runs crawls: keep its heap near its live size (src/heap.ts).
   limitHeapGrowth();
-  const server = await createSiteAuditServer({ providers: await providersFromEnv(options.network?.allowPrivateAddresses ?? false), ...options });
+  const removeNewDatabase = newSqliteFile(options.database);
+  const server = await createSiteAuditServer({ providers: await providersFromEnv(options.network?.allowPrivateAddresses ?? false), ...options }).catch((error: unknown) => {
+    removeNewDatabase();
+    throw error;
+  });
   const { url, metricsUrl } = await server.listen(options.port, options.host).catch(async (error: NodeJS.ErrnoException) => {
     await server.close();
+    removeNewDatabase();
     if (error.code === 'EADDRINUSE') throw new CliError(`Port ${options.port} is already in use: choose another with --port or PORT`);
     if (error.code === 'EACCES') throw new CliError(`Port ${options.port} needs privileges this user lacks: choose another with --port or PORT`);
     throw error;

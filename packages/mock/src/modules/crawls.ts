@@ -9,7 +9,9 @@ import {
   QUEUED_CRAWL,
   SEVERITY_RANK,
   crawlSettingsText,
+  checkLabel,
   crawlProgressPercent,
+  pagesPerSecond,
   localiseIssueDetails,
   checkScope,
   MAX_SECTION_PATTERNS,
@@ -57,7 +59,7 @@ export function serializeCrawl(record: CrawlRecord, now: Date): Crawl {
       settled: record.settled,
       steps: record.steps.map((s) => ({ ...s })),
     },
-    pages: { ...record.pages, crawled },
+    pages: { ...record.pages, crawled, per_second: pagesPerSecond(crawled, record.started_at, record.status === 'running' ? null : record.finished_at, now.getTime()) },
     issue_counts: { ...record.issue_counts },
     truncated: record.truncated,
     blocked: record.blocked,
@@ -101,7 +103,7 @@ export function insertCrawl(env: MockEnv, db: MockDb, campaignId: string, now: D
     ...QUEUED_CRAWL,
     steps,
     config_hash: configHash(campaign),
-    pages: { crawled: 0, discovered: 0, budget: campaign.max_urls },
+    pages: { crawled: 0, discovered: 0, budget: campaign.max_urls, per_second: null },
     issue_counts: { error: 0, warning: 0, info: 0 },
     truncated: false,
     blocked: false,
@@ -228,9 +230,10 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
 
   listCrawlIssues({ db, caller, params, query, language }) {
     const crawl = settledCrawl(db, params.crawl, caller);
+    const url = query.url === undefined ? undefined : pageKey(query.url);
     const items = crawl.issues
       .map((issue, index) => ({ key: index, item: issue }))
-      .filter(({ item }) => (!query.severity || item.severity === query.severity) && (!query.category || item.category === query.category) && (!query.name || item.name === query.name))
+      .filter(({ item }) => (!query.severity || item.severity === query.severity) && (!query.category || item.category === query.category) && (!query.name || item.name === query.name) && (url === undefined || pageKey(item.url) === url))
       .map(({ key, item }) => ({ key, item: inLanguage(item, language) }));
     return { type: 'list', items };
   },
@@ -239,7 +242,7 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
     const crawl = settledCrawl(db, params.crawl, caller);
     const groups = new Map<string, IssueSummary['groups'][number] & { urls: Set<string>; occurrences_: IssueOccurrence[] }>();
     for (const issue of crawl.issues) {
-      const group = groups.get(issue.name) ?? { name: issue.name, severity: issue.severity, category: issue.category, occurrences: 0, pages: 0, templates: [], urls: new Set(), occurrences_: [] };
+      const group = groups.get(issue.name) ?? { name: issue.name, label: checkLabel(issue.name, language), severity: issue.severity, category: issue.category, occurrences: 0, pages: 0, templates: [], urls: new Set(), occurrences_: [] };
       group.occurrences++;
       group.urls.add(issue.url);
       group.occurrences_.push(issue);
@@ -293,6 +296,26 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
     const page = crawl.page_records.find((p) => pageKey(p.url) === wanted);
     if (!page) fail('not_found');
     return data({ ...withoutInternals(page), issues: [...page.issues].sort(compareIssues).map((i) => inLanguage(i, language)), resources: page.resources });
+  },
+
+  /**
+   * The mock site's link structure, simplified (it does not crawl): its home page links to every
+   * other internal page, its title as anchor text, and every internal HTML page links home ("Home").
+   */
+  listCrawlPageInlinks({ db, caller, params, query }) {
+    const crawl = settledCrawl(db, params.crawl, caller);
+    const wanted = pageKey(query.url);
+    const target = crawl.page_records.find((p) => pageKey(p.url) === wanted);
+    if (!target) fail('not_found');
+    const html = (p: (typeof crawl.page_records)[number]) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300;
+    const home = crawl.page_records.find((p) => p.depth === 0 && html(p));
+    const sources =
+      target === home
+        ? crawl.page_records.filter((p) => p !== home && html(p)).map((p) => ({ url: p.url, anchor_text: 'Home', nofollow: false }))
+        : home && target.is_internal
+          ? [{ url: home.url, anchor_text: target.title ?? new URL(target.url).pathname, nofollow: false }]
+          : [];
+    return { type: 'list', items: sources.map((item, key) => ({ key, item })) };
   },
 
   listCrawlChanges({ db, caller, params, query, language }) {

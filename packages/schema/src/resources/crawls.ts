@@ -31,7 +31,16 @@ export const Crawl = z
     stage: z.enum(CRAWL_STAGES),
     active: z.boolean().describe('true while the crawl is running'),
     stage_plan: StagePlan,
-    pages: z.object({ crawled: z.int(), discovered: z.int(), budget: z.int() }),
+    pages: z.object({
+      crawled: z.int(),
+      discovered: z.int(),
+      budget: z.int(),
+      per_second: z
+        .number()
+        .min(0)
+        .nullable()
+        .describe('Extension: pages fetched per second, one decimal: so far while the crawl fetches, over the whole fetch after; null before fetching starts (docs/decisions/crawl-reads.md)'),
+    }),
     issue_counts: SeverityCounts,
     truncated: z.boolean(),
     blocked: z.boolean(),
@@ -83,6 +92,7 @@ export const IssueSummary = z
     groups: z.array(
       z.object({
         name: z.string(),
+        label: z.string().describe('Extension: the check’s label in the answer’s language (Content-Language), as in the check catalogue'),
         severity: Severity,
         category: z.string(),
         occurrences: z.int().min(0),
@@ -188,6 +198,12 @@ export const ListIssuesQuery = PageQuery.extend({
   severity: Severity.optional(),
   category: z.string().min(1).max(100).optional(),
   name: z.string().min(1).max(200).optional(),
+  url: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe('Extension: the occurrences of one URL, matched on its normalised form as `pages/by-url` (docs/decisions/crawl-reads.md)'),
 });
 export const PAGE_STATUS_FILTERS = ['2xx', '3xx', '4xx', '5xx', 'unreachable'] as const;
 export const ListPagesQuery = PageQuery.extend({
@@ -195,3 +211,18 @@ export const ListPagesQuery = PageQuery.extend({
   internal: queryBoolean().optional().describe('`true`: internal pages only; `false`: external pages only'),
 });
 export const PageByUrlQuery = z.strictObject({ url: z.string().min(1).max(4096) });
+export const ListInlinksQuery = PageQuery.extend({
+  url: z.string().min(1).max(4096).describe('the linked page, matched on its normalised form as `pages/by-url`'),
+});
+
+/** Extension: one internal link to a page (docs/decisions/crawl-reads.md). */
+export const PageInlink = z
+  .object({
+    url: z.string().describe('the crawled page that links'),
+    anchor_text: z
+      .string()
+      .describe('the text of its first link to the page (at most 200 characters): the link’s words, else its aria-label, title or image alt; empty when it has none'),
+    nofollow: z.boolean().describe('the link, or the linking page, says nofollow'),
+  })
+  .meta({ id: 'PageInlink', description: 'Extension: an internal link to a page, from one crawled page (each linking page once, in the order the crawl found them).' });
+export type PageInlink = z.infer<typeof PageInlink>;

@@ -45,7 +45,7 @@ export {
   SIGNAL_TOP_CHECKS,
   type SignalReason,
 } from './crawl-changes.js';
-export { crawlProgressPercent } from './crawl-progress.js';
+export { crawlProgressPercent, pagesPerSecond } from './crawl-progress.js';
 export { CRAWL_STEPS, type CrawlStep, pagespeedSkipReason, QUEUED_CRAWL, unmeasuredPageSpeed } from './crawls.js';
 export { cursorBinding } from './cursors.js';
 export { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, type ExportFileFormat, exportFilename, isExportableCrawl } from './exports.js';

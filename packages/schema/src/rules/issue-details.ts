@@ -153,6 +153,7 @@ const REASONS: readonly Rule[] = [
 const RULES: readonly Rule[] = [
   // Links, redirects, statuses
   [/^link to (\S+): (.+)$/s, (m, t) => `lien vers ${m[1]} : ${t(m[2])}`],
+  [/^rel="(next|prev)" to (\S+): (.+)$/s, (m, t) => `rel="${m[1]}" vers ${m[2]} : ${t(m[3])}`],
   [/^(\d{3}) to (\S+)$/, (m) => `${m[1]} vers ${m[2]}`],
   [/^more than (\d+) redirects: (.+)$/s, (m) => `plus de ${m[1]} redirections : ${m[2]}`],
   [/^(\d+) hops: (.+)$/s, (m) => `${m[1]} sauts : ${m[2]}`],

@@ -90,6 +90,8 @@ export interface PageRecord extends CrawledPage {
   content_encoding: string | null;
   /** Ids of the resources the page loads (ResourceRecord.id), for the by-URL read; absent when none. */
   resource_ids?: number[];
+  /** Its internal links (not to itself), each target once with the first link's text: the inlinks read. Absent when none. */
+  links?: { url: string; text: string; nofollow: boolean }[];
 }
 
 /** One resource pages load, checked once per crawl (site/resource-checks.ts): not a page, never counted as one. */

@@ -45,11 +45,32 @@ export async function createLogger(options: { level?: string; pretty?: boolean; 
   const level = parseLogLevel(options.level ?? process.env.LOG_LEVEL ?? 'info');
   if (options.pretty) {
     // A stream in this thread rather than a transport: `dev` is interactive, and a worker thread
-    // per process would only add start-up time.
+    // per process would only add start-up time. One line per entry, a request in a few words.
     const { default: pretty } = await import('pino-pretty');
-    return pino(loggerOptions(level), pretty({ colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
+    return pino(
+      { ...loggerOptions(level), hooks: { streamWrite: compactRequestLine } },
+      pretty({ colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss', singleLine: true, destination: options.destination }),
+    );
   }
   return pino(loggerOptions(level), options.destination ?? logDestination(1));
+}
+
+/**
+ * `dev`'s request line, before pino-pretty prints it: `GET /v1/crawls/… 200 2.1 ms getCrawl` as its
+ * message and no other field (the JSON line of `start` keeps them all). Every other line passes as is.
+ */
+export function compactRequestLine(line: string): string {
+  if (!line.includes('"msg":"request"')) return line;
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  if (entry.msg !== 'request') return line;
+  const { level, time, method, path, status, ms, op, aborted } = entry;
+  const msg = `${String(method)} ${String(path)} ${String(status)} ${String(ms)} ms ${String(op)}${aborted ? ' (client gone)' : ''}`;
+  return `${JSON.stringify({ level, time, msg })}${line.endsWith('\n') ? '\n' : ''}`;
 }
 
 /**

@@ -21,7 +21,7 @@ export interface Database {
   owned: boolean;
 }
 
-function sqliteFile(option: string): string | null {
+export function sqliteFile(option: string): string | null {
   if (option === 'sqlite::memory:' || option === ':memory:') return ':memory:';
   if (option.startsWith('sqlite:')) return option.slice('sqlite:'.length).replace(/^\/\//, '');
   if (/^(postgres|postgresql):\/\//i.test(option)) return null;

@@ -22,6 +22,7 @@ export const TABLE_OWNERS = {
   crawl_resources: 'crawls',
   crawl_page_resources: 'crawls',
   crawl_changes: 'crawls',
+  crawl_links: 'crawls',
   quota_usage: 'crawls',
   exports: 'exports',
   position_trackers: 'positions',

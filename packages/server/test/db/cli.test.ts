@@ -6,7 +6,7 @@
  * which runs the TypeScript source, or the build when that is newer (bin/siteaudit-server.js).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -159,6 +159,26 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
       expect(res.code).not.toBe(0);
       expect(res.stderr.trim()).toBe(`Port ${port} is already in use: choose another with --port or PORT`);
       expect(res.stdout).not.toMatch(/listening/i);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 60_000);
+
+  it('leaves no new database file behind when the port is taken, and keeps an existing one', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const fresh = path.join(dir, 'never-served.db');
+      const res = await cli(['start', '--port', String(port), '--database', fresh]);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr.trim()).toBe(`Port ${port} is already in use: choose another with --port or PORT`);
+      expect(readdirSync(dir).filter((name) => name.startsWith('never-served'))).toEqual([]);
+      // The same failure on a database that exists leaves it as it was.
+      expect((await cli(['admin', '--database', fresh, 'create-team', '--slug', 'kept', '--name', 'Kept'])).code).toBe(0);
+      expect((await cli(['start', '--port', String(port), '--database', fresh])).code).not.toBe(0);
+      expect(existsSync(fresh)).toBe(true);
+      expect(JSON.parse((await cli(['admin', '--database', fresh, '--json', 'list-teams'])).stdout)).toMatchObject([{ slug: 'kept' }]);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

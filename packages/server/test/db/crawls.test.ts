@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
+import { caller } from '../../../../tests/support/http.js';
+import { startReceiver } from '../../../../tests/support/receiver.js';
 
 let h: Harness;
 let site: Site;
@@ -92,6 +94,61 @@ describe('crawl lifecycle', () => {
     expect(after.latest_completed_crawl).toEqual({ id: crawl.id, finished_at: crawl.finished_at });
   });
 
+  it('lists a page’s inlinks (extension) with their anchor text, by page, each linking page once', async () => {
+    const { campaign } = await projectWithCampaign();
+    const id = (await (await launch(campaign.id)).json()).data.id;
+    await h.server.jobs.idle();
+    const inlinks = async (path: string, extra = '') => {
+      const res = await h.call('GET', `/v1/crawls/${id}/pages/inlinks?url=${encodeURIComponent(`${site.url}${path}`)}${extra}`);
+      return { status: res.status, body: await res.json() };
+    };
+    const paths = (body: { data: { url: string }[] }) => body.data.map((l) => new URL(l.url).pathname);
+    // The test site: / links to /missing ("Missing"); /about and /blog/ link home ("Home").
+    const missing = await inlinks('/missing');
+    expect(missing.status).toBe(200);
+    expect(missing.body.data).toEqual([{ url: `${site.url}/`, anchor_text: 'Missing', nofollow: false }]);
+    const home = await inlinks('/');
+    expect(paths(home.body).sort()).toEqual(['/about', '/blog/']);
+    expect(home.body.data.every((l: { anchor_text: string }) => l.anchor_text === 'Home')).toBe(true);
+    // /, /about and the post link to /blog/: once each.
+    expect(paths((await inlinks('/blog/')).body).sort()).toEqual(['/', '/about', '/blog/post-1']);
+
+    // Pages of one, the cursor bound to its page: reused for another URL it is refused.
+    const first = await inlinks('/', '&limit=1');
+    expect([first.body.data.length, first.body.meta.has_more]).toEqual([1, true]);
+    const next = await inlinks('/', `&limit=1&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+    expect([...paths(first.body), ...paths(next.body)]).toEqual(paths(home.body));
+    expect(next.body.meta.has_more).toBe(false);
+    const reused = await inlinks('/blog/', `&limit=1&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+    expect([reused.status, reused.body.code]).toEqual([400, 'pagination.invalid_cursor']);
+
+    expect((await inlinks('/never-linked')).status).toBe(404);
+    const noUrl = await h.call('GET', `/v1/crawls/${id}/pages/inlinks`);
+    expect([noUrl.status, Object.keys((await noUrl.json()).errors)]).toEqual([422, ['url']]);
+  });
+
+  it('reports a broken <link rel="next"> of a page as a broken internal link, and follows a sound one', async () => {
+    const head = (links: string) => `<!doctype html><html lang="en"><head><title>A paginated list of the test site</title>${links}</head><body><h1>List</h1><p>${'Words of the list page. '.repeat(40)}</p></body></html>`;
+    const paged = await startSite({
+      '/': { html: head('<link rel="next" href="/list/2">') },
+      '/list/2': { html: head('<link rel="prev" href="/"><link rel="next" href="/list/3">') },
+    });
+    try {
+      const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${paged.url}/` } })).json()).data;
+      const campaign = (await (await h.call('POST', `/v1/projects/${project.id}/campaigns`, { body: { name: 'Paged', start_url: `${paged.url}/`, max_depth: 5, max_urls: 20 } })).json()).data;
+      const id = (await (await launch(campaign.id)).json()).data.id;
+      await h.server.jobs.idle();
+      const pages = (await (await h.call('GET', `/v1/crawls/${id}/pages?limit=100`)).json()).data as { url: string; status_code: number }[];
+      expect(pages.map((p) => [new URL(p.url).pathname, p.status_code]).sort()).toEqual([['/', 200], ['/list/2', 200], ['/list/3', 404]]);
+      const broken = (language: string) =>
+        h.call('GET', `/v1/crawls/${id}/issues?name=broken_internal_link`, { headers: { 'accept-language': language } }).then(async (r) => (await r.json()).data as { url: string; details: string }[]);
+      expect((await broken('en')).map((i) => [new URL(i.url).pathname, i.details])).toEqual([['/list/2', `rel="next" to ${paged.url}/list/3: status 404`]]);
+      expect((await broken('fr')).map((i) => i.details)).toEqual([`rel="next" vers ${paged.url}/list/3 : statut 404`]);
+    } finally {
+      await paged.close();
+    }
+  });
+
   it('refuses a second launch while one runs, and reports before settled with 409', async () => {
     const { campaign } = await projectWithCampaign();
     const release = site.hold();
@@ -131,6 +188,30 @@ describe('crawl lifecycle', () => {
     expect((await deleting).status).toBe(204);
     await h.server.jobs.idle();
     expect((await h.call('GET', `/v1/crawls/${crawlId}`)).status).toBe(404);
+  });
+
+  it('tells subscribers crawl.stopped when deleting its campaign stops a crawl while it fetches', async () => {
+    const receiver = await startReceiver((_req, res) => res.writeHead(200).end());
+    const token = await h.tokenFor({ team: 'stopped-crawls' });
+    const call = caller(h.url, token);
+    try {
+      expect((await call('POST', '/v1/webhooks', { body: { url: `${receiver.origin}/hook`, events: ['crawl.stopped'] } })).status).toBe(201);
+      const project = (await (await call('POST', '/v1/projects', { body: { url: `${site.url}/` } })).json()).data;
+      const campaign = (await (await call('POST', `/v1/projects/${project.id}/campaigns`, { body: { name: 'Stopped', start_url: `${site.url}/`, max_depth: 3, max_urls: 20 } })).json()).data;
+      const release = site.hold();
+      const crawlId = (await (await call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': crypto.randomUUID() } })).json()).data.id;
+      // Fetching, its first request held by the site.
+      while ((await (await call('GET', `/v1/crawls/${crawlId}`)).json()).data.status !== 'running') await new Promise((r) => setTimeout(r, 20));
+      const deleting = call('DELETE', `/v1/campaigns/${campaign.id}`);
+      setTimeout(release, 50);
+      expect((await deleting).status).toBe(204);
+      await h.server.jobs.idle();
+      for (let i = 0; i < 200 && receiver.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      const events = receiver.requests.map((r) => JSON.parse(r.body) as { type: string; data: { crawl: { id: string; status: string } } });
+      expect(events.map((e) => [e.type, e.data.crawl.id, e.data.crawl.status])).toEqual([['crawl.stopped', crawlId, 'stopped']]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('marks a crawl truncated when the URL budget cuts it', async () => {

@@ -80,11 +80,11 @@ describe('renderPdf', () => {
     source.summary = {
       ...source.summary,
       groups: [
-        { name: 'canonical_relative', severity: 'info', category: 'canonicals', occurrences: 900, pages: 900, templates: [] },
-        { name: 'h1_missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, templates: [] },
-        { name: 'http_5xx', severity: 'error', category: 'http', occurrences: 2, pages: 2, templates: [] },
-        { name: 'title_missing', severity: 'error', category: 'titles', occurrences: 7, pages: 7, templates: [] },
-        { name: 'slow_response', severity: 'warning', category: 'performance_security', occurrences: 300, pages: 300, templates: [] },
+        { name: 'canonical_relative', label: 'canonical relative', severity: 'info', category: 'canonicals', occurrences: 900, pages: 900, templates: [] },
+        { name: 'h1_missing', label: 'h1 missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, templates: [] },
+        { name: 'http_5xx', label: 'http 5xx', severity: 'error', category: 'http', occurrences: 2, pages: 2, templates: [] },
+        { name: 'title_missing', label: 'title missing', severity: 'error', category: 'titles', occurrences: 7, pages: 7, templates: [] },
+        { name: 'slow_response', label: 'slow response', severity: 'warning', category: 'performance_security', occurrences: 300, pages: 300, templates: [] },
       ],
     };
     const pages = await pdfPages(await readAll(renderPdf(source)));
@@ -104,9 +104,10 @@ describe('renderPdf', () => {
         ...source.summary,
         groups: [
           ...source.summary.groups.filter((g) => g.name !== 'http_page' && g.name !== 'description_missing'),
-          { name: 'http_page', severity: 'error', category: 'performance_security', occurrences: 758, pages: 758, templates: [{ scope: 'site', section: null, pages: 758, share: 1, details: 'served over plain HTTP', examples }] },
+          { name: 'http_page', label: 'http page', severity: 'error', category: 'performance_security', occurrences: 758, pages: 758, templates: [{ scope: 'site', section: null, pages: 758, share: 1, details: 'served over plain HTTP', examples }] },
           {
             name: 'description_missing',
+            label: 'description missing',
             severity: 'warning',
             category: 'titles',
             occurrences: 40,
@@ -225,7 +226,7 @@ describe('renderPdf', () => {
     for (const language of ['fr', 'en'] as const) {
       const { source } = syntheticSource({ pages: 30, language });
       // A long label and a large count side by side: the cases that were cut.
-      source.summary.groups.push({ name: 'schema_breadcrumb_incomplete', severity: 'warning', category: 'structured_data', occurrences: 100, pages: 30, templates: [] });
+      source.summary.groups.push({ name: 'schema_breadcrumb_incomplete', label: 'schema breadcrumb incomplete', severity: 'warning', category: 'structured_data', occurrences: 100, pages: 30, templates: [] });
       source.summary.totals.warning += 100;
       source.scorecard![1].categories.push('structured_data');
       const buffer = await readAll(renderPdf(source));

@@ -8,11 +8,11 @@ const summary: IssueSummary = {
   totals: { error: 5, warning: 3, info: 100 },
   protection_occurrences: 0,
   groups: [
-    { name: 'small_warning', severity: 'warning', category: 'content', occurrences: 3, pages: 3, templates: [] },
-    { name: 'big_info', severity: 'info', category: 'content', occurrences: 100, pages: 100, templates: [] },
-    { name: 'tie_info', severity: 'info', category: 'links', occurrences: 5, pages: 5, templates: [] },
-    { name: 'tie_error', severity: 'error', category: 'links', occurrences: 5, pages: 5, templates: [] },
-    { name: 'empty', severity: 'error', category: 'links', occurrences: 0, pages: 0, templates: [] },
+    { name: 'small_warning', label: 'small warning', severity: 'warning', category: 'content', occurrences: 3, pages: 3, templates: [] },
+    { name: 'big_info', label: 'big info', severity: 'info', category: 'content', occurrences: 100, pages: 100, templates: [] },
+    { name: 'tie_info', label: 'tie info', severity: 'info', category: 'links', occurrences: 5, pages: 5, templates: [] },
+    { name: 'tie_error', label: 'tie error', severity: 'error', category: 'links', occurrences: 5, pages: 5, templates: [] },
+    { name: 'empty', label: 'empty', severity: 'error', category: 'links', occurrences: 0, pages: 0, templates: [] },
   ],
 };
 

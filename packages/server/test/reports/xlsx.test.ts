@@ -110,8 +110,8 @@ describe('renderXlsx', () => {
         ...source.summary,
         groups: [
           ...source.summary.groups.filter((g) => g.name !== 'http_page'),
-          { name: 'http_page', severity: 'error', category: 'performance_security', occurrences: 758, pages: 758, templates: [{ scope: 'site', section: null, pages: 758, share: 1, details: 'served over plain HTTP', examples }] },
-          { name: 'h1_missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, templates: [{ scope: 'section', section: '/docs/', pages: 36, share: 0.9, details: 'no <h1>', examples }] },
+          { name: 'http_page', label: 'http page', severity: 'error', category: 'performance_security', occurrences: 758, pages: 758, templates: [{ scope: 'site', section: null, pages: 758, share: 1, details: 'served over plain HTTP', examples }] },
+          { name: 'h1_missing', label: 'h1 missing', severity: 'warning', category: 'content', occurrences: 40, pages: 40, templates: [{ scope: 'section', section: '/docs/', pages: 36, share: 0.9, details: 'no <h1>', examples }] },
         ],
       };
       const wb = await load(await readAll(renderXlsx(source)));

@@ -69,6 +69,13 @@ export interface HtmlFacts {
   shortAnchors: { href: string; text: string }[];
   /** Empty or generic links past ANCHOR_CAP, counted only. */
   anchorsUnread: number;
+  /**
+   * The text of each linked href, the first link's (up to LINK_TEXT_CAP hrefs, INLINK_TEXT_MAX
+   * characters): its words, else its aria-label, title or image alt, else ''. For the inlinks read.
+   */
+  linkTexts: { href: string; text: string }[];
+  /** `<link rel="next">` and `<link rel="prev">` hrefs (pagination), the first 10. */
+  paginationLinks: { rel: 'next' | 'prev'; href: string }[];
   jsonLd: string[];
   metaRefresh: string | null;
   duplicateIds: string[];
@@ -91,6 +98,9 @@ const SAMPLE_CAP = 2_000;
 /** Anchor texts longer than this are never generic ("click here", "lire la suite"): not kept. */
 export const ANCHOR_TEXT_MAX = 30;
 const ANCHOR_CAP = 5_000;
+/** Hrefs whose text is kept per page, and the characters kept of each (the inlinks read). */
+export const LINK_TEXT_CAP = 2_000;
+export const INLINK_TEXT_MAX = 200;
 
 /** Code samples: not prose, so neither counted as words nor read for placeholder text (their words still fingerprint the page). */
 const CODE = new Set(['code', 'pre']);
@@ -187,6 +197,8 @@ export class HtmlAnalyser {
     emptyH1: 0,
     shortAnchors: [],
     anchorsUnread: 0,
+    linkTexts: [],
+    paginationLinks: [],
     jsonLd: [],
     metaRefresh: null,
     duplicateIds: [],
@@ -220,7 +232,9 @@ export class HtmlAnalyser {
   private titleText: string | null = null;
   private heading: { level: number; text: string; imageAlt: boolean } | null = null;
   /** The open `<a href>`: its text, and whether something else names it (aria-label, title, an image alt). */
-  private anchorText: { href: string; text: string; named: boolean } | null = null;
+  private anchorText: { href: string; text: string; named: boolean; label: string } | null = null;
+  /** Hrefs whose text is already in `linkTexts`. */
+  private readonly texted = new Set<string>();
   private jsonLd: string | null = null;
   private jsonLdBytes = 0;
   private htmlSeen = false;
@@ -338,13 +352,17 @@ export class HtmlAnalyser {
         if (a.href !== undefined) this.anchor(a.href.trim(), a.rel);
         if (name === 'a' && a.href !== undefined && !a.href.trim().startsWith('#')) {
           const named = [a['aria-label'], a['aria-labelledby'], a.title].some((v) => v !== undefined && v.trim() !== '');
-          this.anchorText = { href: a.href.trim(), text: '', named };
+          const label = (a['aria-label'] ?? '').trim() || (a.title ?? '').trim();
+          this.anchorText = { href: a.href.trim(), text: '', named, label };
         }
         break;
       case 'img':
         this.image(a);
         if (a.alt !== undefined && a.alt.trim() !== '') {
-          if (this.anchorText) this.anchorText.named = true;
+          if (this.anchorText) {
+            this.anchorText.named = true;
+            if (!this.anchorText.label) this.anchorText.label = a.alt.trim();
+          }
           if (this.heading) this.heading.imageAlt = true;
         }
         break;
@@ -405,9 +423,13 @@ export class HtmlAnalyser {
       if (this.inMainArea) this.mainArea.heading(h);
       if (this.inBodyArea) this.bodyArea.heading(h);
     } else if (name === 'a' && this.anchorText) {
-      const { href, named } = this.anchorText;
+      const { href, named, label } = this.anchorText;
       const text = squash(this.anchorText.text);
       this.anchorText = null;
+      if (!this.texted.has(href) && this.texted.size < LINK_TEXT_CAP) {
+        this.texted.add(href);
+        this.facts.linkTexts.push({ href, text: (text || squash(label)).slice(0, INLINK_TEXT_MAX) });
+      }
       if (!named && text.length <= ANCHOR_TEXT_MAX * 2 && (text === '' || isGenericAnchor(text))) {
         if (this.facts.shortAnchors.length < ANCHOR_CAP) this.facts.shortAnchors.push({ href, text });
         else this.facts.anchorsUnread++;
@@ -432,7 +454,7 @@ export class HtmlAnalyser {
       return;
     }
     if (this.heading) this.heading.text += data;
-    if (this.anchorText && this.anchorText.text.length <= ANCHOR_TEXT_MAX * 4) this.anchorText.text += data;
+    if (this.anchorText && this.anchorText.text.length <= INLINK_TEXT_MAX * 2) this.anchorText.text += data;
     if (this.ignored > 0 || !this.inBody) return;
     this.text += data;
     if (this.text.length > 64 * 1024) this.flush();
@@ -502,6 +524,7 @@ export class HtmlAnalyser {
     const rel = (a.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const href = (a.href ?? '').trim();
     if (rel.includes('canonical')) push(this.inBody ? this.facts.bodyCanonicals : this.facts.canonicals, href, 20);
+    for (const r of ['next', 'prev'] as const) if (rel.includes(r) && href) push(this.facts.paginationLinks, { rel: r, href }, 10);
     if (rel.includes('alternate') && a.hreflang !== undefined && href) {
       push(this.facts.hreflang, { lang: a.hreflang.trim(), href }, 300);
     }

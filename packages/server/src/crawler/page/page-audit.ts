@@ -155,18 +155,39 @@ export function analysePage(input: PageInput): { findings: Finding[]; summary: P
       noindex: facts.noindex,
       nofollow: facts.nofollow,
       indexable: !facts.noindex && (canonical === null || canonical === url),
-      internalLinks: [...facts.internal].map(([u, nf]) => ({ url: u, nofollow: nf })),
+      internalLinks: internalLinks(facts),
       externalLinks: [...facts.external],
       resources: facts.resources,
       imagesWithoutAlt: html.images.filter((i) => i.alt === null).length,
       hreflang: facts.hreflang,
       language: pageLanguage(url, facts.declaredLanguage),
       metaRefreshUrl: facts.metaRefreshUrl,
+      paginationLinks: paginationLinks(facts),
       refreshRedirect: false,
       metaRobots: html.metaRobots.length ? html.metaRobots.join(', ') : null,
       xRobotsTag: facts.xRobotsTag,
     },
   };
+}
+
+/** The page's `<link rel="next|prev">` targets, resolved against <base>, each once. */
+function paginationLinks(facts: PageFacts): PageSummary['paginationLinks'] {
+  const out: PageSummary['paginationLinks'] = [];
+  for (const { rel, href } of facts.input.html.paginationLinks) {
+    const url = normaliseUrl(href, facts.base);
+    if (url && !out.some((l) => l.rel === rel && l.url === url)) out.push({ rel, url });
+  }
+  return out;
+}
+
+/** The internal links with the text of the first link to each (resolved as the links are). */
+function internalLinks(facts: PageFacts): PageSummary['internalLinks'] {
+  const texts = new Map<string, string>();
+  for (const { href, text } of facts.input.html.linkTexts) {
+    const target = facts.resolveLink(href);
+    if (target?.internal && !texts.has(target.url)) texts.set(target.url, text);
+  }
+  return [...facts.internal].map(([url, nofollow]) => ({ url, nofollow, text: texts.get(url) ?? '' }));
 }
 
 /** The summary of a meta-refresh redirect: the facts of its HTML as they are, its refresh target as its only link. */
@@ -189,6 +210,7 @@ function redirectSummary(facts: PageFacts): PageSummary {
     hreflang: [],
     language: null,
     metaRefreshUrl: facts.metaRefreshUrl,
+    paginationLinks: [],
     refreshRedirect: true,
     metaRobots: html.metaRobots.length ? html.metaRobots.join(', ') : null,
     xRobotsTag: facts.xRobotsTag,

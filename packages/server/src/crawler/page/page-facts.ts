@@ -47,7 +47,8 @@ export interface PageSummary {
   noindex: boolean;
   nofollow: boolean;
   indexable: boolean;
-  internalLinks: { url: string; nofollow: boolean }[];
+  /** `text`: the first link's text to that URL (html-analyser.ts `linkTexts`), '' when none was read. */
+  internalLinks: { url: string; nofollow: boolean; text: string }[];
   externalLinks: string[];
   /** What the page loads (stylesheets, scripts, images…), resolved, once per URL. */
   resources: HtmlResource[];
@@ -60,6 +61,8 @@ export interface PageSummary {
    */
   language: { tag: string; fromUrl: boolean } | null;
   metaRefreshUrl: string | null;
+  /** `<link rel="next|prev">` targets, resolved: followed, and reported when broken. */
+  paginationLinks: { rel: 'next' | 'prev'; url: string }[];
   /**
    * The page is a meta-refresh redirect (a refresh to another URL within
    * THRESHOLDS.metaRefreshRedirectSeconds): followed as a redirect, not audited as content.

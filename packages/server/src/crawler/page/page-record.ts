@@ -44,6 +44,9 @@ export function emptyRecord(url: string, depth: number, via: DiscoveredVia, inte
   };
 }
 
+/** Internal links a page record carries for the inlinks read: the first ones of the page. */
+export const LINKS_KEPT = 1_000;
+
 /** Fills `record` with what the analysis of its HTML found. */
 export function fillFromAnalysis(record: PageRecord, summary: PageSummary, html: HtmlFacts, digest: TextDigest): void {
   Object.assign(record, {
@@ -68,6 +71,11 @@ export function fillFromAnalysis(record: PageRecord, summary: PageSummary, html:
     simhash: digest.simhash,
     redirect_url: summary.refreshRedirect ? summary.metaRefreshUrl : null,
   } satisfies Partial<PageRecord>);
+  const links = summary.internalLinks
+    .filter((l) => l.url !== record.url)
+    .slice(0, LINKS_KEPT)
+    .map(({ url, text, nofollow }) => ({ url, text, nofollow: nofollow || summary.nofollow }));
+  if (links.length) record.links = links;
 }
 
 /** Parsed JSON-LD blocks, up to a total size, so a page record stays small. */

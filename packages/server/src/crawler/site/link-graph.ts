@@ -42,6 +42,8 @@ export class LinkGraph {
   private readonly pending = new PendingLinks();
   private readonly nofollow: NofollowLinks;
   readonly hreflang: HreflangMap = new Map();
+  /** `<link rel="next|prev">` links: source id, 0 for next or 1 for prev, target id; judged at the end. */
+  private readonly pagination: number[] = [];
   /** Pages with hreflang annotations in their HTML, internal targets or not (sitemap entries: SiteFiles.sitemapHreflangEntries). */
   hreflangPages = 0;
 
@@ -82,6 +84,12 @@ export class LinkGraph {
     }
     if (summary.hreflang.length) this.hreflangPages++;
     this.addAlternates(id, alternates);
+    // Pagination links are followed as links are, and judged once the crawl has recorded what it could.
+    for (const p of summary.paginationLinks) {
+      if (p.url === url || !this.ctx.scope.isInternal(p.url)) continue;
+      const target = this.ctx.scheduler.discover(p.url, childDepth, 'link') ?? this.ctx.reg.get(p.url);
+      if (target !== undefined && target !== null) this.pagination.push(id, p.rel === 'next' ? 0 : 1, target);
+    }
     return links;
   }
 
@@ -129,9 +137,22 @@ export class LinkGraph {
     }
   }
 
-  /** The crawl's end: the pages whose nofollow links still wait on a target never recorded are reported as they stand. */
-  finish(): Promise<void> {
-    return this.nofollow.finish();
+  /**
+   * The crawl's end: the pages whose nofollow links still wait on a target never recorded are
+   * reported as they stand; a `<link rel="next|prev">` whose recorded target is broken is reported
+   * as a broken internal link of its page (a target the crawl did not record is not judged).
+   */
+  async finish(): Promise<void> {
+    await this.nofollow.finish();
+    const reg = this.ctx.reg;
+    for (let i = 0; i < this.pagination.length; i += 3) {
+      const [source, rel, target] = [this.pagination[i], this.pagination[i + 1], this.pagination[i + 2]];
+      if (reg.state[target] !== State.Done) continue;
+      const problem = linkProblem(reg, target);
+      if (problem?.name === 'broken_internal_link') {
+        await this.ctx.output.issue(problem.name, source, `rel="${rel === 0 ? 'next' : 'prev'}" to ${reg.url(target)}: ${problem.why}`);
+      }
+    }
   }
 
   private async judge(source: number, target: number): Promise<void> {

@@ -55,11 +55,19 @@ async function runCrawl(job: CrawlJob & { lease: CrawlLease }, control: RunningC
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     signal.addEventListener('abort', onAbort);
-    const done = fetchStage({ ...job, signal: controller.signal });
-    control.track(crawlId, done.then(() => undefined, () => undefined), controller);
+    const done = fetchStage({ ...job, signal: controller.signal }).catch(async (error: unknown) => {
+      // Aborted by a stop before the fetch could say so (its first requests still open): a stop too.
+      if (controller.signal.aborted && (await stopRequested(services, crawlId))) return 'stopped' as const;
+      throw error;
+    });
+    // What a stop waits for: the fetch and, when it ends stopped, the crawl settled `stopped` with
+    // its crawl.stopped event. Awaiting the fetch alone let the campaign deletion that asked for the
+    // stop delete the crawl before it was settled: its subscribers never heard of it.
+    const stoppedSettled = done.then((end) => (end === 'stopped' ? finishStopped(services, crawlId, lease) : undefined));
+    control.track(crawlId, stoppedSettled.then(() => undefined, () => undefined), controller);
     try {
       const end = await done;
-      if (end === 'stopped') return finishStopped(services, crawlId, lease);
+      if (end === 'stopped') return await stoppedSettled;
       // The site could not be reached: a failure the subscriber hears of (crawl.failed), docs/decisions/crawl-lifecycle.md.
       if (typeof end === 'object') return finishFailed(services, crawlId, end.unreachable, lease);
     } catch (error) {
@@ -72,4 +80,10 @@ async function runCrawl(job: CrawlJob & { lease: CrawlLease }, control: RunningC
     if (signal.aborted) return;
   }
   await postProcess(job);
+}
+
+/** Whether a stop was asked for the crawl (a deleted campaign or project), by this process or another. */
+async function stopRequested(services: Services, crawlId: string): Promise<boolean> {
+  const row = (await services.knex('crawls').where({ id: crawlId }).first('stop_requested')) as { stop_requested: boolean | number } | undefined;
+  return row !== undefined && bool(row.stop_requested);
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type Crawl, type PageSpeedResult } from '@siteaudit/schema';
-import { CRAWL_STEPS, localiseCrawlError, type CrawlStep } from '@siteaudit/schema/rules';
+import { CRAWL_STEPS, localiseCrawlError, pagesPerSecond, type CrawlStep } from '@siteaudit/schema/rules';
 import type { Language } from '@siteaudit/schema';
 import type { Caller } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
@@ -59,8 +59,11 @@ export function initialStagePlan(): StagePlanStep[] {
   return CRAWL_STEPS.map((stage) => ({ stage, state: 'pending', skip_reason: null }));
 }
 
-/** The crawl as answered; `error` in `language` (stored in English: events carry it so). */
-export function toCrawl(row: CrawlRow, language: Language = 'en'): Crawl {
+/**
+ * The crawl as answered; `error` in `language` (stored in English: events carry it so). `finished_at`
+ * is set when fetching ends, so the pages per second are over the fetch once it has ended.
+ */
+export function toCrawl(row: CrawlRow, language: Language = 'en', now = Date.now()): Crawl {
   const steps = json<StagePlanStep[]>(row.stage_plan, initialStagePlan());
   const current = steps.findIndex((s) => s.state === 'pending' || s.state === 'running');
   return {
@@ -76,7 +79,12 @@ export function toCrawl(row: CrawlRow, language: Language = 'en'): Crawl {
       settled: bool(row.settled),
       steps,
     },
-    pages: { crawled: row.pages_crawled, discovered: row.pages_discovered, budget: row.pages_budget },
+    pages: {
+      crawled: row.pages_crawled,
+      discovered: row.pages_discovered,
+      budget: row.pages_budget,
+      per_second: pagesPerSecond(row.pages_crawled, row.started_at, row.finished_at, now),
+    },
     issue_counts: { error: row.issues_error, warning: row.issues_warning, info: row.issues_info },
     truncated: bool(row.truncated),
     blocked: bool(row.blocked),

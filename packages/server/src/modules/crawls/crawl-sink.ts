@@ -42,6 +42,7 @@ const PAGE_CHUNK = 40;
 const ISSUE_CHUNK = 120;
 const RESOURCE_CHUNK = 80;
 const PAGE_RESOURCES_CHUNK = 300;
+const LINK_CHUNK = 150;
 
 /**
  * A multi-row INSERT of the crawl's own tables as one raw statement, its text made once per
@@ -90,6 +91,7 @@ const ISSUE_COLUMNS = ['crawl_id', 'seq', 'name', 'severity', 'severity_rank', '
 const insertPages = rowInserter('crawl_pages', PAGE_COLUMNS, ['crawl_id', 'url_hash']);
 const insertPageResources = rowInserter('crawl_page_resources', ['crawl_id', 'url_hash', 'resource_ids'], ['crawl_id', 'url_hash']);
 const insertIssues = rowInserter('crawl_issues', ISSUE_COLUMNS);
+const insertLinks = rowInserter('crawl_links', ['crawl_id', 'seq', 'target_hash', 'source_seq', 'anchor_text', 'nofollow']);
 
 export interface CrawlSink {
   pages(batch: PageRecord[]): Promise<void>;
@@ -105,6 +107,7 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
   const { knex } = services;
   let pageSeq = 0;
   let issueSeq = 0;
+  let linkSeq = 0;
   let lastProgress = 0;
   let stopCheck: Promise<void> = Promise.resolve();
   const hashOf = recentUrlHashes();
@@ -136,10 +139,13 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
       ]);
       // The ids of the resources each page uses, as one short text value per page (010-crawl-resources.ts).
       const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [[crawlId, rows[i][3], p.resource_ids.join(',')]] : []));
+      // Its internal links, for the inlinks read (026-crawl-links.ts): the source by its page's seq.
+      const links = batch.flatMap((p, i) => (p.links ?? []).map((l) => [crawlId, linkSeq++, hashOf(l.url), rows[i][1], l.text, l.nofollow]));
       // One URL is stored once: a row already there (the unique index) is kept, never doubled.
       await lease.write(async (trx) => {
         for (let i = 0; i < rows.length; i += PAGE_CHUNK) await insertPages(trx, rows.slice(i, i + PAGE_CHUNK));
         for (let i = 0; i < uses.length; i += PAGE_RESOURCES_CHUNK) await insertPageResources(trx, uses.slice(i, i + PAGE_RESOURCES_CHUNK));
+        for (let i = 0; i < links.length; i += LINK_CHUNK) await insertLinks(trx, links.slice(i, i + LINK_CHUNK));
       });
       services.metrics?.pagesFetched(rows.length);
     },

@@ -63,6 +63,13 @@ function afterSeq(query: Knex.QueryBuilder, after: unknown[] | null): Knex.Query
   return query.orderBy('seq', 'asc');
 }
 
+interface InlinkRow {
+  seq: number;
+  url: string;
+  anchor_text: string;
+  nofollow: boolean | number;
+}
+
 const STATUS_RANGES: Record<string, [number, number]> = { '2xx': [200, 299], '3xx': [300, 399], '4xx': [400, 499], '5xx': [500, 599] };
 
 export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'crawls'>> {
@@ -91,6 +98,7 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
       if (query.severity) q.andWhere({ severity: query.severity });
       if (query.category) q.andWhere({ category: query.category });
       if (query.name) q.andWhere({ name: query.name });
+      if (query.url) q.andWhere({ url_hash: urlHash(query.url) });
       // Errors first, then warnings, then info; within a severity, the order found.
       const [rank, seq] = (ctx.page.after ?? []) as [number?, number?];
       if (rank !== undefined && seq !== undefined) {
@@ -122,6 +130,19 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
       const issues = await knex('crawl_issues').where({ crawl_id: crawl.id, url_hash: page.url_hash }).orderBy([{ column: 'severity_rank' }, { column: 'seq' }]);
       const resources = await pageResources(knex, crawl.id, page.url_hash);
       return { body: { data: { ...toPage(page), issues: issues.map((row) => toIssue(row, ctx.language)), resources } } };
+    },
+
+    async listCrawlPageInlinks(ctx, { params, query }) {
+      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const target = urlHash(query.url);
+      if (!(await knex('crawl_pages').where({ crawl_id: crawl.id, url_hash: target }).first('seq'))) throw notFound();
+      // The linking page by its seq (026-crawl-links.ts); a page row never stored (a duplicate) drops its links.
+      const q = knex('crawl_links as l')
+        .join('crawl_pages as p', (on) => on.on('p.crawl_id', '=', 'l.crawl_id').andOn('p.seq', '=', 'l.source_seq'))
+        .where({ 'l.crawl_id': crawl.id, 'l.target_hash': target });
+      if (ctx.page.after) q.andWhere('l.seq', '>', Number(ctx.page.after[0]));
+      const rows = (await q.orderBy('l.seq').limit(ctx.page.limit + 1).select('l.seq', 'p.url', 'l.anchor_text', 'l.nofollow')) as InlinkRow[];
+      return { items: rows, key: (r: InlinkRow) => [r.seq], map: (r: InlinkRow) => ({ url: r.url, anchor_text: r.anchor_text, nofollow: bool(r.nofollow) }) };
     },
 
     async listCrawlChanges(ctx, { params, query }) {

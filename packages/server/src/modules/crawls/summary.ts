@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { IssueSummary, Language, TemplatePattern } from '@siteaudit/schema';
-import { checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, templatePattern, topCause } from '@siteaudit/schema/rules';
+import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, templatePattern, topCause } from '@siteaudit/schema/rules';
 import { issueDetailsIn } from '../../reports/issue-details.js';
 import type { CrawlRow } from './crawl-row.js';
 
 /**
  * The issue summary of a crawl: one group per issue name, errors first then the most frequent;
- * `totals` are the sums of the groups by severity. Served by the API and printed in exports.
+ * `totals` are the sums of the groups by severity; each group has its check's label in `language`.
+ * Served by the API and printed in exports.
  * Each group says how many pages it is on, and the template decisions its occurrences make
  * (`templates`: one cause on more than half of the HTML pages of the site, or else of a section,
  * schema rules/template-patterns.ts).
@@ -32,7 +33,7 @@ export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'pro
     const occurrences = Number(g.occurrences);
     const pages = Number(g.pages);
     totals[g.severity] += occurrences;
-    out.push({ name: g.name, severity: g.severity, category: g.category, occurrences, pages, templates: await templatesOf(knex, crawl.id, g.name, pages, html, language) });
+    out.push({ name: g.name, label: checkLabel(g.name, language), severity: g.severity, category: g.category, occurrences, pages, templates: await templatesOf(knex, crawl.id, g.name, pages, html, language) });
   }
   return { crawl_id: crawl.id, totals, protection_occurrences: crawl.protection_occurrences, groups: out };
 }

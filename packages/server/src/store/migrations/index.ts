@@ -20,6 +20,7 @@ import * as changesGoneWithPage from './018-changes-gone-with-page.js';
 import * as logImportTruncation from './019-log-import-truncation.js';
 import * as issueSections from './021-issue-sections.js';
 import * as exportBranding from './024-export-branding.js';
+import * as crawlLinks from './026-crawl-links.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '019-log-import-truncation': logImportTruncation,
   '021-issue-sections': issueSections,
   '024-export-branding': exportBranding,
+  '026-crawl-links': crawlLinks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

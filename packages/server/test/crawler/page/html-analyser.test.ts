@@ -185,4 +185,21 @@ describe('protection pages', () => {
     expect(detectProtection({ status: 403, headers: {}, title: '403 Forbidden', body: 'nginx' })).toBeNull();
     expect(detectProtection({ status: 503, headers: {}, title: 'Maintenance', body: 'back soon' })).toBeNull();
   });
+
+  it('keeps each linked href once with the first link’s text, else its label, for the inlinks read', () => {
+    const f = analyse(
+      `<body><a href="/a"> First   <b>words</b> </a><a href="/a">Second</a>` +
+        `<a href="/b" aria-label="Labelled"></a><a href="/c"><img src="/i.png" alt="Logo"></a><a href="/d"></a>` +
+        `<a href="#top">Top</a><a href="/e">${'long '.repeat(100)}</a></body>`,
+    );
+    expect(f.linkTexts.slice(0, 4)).toEqual([
+      { href: '/a', text: 'First words' },
+      { href: '/b', text: 'Labelled' },
+      { href: '/c', text: 'Logo' },
+      { href: '/d', text: '' },
+    ]);
+    // In-page anchors are not links; a long text is cut at 200 characters.
+    expect(f.linkTexts.map((l) => l.href)).toEqual(['/a', '/b', '/c', '/d', '/e']);
+    expect(f.linkTexts[4].text).toHaveLength(200);
+  });
 });

@@ -295,9 +295,9 @@ describe('page-level checks', () => {
     const { findings, summary } = audit(html({ links: '<a href="/">home</a> <a href="/x" rel="nofollow">x</a> <a href="/y" rel="external NoFollow">y</a>' }));
     expect(findings.map((f) => f.name)).toEqual([]);
     expect(summary.internalLinks).toEqual([
-      { url: 'https://shop.example/', nofollow: false },
-      { url: 'https://shop.example/x', nofollow: true },
-      { url: 'https://shop.example/y', nofollow: true },
+      { url: 'https://shop.example/', nofollow: false, text: 'home' },
+      { url: 'https://shop.example/x', nofollow: true, text: 'x' },
+      { url: 'https://shop.example/y', nofollow: true, text: 'y' },
     ]);
     const page = audit(html({ head: '<meta name="robots" content="nofollow">' }));
     expect(page.findings.map((f) => f.name)).toEqual([]);

@@ -22,6 +22,7 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
     hreflang: [],
     language: null,
     metaRefreshUrl: null,
+    paginationLinks: [],
     refreshRedirect: false,
     metaRobots: null,
     xRobotsTag: null,
@@ -29,8 +30,8 @@ function summary(over: Partial<PageSummary> = {}): PageSummary {
   };
 }
 
-const link = (path: string) => ({ url: `${START}${path}`, nofollow: false });
-const nofollowLink = (path: string) => ({ url: `${START}${path}`, nofollow: true });
+const link = (path: string) => ({ url: `${START}${path}`, nofollow: false, text: '' });
+const nofollowLink = (path: string) => ({ url: `${START}${path}`, nofollow: true, text: '' });
 
 describe('link graph: what a link is worth reporting', () => {
   it('judges a target by its own status and the end of its redirect chain', () => {
