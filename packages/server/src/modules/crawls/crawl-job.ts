@@ -55,11 +55,16 @@ async function runCrawl(job: CrawlJob & { lease: CrawlLease }, control: RunningC
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     signal.addEventListener('abort', onAbort);
-    const done = fetchStage({ ...job, signal: controller.signal }).catch(async (error: unknown) => {
-      // Aborted by a stop before the fetch could say so (its first requests still open): a stop too.
-      if (controller.signal.aborted && (await stopRequested(services, crawlId))) return 'stopped' as const;
-      throw error;
-    });
+    // Aborted by a stop, the fetch is a stop whatever it ended with: before it could say so (its
+    // first requests still open, an error), or as its last page came in (a normal end).
+    const stoppedByAbort = async () => controller.signal.aborted && (await stopRequested(services, crawlId));
+    const done = fetchStage({ ...job, signal: controller.signal }).then(
+      async (end) => (end !== 'stopped' && (await stoppedByAbort()) ? ('stopped' as const) : end),
+      async (error: unknown) => {
+        if (await stoppedByAbort()) return 'stopped' as const;
+        throw error;
+      },
+    );
     // What a stop waits for: the fetch and, when it ends stopped, the crawl settled `stopped` with
     // its crawl.stopped event. Awaiting the fetch alone let the campaign deletion that asked for the
     // stop delete the crawl before it was settled: its subscribers never heard of it.
