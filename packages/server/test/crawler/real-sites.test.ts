@@ -360,8 +360,8 @@ function compareBrokenLinks(d: Differences, issues: IssueRecord[], reading: Site
   const got = new Set<string>();
   for (const i of issues) {
     if (i.name !== 'broken_internal_link') continue;
-    // details: "link to <url>: <why>"
-    got.add(`${i.url} -> ${/^link to (\S+?):? /.exec(i.details ?? '')?.[1]}`);
+    // details: "link to <url>: <why>", or for a <link rel="next|prev">: 'rel="next" to <url>: <why>'
+    got.add(`${i.url} -> ${/^(?:link|rel="(?:next|prev)") to (\S+?):? /.exec(i.details ?? '')?.[1]}`);
   }
   d.sets('broken_internal_link', got, reading.brokenLinks);
 }

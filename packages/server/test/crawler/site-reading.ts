@@ -110,6 +110,8 @@ export interface PageReading {
   canonical: string | null;
   /** Distinct normalised targets of <a href>/<area href> (in-page `#…` hrefs left out). */
   internalLinks: Set<string>;
+  /** Internal targets of `<link rel="next">` and `<link rel="prev">` (the crawler follows and checks them). */
+  pagination: Set<string>;
   externalLinks: Set<string>;
   /** A meta refresh target, normalised. */
   refresh: string | null;
@@ -157,6 +159,7 @@ export function readPage(html: string, pageUrl: string): PageReading {
     h1: null,
     canonical: null,
     internalLinks: new Set(),
+    pagination: new Set(),
     externalLinks: new Set(),
     refresh: null,
     refreshDelay: 0,
@@ -213,6 +216,10 @@ export function readPage(html: string, pageUrl: string): PageReading {
         else if (r.some((x) => x === 'icon' || x.endsWith('-icon') || x === 'apple-touch-icon-precomposed')) resource(href, 'icon');
         else if (r.includes('manifest')) resource(href, 'manifest');
         else if (r.includes('preload') || r.includes('modulepreload')) resource(href, 'preload');
+        if ((r.includes('next') || r.includes('prev')) && href !== undefined && href.trim() !== '') {
+          const url = normalise(href.trim(), base);
+          if (url && siteOf(url) === site) reading.pagination.add(url);
+        }
         break;
       }
       case 'a':
@@ -352,7 +359,7 @@ export function readSite(root: string, origin: string, startUrl: string, exclude
   for (const page of pages.values()) {
     if (!page.html) continue;
     const stub = refreshRedirect(page.html, page.url, site) !== null;
-    for (const target of stub ? [] : linkTargets(page.html, page.url, site)) {
+    for (const target of stub ? [] : new Set([...linkTargets(page.html, page.url, site), ...page.html.pagination])) {
       if (pages.has(target) && finalStatus(target) >= 400) brokenLinks.add(`${page.url} -> ${target}`);
     }
     for (const url of page.html.resources.keys()) {
