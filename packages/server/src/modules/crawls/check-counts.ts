@@ -45,12 +45,16 @@ export async function crawlChecks(knex: Db, crawlId: string, checks?: CheckCount
  * pages aside (the crawler audits exactly those).
  */
 export async function auditedPages(knex: Db, crawlId: string): Promise<number> {
-  const [{ count }] = await knex('crawl_pages')
+  const [{ count }] = await htmlPagesOf(knex, crawlId).count({ count: '*' });
+  return Number(count);
+}
+
+/** The crawl's internal pages answering 2xx with HTML, fetched without error: the query the page checks' readers start from. */
+export function htmlPagesOf(knex: Db, crawlId: string): Knex.QueryBuilder {
+  return knex('crawl_pages')
     .where({ crawl_id: crawlId, is_internal: true })
     .whereNull('error_type')
     .andWhere('status_code', '>=', 200)
     .andWhere('status_code', '<', 300)
-    .andWhere('content_type', 'like', '%html%')
-    .count({ count: '*' });
-  return Number(count);
+    .andWhere('content_type', 'like', '%html%');
 }

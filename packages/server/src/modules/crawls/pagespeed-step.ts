@@ -6,6 +6,7 @@
  * exported for tests.
  */
 import type { Knex } from 'knex';
+import { htmlPagesOf } from './check-counts.js';
 import { compilePatterns } from '@siteaudit/schema/rules';
 import { CHECKS, SEVERITY_WEIGHTS, THRESHOLDS } from '../../crawler/index.js';
 import type { PageSpeedMeasurement, PageSpeedProvider, PageSpeedStrategy } from '../../providers/pagespeed.js';
@@ -76,12 +77,7 @@ export function chooseSample(pages: CandidatePage[], size = CATEGORY_SAMPLE_SIZE
 
 /** Reads the candidate pages of a crawl and chooses the sample. */
 export async function selectSample(knex: Knex, crawlId: string): Promise<SampleEntry[]> {
-  const rows = (await knex('crawl_pages')
-    .where({ crawl_id: crawlId, is_internal: true })
-    .whereNull('error_type')
-    .andWhere('status_code', '>=', 200)
-    .andWhere('status_code', '<', 300)
-    .andWhere('content_type', 'like', '%html%')
+  const rows = (await htmlPagesOf(knex, crawlId)
     .select('url', 'depth', 'seq')) as (Omit<CandidatePage, 'depth'> & { depth: number | null })[];
   return chooseSample(rows.map((r) => ({ url: r.url, depth: clickDepthOrder(r.depth), seq: Number(r.seq) })));
 }

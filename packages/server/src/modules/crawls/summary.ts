@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { htmlPagesOf } from './check-counts.js';
 import type { IssueSummary, Language, TemplatePattern } from '@siteaudit/schema';
 import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, templatePattern, topCause } from '@siteaudit/schema/rules';
 import { issueDetailsIn } from '../../reports/issue-details.js';
@@ -40,12 +41,7 @@ export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'pro
 
 /** HTML pages of the crawl (internal, answering 2xx with HTML, challenge pages and meta-refresh stubs aside: what the page checks judge), in all and per section. */
 async function htmlPages(knex: Knex, crawlId: string): Promise<{ total: number; sections: Map<string, number> }> {
-  const rows = (await knex('crawl_pages')
-    .where({ crawl_id: crawlId, is_internal: true })
-    .whereNull('error_type')
-    .andWhere('status_code', '>=', 200)
-    .andWhere('status_code', '<', 300)
-    .andWhere('content_type', 'like', '%html%')
+  const rows = (await htmlPagesOf(knex, crawlId)
     // A meta-refresh stub answers 200 with HTML but is a redirect (redirect_url set): no page check judges it.
     .whereNull('redirect_url')
     .select('section')
