@@ -1,11 +1,13 @@
 /**
  * The crawl sink alone (modules/crawls/crawl-sink.ts): what storing a crawl's pages and issues
  * costs the thread that answers HTTP, and the process, on SQLite, with no crawl, no site and no
- * HTTP around it. Pages shaped as the dense site's (`--site dense` of run.ts): 6 issue rows and a
- * page row a page, batches of 200 as the crawler sends them (pages first, then their issues).
+ * HTTP around it. Pages shaped as the dense site's (`--site dense` of run.ts): 6 issue rows, a
+ * page row and 21 internal link rows a page, batches of 200 as the crawler sends them (pages
+ * first, then their issues). Wall time is given too: the store's writes are serial, and their
+ * wall time a page bounds the crawl's pages per second.
  * CPU time, not wall time, so a loaded machine moves it little.
  *
- *   npx tsx bench/crawl/sink.ts [--pages 20000] [--runs 3]
+ *   npx tsx bench/crawl/sink.ts [--pages 20000] [--runs 3] [--links 21]
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,8 +21,9 @@ import type { Services } from '../../packages/server/src/services.js';
 import type { JobLease } from '../../packages/server/src/jobs/job-runner.js';
 import type { Logger } from '../../packages/server/src/observability/logger.js';
 
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { pages: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' }, links: { type: 'string', default: '21' } } });
 const pages = Number(values.pages);
+const linksPerPage = Number(values.links);
 const BATCH = 200;
 
 /** CPU ms of this process's main thread (Linux, 10 ms ticks). */
@@ -38,6 +41,8 @@ const CHECKS: [string, IssueRecord['severity'], string, string][] = [
   ['og_missing', 'info', 'social', 'missing og:title, og:description, og:image'],
   ['title_too_short', 'info', 'content', 'title of 18 characters (at least 30)'],
 ];
+
+const LINK_WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'shop', 'offer'];
 
 function page(i: number): PageRecord {
   return {
@@ -60,6 +65,11 @@ function page(i: number): PageRecord {
     images: 1,
     images_without_alt: 0,
     resource_ids: [0],
+    // 20 links to random pages and the next one, as densePageHtml writes them.
+    links: [
+      ...Array.from({ length: 20 }, (_, k) => ({ url: `http://127.0.0.1:40123/p/${(i * 7919 + k * 104729 + ((i * k) % 97) * 15485863) % pages}`, text: LINK_WORDS[(i + k) % LINK_WORDS.length], nofollow: false })),
+      { url: `http://127.0.0.1:40123/p/${(i + 1) % pages}`, text: 'next', nofollow: false },
+    ].slice(0, linksPerPage),
   } as unknown as PageRecord;
 }
 
@@ -80,17 +90,23 @@ async function once(run: number): Promise<Record<string, number>> {
     const sink = crawlSink(services, `00000000-0000-4000-8000-${String(run).padStart(12, '0')}`, lease, log, () => undefined);
     const cpu = process.cpuUsage();
     const main = mainThreadCpuMs();
+    const started = performance.now();
     for (let start = 0; start < pages; start += BATCH) {
       const ids = Array.from({ length: Math.min(BATCH, pages - start) }, (_, k) => start + k);
       await sink.pages(ids.map(page));
       const rows = ids.flatMap(issues);
       for (let k = 0; k < rows.length; k += BATCH) await sink.issues(rows.slice(k, k + BATCH));
     }
+    const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const mainMs = mainThreadCpuMs() - main;
     const stored = await db.knex('crawl_issues').count({ n: '*' }).first();
     if (Number(stored?.n) !== pages * CHECKS.length) throw new Error(`stored ${stored?.n} issue rows, expected ${pages * CHECKS.length}`);
-    return { process_us_per_page: Math.round((used.user + used.system) / pages), main_thread_us_per_page: Math.round((mainMs * 1000) / pages) };
+    return {
+      wall_us_per_page: Math.round((wallMs * 1000) / pages),
+      process_us_per_page: Math.round((used.user + used.system) / pages),
+      main_thread_us_per_page: Math.round((mainMs * 1000) / pages),
+    };
   } finally {
     await db.knex.destroy();
     await rm(dir, { recursive: true, force: true });
