@@ -15,7 +15,7 @@ import { spawnThread } from '../threads/spawn.js';
 import { abortError } from '../abort.js';
 import { createRenderer, type RendererOptions } from '../rendering/renderer.js';
 import { crawlSite } from '../crawler/index.js';
-import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning } from '../crawler/index.js';
+import type { CrawlConfig, CrawlOutcome, CrawlSink, CrawlTuning, SinkBatch } from '../crawler/index.js';
 import { fromThreadError, toThreadError, type FromThread, type ToThread } from './protocol.js';
 
 export interface CrawlRun {
@@ -44,10 +44,19 @@ export function spawnCrawlerThread(module: 'crawl-thread' | 'analysis-thread', n
   return spawnThread(import.meta.url, `./${module}.ts`, `${module}.js`, name, CRAWLER_THREAD_LIMITS);
 }
 
+/** A batch the crawl thread sent, waiting for the store. */
+interface QueuedWrite {
+  call: number;
+  write: SinkBatch;
+}
+
 interface Pending {
   sink: CrawlSink;
-  /** The writes of this crawl, applied one after the other in the order the thread sent them. */
+  /** The batches sent and not yet written, in the order the thread sent them. */
+  queue: QueuedWrite[];
+  /** The writing of the queue, while it runs: it ends once the queue is empty. */
   writes: Promise<void>;
+  draining: boolean;
   resolve(outcome: CrawlOutcome): void;
   reject(error: unknown): void;
   /** The first error the sink raised: the crawl ends with it. */
@@ -86,7 +95,9 @@ class CrawlThread {
       };
       this.crawls.set(id, {
         sink: run.sink,
+        queue: [],
         writes: Promise.resolve(),
+        draining: false,
         resolve: (outcome) => {
           settle();
           resolve(outcome);
@@ -122,18 +133,11 @@ class CrawlThread {
     if (!crawl) return;
     switch (message.type) {
       case 'write': {
-        // In order: resources before the issues about them, as the crawler emits them.
-        crawl.writes = crawl.writes.then(async () => {
-          try {
-            if (crawl.sinkError) throw crawl.sinkError;
-            const write = crawl.sink[message.method] as ((batch: unknown[]) => Promise<void>) | undefined;
-            await write?.call(crawl.sink, message.batch);
-            this.send({ type: 'ack', crawl: message.crawl, call: message.call });
-          } catch (error) {
-            crawl.sinkError ??= error;
-            this.send({ type: 'ack', crawl: message.crawl, call: message.call, error: toThreadError(error) });
-          }
-        });
+        crawl.queue.push({ call: message.call, write: { method: message.method, batch: message.batch } as SinkBatch });
+        if (!crawl.draining) {
+          crawl.draining = true;
+          crawl.writes = this.drain(message.crawl, crawl);
+        }
         break;
       }
       case 'progress':
@@ -147,6 +151,39 @@ class CrawlThread {
         await crawl.writes;
         crawl.reject(crawl.sinkError ?? fromThreadError(message.error));
         break;
+    }
+  }
+
+  /**
+   * Writes a crawl's batches in the order sent (resources before the issues about them, as the
+   * crawler emits them), each acknowledged once stored. The batches that arrived while the store
+   * wrote the previous ones are written together (`writeMany`: one transaction, one commit), so
+   * a store slower than the crawl catches up instead of pacing it one small batch at a time.
+   */
+  private async drain(id: number, crawl: Pending): Promise<void> {
+    try {
+      while (crawl.queue.length) {
+        let taken = crawl.queue.splice(0);
+        try {
+          if (crawl.sinkError) throw crawl.sinkError;
+          if (taken.length > 1 && crawl.sink.writeMany) {
+            await crawl.sink.writeMany(taken.map((q) => q.write));
+          } else {
+            while (taken.length) {
+              const { call, write } = taken[0];
+              await (crawl.sink[write.method] as ((batch: unknown[]) => Promise<void>) | undefined)?.call(crawl.sink, write.batch);
+              taken = taken.slice(1);
+              this.send({ type: 'ack', crawl: id, call });
+            }
+          }
+          for (const { call } of taken) this.send({ type: 'ack', crawl: id, call });
+        } catch (error) {
+          crawl.sinkError ??= error;
+          for (const { call } of taken) this.send({ type: 'ack', crawl: id, call, error: toThreadError(error) });
+        }
+      }
+    } finally {
+      crawl.draining = false;
     }
   }
 

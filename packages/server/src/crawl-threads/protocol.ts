@@ -7,10 +7,10 @@ import type { MessagePort } from 'node:worker_threads';
 import { PatternError, type PatternProblem } from '@siteaudit/schema/rules';
 import type { RendererOptions } from '../rendering/renderer.js';
 import type { AnalysisRequest, PageAnalysis } from '../crawler/index.js';
-import type { CrawlConfig, CrawlOutcome, CrawlTuning, CrawlSink } from '../crawler/index.js';
+import type { CrawlConfig, CrawlOutcome, CrawlTuning, SinkBatch } from '../crawler/index.js';
 
 /** The sink calls that write (awaited across threads); `progress` is sent without an answer. */
-export type SinkWrite = Exclude<keyof CrawlSink, 'progress'>;
+export type SinkWrite = SinkBatch['method'];
 export const SINK_WRITES: readonly SinkWrite[] = ['pages', 'issues', 'resources'];
 
 /** An error as it crosses a thread: enough to tell an abort from a failure and to log it. */

@@ -113,8 +113,17 @@ export interface CrawlSink {
    * without it (written before resources were checked) still gets their issues.
    */
   resources?(batch: ResourceRecord[]): Promise<void>;
+  /**
+   * Optional: several batches, in the order given, written together (one transaction), as if
+   * each were given to its method in turn. The crawl threads hand over the batches that wait on
+   * the store this way (crawl-threads/pool.ts); the crawler itself never calls it.
+   */
+  writeMany?(writes: SinkBatch[]): Promise<void>;
   progress(p: { crawled: number; discovered: number }): void;
 }
+
+/** One batch of the sink's, with the method it goes to. */
+export type SinkBatch = { method: 'pages'; batch: PageRecord[] } | { method: 'issues'; batch: IssueRecord[] } | { method: 'resources'; batch: ResourceRecord[] };
 
 /** Why a crawl could not proceed. */
 export type BlockedReason =

@@ -36,6 +36,7 @@ export type {
   CrawlConfig,
   CrawlOutcome,
   CrawlSink,
+  SinkBatch,
   CrawlTuning,
   DiscoveredVia,
   IssueRecord,

@@ -3,7 +3,7 @@
  * Every write is fenced by the run's lease, so a run that lost the crawl writes nothing more.
  */
 import { createHash } from 'node:crypto';
-import { normaliseUrl, type IssueRecord, type PageRecord, type ResourceRecord } from '../../crawler/index.js';
+import { normaliseUrl, type IssueRecord, type PageRecord, type ResourceRecord, type SinkBatch } from '../../crawler/index.js';
 import { LeaseLostError, type JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
 import { bool } from '../../store/database.js';
@@ -97,6 +97,11 @@ export interface CrawlSink {
   pages(batch: PageRecord[]): Promise<void>;
   issues(batch: IssueRecord[]): Promise<void>;
   resources(batch: ResourceRecord[]): Promise<void>;
+  /**
+   * Several batches, in order, in one transaction (one fence, one commit): what the crawl
+   * threads' batches waiting on the store are written as (crawl-threads/pool.ts).
+   */
+  writeMany(writes: SinkBatch[]): Promise<void>;
   progress(p: { crawled: number; discovered: number }): void;
   /** The last progress write and stop check, settled. */
   flushed(): Promise<void>;
@@ -111,79 +116,108 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
   let lastProgress = 0;
   let stopCheck: Promise<void> = Promise.resolve();
   const hashOf = recentUrlHashes();
+
+  /** The rows of a batch (sequence numbers taken now, in the order batches come) and their writing. */
+  function prepare(write: SinkBatch): { write(trx: Knex.Transaction): Promise<void>; pages: number } {
+    switch (write.method) {
+      case 'pages': {
+        const batch = write.batch;
+        const rows = batch.map((p) => [
+          crawlId,
+          pageSeq++,
+          p.url,
+          hashOf(p.url),
+          sectionOf(p.url),
+          p.status_code,
+          p.error_type,
+          p.content_type,
+          p.is_internal,
+          p.depth,
+          p.title,
+          p.meta_description,
+          p.h1,
+          p.word_count,
+          p.canonical_url,
+          p.redirect_url,
+          p.response_time_ms,
+          p.size_bytes,
+          p.internal_links,
+          p.external_links,
+          p.images,
+          p.images_without_alt,
+        ]);
+        // The ids of the resources each page uses, as one short text value per page (010-crawl-resources.ts).
+        const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [[crawlId, rows[i][3], p.resource_ids.join(',')]] : []));
+        // Its internal links, for the inlinks read (026-crawl-links.ts): the source by its page's seq.
+        const links = batch.flatMap((p, i) => (p.links ?? []).map((l) => [crawlId, linkSeq++, hashOf(l.url), rows[i][1], l.text, l.nofollow]));
+        // One URL is stored once: a row already there (the unique index) is kept, never doubled.
+        return {
+          pages: rows.length,
+          async write(trx) {
+            for (let i = 0; i < rows.length; i += PAGE_CHUNK) await insertPages(trx, rows.slice(i, i + PAGE_CHUNK));
+            for (let i = 0; i < uses.length; i += PAGE_RESOURCES_CHUNK) await insertPageResources(trx, uses.slice(i, i + PAGE_RESOURCES_CHUNK));
+            for (let i = 0; i < links.length; i += LINK_CHUNK) await insertLinks(trx, links.slice(i, i + LINK_CHUNK));
+          },
+        };
+      }
+      case 'issues': {
+        const rows = write.batch.map((issue) => [
+          crawlId,
+          issueSeq++,
+          issue.name,
+          issue.severity,
+          SEVERITY_RANK[issue.severity],
+          issue.category,
+          issue.url,
+          hashOf(issue.url),
+          sectionOf(issue.url),
+          issue.details,
+        ]);
+        return {
+          pages: 0,
+          async write(trx) {
+            for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await insertIssues(trx, rows.slice(i, i + ISSUE_CHUNK));
+          },
+        };
+      }
+      case 'resources': {
+        const rows = write.batch.map((r) => ({
+          crawl_id: crawlId,
+          id: r.id,
+          url: r.url,
+          type: r.type,
+          is_internal: r.is_internal,
+          status_code: r.status_code,
+          final_status_code: r.final_status_code,
+          redirect_url: r.redirect_url,
+          error_type: r.error_type,
+          content_type: r.content_type,
+          size_bytes: r.size_bytes,
+        }));
+        return {
+          pages: 0,
+          async write(trx) {
+            for (let i = 0; i < rows.length; i += RESOURCE_CHUNK) await trx('crawl_resources').insert(rows.slice(i, i + RESOURCE_CHUNK));
+          },
+        };
+      }
+    }
+  }
+
+  async function writeMany(writes: SinkBatch[]): Promise<void> {
+    const prepared = writes.map(prepare);
+    await lease.write(async (trx) => {
+      for (const p of prepared) await p.write(trx);
+    });
+    const pages = prepared.reduce((n, p) => n + p.pages, 0);
+    if (pages) services.metrics?.pagesFetched(pages);
+  }
+
   return {
-    async pages(batch: PageRecord[]) {
-      const rows = batch.map((p) => [
-        crawlId,
-        pageSeq++,
-        p.url,
-        hashOf(p.url),
-        sectionOf(p.url),
-        p.status_code,
-        p.error_type,
-        p.content_type,
-        p.is_internal,
-        p.depth,
-        p.title,
-        p.meta_description,
-        p.h1,
-        p.word_count,
-        p.canonical_url,
-        p.redirect_url,
-        p.response_time_ms,
-        p.size_bytes,
-        p.internal_links,
-        p.external_links,
-        p.images,
-        p.images_without_alt,
-      ]);
-      // The ids of the resources each page uses, as one short text value per page (010-crawl-resources.ts).
-      const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [[crawlId, rows[i][3], p.resource_ids.join(',')]] : []));
-      // Its internal links, for the inlinks read (026-crawl-links.ts): the source by its page's seq.
-      const links = batch.flatMap((p, i) => (p.links ?? []).map((l) => [crawlId, linkSeq++, hashOf(l.url), rows[i][1], l.text, l.nofollow]));
-      // One URL is stored once: a row already there (the unique index) is kept, never doubled.
-      await lease.write(async (trx) => {
-        for (let i = 0; i < rows.length; i += PAGE_CHUNK) await insertPages(trx, rows.slice(i, i + PAGE_CHUNK));
-        for (let i = 0; i < uses.length; i += PAGE_RESOURCES_CHUNK) await insertPageResources(trx, uses.slice(i, i + PAGE_RESOURCES_CHUNK));
-        for (let i = 0; i < links.length; i += LINK_CHUNK) await insertLinks(trx, links.slice(i, i + LINK_CHUNK));
-      });
-      services.metrics?.pagesFetched(rows.length);
-    },
-    async issues(batch: IssueRecord[]) {
-      const rows = batch.map((issue) => [
-        crawlId,
-        issueSeq++,
-        issue.name,
-        issue.severity,
-        SEVERITY_RANK[issue.severity],
-        issue.category,
-        issue.url,
-        hashOf(issue.url),
-        sectionOf(issue.url),
-        issue.details,
-      ]);
-      await lease.write(async (trx) => {
-        for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await insertIssues(trx, rows.slice(i, i + ISSUE_CHUNK));
-      });
-    },
-    async resources(batch: ResourceRecord[]) {
-      const rows = batch.map((r) => ({
-        crawl_id: crawlId,
-        id: r.id,
-        url: r.url,
-        type: r.type,
-        is_internal: r.is_internal,
-        status_code: r.status_code,
-        final_status_code: r.final_status_code,
-        redirect_url: r.redirect_url,
-        error_type: r.error_type,
-        content_type: r.content_type,
-        size_bytes: r.size_bytes,
-      }));
-      await lease.write(async (trx) => {
-        for (let i = 0; i < rows.length; i += RESOURCE_CHUNK) await trx('crawl_resources').insert(rows.slice(i, i + RESOURCE_CHUNK));
-      });
-    },
+    pages: (batch) => writeMany([{ method: 'pages', batch }]),
+    issues: (batch) => writeMany([{ method: 'issues', batch }]),
+    resources: (batch) => writeMany([{ method: 'resources', batch }]),
+    writeMany,
     progress(p: { crawled: number; discovered: number }) {
       const now = Date.now();
       if (now - lastProgress < PROGRESS_EVERY_MS) return;
