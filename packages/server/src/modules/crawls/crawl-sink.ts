@@ -45,42 +45,57 @@ const PAGE_RESOURCES_CHUNK = 300;
 const LINK_CHUNK = 150;
 
 /**
- * A multi-row INSERT of the crawl's own tables as one raw statement, its text made once per
- * (table, row count) and kept: knex's query builder compiled every chunk's INSERT afresh (the
- * column list merged over every row, each value wrapped), the largest part of the store's writes
- * on the thread that answers HTTP. Rows are arrays in `columns` order. The statement is the one
- * knex writes, in the VALUES form both stores take. A chunk holding an `undefined` goes through
- * knex (which writes DEFAULT for it on PostgreSQL), so what is stored never differs. On SQLite a
- * statement issued a third time stays prepared (store/sqlite-client.ts): the sizes that recur are
- * the full chunk and the rest of a full batch of the crawler (batchSize 200), a few a table.
+ * A multi-row INSERT of the crawl's own tables as one raw statement, its text made once and kept:
+ * knex's query builder compiled every chunk's INSERT afresh (the column list merged over every
+ * row, each value wrapped), the largest part of the store's writes on the thread that answers
+ * HTTP. Rows are arrays in `columns` order. A chunk holding an `undefined` goes through knex
+ * (which writes DEFAULT for it on PostgreSQL), so what is stored never differs.
+ *
+ * On SQLite the rows go as one JSON text, unpacked by the statement (`json_each`): node-sqlite3
+ * converts each bound value on the calling thread, and a dense site's page binds about 200 (21
+ * link rows of 6, 6 issue rows of 10, its own row), which made that conversion the largest part of
+ * the thread that answers HTTP during a crawl (docs/benchmarks.md, "The dense, templated site").
+ * One string per chunk is converted instead, and SQLite reads the values off the JSON on its own
+ * thread: the same values (JSON's true is 1, as node-sqlite3 binds it), in the same order. The
+ * statement is one per table, kept prepared (store/sqlite-client.ts).
+ * On PostgreSQL (and for a chunk with a lone surrogate in a string) the rows are bound one value
+ * each, in the VALUES form (a statement per row count).
  */
 function rowInserter(table: string, columns: readonly string[], conflict?: readonly string[]) {
-  const statements = new Map<number, { sql: string; uses: number }>();
-  const head = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values `;
+  const statements = new Map<number, string>();
+  const names = columns.map((c) => `"${c}"`).join(', ');
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const tail = conflict ? ` on conflict (${conflict.map((c) => `"${c}"`).join(', ')}) do nothing` : '';
+  // `where true`: an INSERT … SELECT followed by ON CONFLICT needs it (SQLite's parser).
+  const fromJson = keptStatement(`insert into "${table}" (${names}) select ${columns.map((_, i) => `value ->> ${i}`).join(', ')} from json_each(?) where true${tail}`);
   return async (trx: Knex.Transaction, rows: unknown[][]): Promise<void> => {
     if (rows.length === 0) return;
-    const bindings: unknown[] = [];
-    for (const row of rows) {
-      for (const value of row) {
-        if (value === undefined) {
-          const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
-          const query = trx(table).insert(objects);
-          await (conflict ? query.onConflict([...conflict]).ignore() : query);
-          return;
-        }
-        bindings.push(value);
+    if (rows.some((row) => row.includes(undefined))) {
+      const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+      const query = trx(table).insert(objects);
+      await (conflict ? query.onConflict([...conflict]).ignore() : query);
+      return;
+    }
+    if (!isPostgres(trx)) {
+      const json = JSON.stringify(rows);
+      // A lone surrogate (escaped as \udxxx, the only place JSON.stringify writes one) is stored
+      // as U+FFFD when bound, as SQLite's JSON would not: such a chunk is bound value by value.
+      if (!json.includes('\\ud')) {
+        await trx.raw(fromJson, [json]);
+        return;
       }
     }
-    let statement = statements.get(rows.length);
-    if (statement === undefined) {
-      statement = { sql: head + Array.from({ length: rows.length }, () => tuple).join(', ') + tail, uses: 0 };
-      statements.set(rows.length, statement);
+    let sql = statements.get(rows.length);
+    if (sql === undefined) {
+      sql = `insert into "${table}" (${names}) values ${Array.from({ length: rows.length }, () => tuple).join(', ')}${tail}`;
+      statements.set(rows.length, sql);
     }
-    if (++statement.uses === 3) keptStatement(statement.sql);
-    await trx.raw(statement.sql, bindings as Knex.RawBinding[]);
+    await trx.raw(sql, rows.flat() as Knex.RawBinding[]);
   };
+}
+
+function isPostgres(trx: Knex.Transaction): boolean {
+  return (trx.client as { dialect?: string }).dialect === 'postgresql';
 }
 
 const PAGE_COLUMNS = [
