@@ -2,7 +2,7 @@
  * Where the crawler's findings go: pages and issues written in batches, progress now and then.
  * Every write is fenced by the run's lease, so a run that lost the crawl writes nothing more.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { normaliseUrl, type IssueRecord, type PageRecord, type ResourceRecord, type SinkBatch } from '../../crawler/index.js';
 import { LeaseLostError, type JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
@@ -15,7 +15,8 @@ import { keptStatement } from '../../store/sqlite-client.js';
 
 /** The key under which pages and issues are looked up by URL. */
 export function urlHash(url: string): string {
-  return createHash('sha256').update(normaliseUrl(url) ?? url).digest('hex');
+  // One-shot `hash`: about half the cost of a Hash object for a URL's few bytes (21 a page on a dense site).
+  return hash('sha256', normaliseUrl(url) ?? url, 'hex');
 }
 
 /**
