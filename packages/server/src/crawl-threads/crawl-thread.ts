@@ -18,8 +18,15 @@ import { fromThreadError, SINK_WRITES, toThreadError, type FromThread, type ToTh
 const port = parentPort;
 if (!port) throw new Error('crawl-thread.ts runs as a worker thread (crawl-threads/pool.ts)');
 
-/** Batches sent and not yet stored, per crawl, before a write waits for the oldest. */
-const WRITES_AHEAD = 4;
+/**
+ * Batches sent and not yet stored, per crawl, before a write waits for the oldest. The page whose
+ * write waits holds its place in the crawl's concurrency meanwhile: with 4, a dense site's crawl
+ * had most of its 8 places held by pages waiting on the store (docs/benchmarks.md, "The dense,
+ * templated site"), so a pause of the store (a WAL checkpoint) stopped the fetching at once. The
+ * main thread writes the batches waiting together (pool.ts), so a deeper queue also means fewer,
+ * larger transactions. A batch is at most 200 pages or issues.
+ */
+const WRITES_AHEAD = 16;
 /**
  * Progress crosses at most this often: the crawler reports after every page, and a message per
  * page cost the crawl about 6 % of its thread. Its readers (the stored progress, the log, the

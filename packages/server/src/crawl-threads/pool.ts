@@ -50,6 +50,12 @@ interface QueuedWrite {
   write: SinkBatch;
 }
 
+/**
+ * Batches written in one transaction at most: the store's connection is held for the whole
+ * transaction, and on SQLite every other request waits for it meanwhile.
+ */
+const MERGED_WRITES = 8;
+
 interface Pending {
   sink: CrawlSink;
   /** The batches sent and not yet written, in the order the thread sent them. */
@@ -163,7 +169,7 @@ class CrawlThread {
   private async drain(id: number, crawl: Pending): Promise<void> {
     try {
       while (crawl.queue.length) {
-        let taken = crawl.queue.splice(0);
+        let taken = crawl.queue.splice(0, MERGED_WRITES);
         try {
           if (crawl.sinkError) throw crawl.sinkError;
           if (taken.length > 1 && crawl.sink.writeMany) {
