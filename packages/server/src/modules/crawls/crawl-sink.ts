@@ -221,9 +221,12 @@ export function crawlSink(services: Services, crawlId: string, lease: JobLease, 
   }
 
   async function writeMany(writes: SinkBatch[]): Promise<void> {
-    const prepared = writes.map(prepare);
+    // Each batch's rows are made just before they are written, not all at once up front (the
+    // thread that answers HTTP gets a turn between them), and once: a retried transaction reuses
+    // them with the same sequence numbers.
+    const prepared: ReturnType<typeof prepare>[] = [];
     await lease.write(async (trx) => {
-      for (const p of prepared) await p.write(trx);
+      for (let i = 0; i < writes.length; i++) await (prepared[i] ??= prepare(writes[i])).write(trx);
     });
     const pages = prepared.reduce((n, p) => n + p.pages, 0);
     if (pages) services.metrics?.pagesFetched(pages);
