@@ -125,7 +125,7 @@ async function crawl(index: number, first: number, shift: boolean): Promise<Craw
 const t0 = performance.now();
 const before = await crawl(0, 0, false);
 // The first crawl settles as the server settles it: its own (first) comparison stored.
-const first = await writeChanges(knex, (work) => knex.transaction(work), before, undefined);
+const first = await writeChanges({ knex, write: (work) => knex.transaction(work), crawl: before, previous: undefined });
 await knex('crawls').where({ id: before.id }).update({ settled: true, changes: JSON.stringify(first) });
 const after = await crawl(1, Math.round(pages * 0.02), true);
 const setupMs = performance.now() - t0;
@@ -184,7 +184,7 @@ for (let r = 0; r < runs; r++) {
   const probe = writerProbe();
   // As settlement does it: the counts per check read once, then the comparison's fenced write.
   const counts = await time(() => checkCounts(knex, after.id));
-  const compare = await time(async () => writeChanges(knex, (work) => knex.transaction(work), after, await previousComparableCrawl(knex, after), counts.result));
+  const compare = await time(async () => writeChanges({ knex, write: (work) => knex.transaction(work), crawl: after, previous: await previousComparableCrawl(knex, after), counted: counts.result }));
   const writerWait = await probe.stop();
   summary = compare.result;
   const fixes = await time(() => recommendations(knex, after.id, 'en', counts.result));

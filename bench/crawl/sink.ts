@@ -87,7 +87,7 @@ async function once(run: number): Promise<Record<string, number>> {
     const lease: JobLease = { write: (work) => db.knex.transaction(work), fence: async () => undefined } as JobLease;
     const services = { knex: db.knex } as unknown as Services;
     const log = { warn() {}, info() {} } as unknown as Logger;
-    const sink = crawlSink(services, `00000000-0000-4000-8000-${String(run).padStart(12, '0')}`, lease, log, () => undefined);
+    const sink = crawlSink({ services, lease, row: { id: `00000000-0000-4000-8000-${String(run).padStart(12, '0')}` } }, log, () => undefined);
     const cpu = process.cpuUsage();
     const main = mainThreadCpuMs();
     const started = performance.now();

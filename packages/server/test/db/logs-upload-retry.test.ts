@@ -165,3 +165,43 @@ function monthYear(): string {
   const now = new Date();
   return `${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][now.getUTCMonth()]}/${now.getUTCFullYear()}`;
 }
+
+describe('an upload refused before its body is read', () => {
+  /** A request on `agent`: status, body, and whether it went on a socket an earlier request had used. */
+  function send(agent: http.Agent, method: string, path: string, headers: http.OutgoingHttpHeaders, body?: Buffer): Promise<{ status: number; text: string; reused: boolean }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(`${h.url}${path}`, { method, agent, headers: { authorization: `Bearer ${h.token}`, ...headers } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, text, reused: req.reusedSocket }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('keeps the kept-alive connection for the next request when at most 1 MiB is left unread (415, 404)', async () => {
+    const project = await newProject('Refused uploads');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const body = logBody(512 * 1024, 'refused');
+      const first = await send(agent, 'GET', `/v1/projects/${project}`, {});
+      expect(first.status).toBe(200);
+      // 415 is answered before a byte of the body is read; the server reads the rest away so the
+      // connection stays usable (closing with unread bytes reset the client's next request).
+      const refused = await send(agent, 'POST', `/v1/projects/${project}/log-imports`, { 'content-type': 'application/json', 'content-length': body.length }, body);
+      expect(refused.status).toBe(415);
+      expect(refused.reused).toBe(true);
+      const missing = await send(agent, 'POST', '/v1/projects/00000000-0000-4000-8000-000000000000/log-imports', { 'content-type': 'text/plain', 'content-length': body.length }, body);
+      expect(missing.status).toBe(404);
+      expect(missing.reused).toBe(true);
+      const after = await send(agent, 'GET', `/v1/projects/${project}`, {});
+      expect(after.status).toBe(200);
+      expect(after.reused).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
+});

@@ -57,7 +57,7 @@ function store(batches: RowBatch[]) {
         days.set(key, Number(v[6]));
         continue;
       }
-      const [, , path, , family, verification, hits, last, codes, bytes] = v as [string, string, string, string, string, string, number, string, string, number];
+      const [, , path, family, verification, hits, last, codes, bytes] = v as [string, string, string, string, string, number, string, string, number];
       const key = `${family}\t${verification}\t${path}`;
       const prior = urls.get(key) ?? { hits: 0, last: '', statuses: {}, bytes: 0 };
       prior.hits += hits;

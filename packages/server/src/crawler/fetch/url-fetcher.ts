@@ -12,7 +12,7 @@ import { emptyRecord } from '../page/page-record.js';
 import type { RobotsPolicy } from './robots-policy.js';
 import type { RedirectHop } from '../crawl-types.js';
 import { normaliseUrl } from '../url.js';
-import type { CrawlContext } from '../run/crawl-context.js';
+import type { CrawlContext, PageRef } from '../run/crawl-context.js';
 import type { HostSlot } from '../run/fetch-scheduler.js';
 
 /** One redirect response of a chain. */
@@ -47,10 +47,7 @@ interface Chain {
  * the host slot still held for it (null when the host is not rate-limited). The page stage works
  * on it.
  */
-export interface FetchedPage {
-  id: number;
-  url: string;
-  depth: number;
+export interface FetchedPage extends PageRef {
   response: HttpResponse;
   slot: HostSlot | null;
 }
@@ -95,7 +92,7 @@ export class UrlFetcher {
       return false;
     }
     if (!policy.isAllowed(url)) {
-      await this.recordBlocked(id, url, chain.depth, policy);
+      await this.recordBlocked(chain, policy);
       return false;
     }
     let response: HttpResponse;
@@ -162,9 +159,11 @@ export class UrlFetcher {
     return true;
   }
 
-  private async recordBlocked(id: number, url: string, depth: number, policy: RobotsPolicy): Promise<void> {
+  /** A URL robots.txt disallows (the chain's current one): recorded, never fetched. */
+  private async recordBlocked(page: PageRef, policy: RobotsPolicy): Promise<void> {
+    const { id } = page;
     this.ctx.reg.set(id, Flag.Blocked);
-    const record = emptyRecord(url, depth, this.ctx.reg.discoveredVia(id), true);
+    const record = emptyRecord(page.url, page.depth, this.ctx.reg.discoveredVia(id), true);
     record.error_type = 'blocked_by_robots';
     await this.ctx.output.record(id, record);
     await this.ctx.output.issue('blocked_by_robots', id, policy.state === 'unreachable' ? 'robots.txt is unreachable: everything is disallowed' : `disallowed for ${this.ctx.token}`);

@@ -12,7 +12,7 @@ import type { ExternalChecks } from '../site/external-checks.js';
 import type { ResourceChecks } from '../site/resource-checks.js';
 import { CHAIN_FAILED, Flag, isId } from '../run/url-registry.js';
 import type { HtmlFacts } from './html-analyser.js';
-import { FetchError, headerValue, type HttpResponse } from '../fetch/http-client.js';
+import { FetchError, headerValue } from '../fetch/http-client.js';
 import type { FetchedPage } from '../fetch/url-fetcher.js';
 import type { LinkGraph } from '../site/link-graph.js';
 import type { Finding, PageSummary } from './page-facts.js';
@@ -41,6 +41,15 @@ export interface PageStageOptions {
   browser: BrowserPassOptions | null;
   /** Where HTML is analysed: this thread, or page-analysis threads. */
   analyser: PageAnalyser;
+}
+
+/**
+ * A page in the stage: the response that ended its chain, with its id, URL, depth and host slot,
+ * and the record the stage fills. Made once per page and handed to each step whole.
+ */
+interface PageAtHand {
+  readonly page: FetchedPage;
+  readonly record: PageRecord;
 }
 
 /** What the analysis of a page found, ready to record. */
@@ -72,14 +81,15 @@ export class PageStage {
     record.content_encoding = headerValue(headers, 'content-encoding');
     record.x_robots_tag = headerValue(headers, 'x-robots-tag');
 
-    if (response.protection) return this.protectionPage(id, record);
-    if (status < 200 || status >= 300 || !isHtmlContentType(contentType)) return this.plainAnswer(id, record, response);
-    const body = await this.readBody(id, record, response);
+    const at: PageAtHand = { page: final, record };
+    if (response.protection) return this.protectionPage(at);
+    if (status < 200 || status >= 300 || !isHtmlContentType(contentType)) return this.plainAnswer(at);
+    const body = await this.readBody(at);
     if (!body) return;
     const browserOptions = this.options.browser;
     // Done with the host, unless the browser will load the page from it again.
     if (!browserOptions) slot?.release();
-    const page = {
+    const input = {
       url,
       status,
       headers,
@@ -91,20 +101,22 @@ export class PageStage {
       sites: this.ctx.scope.siteKeys,
       robotsToken: this.options.token,
     };
-    const analysis = await this.options.analyser.analyse({ ...page, contentType, body, keepHtml: browserOptions !== null });
+    const analysis = await this.options.analyser.analyse({ ...input, contentType, body, keepHtml: browserOptions !== null });
     const fetched = analysis.html;
     const sample = `${fetched.textSample} ${fetched.scriptSrcs.join(' ')}`;
-    if (detectProtection({ status, headers, title: fetched.titles[0] ?? null, body: sample })) return this.protectionPage(id, record);
+    if (detectProtection({ status, headers, title: fetched.titles[0] ?? null, body: sample })) return this.protectionPage(at);
     this.ctx.control.ordinaryPage();
-    if (!browserOptions) return this.record(id, depth, record, analysis, null);
+    if (!browserOptions) return this.record(at, analysis, null);
     const browser = await browserPass(browserOptions, { url, status, headers, html: analysis.decoded! }, fetched);
     // The rendered DOM's facts (JavaScript rendering) are analysed again, here.
-    if (browser.html === fetched) return this.record(id, depth, record, analysis, browser);
-    return this.record(id, depth, record, { ...analyseFacts(page, browser.html), html: browser.html }, browser);
+    if (browser.html === fetched) return this.record(at, analysis, browser);
+    return this.record(at, { ...analyseFacts(input, browser.html), html: browser.html }, browser);
   }
 
   /** An error answer or a file that is not HTML: recorded, with its status reported. */
-  private async plainAnswer(id: number, record: PageRecord, response: HttpResponse): Promise<void> {
+  private async plainAnswer(at: PageAtHand): Promise<void> {
+    const { record } = at;
+    const { id, response } = at.page;
     const { status } = response;
     const length = Number(headerValue(response.headers, 'content-length'));
     record.size_bytes = Number.isFinite(length) && headerValue(response.headers, 'content-length') !== null ? length : null;
@@ -120,7 +132,9 @@ export class PageStage {
    * Reads the (decompressed) body up to the HTML cap into one buffer of its own, which can move
    * to a page-analysis thread without a copy; null when reading failed (recorded).
    */
-  private async readBody(id: number, record: PageRecord, response: HttpResponse): Promise<Uint8Array | null> {
+  private async readBody(at: PageAtHand): Promise<Uint8Array | null> {
+    const { record } = at;
+    const { id, response } = at.page;
     const chunks: Buffer[] = [];
     let read: { bytes: number; truncated: boolean };
     try {
@@ -135,10 +149,10 @@ export class PageStage {
       return null;
     }
     const body = new Uint8Array(read.bytes);
-    let at = 0;
+    let offset = 0;
     for (const chunk of chunks) {
-      body.set(chunk, at);
-      at += chunk.length;
+      body.set(chunk, offset);
+      offset += chunk.length;
     }
     const declaredLength = Number(headerValue(response.headers, 'content-length') ?? NaN);
     // Past the cap, the declared (compressed) length is the best size we have.
@@ -148,12 +162,13 @@ export class PageStage {
   }
 
   /** Keeps an analysed page's digest, records it with its issues and follows its links. */
-  private async record(id: number, depth: number, record: PageRecord, analysed: Analysed, browser: BrowserOutcome | null): Promise<void> {
-    const url = record.url;
+  private async record(at: PageAtHand, analysed: Analysed, browser: BrowserOutcome | null): Promise<void> {
+    const { page, record } = at;
+    const { id, url } = page;
     const { findings, summary, html } = analysed;
     const digest = keepDigest(this.ctx.reg, id, analysed.digest);
     this.ctx.reg.setLanguage(id, summary.language);
-    const links = this.handoff.links.register(id, url, depth, summary);
+    const links = this.handoff.links.register(page, summary);
     fillFromAnalysis(record, summary, html, digest);
     const resources = this.handoff.resources.register(id, url, summary.resources);
     if (resources.length) record.resource_ids = resources.map((r) => r.record.id);
@@ -170,12 +185,14 @@ export class PageStage {
       });
     }
     await this.handoff.links.countInlinks(id, links);
-    if (this.options.checkExternalLinks) for (const ext of summary.externalLinks) await this.handoff.externals.link(ext, id, depth + 1);
+    if (this.options.checkExternalLinks) for (const ext of summary.externalLinks) await this.handoff.externals.link(ext, id, page.depth + 1);
     await this.handoff.resources.report(id, resources);
   }
 
   /** A firewall or challenge page instead of the page: recorded as such, never audited. */
-  private async protectionPage(id: number, record: PageRecord): Promise<void> {
+  private async protectionPage(at: PageAtHand): Promise<void> {
+    const { record } = at;
+    const { id } = at.page;
     this.ctx.reg.set(id, Flag.Protection);
     record.protection = true;
     record.error_type = 'protection';

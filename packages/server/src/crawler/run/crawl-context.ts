@@ -28,3 +28,14 @@ export interface CrawlContext {
   /** Our robots.txt product token, named in blocked_by_robots. */
   readonly token: string;
 }
+
+/**
+ * Where a URL sits in the crawl: its id in `reg`, the URL and its click depth. The stages that
+ * work on one page (the page stage, the link graph, the fetcher's records) take it as one
+ * argument; the fetched page (fetch/url-fetcher.ts FetchedPage) and a redirect chain are ones.
+ */
+export interface PageRef {
+  readonly id: number;
+  readonly url: string;
+  readonly depth: number;
+}

@@ -19,6 +19,14 @@ interface ExternalEntry {
   sources: number[];
 }
 
+/** One external URL's check as it goes: its entry, its record, the hops so far and the URLs seen. */
+interface ExternalCheck {
+  readonly entry: ExternalEntry;
+  readonly record: PageRecord;
+  readonly hops: RedirectHop[];
+  readonly seen: Set<string>;
+}
+
 export interface ExternalChecksOptions {
   maxExternalChecks: number;
 }
@@ -48,11 +56,10 @@ export class ExternalChecks {
 
   /** HEAD (GET when HEAD is refused with 405/501), redirects followed; one record per external URL. */
   private async check(url: string, entry: ExternalEntry): Promise<void> {
-    const record = emptyRecord(url, entry.depth, 'external', false);
-    const hops: RedirectHop[] = [];
-    const seen = new Set<string>([url]);
+    const check: ExternalCheck = { entry, record: emptyRecord(url, entry.depth, 'external', false), hops: [], seen: new Set([url]) };
+    const { record, hops } = check;
     let current: string | null = url;
-    while (current !== null) current = await this.hop(current, entry, record, hops, seen);
+    while (current !== null) current = await this.hop(check, current);
     if (hops.length > 1) record.redirect_chain = hops;
     entry.done = true;
     await this.ctx.output.externalPage(record);
@@ -62,7 +69,8 @@ export class ExternalChecks {
   }
 
   /** One request of an external check; returns the next URL of its redirect chain, or null at the end. */
-  private async hop(current: string, entry: ExternalEntry, record: PageRecord, hops: RedirectHop[], seen: Set<string>): Promise<string | null> {
+  private async hop(check: ExternalCheck, current: string): Promise<string | null> {
+    const { entry, record, hops, seen } = check;
     let response: HttpResponse;
     try {
       response = await this.ctx.client.exchange(current, 'HEAD', '*/*');

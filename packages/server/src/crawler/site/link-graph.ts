@@ -9,7 +9,7 @@ import { NofollowLinks, type PageLinks } from './nofollow-links.js';
 import { isMarked, PendingLinks, sourceOf } from './pending-links.js';
 import { CHAIN_FAILED, Flag, OFF_SITE_ID, State, UNUSABLE_ID, type UrlRegistry } from '../run/url-registry.js';
 import type { PageSummary } from '../page/page-facts.js';
-import type { CrawlContext } from '../run/crawl-context.js';
+import type { CrawlContext, PageRef } from '../run/crawl-context.js';
 
 export { MAX_PENDING_SOURCES } from './pending-links.js';
 export type { PageLinks } from './nofollow-links.js';
@@ -52,11 +52,12 @@ export class LinkGraph {
   }
 
   /**
-   * Registers what page `id` (at `url`, click depth `depth`) points to: its internal links (and
-   * an internal meta refresh) as link targets, returned for `countInlinks` with the nofollow ones;
+   * Registers what `page` (its id, URL and click depth) points to: its internal links (and an
+   * internal meta refresh) as link targets, returned for `countInlinks` with the nofollow ones;
    * its canonical and hreflang targets in the registry.
    */
-  register(id: number, url: string, depth: number, summary: PageSummary): PageLinks {
+  register(page: PageRef, summary: PageSummary): PageLinks {
+    const { id, url, depth } = page;
     const childDepth = depth + 1;
     const links: PageLinks = { targets: new Set(), nofollow: new Set(), nofollowUrls: [], pageLevel: summary.nofollow };
     for (const link of summary.internalLinks) {
@@ -75,7 +76,7 @@ export class LinkGraph {
       const target = summary.refreshRedirect ? this.ctx.scheduler.discover(refresh, depth, 'redirect') : this.ctx.scheduler.discover(refresh, childDepth, 'link');
       if (target !== null) links.targets.add(target);
     }
-    if (summary.canonical) this.ctx.reg.canonical[id] = this.canonicalTarget(id, url, summary.canonical, childDepth);
+    if (summary.canonical) this.ctx.reg.canonical[id] = this.canonicalTarget(page, summary.canonical);
     const alternates: { lang: string; target: number }[] = [];
     for (const h of summary.hreflang) {
       if (!this.ctx.scope.isInternal(h.url)) continue;
@@ -107,10 +108,11 @@ export class LinkGraph {
     for (const a of alternates) if (!known.some((k) => k.lang === a.lang && k.target === a.target)) known.push(a);
   }
 
-  private canonicalTarget(id: number, url: string, canonical: string, depth: number): number {
-    if (canonical === url) return id;
+  /** The id a page's canonical names: the page itself, off the site, or a URL discovered one click further. */
+  private canonicalTarget(page: PageRef, canonical: string): number {
+    if (canonical === page.url) return page.id;
     if (!this.ctx.scope.isInternal(canonical)) return OFF_SITE_ID;
-    return this.ctx.scheduler.discover(canonical, depth, 'canonical') ?? this.ctx.reg.get(canonical) ?? UNUSABLE_ID;
+    return this.ctx.scheduler.discover(canonical, page.depth + 1, 'canonical') ?? this.ctx.reg.get(canonical) ?? UNUSABLE_ID;
   }
 
   /** Counts the links of recorded page `source`; judges those whose target is known, keeps the others. */

@@ -90,13 +90,28 @@ const STATUS_DIFFERS = '(c.status_code <> p.status_code or (c.status_code is nul
 export type Write = <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
 
 /**
+ * A comparison to write: the store it reads (`knex`) and how it writes (`write`: the crawl job's
+ * fenced writes), the crawl, the previous comparable crawl (none: nothing to compare), and the
+ * crawl's counts per check when the caller has read them (`checkCounts`), so settlement reads
+ * them once.
+ */
+export interface Comparison {
+  knex: Knex;
+  write: Write;
+  crawl: CrawlRow;
+  previous: CrawlRow | undefined;
+  counted?: CheckCount[];
+}
+
+/**
  * Copies the changes of `crawl` against `previous` into `crawl_changes`, replacing any a resumed
  * run wrote. PostgreSQL: one transaction (other writers do not wait for it). SQLite: batches
  * (change-batches.ts), each its own transaction, so other requests are served between them; an
  * interrupted run leaves rows that the next one deletes first (they are read only once the crawl
  * is settled).
  */
-async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: CrawlRow, counted: CheckCount[]): Promise<void> {
+async function copyChanges(comparison: Comparison, previous: CrawlRow, counted: CheckCount[]): Promise<void> {
+  const { knex, write, crawl } = comparison;
   // This crawl's occurrences without a counterpart in the previous one.
   const issuesNew = (db: Db, batch: IssueBatch | null) =>
     db.raw(
@@ -169,12 +184,11 @@ async function copyChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: 
 const inRange = (range: [number, number] | null) => (range ? 'c.seq >= ? and c.seq < ?' : '1 = 1');
 
 /**
- * Compares `crawl` with `previous`, writes the changes through `write` (replacing any a resumed
- * run wrote) and returns the summary, which the caller stores with the step done. `counted`:
- * this crawl's counts per check when the caller has read them (`checkCounts`), so settlement
- * reads them once.
+ * Compares the crawl with the previous one, writes the changes through `write` (replacing any a
+ * resumed run wrote) and returns the summary, which the caller stores with the step done.
  */
-export async function writeChanges(knex: Knex, write: Write, crawl: CrawlRow, previous: CrawlRow | undefined, counted?: CheckCount[]): Promise<StoredChanges> {
+export async function writeChanges(comparison: Comparison): Promise<StoredChanges> {
+  const { knex, write, crawl, previous, counted } = comparison;
   const current = await crawlChecks(knex, crawl.id, counted);
   const scores = await pillarScores(knex, crawl, current);
   const empty = { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() };
@@ -189,7 +203,7 @@ export async function writeChanges(knex: Knex, write: Write, crawl: CrawlRow, pr
       checks: [],
     };
   }
-  await copyChanges(knex, write, crawl, previous, current.checks);
+  await copyChanges(comparison, previous, current.checks);
   const db = knex;
 
   // Occurrences per check: those of this crawl (crawlChecks), and the new, fixed and gone ones

@@ -41,16 +41,16 @@ export function crawlJob(services: Services, control: RunningCrawls, runtime: Cr
       throwIfAborted(ctx.signal);
     },
     async onFailed({ crawlId }, _message, cause) {
-      await finishFailed(services, crawlId, crawlErrorFor(cause));
+      await finishFailed({ services, row: { id: crawlId } }, crawlErrorFor(cause));
     },
   });
 }
 
 /** The crawl's stages under its lease: fetch (unless done), then post-processing. */
 async function runCrawl(job: CrawlJob & { lease: CrawlLease }, control: RunningCrawls): Promise<void> {
-  const { services, row, signal, lease } = job;
+  const { services, row, signal } = job;
   const crawlId = row.id;
-  if (bool(row.stop_requested)) return finishStopped(services, crawlId, lease);
+  if (bool(row.stop_requested)) return finishStopped(job);
   if (row.status !== 'completed') {
     const controller = new AbortController();
     const onAbort = () => controller.abort();
@@ -68,16 +68,16 @@ async function runCrawl(job: CrawlJob & { lease: CrawlLease }, control: RunningC
     // What a stop waits for: the fetch and, when it ends stopped, the crawl settled `stopped` with
     // its crawl.stopped event. Awaiting the fetch alone let the campaign deletion that asked for the
     // stop delete the crawl before it was settled: its subscribers never heard of it.
-    const stoppedSettled = done.then((end) => (end === 'stopped' ? finishStopped(services, crawlId, lease) : undefined));
+    const stoppedSettled = done.then((end) => (end === 'stopped' ? finishStopped(job) : undefined));
     control.track(crawlId, stoppedSettled.then(() => undefined, () => undefined), controller);
     try {
       const end = await done;
       if (end === 'stopped') return await stoppedSettled;
       // The site could not be reached: a failure the subscriber hears of (crawl.failed), docs/decisions/crawl-lifecycle.md.
-      if (typeof end === 'object') return finishFailed(services, crawlId, end.unreachable, lease);
+      if (typeof end === 'object') return finishFailed(job, end.unreachable);
     } catch (error) {
       // A stored pattern the campaign rules now refuse: another attempt would fail alike.
-      if (error instanceof PatternError) return finishFailed(services, crawlId, crawlError('crawl.invalid_pattern', error.message), lease);
+      if (error instanceof PatternError) return finishFailed(job, crawlError('crawl.invalid_pattern', error.message));
       throw error;
     } finally {
       signal.removeEventListener('abort', onAbort);

@@ -4,10 +4,10 @@
  */
 import { hash } from 'node:crypto';
 import { normaliseUrl, type IssueRecord, type PageRecord, type ResourceRecord, type SinkBatch } from '../../crawler/index.js';
-import { LeaseLostError, type JobLease } from '../../jobs/job-runner.js';
-import type { Services } from '../../services.js';
+import { LeaseLostError } from '../../jobs/job-runner.js';
 import { bool } from '../../store/database.js';
-import { SEVERITY_RANK } from './crawl-row.js';
+import { SEVERITY_RANK, type CrawlRow } from './crawl-row.js';
+import type { CrawlJob } from './crawl-context.js';
 import { sectionOf } from '@siteaudit/schema/rules';
 import type { Logger } from '../../observability/logger.js';
 import type { Knex } from 'knex';
@@ -123,9 +123,14 @@ export interface CrawlSink {
   flushed(): Promise<void>;
 }
 
+/** What the sink writes for: the crawl job's services, its crawl (by id) and the lease that fences each write. */
+export type SinkJob = Pick<CrawlJob, 'services' | 'lease'> & { row: Pick<CrawlRow, 'id'> };
+
 /** `onStop` is called when a progress write finds that another process asked for a stop. */
-export function crawlSink(services: Services, crawlId: string, lease: JobLease, log: Logger, onStop: () => void): CrawlSink {
+export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlSink {
+  const { services, lease } = job;
   const { knex } = services;
+  const crawlId = job.row.id;
   let pageSeq = 0;
   let issueSeq = 0;
   let linkSeq = 0;

@@ -62,7 +62,7 @@ export async function fetchStage(job: CrawlJob): Promise<FetchEnd> {
   );
 
   const stopper = new AbortController();
-  const sink = loggedProgress(crawlSink(services, crawlId, lease, log, () => stopper.abort()), log, { crawl: crawlId, campaign: row.campaign_id, team: row.team_id });
+  const sink = loggedProgress(crawlSink(job, log, () => stopper.abort()), log, { crawl: crawlId, campaign: row.campaign_id, team: row.team_id });
   const needsBrowser = config.javascriptRendering || config.checkAccessibility || config.checkAccessibilityRendered;
   const rendering: RendererOptions | null = needsBrowser
     ? {

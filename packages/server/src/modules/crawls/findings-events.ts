@@ -43,10 +43,19 @@ export function signalPayload(threshold: RegressionThreshold, row: CrawlRow, cha
 }
 
 /**
- * Publishes the findings events of a crawl that has just settled `completed`, in `trx`; `checks`,
- * the crawl's counts per check when the comparison read them.
+ * A crawl that has just settled `completed`, as the crawl job has it: its row as settled, what
+ * changed since the previous comparable crawl, and the counts per check when the comparison read them.
  */
-export async function publishFindingsEvents(services: Services, trx: Knex.Transaction, row: CrawlRow, changes: StoredChanges, checks?: CheckCount[]): Promise<void> {
+export interface SettledCrawl {
+  services: Services;
+  row: CrawlRow;
+  changes: StoredChanges;
+  checks?: CheckCount[];
+}
+
+/** Publishes the findings events of a crawl that has just settled `completed`, in `trx`. */
+export async function publishFindingsEvents(trx: Knex.Transaction, crawl: SettledCrawl): Promise<void> {
+  const { services, row, changes, checks } = crawl;
   const campaign = await campaignNotification(trx, row.campaign_id);
   if (!campaign?.notify) return;
   const signal = signalPayload(campaign.regressionThreshold, row, changes);

@@ -1,10 +1,10 @@
 /** The ends of a crawl: stopped, failed, or completed and then settled by post-processing. */
 import type { Knex } from 'knex';
 import type { JobLease } from '../../jobs/job-runner.js';
-import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 import { json } from '../../store/database.js';
 import { toCrawl, type CrawlRow, type StagePlanStep } from './crawl-row.js';
+import type { CrawlJob } from './crawl-context.js';
 import { crawlLog, crawlOutcome } from './crawl-log.js';
 
 async function reload(knex: Knex | Knex.Transaction, crawlId: string): Promise<CrawlRow | undefined> {
@@ -18,11 +18,19 @@ function skipRemaining(plan: string, reason: string): string {
 }
 
 /**
- * Settles the crawl `stopped` or `failed` and publishes its event, once: the update that settles
- * it must be the one that finds it unsettled, in the transaction that publishes. From a crawl
- * job, `lease` fences the write (a run that lost its job writes nothing).
+ * The crawl to settle: a run of the crawl job (CrawlJob), whose lease fences the write so that a
+ * run that lost the crawl writes nothing, or a crawl outside any run (a queued crawl stopped, a
+ * job failed for good), without a lease.
  */
-async function end(services: Services, crawlId: string, status: 'stopped' | 'failed', error: string | null, lease?: JobLease): Promise<void> {
+export type SettlingCrawl = Pick<CrawlJob, 'services'> & { row: Pick<CrawlRow, 'id'>; lease?: JobLease };
+
+/**
+ * Settles the crawl `stopped` or `failed` and publishes its event, once: the update that settles
+ * it must be the one that finds it unsettled, in the transaction that publishes.
+ */
+async function end(crawl: SettlingCrawl, status: 'stopped' | 'failed', error: string | null): Promise<void> {
+  const { services, lease } = crawl;
+  const crawlId = crawl.row.id;
   const settle = async (trx: Knex.Transaction) => {
     const row = await reload(trx, crawlId);
     if (!row) return;
@@ -48,6 +56,6 @@ async function end(services: Services, crawlId: string, status: 'stopped' | 'fai
   await (lease ? lease.write(settle) : transaction(services.knex, settle));
 }
 
-export const finishStopped = (services: Services, crawlId: string, lease?: JobLease) => end(services, crawlId, 'stopped', null, lease);
+export const finishStopped = (crawl: SettlingCrawl) => end(crawl, 'stopped', null);
 /** `error` is a value of the crawl error catalogue (crawl-errors.ts). */
-export const finishFailed = (services: Services, crawlId: string, error: string, lease?: JobLease) => end(services, crawlId, 'failed', error, lease);
+export const finishFailed = (crawl: SettlingCrawl, error: string) => end(crawl, 'failed', error);

@@ -86,7 +86,7 @@ export async function postProcess(job: CrawlJob): Promise<void> {
     const against = await previousComparableCrawl(knex, row);
     // Read once, for the comparison and the fix list (the crawl's issues no longer change).
     checks = await checkCounts(knex, crawlId);
-    const changes = await writeChanges(knex, lease.write, row, against, checks);
+    const changes = await writeChanges({ knex, write: lease.write, crawl: row, previous: against, counted: checks });
     plan = setStep(plan, 'comparing', 'done');
     const compared = plan;
     await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ previous_crawl_id: changes.previous_crawl_id, changes: JSON.stringify(changes), stage_plan: compared }));
@@ -103,7 +103,7 @@ export async function postProcess(job: CrawlJob): Promise<void> {
     crawlLog(services).info(crawlOutcome(row), 'crawl finished');
     await recordLatestCrawl(trx, row);
     await services.events.publish({ type: 'crawl.completed', teamId: row.team_id, data: { crawl: toCrawl(row) } }, trx);
-    await publishFindingsEvents(services, trx, row, changesSummary(row), checks);
+    await publishFindingsEvents(trx, { services, row, changes: changesSummary(row), checks });
   });
 }
 

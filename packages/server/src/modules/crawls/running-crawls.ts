@@ -32,7 +32,7 @@ export class RunningCrawls {
       return;
     }
     const row = await knex('crawls').where({ id: crawlId }).first();
-    if (row?.status === 'queued') await finishStopped(this.services, crawlId);
+    if (row?.status === 'queued') await finishStopped({ services: this.services, row });
   }
 
   async stopWhere(where: { campaign_id?: string; project_id?: string }): Promise<void> {

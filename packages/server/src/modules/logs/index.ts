@@ -4,6 +4,7 @@
  * joined with the latest settled crawl.
  */
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -22,10 +23,10 @@ import { LOG_IMPORT } from './jobs.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { assertUnlocked, findProject } from '../projects/project-row.js';
 import { latestCrawlPages } from './join-source.js';
-import { startParse } from './parse-runner.js';
+import { startParse, type ParseRun } from './parse-runner.js';
 import { reverseDnsLookup, systemResolver, type DnsResolver } from './reverse-dns.js';
 import { eachUrlStat } from './report-reads.js';
-import { beginImportWrites, clearImportRows, completeImport, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow } from './store.js';
+import { beginImportWrites, clearImportRows, completeImport, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow, type LogSummary } from './store.js';
 import { receiveFile } from './upload.js';
 import { importFileName, RunningParses, stagingFileName, sweepUploads, SWEEP_EVERY_MS } from './retention.js';
 
@@ -50,6 +51,38 @@ export interface LogEraser {
 }
 
 const IMPORT_FAILED = 'log_import.parse_failed: The file could not be read (corrupt gzip data, or unreadable bytes). Send it again.';
+
+/**
+ * Writes a parse's batches as they come, each its own statement (the single SQLite connection is
+ * never held for long), and returns the parse's summary. The thread builds the next batch while
+ * one is written and parses on only as far as one part ahead of the store. On PostgreSQL two
+ * batches are written at once, on two connections: one statement at a time left the database
+ * and the API thread waiting on each other, the machine half idle. Two batches of one part
+ * never share a key; the rows of a part are in key order, so two statements meeting on a URL
+ * (the end of one part, the start of the next) lock in the same order. The reads see the rows
+ * once the import is completed.
+ */
+async function writeParsedRows(knex: Knex, run: ParseRun, inFlight: number): Promise<LogSummary> {
+  const writes = new Set<Promise<void>>();
+  try {
+    let next = run.next();
+    let step = await next;
+    while ('batch' in step) {
+      next = run.next();
+      next.catch(() => undefined); // awaited next turn; a failed write must not leave it unhandled
+      const write: Promise<void> = writeRows(knex, step.batch).finally(() => writes.delete(write));
+      writes.add(write);
+      if (writes.size >= inFlight) await Promise.race(writes);
+      step = await next;
+    }
+    await Promise.all(writes);
+    return step.done;
+  } catch (error) {
+    // Nothing may still write once the import's rows are cleared or its failure handled.
+    await Promise.allSettled(writes);
+    throw error;
+  }
+}
 
 type LogHandlers = Pick<Handlers, 'createLogImport' | 'listLogImports' | 'getLogImport' | 'deleteLogImport' | 'getLogInsights' | 'listLogUrls' | 'listLogDays' | 'listLogFindings'>;
 
@@ -122,19 +155,8 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
       parses.track(row.id, () => run.close());
       const endWrites = await beginImportWrites(knex);
       try {
-        // One batch at a time, each its own statement (the single SQLite connection is never held
-        // for long); the thread builds the next while this one is written, and parses on only
-        // as far as one part ahead of the store. The reads see the rows once the import is completed.
-        let next = run.next();
-        let step = await next;
-        while ('batch' in step) {
-          next = run.next();
-          next.catch(() => undefined); // awaited next turn; a failed write must not leave it unhandled
-          await writeRows(knex, step.batch);
-          step = await next;
-        }
+        const summary = await writeParsedRows(knex, run, services.dialect === 'postgres' ? 2 : 1);
         await endWrites();
-        const summary = step.done;
         await completeImport(knex, row, summary, services.clock().toISOString());
         await rm(file, { force: true });
         if (parses.stopped(row.id)) return;

@@ -74,25 +74,56 @@ export interface RowBatch {
 }
 
 const COLUMNS: Record<LogStatTable, readonly string[]> = {
-  log_url_stats: ['import_id', 'project_id', 'path', 'path_hash', 'family', 'verification', 'hits', 'last_visit', 'status_codes', 'bytes'],
+  log_url_stats: ['import_id', 'project_id', 'path', 'family', 'verification', 'hits', 'last_visit', 'status_codes', 'bytes'],
   log_day_stats: ['import_id', 'project_id', 'date', 'family', 'verification', 'status_class', 'hits'],
 };
 
 /**
- * URL statistics as rows, `ROW_BATCH` at a time. One import's statistics arrive in parts (the
- * parse spills its aggregate as it goes, parse-session.ts), so the same URL can come again: the
- * statement adds it to the row already there (`writeRows`).
+ * The longest path a statistic keeps, in UTF-8 bytes: a key of log_url_stats must fit a
+ * PostgreSQL B-tree entry (about 2,700 bytes with the other key columns). A longer request target
+ * (a probe, a runaway query string) keeps its first bytes and a digest of the whole
+ * (`storedPath`), so two long paths stay apart and one long path is one statistic in every part.
+ */
+export const MAX_STORED_PATH = 2000;
+
+/** `path` as stored: itself, or, past MAX_STORED_PATH bytes, its start, `…#` and 16 hex digits of its SHA-256. */
+export function storedPath(path: string): string {
+  if (path.length <= MAX_STORED_PATH / 4 || Buffer.byteLength(path) <= MAX_STORED_PATH) return path;
+  const digest = hashOf(path).slice(0, 16);
+  const bytes = Buffer.from(path);
+  // Cut before a character, not inside one (UTF-8 continuation bytes are 10xxxxxx).
+  let end = MAX_STORED_PATH - 20;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  const start = bytes.subarray(0, end).toString();
+  return `${start}…#${digest}`;
+}
+
+/** Code-point order of UTF-16 strings, as SQLite's BINARY and PostgreSQL's "C" collations order UTF-8. */
+const byKey = (a: [string, string, string, UrlAggregate], b: [string, string, string, UrlAggregate]) =>
+  a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+
+/**
+ * URL statistics as rows, `ROW_BATCH` at a time, in key order `(path, family, verification)`:
+ * the order of both of log_url_stats's B-trees (migration 027), so a part's batches walk them
+ * from start to end instead of landing on random pages. One import's statistics arrive in parts
+ * (the parse spills its aggregate as it goes, parse-session.ts), so the same URL can come again:
+ * the statement adds it to the row already there (`writeRows`).
  */
 export function* urlStatRows(entries: Iterable<[string, string, string, UrlAggregate]>, importId: string, projectId: string): Generator<RowBatch> {
+  const sorted: ([string, string, string, UrlAggregate] | undefined)[] = [];
+  for (const [family, verification, path, v] of entries) sorted.push([family, verification, storedPath(path), v]);
+  sorted.sort(byKey as (a: unknown, b: unknown) => number);
   let values: (string | number)[] = [];
-  for (const [family, verification, path, v] of entries) {
-    values.push(importId, projectId, path, hashOf(path), family, verification, v.hits, new Date(v.last).toISOString(), JSON.stringify(statusRecord(v.statuses)), v.bytes);
-    if (values.length === ROW_BATCH * 10) {
+  for (let i = 0; i < sorted.length; i++) {
+    const [family, verification, path, v] = sorted[i]!;
+    sorted[i] = undefined; // let each go once written, as the aggregate's maps do
+    values.push(importId, projectId, path, family, verification, v.hits, new Date(v.last).toISOString(), JSON.stringify(statusRecord(v.statuses)), v.bytes);
+    if (values.length === ROW_BATCH * 9) {
       yield { table: 'log_url_stats', rows: ROW_BATCH, values };
       values = [];
     }
   }
-  if (values.length > 0) yield { table: 'log_url_stats', rows: values.length / 10, values };
+  if (values.length > 0) yield { table: 'log_url_stats', rows: values.length / 9, values };
 }
 
 /** Day counts as rows (given once, at the end of the parse: a few per day). */
@@ -113,12 +144,12 @@ export function* dayStatRows(entries: Iterable<[string, string, string, string, 
  * later visit kept, status counts merged key by key (JSON objects on both databases).
  */
 const URL_STAT_UPSERT = {
-  sqlite: `on conflict (import_id, family, verification, path_hash) do update set
+  sqlite: `on conflict (project_id, path, family, verification, import_id) do update set
     hits = log_url_stats.hits + excluded.hits,
     bytes = log_url_stats.bytes + excluded.bytes,
     last_visit = max(log_url_stats.last_visit, excluded.last_visit),
     status_codes = (select json_group_object(key, n) from (select key, sum(value) as n from (select key, value from json_each(log_url_stats.status_codes) union all select key, value from json_each(excluded.status_codes)) group by key))`,
-  postgres: `on conflict (import_id, family, verification, path_hash) do update set
+  postgres: `on conflict (import_id, path collate "C", family collate "C", verification collate "C") do update set
     hits = log_url_stats.hits + excluded.hits,
     bytes = log_url_stats.bytes + excluded.bytes,
     last_visit = greatest(log_url_stats.last_visit, excluded.last_visit),
@@ -165,24 +196,44 @@ function preparedOn(connection: SqliteConnection, sql: string): Promise<SqliteSt
   return statement;
 }
 
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<unknown>;
+}
+/** A full batch's statement in PostgreSQL's `$n` placeholders (for a named, prepared statement). */
+const pgTexts = new Map<string, string>();
+function pgText(sql: string): string {
+  let text = pgTexts.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    pgTexts.set(sql, text);
+  }
+  return text;
+}
+
 /**
- * Writes one batch: a single statement (one short transaction of its own). On SQLite a full
- * batch's statement is prepared once and run with the batch's values on the connection itself:
- * through `knex.raw` each batch was formatted by knex (5,000 bindings scanned) and prepared,
- * stepped and finalised by node-sqlite3, a 500-row upsert parsed and planned anew every time.
- * Inside a transaction (`knex.isTransaction`) it goes through knex, on the transaction's connection.
+ * Writes one batch: a single statement (one short transaction of its own). A full batch's
+ * statement is prepared once per connection and run with the batch's values: through `knex.raw`
+ * each batch was formatted by knex (4,500 bindings scanned), then parsed and planned anew by the
+ * database, a 500-row upsert every time (on SQLite by node-sqlite3's prepare and finalise, on
+ * PostgreSQL as an unnamed statement). Inside a transaction (`knex.isTransaction`) it goes through
+ * knex, on the transaction's connection.
  */
 export async function writeRows(knex: Knex, batch: RowBatch): Promise<void> {
   const postgres = (knex.client as { dialect?: string }).dialect === 'postgresql';
   const sql = statementFor(batch.table, batch.rows, postgres);
-  if (postgres || batch.rows !== ROW_BATCH || knex.isTransaction) {
+  if (batch.rows !== ROW_BATCH || knex.isTransaction) {
     await knex.raw(sql, batch.values);
     return;
   }
-  const client = knex.client as { acquireConnection(): Promise<SqliteConnection>; releaseConnection(connection: SqliteConnection): Promise<void> };
+  const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<void> };
   const connection = await client.acquireConnection();
   try {
-    const statement = await preparedOn(connection, sql);
+    if (postgres) {
+      await (connection as PgConnection).query({ name: `siteaudit_${batch.table}_${batch.rows}`, text: pgText(sql), values: batch.values });
+      return;
+    }
+    const statement = await preparedOn(connection as SqliteConnection, sql);
     await new Promise<void>((resolve, reject) => statement.run(batch.values, (err) => (err ? reject(err) : resolve())));
   } finally {
     await client.releaseConnection(connection);

@@ -21,6 +21,7 @@ import * as logImportTruncation from './019-log-import-truncation.js';
 import * as issueSections from './021-issue-sections.js';
 import * as exportBranding from './024-export-branding.js';
 import * as crawlLinks from './026-crawl-links.js';
+import * as logUrlStatsByPath from './027-log-url-stats-by-path.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '021-issue-sections': issueSections,
   '024-export-branding': exportBranding,
   '026-crawl-links': crawlLinks,
+  '027-log-url-stats-by-path': logUrlStatsByPath,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -58,7 +58,7 @@ describe('link graph: what a link is worth reporting', () => {
 describe('link graph: registering a page', () => {
   it('registers internal links (not the page itself) one depth down, and an internal meta refresh', () => {
     const { links, reg, startId } = parts();
-    const { targets } = links.register(startId, START, 0, summary({ internalLinks: [link(''), link('a'), link('b')], metaRefreshUrl: `${START}next` }));
+    const { targets } = links.register({ id: startId, url: START, depth: 0 }, summary({ internalLinks: [link(''), link('a'), link('b')], metaRefreshUrl: `${START}next` }));
     expect([...targets].map((id) => reg.url(id))).toEqual([`${START}a`, `${START}b`, `${START}next`]);
     for (const id of targets) expect(reg.depth[id]).toBe(1);
   });
@@ -66,13 +66,13 @@ describe('link graph: registering a page', () => {
   it('tells the nofollow links apart: rel=nofollow ones, or every link under a page-level nofollow, never the meta refresh', () => {
     const { links, reg, startId } = parts({ exclude: '/excluded' });
     const urls = (ids: Set<number>) => [...ids].map((id) => reg.url(id));
-    const rel = links.register(startId, START, 0, summary({ internalLinks: [link('a'), nofollowLink('b'), nofollowLink('excluded'), nofollowLink('')] }));
+    const rel = links.register({ id: startId, url: START, depth: 0 }, summary({ internalLinks: [link('a'), nofollowLink('b'), nofollowLink('excluded'), nofollowLink('')] }));
     expect(urls(rel.targets)).toEqual([`${START}a`, `${START}b`]);
     expect(urls(rel.nofollow)).toEqual([`${START}b`]);
     // The excluded target has no id but is a nofollow link of the page all the same; the page itself is not.
     expect(rel.nofollowUrls).toEqual([`${START}b`, `${START}excluded`]);
     expect(rel.pageLevel).toBe(false);
-    const page = links.register(startId, START, 0, summary({ nofollow: true, internalLinks: [link('a'), link('c')], metaRefreshUrl: `${START}next` }));
+    const page = links.register({ id: startId, url: START, depth: 0 }, summary({ nofollow: true, internalLinks: [link('a'), link('c')], metaRefreshUrl: `${START}next` }));
     expect(urls(page.targets)).toEqual([`${START}a`, `${START}c`, `${START}next`]);
     expect(urls(page.nofollow)).toEqual([`${START}a`, `${START}c`]);
     expect(page.pageLevel).toBe(true);
@@ -82,22 +82,22 @@ describe('link graph: registering a page', () => {
     const { links, reg, startId } = parts({ exclude: '/excluded' });
     const page = reg.add(`${START}p`, 1, 'link').id;
     expect(reg.canonical[page]).toBe(NO_ID);
-    links.register(page, `${START}p`, 1, summary({ canonical: `${START}p` }));
+    links.register({ id: page, url: `${START}p`, depth: 1 }, summary({ canonical: `${START}p` }));
     expect(reg.canonical[page]).toBe(page);
-    links.register(page, `${START}p`, 1, summary({ canonical: `${START}main` }));
+    links.register({ id: page, url: `${START}p`, depth: 1 }, summary({ canonical: `${START}main` }));
     expect(reg.url(reg.canonical[page])).toBe(`${START}main`);
     expect(reg.discoveredVia(reg.canonical[page])).toBe('canonical');
-    links.register(page, `${START}p`, 1, summary({ canonical: 'https://other.example/p' }));
+    links.register({ id: page, url: `${START}p`, depth: 1 }, summary({ canonical: 'https://other.example/p' }));
     expect(reg.canonical[page]).toBe(OFF_SITE_ID);
-    links.register(page, `${START}p`, 1, summary({ canonical: `${START}excluded` }));
+    links.register({ id: page, url: `${START}p`, depth: 1 }, summary({ canonical: `${START}excluded` }));
     expect(reg.canonical[page]).toBe(UNUSABLE_ID);
-    links.register(startId, START, 0, summary({ canonical: `${START}p` }));
+    links.register({ id: startId, url: START, depth: 0 }, summary({ canonical: `${START}p` }));
     expect(reg.canonical[startId]).toBe(page);
   });
 
   it('keeps the internal hreflang alternates, the page itself included', () => {
     const { links, reg, startId } = parts();
-    links.register(startId, START, 0, summary({ hreflang: [{ lang: 'en', url: START }, { lang: 'fr', url: `${START}fr` }, { lang: 'de', url: 'https://de.example/' }] }));
+    links.register({ id: startId, url: START, depth: 0 }, summary({ hreflang: [{ lang: 'en', url: START }, { lang: 'fr', url: `${START}fr` }, { lang: 'de', url: 'https://de.example/' }] }));
     const alternates = links.hreflang.get(startId)!;
     expect(alternates.map((a) => [a.lang, reg.url(a.target)])).toEqual([['en', START], ['fr', `${START}fr`]]);
   });
