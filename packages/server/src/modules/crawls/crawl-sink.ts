@@ -57,9 +57,10 @@ const LINK_CHUNK = 150;
  * link rows of 6, 6 issue rows of 10, its own row), which made that conversion the largest part of
  * the thread that answers HTTP during a crawl (docs/benchmarks.md, "The dense, templated site").
  * One string per chunk is converted instead, and SQLite reads the values off the JSON on its own
- * thread: the same values (JSON's true is 1, as node-sqlite3 binds it), in the same order. The
+ * thread: the same values (JSON's true is 1, as node-sqlite3 binds it; a chunk with a lone
+ * surrogate or a NUL in a string is bound value by value), in the same order. The
  * statement is one per table, kept prepared (store/sqlite-client.ts).
- * On PostgreSQL (and for a chunk with a lone surrogate in a string) the rows are bound one value
+ * On PostgreSQL (and for such a chunk on SQLite) the rows are bound one value
  * each, in the VALUES form (a statement per row count).
  */
 function rowInserter(table: string, columns: readonly string[], conflict?: readonly string[]) {
@@ -80,8 +81,9 @@ function rowInserter(table: string, columns: readonly string[], conflict?: reado
     if (!isPostgres(trx)) {
       const json = JSON.stringify(rows);
       // A lone surrogate (escaped as \udxxx, the only place JSON.stringify writes one) is stored
-      // as U+FFFD when bound, as SQLite's JSON would not: such a chunk is bound value by value.
-      if (!json.includes('\\ud')) {
+      // as U+FFFD when bound, and a NUL (\u0000) kept with what follows it, as SQLite's JSON
+      // would not: such a chunk is bound value by value.
+      if (!json.includes('\\ud') && !json.includes('\\u0000')) {
         await trx.raw(fromJson, [json]);
         return;
       }
