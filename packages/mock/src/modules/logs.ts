@@ -14,6 +14,7 @@ import {
   logFindings,
   logInsights,
   settleVerifications,
+  storedPath,
   withinLimit,
   LOG_PILLAR_DAYS,
   logPillar,
@@ -80,7 +81,7 @@ function parse(projectId: string, id: string, upload: MockUpload, now: Date): { 
   settleVerifications(aggregate, new Set());
   const urls: UrlStat[] = [...aggregate.urls].map(([key, v]) => {
     const [family, verification, ...rest] = key.split('\t');
-    return { path: rest.join('\t'), family: family as BotFamily, verification: verification as UrlStat['verification'], hits: v.hits, last_visit: iso(v.last), status_codes: statusRecord(v.statuses), bytes: v.bytes };
+    return { path: storedPath(rest.join('\t')), family: family as BotFamily, verification: verification as UrlStat['verification'], hits: v.hits, last_visit: iso(v.last), status_codes: statusRecord(v.statuses), bytes: v.bytes };
   });
   const days: LogDayStat[] = [...aggregate.days].map(([key, hits]) => {
     const [date, family, verification, status_class] = key.split('\t');

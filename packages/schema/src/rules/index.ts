@@ -77,7 +77,7 @@ export {
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';
-export { decodeLogEscapes, normaliseLogPath, removeDotSegments } from './log-paths.js';
+export { decodeLogEscapes, MAX_STORED_PATH, normaliseLogPath, removeDotSegments, storedPath } from './log-paths.js';
 export {
   addStatus,
   addUrlAggregate,

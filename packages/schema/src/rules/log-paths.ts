@@ -129,3 +129,37 @@ export function decodeLogEscapes(target: string): string {
   }
   return out;
 }
+
+/**
+ * The longest path a URL statistic keeps, in UTF-8 bytes: a key of the server's log_url_stats
+ * must fit a PostgreSQL B-tree entry (about 2,700 bytes with the other key columns). A longer
+ * request target (a probe, a runaway query string) keeps its first bytes and a digest of the
+ * whole (`storedPath`), so two long paths stay apart and one long path is one statistic wherever
+ * it is met; the server and the mock store the same string.
+ */
+export const MAX_STORED_PATH = 2000;
+
+const utf8 = new TextEncoder();
+const FNV_PRIME = 0x100000001b3n;
+const MASK_64 = 0xffffffffffffffffn;
+
+/** 64-bit FNV-1a of the UTF-8 bytes, 16 hex digits: a digest any runtime computes at once (no crypto API). */
+function fnv1a64(bytes: Uint8Array): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of bytes) hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & MASK_64;
+  return hash.toString(16).padStart(16, '0');
+}
+
+/** `path` as stored: itself, or, past MAX_STORED_PATH bytes, its start, `…#` and a 16-hex-digit digest of the whole. */
+export function storedPath(path: string): string {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: most paths need no encoding to know they fit.
+  if (path.length * 3 <= MAX_STORED_PATH) return path;
+  const bytes = utf8.encode(path);
+  if (bytes.length <= MAX_STORED_PATH) return path;
+  // Cut before a character (UTF-8 continuation bytes are 10xxxxxx) and before a percent-escape.
+  let end = MAX_STORED_PATH - 20;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  if (bytes[end - 1] === 0x25) end -= 1;
+  else if (bytes[end - 2] === 0x25) end -= 2;
+  return `${new TextDecoder().decode(bytes.subarray(0, end))}…#${fnv1a64(bytes)}`;
+}

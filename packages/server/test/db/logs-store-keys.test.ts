@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_STORED_PATH, storedPath } from '../../src/modules/logs/store.js';
+import { MAX_STORED_PATH, storedPath } from '@siteaudit/schema/rules';
 import { migrationSource } from '../../src/store/migrations/index.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
@@ -80,12 +80,15 @@ describe('long request targets', () => {
     for (const u of long) {
       expect(Buffer.byteLength(u.path)).toBeLessThanOrEqual(MAX_STORED_PATH);
       expect(u.path).toMatch(/…#[0-9a-f]{16}$/);
+      // Cut on a whole character and a whole escape: no `%` or `%X` left dangling before `…#`.
+      expect(u.path).not.toMatch(/%[0-9A-F]?…#/);
       expect(start.startsWith(u.path.slice(0, u.path.indexOf('…#')))).toBe(true);
     }
     expect(long.map((u) => u.hits).sort()).toEqual([3, 6]);
     const w = stats.find((u) => u.path.startsWith('/%E6%97%A5'));
     expect(w, JSON.stringify(stats.map((u) => u.path.slice(0, 20)))).toBeDefined();
     expect(Buffer.byteLength(w!.path)).toBeLessThanOrEqual(MAX_STORED_PATH);
+    expect(w!.path).toMatch(/(%[0-9A-F]{2})+…#[0-9a-f]{16}$/);
     expect(w!.hits).toBe(3);
     expect(w!.status_codes).toEqual({ '200': 2, '404': 1 });
     // A short path is stored as it came.
@@ -106,6 +109,15 @@ describe('storedPath', () => {
         expect(Buffer.byteLength(head)).toBeGreaterThan(MAX_STORED_PATH - 24);
       }
     }
+    // Never inside a percent-escape, wherever the cut falls.
+    for (let pad = 0; pad < 3; pad++) {
+      const stored = storedPath(`/${'x'.repeat(pad)}${'%E6%97%A5'.repeat(400)}`);
+      expect(stored).toMatch(/^\/x*(%E6%97%A5)*(%E6%97|%E6)?…#[0-9a-f]{16}$/);
+    }
+    // The same path gives the same string; another (same start) another.
+    const long = `/q=${'a'.repeat(3000)}`;
+    expect(storedPath(long)).toBe(storedPath(long));
+    expect(storedPath(`${long}1`)).not.toBe(storedPath(`${long}2`));
     expect(storedPath('/a'.repeat(999))).toBe('/a'.repeat(999));
   });
 });

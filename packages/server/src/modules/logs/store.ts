@@ -2,10 +2,9 @@
  * The log module's rows: imports, and the aggregates a parse gives (no address, no line). Reads
  * sum the aggregates over the project's completed imports.
  */
-import * as crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { BotFamily, LogImport } from '@siteaudit/schema';
-import { statusRecord, type LogAggregate, type UrlAggregate, type UrlStat } from '@siteaudit/schema/rules';
+import { statusRecord, storedPath, type LogAggregate, type UrlAggregate, type UrlStat } from '@siteaudit/schema/rules';
 import { json } from '../../store/database.js';
 
 export interface LogImportRow {
@@ -52,12 +51,6 @@ export function toLogImport(row: LogImportRow): LogImport {
   };
 }
 
-/**
- * The path's SHA-256 in hex (the row's key). `crypto.hash` (Node 20.12+) hashes in one call, with
- * no Hash object per row: about a tenth of the parse thread's CPU went to the objects before.
- */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const hashOf = oneShot ? (path: string) => oneShot('sha256', path, 'hex') : (path: string) => crypto.createHash('sha256').update(path).digest('hex');
 /** Rows per statement: small enough that neither building one nor running it holds the API thread or the SQLite connection for long. */
 export const ROW_BATCH = 500;
 
@@ -77,26 +70,6 @@ const COLUMNS: Record<LogStatTable, readonly string[]> = {
   log_url_stats: ['import_id', 'project_id', 'path', 'family', 'verification', 'hits', 'last_visit', 'status_codes', 'bytes'],
   log_day_stats: ['import_id', 'project_id', 'date', 'family', 'verification', 'status_class', 'hits'],
 };
-
-/**
- * The longest path a statistic keeps, in UTF-8 bytes: a key of log_url_stats must fit a
- * PostgreSQL B-tree entry (about 2,700 bytes with the other key columns). A longer request target
- * (a probe, a runaway query string) keeps its first bytes and a digest of the whole
- * (`storedPath`), so two long paths stay apart and one long path is one statistic in every part.
- */
-export const MAX_STORED_PATH = 2000;
-
-/** `path` as stored: itself, or, past MAX_STORED_PATH bytes, its start, `…#` and 16 hex digits of its SHA-256. */
-export function storedPath(path: string): string {
-  if (path.length <= MAX_STORED_PATH / 4 || Buffer.byteLength(path) <= MAX_STORED_PATH) return path;
-  const digest = hashOf(path).slice(0, 16);
-  const bytes = Buffer.from(path);
-  // Cut before a character, not inside one (UTF-8 continuation bytes are 10xxxxxx).
-  let end = MAX_STORED_PATH - 20;
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
-  const start = bytes.subarray(0, end).toString();
-  return `${start}…#${digest}`;
-}
 
 /** Code-point order of UTF-16 strings, as SQLite's BINARY and PostgreSQL's "C" collations order UTF-8. */
 const byKey = (a: [string, string, string, UrlAggregate], b: [string, string, string, UrlAggregate]) =>
