@@ -72,6 +72,7 @@ async function writeParsedRows(knex: Knex, run: ParseRun, inFlight: number): Pro
       next.catch(() => undefined); // awaited next turn; a failed write must not leave it unhandled
       const write: Promise<void> = writeRows(knex, step.batch).finally(() => writes.delete(write));
       writes.add(write);
+      write.catch(() => undefined); // its failure is read by the race or the Promise.all below, not left unhandled meanwhile
       if (writes.size >= inFlight) await Promise.race(writes);
       step = await next;
     }
