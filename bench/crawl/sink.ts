@@ -4,7 +4,8 @@
  * HTTP around it. Pages shaped as the dense site's (`--site dense` of run.ts): 6 issue rows, a
  * page row and 21 internal link rows a page, batches of 200 as the crawler sends them (pages
  * first, then their issues). Wall time is given too: the store's writes are serial, and their
- * wall time a page bounds the crawl's pages per second.
+ * wall time a page bounds the crawl's pages per second. Then the links found ordered by target, as
+ * the settlement does (link-order.ts): its time a page, and its longest transaction.
  * CPU time, not wall time, so a loaded machine moves it little.
  *
  *   npx tsx bench/crawl/sink.ts [--pages 20000] [--runs 3] [--links 21]
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrate, openDatabase } from '../../packages/server/src/store/database.js';
 import { crawlSink } from '../../packages/server/src/modules/crawls/crawl-sink.js';
+import { orderCrawlLinks } from '../../packages/server/src/modules/crawls/link-order.js';
 import type { IssueRecord, PageRecord } from '../../packages/server/src/crawler/index.js';
 import type { Services } from '../../packages/server/src/services.js';
 import type { JobLease } from '../../packages/server/src/jobs/job-runner.js';
@@ -84,10 +86,23 @@ async function once(run: number): Promise<Record<string, number>> {
     await migrate(db);
     // No campaign or crawl rows: the pages' and issues' foreign keys are not what is measured.
     await db.knex.raw('PRAGMA foreign_keys = OFF');
-    const lease: JobLease = { write: (work) => db.knex.transaction(work), fence: async () => undefined } as JobLease;
+    // Each write's wall time, for the longest hold of the connection while the links are ordered.
+    let longestWriteMs = 0;
+    const lease: JobLease = {
+      async write(work) {
+        const t0 = performance.now();
+        try {
+          return await db.knex.transaction(work);
+        } finally {
+          longestWriteMs = Math.max(longestWriteMs, performance.now() - t0);
+        }
+      },
+      fence: async () => undefined,
+    } as JobLease;
     const services = { knex: db.knex } as unknown as Services;
     const log = { warn() {}, info() {} } as unknown as Logger;
-    const sink = crawlSink({ services, lease, row: { id: `00000000-0000-4000-8000-${String(run).padStart(12, '0')}` } }, log, () => undefined);
+    const crawlId = `00000000-0000-4000-8000-${String(run).padStart(12, '0')}`;
+    const sink = crawlSink({ services, lease, row: { id: crawlId } }, log, () => undefined);
     const cpu = process.cpuUsage();
     const main = mainThreadCpuMs();
     const started = performance.now();
@@ -100,12 +115,24 @@ async function once(run: number): Promise<Record<string, number>> {
     const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const mainMs = mainThreadCpuMs() - main;
+    // What the settlement adds: the links found ordered by target (link-order.ts), a bucket a transaction.
+    longestWriteMs = 0;
+    const orderStarted = performance.now();
+    const orderCpu = process.cpuUsage();
+    await orderCrawlLinks({ services, lease, row: { id: crawlId } });
+    const orderMs = performance.now() - orderStarted;
+    const orderUsed = process.cpuUsage(orderCpu);
     const stored = await db.knex('crawl_issues').count({ n: '*' }).first();
     if (Number(stored?.n) !== pages * CHECKS.length) throw new Error(`stored ${stored?.n} issue rows, expected ${pages * CHECKS.length}`);
+    const links = await db.knex('crawl_links').count({ n: '*' }).first();
+    if (Number(links?.n) !== pages * linksPerPage) throw new Error(`stored ${links?.n} link rows, expected ${pages * linksPerPage}`);
     return {
       wall_us_per_page: Math.round((wallMs * 1000) / pages),
       process_us_per_page: Math.round((used.user + used.system) / pages),
       main_thread_us_per_page: Math.round((mainMs * 1000) / pages),
+      order_links_us_per_page: Math.round((orderMs * 1000) / pages),
+      order_links_process_us_per_page: Math.round((orderUsed.user + orderUsed.system) / pages),
+      order_links_longest_bucket_ms: Math.round(longestWriteMs),
     };
   } finally {
     await db.knex.destroy();

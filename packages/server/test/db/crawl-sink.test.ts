@@ -8,6 +8,7 @@
 import type { Knex } from 'knex';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { crawlSink } from '../../src/modules/crawls/crawl-sink.js';
+import { linkBucket } from '../../src/modules/crawls/link-order.js';
 import type { IssueRecord, PageRecord } from '../../src/crawler/index.js';
 import type { Services } from '../../src/services.js';
 import type { JobLease } from '../../src/jobs/job-runner.js';
@@ -89,7 +90,8 @@ it.skipIf(onPostgres)('stores the values as bound, batches written together as o
     [1, b, null, null, null, 1, 12.5, 2048, 0],
     // One URL is stored once: the third page's row (seq 2) is not.
   ]);
-  const links = await knex('crawl_links').where({ crawl_id: CRAWL }).orderBy('seq');
+  // Links are stored in the order found, each in its target's bucket (link-order.ts).
+  const links = await knex('crawl_links_found').where({ crawl_id: CRAWL }).orderBy('seq');
   expect(links.map((l) => [l.seq, l.source_seq, l.anchor_text, Boolean(l.nofollow)])).toEqual([
     [0, 0, 'to b', true],
     [1, 0, '', false],
@@ -97,6 +99,7 @@ it.skipIf(onPostgres)('stores the values as bound, batches written together as o
   ]);
   expect(links[0].target_hash).toBe(pages[1].url_hash);
   expect(links[2].target_hash).toBe(pages[0].url_hash);
+  expect(links.map((l) => Number(l.bucket))).toEqual(links.map((l) => linkBucket(l.target_hash)));
   const issues = await knex('crawl_issues').where({ crawl_id: CRAWL }).orderBy('seq');
   expect(issues.map((i) => [i.seq, i.url_hash, i.details, i.severity_rank])).toEqual([
     [0, pages[0].url_hash, "it's 12", issues[0].severity_rank],

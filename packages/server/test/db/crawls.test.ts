@@ -3,6 +3,7 @@ import { startHarness, type Harness } from '../../../../tests/support/harness.js
 import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
 import { caller } from '../../../../tests/support/http.js';
 import { startReceiver } from '../../../../tests/support/receiver.js';
+import { migrationSource } from '../../src/store/migrations/index.js';
 
 let h: Harness;
 let site: Site;
@@ -125,6 +126,31 @@ describe('crawl lifecycle', () => {
     expect((await inlinks('/never-linked')).status).toBe(404);
     const noUrl = await h.call('GET', `/v1/crawls/${id}/pages/inlinks`);
     expect([noUrl.status, Object.keys((await noUrl.json()).errors)]).toEqual([422, ['url']]);
+  });
+
+  it('serves the same inlinks after migration 028 is rolled back and applied again', async () => {
+    const { campaign } = await projectWithCampaign();
+    const id = (await (await launch(campaign.id)).json()).data.id;
+    await h.server.jobs.idle();
+    const read = async () => {
+      const all = [];
+      for (const path of ['/', '/blog/', '/missing', '/about']) {
+        const res = await h.call('GET', `/v1/crawls/${id}/pages/inlinks?url=${encodeURIComponent(`${site.url}${path}`)}`);
+        all.push([path, res.status, (await res.json()).data]);
+      }
+      return all;
+    };
+    const before = await read();
+    expect(before.filter(([, , data]) => (data as unknown[]).length > 0)).toHaveLength(4);
+    const links = async () => Number((await h.knex('crawl_links').where({ crawl_id: id }).count({ n: '*' }).first())?.n);
+    const stored = await links();
+    expect(stored).toBeGreaterThan(4);
+    const options = { migrationSource, tableName: 'siteaudit_migrations' };
+    // Down to the table keyed by seq, with every row.
+    await h.knex.migrate.down({ ...options, name: '028-crawl-links-by-target' });
+    expect(await links()).toBe(stored);
+    await h.knex.migrate.latest(options);
+    expect(await read()).toEqual(before);
   });
 
   it('reports a broken <link rel="next"> of a page as a broken internal link, and follows a sound one', async () => {

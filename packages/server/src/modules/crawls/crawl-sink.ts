@@ -12,6 +12,7 @@ import { sectionOf } from '@siteaudit/schema/rules';
 import type { Logger } from '../../observability/logger.js';
 import type { Knex } from 'knex';
 import { keptStatement } from '../../store/sqlite-client.js';
+import { linkBucket } from './link-order.js';
 
 /** The key under which pages and issues are looked up by URL. */
 export function urlHash(url: string): string {
@@ -38,12 +39,17 @@ function recentUrlHashes(size = 4096): (url: string) => string {
 
 const PROGRESS_EVERY_MS = 1000;
 
-/** Rows per INSERT: under SQLite's 999-variable cap for the widest table. */
+/** Rows per INSERT when bound value by value: under SQLite's 999-variable cap for the widest table. */
 const PAGE_CHUNK = 40;
 const ISSUE_CHUNK = 120;
 const RESOURCE_CHUNK = 80;
 const PAGE_RESOURCES_CHUNK = 300;
-const LINK_CHUNK = 150;
+const LINK_CHUNK = 140;
+/**
+ * Rows per INSERT as one JSON text (SQLite): a statement's rows share its statement journal and
+ * the pages they append to, so larger statements write less (docs/benchmarks.md).
+ */
+const JSON_ROWS = 5000;
 
 /**
  * A multi-row INSERT of the crawl's own tables as one raw statement, its text made once and kept:
@@ -63,30 +69,20 @@ const LINK_CHUNK = 150;
  * On PostgreSQL (and for such a chunk on SQLite) the rows are bound one value
  * each, in the VALUES form (a statement per row count).
  */
-function rowInserter(table: string, columns: readonly string[], conflict?: readonly string[]) {
+function rowInserter(table: string, columns: readonly string[], chunk: number, conflict?: readonly string[]) {
   const statements = new Map<number, string>();
   const names = columns.map((c) => `"${c}"`).join(', ');
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const tail = conflict ? ` on conflict (${conflict.map((c) => `"${c}"`).join(', ')}) do nothing` : '';
   // `where true`: an INSERT … SELECT followed by ON CONFLICT needs it (SQLite's parser).
   const fromJson = keptStatement(`insert into "${table}" (${names}) select ${columns.map((_, i) => `value ->> ${i}`).join(', ')} from json_each(?) where true${tail}`);
-  return async (trx: Knex.Transaction, rows: unknown[][]): Promise<void> => {
-    if (rows.length === 0) return;
+  /** One chunk of rows bound value by value (through knex when one holds an `undefined`). */
+  const bound = async (trx: Knex.Transaction, rows: unknown[][]): Promise<void> => {
     if (rows.some((row) => row.includes(undefined))) {
       const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
       const query = trx(table).insert(objects);
       await (conflict ? query.onConflict([...conflict]).ignore() : query);
       return;
-    }
-    if (!isPostgres(trx)) {
-      const json = JSON.stringify(rows);
-      // A lone surrogate (escaped as \udxxx, the only place JSON.stringify writes one) is stored
-      // as U+FFFD when bound, and a NUL (\u0000) kept with what follows it, as SQLite's JSON
-      // would not: such a chunk is bound value by value.
-      if (!json.includes('\\ud') && !json.includes('\\u0000')) {
-        await trx.raw(fromJson, [json]);
-        return;
-      }
     }
     let sql = statements.get(rows.length);
     if (sql === undefined) {
@@ -94,6 +90,21 @@ function rowInserter(table: string, columns: readonly string[], conflict?: reado
       statements.set(rows.length, sql);
     }
     await trx.raw(sql, rows.flat() as Knex.RawBinding[]);
+  };
+  return async (trx: Knex.Transaction, rows: unknown[][]): Promise<void> => {
+    if (!isPostgres(trx)) {
+      for (let i = 0; i < rows.length; i += JSON_ROWS) {
+        const part = rows.slice(i, i + JSON_ROWS);
+        const json = part.some((row) => row.includes(undefined)) ? null : JSON.stringify(part);
+        // A lone surrogate (escaped as \udxxx, the only place JSON.stringify writes one) is stored
+        // as U+FFFD when bound, and a NUL (\u0000) kept with what follows it, as SQLite's JSON
+        // would not: such rows are bound value by value.
+        if (json !== null && !json.includes('\\ud') && !json.includes('\\u0000')) await trx.raw(fromJson, [json]);
+        else for (let k = 0; k < part.length; k += chunk) await bound(trx, part.slice(k, k + chunk));
+      }
+      return;
+    }
+    for (let i = 0; i < rows.length; i += chunk) await bound(trx, rows.slice(i, i + chunk));
   };
 }
 
@@ -106,10 +117,20 @@ const PAGE_COLUMNS = [
   'word_count', 'canonical_url', 'redirect_url', 'response_time_ms', 'size_bytes', 'internal_links', 'external_links', 'images', 'images_without_alt',
 ] as const;
 const ISSUE_COLUMNS = ['crawl_id', 'seq', 'name', 'severity', 'severity_rank', 'category', 'url', 'url_hash', 'section', 'details'] as const;
-const insertPages = rowInserter('crawl_pages', PAGE_COLUMNS, ['crawl_id', 'url_hash']);
-const insertPageResources = rowInserter('crawl_page_resources', ['crawl_id', 'url_hash', 'resource_ids'], ['crawl_id', 'url_hash']);
-const insertIssues = rowInserter('crawl_issues', ISSUE_COLUMNS);
-const insertLinks = rowInserter('crawl_links', ['crawl_id', 'seq', 'target_hash', 'source_seq', 'anchor_text', 'nofollow']);
+const insertPages = rowInserter('crawl_pages', PAGE_COLUMNS, PAGE_CHUNK, ['crawl_id', 'url_hash']);
+const insertPageResources = rowInserter('crawl_page_resources', ['crawl_id', 'url_hash', 'resource_ids'], PAGE_RESOURCES_CHUNK, ['crawl_id', 'url_hash']);
+const insertIssues = rowInserter('crawl_issues', ISSUE_COLUMNS, ISSUE_CHUNK);
+const insertLinks = rowInserter('crawl_links_found', ['crawl_id', 'bucket', 'seq', 'target_hash', 'source_seq', 'anchor_text', 'nofollow'], LINK_CHUNK);
+
+/** A write's rows by table: value arrays in their inserter's column order, resources as objects. */
+interface Rows {
+  pages: unknown[][];
+  uses: unknown[][];
+  links: unknown[][];
+  issues: unknown[][];
+  resources: Record<string, unknown>[];
+}
+const TABLE_ORDER = ['pages', 'uses', 'links', 'issues', 'resources'] as const;
 
 export interface CrawlSink {
   pages(batch: PageRecord[]): Promise<void>;
@@ -140,8 +161,8 @@ export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlS
   let stopCheck: Promise<void> = Promise.resolve();
   const hashOf = recentUrlHashes();
 
-  /** The rows of a batch (sequence numbers taken now, in the order batches come) and their writing. */
-  function prepare(write: SinkBatch): { write(trx: Knex.Transaction): Promise<void>; pages: number } {
+  /** The rows of a batch, by table (sequence numbers taken now, in the order batches come). */
+  function prepare(write: SinkBatch): Partial<Rows> {
     switch (write.method) {
       case 'pages': {
         const batch = write.batch;
@@ -171,17 +192,15 @@ export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlS
         ]);
         // The ids of the resources each page uses, as one short text value per page (010-crawl-resources.ts).
         const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [[crawlId, rows[i][3], p.resource_ids.join(',')]] : []));
-        // Its internal links, for the inlinks read (026-crawl-links.ts): the source by its page's seq.
-        const links = batch.flatMap((p, i) => (p.links ?? []).map((l) => [crawlId, linkSeq++, hashOf(l.url), rows[i][1], l.text, l.nofollow]));
-        // One URL is stored once: a row already there (the unique index) is kept, never doubled.
-        return {
-          pages: rows.length,
-          async write(trx) {
-            for (let i = 0; i < rows.length; i += PAGE_CHUNK) await insertPages(trx, rows.slice(i, i + PAGE_CHUNK));
-            for (let i = 0; i < uses.length; i += PAGE_RESOURCES_CHUNK) await insertPageResources(trx, uses.slice(i, i + PAGE_RESOURCES_CHUNK));
-            for (let i = 0; i < links.length; i += LINK_CHUNK) await insertLinks(trx, links.slice(i, i + LINK_CHUNK));
-          },
-        };
+        // Its internal links, for the inlinks read, in the order found (028-crawl-links-by-target.ts,
+        // ordered by target at settlement: link-order.ts); the source by its page's seq.
+        const links = batch.flatMap((p, i) =>
+          (p.links ?? []).map((l) => {
+            const target = hashOf(l.url);
+            return [crawlId, linkBucket(target), linkSeq++, target, rows[i][1], l.text, l.nofollow];
+          }),
+        );
+        return { pages: rows, uses, links };
       }
       case 'issues': {
         const rows = write.batch.map((issue) => [
@@ -196,12 +215,7 @@ export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlS
           sectionOf(issue.url),
           issue.details,
         ]);
-        return {
-          pages: 0,
-          async write(trx) {
-            for (let i = 0; i < rows.length; i += ISSUE_CHUNK) await insertIssues(trx, rows.slice(i, i + ISSUE_CHUNK));
-          },
-        };
+        return { issues: rows };
       }
       case 'resources': {
         const rows = write.batch.map((r) => ({
@@ -217,26 +231,28 @@ export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlS
           content_type: r.content_type,
           size_bytes: r.size_bytes,
         }));
-        return {
-          pages: 0,
-          async write(trx) {
-            for (let i = 0; i < rows.length; i += RESOURCE_CHUNK) await trx('crawl_resources').insert(rows.slice(i, i + RESOURCE_CHUNK));
-          },
-        };
+        return { resources: rows };
       }
     }
   }
 
   async function writeMany(writes: SinkBatch[]): Promise<void> {
-    // Each batch's rows are made just before they are written, not all at once up front (the
-    // thread that answers HTTP gets a turn between them), and once: a retried transaction reuses
-    // them with the same sequence numbers.
-    const prepared: ReturnType<typeof prepare>[] = [];
+    // The batches' rows, made once (a retried transaction reuses them with the same sequence
+    // numbers), then each table's rows of every batch in one go: one statement where the store
+    // takes it, in the order the batches came (one URL is stored once: the first row is kept).
+    const all: Rows = { pages: [], uses: [], links: [], issues: [], resources: [] };
+    for (const write of writes) {
+      const rows = prepare(write);
+      for (const table of TABLE_ORDER) if (rows[table]) (all[table] as unknown[]).push(...rows[table]!);
+    }
     await lease.write(async (trx) => {
-      for (let i = 0; i < writes.length; i++) await (prepared[i] ??= prepare(writes[i])).write(trx);
+      for (let i = 0; i < all.resources.length; i += RESOURCE_CHUNK) await trx('crawl_resources').insert(all.resources.slice(i, i + RESOURCE_CHUNK));
+      await insertPages(trx, all.pages);
+      await insertPageResources(trx, all.uses);
+      await insertLinks(trx, all.links);
+      await insertIssues(trx, all.issues);
     });
-    const pages = prepared.reduce((n, p) => n + p.pages, 0);
-    if (pages) services.metrics?.pagesFetched(pages);
+    if (all.pages.length) services.metrics?.pagesFetched(all.pages.length);
   }
 
   return {

@@ -38,6 +38,7 @@ export async function fetchStage(job: CrawlJob): Promise<FetchEnd> {
     await trx('crawl_resources').where({ crawl_id: crawlId }).delete();
     await trx('crawl_page_resources').where({ crawl_id: crawlId }).delete();
     await trx('crawl_links').where({ crawl_id: crawlId }).delete();
+    await trx('crawl_links_found').where({ crawl_id: crawlId }).delete();
     await trx('crawls')
       .where({ id: crawlId })
       .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });

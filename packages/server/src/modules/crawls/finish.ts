@@ -6,6 +6,7 @@ import { json } from '../../store/database.js';
 import { toCrawl, type CrawlRow, type StagePlanStep } from './crawl-row.js';
 import type { CrawlJob } from './crawl-context.js';
 import { crawlLog, crawlOutcome } from './crawl-log.js';
+import { orderCrawlLinks } from './link-order.js';
 
 async function reload(knex: Knex | Knex.Transaction, crawlId: string): Promise<CrawlRow | undefined> {
   return (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow | undefined;
@@ -53,6 +54,8 @@ async function end(crawl: SettlingCrawl, status: 'stopped' | 'failed', error: st
     else log.info(crawlOutcome(updated), 'crawl stopped');
     await services.events.publish({ type: status === 'stopped' ? 'crawl.stopped' : 'crawl.failed', teamId: row.team_id, data: { crawl: toCrawl(updated) } }, trx);
   };
+  // What the fetch stored stays readable (the pages, their inlinks): the links found are ordered first.
+  await orderCrawlLinks(crawl);
   await (lease ? lease.write(settle) : transaction(services.knex, settle));
 }
 

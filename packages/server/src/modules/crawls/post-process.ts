@@ -19,6 +19,7 @@ import { publishFindingsEvents } from './findings-events.js';
 import type { CrawlJob } from './crawl-context.js';
 import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed-step.js';
 import { setStep, settledStep } from './stage-plan.js';
+import { orderCrawlLinks } from './link-order.js';
 
 /** Issue counts from the stored occurrences, so they always match the reports. */
 async function countIssues(knex: Services['knex'], crawlId: string) {
@@ -41,6 +42,8 @@ export async function postProcess(job: CrawlJob): Promise<void> {
 
   logStage(services, row, 'analysing');
   plan = setStep(plan, 'analysing', 'running');
+  await orderCrawlLinks(job, { signal });
+  if (signal.aborted) return;
   const counts = await countIssues(knex, crawlId);
   plan = setStep(plan, 'analysing', 'done');
   await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ ...counts, stage: 'pagespeed', stage_plan: plan }));

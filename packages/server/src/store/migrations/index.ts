@@ -22,6 +22,7 @@ import * as issueSections from './021-issue-sections.js';
 import * as exportBranding from './024-export-branding.js';
 import * as crawlLinks from './026-crawl-links.js';
 import * as logUrlStatsByPath from './027-log-url-stats-by-path.js';
+import * as crawlLinksByTarget from './028-crawl-links-by-target.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '024-export-branding': exportBranding,
   '026-crawl-links': crawlLinks,
   '027-log-url-stats-by-path': logUrlStatsByPath,
+  '028-crawl-links-by-target': crawlLinksByTarget,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

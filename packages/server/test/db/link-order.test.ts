@@ -1,0 +1,115 @@
+/**
+ * A crawl's links ordered by target at settlement (modules/crawls/link-order.ts): every link
+ * found ends in `crawl_links` once, none left behind, in slices that a run interrupted between
+ * any two of them completes on its next run without a row lost or doubled. On both databases.
+ */
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { LINK_BUCKETS, linkBucket, orderCrawlLinks } from '../../src/modules/crawls/link-order.js';
+import type { JobLease } from '../../src/jobs/job-runner.js';
+import type { Services } from '../../src/services.js';
+import { migrate, openDatabase } from '../../src/store/database.js';
+import { onPostgres, sharedDatabase } from '../../../../tests/support/harness.js';
+
+let knex: Knex;
+let drop: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ knex, drop } = await sharedDatabase());
+  await migrate(openDatabase(knex));
+});
+
+afterEach(async () => {
+  await drop();
+});
+
+const CRAWL = '00000000-0000-4000-8000-000000000001';
+const OTHER = '00000000-0000-4000-8000-000000000002';
+
+/** A transaction with the foreign keys off: the links' crawl rows are not what is tested. */
+async function unchecked<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  if (onPostgres) return knex.transaction(async (trx) => {
+    await trx.raw('set local session_replication_role = replica');
+    return work(trx);
+  });
+  await knex.raw('PRAGMA foreign_keys = OFF');
+  return knex.transaction(work);
+}
+
+type Link = { crawl_id: string; seq: number; target_hash: string; source_seq: number; anchor_text: string; nofollow: boolean };
+
+/** `count` links of one crawl to 37 targets, in the order found (seq), as the sink writes them. */
+function found(crawlId: string, count: number): Link[] {
+  return Array.from({ length: count }, (_, seq) => ({
+    crawl_id: crawlId,
+    seq,
+    target_hash: createHash('sha256').update(`https://site.test/p/${(seq * 7) % 37}`).digest('hex'),
+    source_seq: Math.floor(seq / 5),
+    anchor_text: `link ${seq}`,
+    nofollow: seq % 11 === 0,
+  }));
+}
+
+async function write(links: Link[]): Promise<void> {
+  await unchecked(async (trx) => {
+    for (let i = 0; i < links.length; i += 100) await trx('crawl_links_found').insert(links.slice(i, i + 100).map((l) => ({ ...l, bucket: linkBucket(l.target_hash) })));
+  });
+}
+
+const ordered = async (crawlId: string) =>
+  ((await knex('crawl_links').where({ crawl_id: crawlId }).orderBy([{ column: 'target_hash' }, { column: 'seq' }])) as Link[]).map((l) => ({ ...l, nofollow: Boolean(l.nofollow) }));
+
+const expected = (links: Link[]) => [...links].sort((a, b) => (a.target_hash < b.target_hash ? -1 : a.target_hash > b.target_hash ? 1 : a.seq - b.seq));
+
+it('buckets a link by the first 6 bits of its target hash, in hash order', () => {
+  expect(linkBucket('00'.padEnd(64, 'f'))).toBe(0);
+  expect(linkBucket('03'.padEnd(64, 'f'))).toBe(0);
+  expect(linkBucket('04'.padEnd(64, '0'))).toBe(1);
+  expect(linkBucket('ff'.padEnd(64, '0'))).toBe(LINK_BUCKETS - 1);
+});
+
+it('moves every link found to the by-target table once, and only the crawl’s own', async () => {
+  const mine = found(CRAWL, 700);
+  const theirs = found(OTHER, 50);
+  await write([...mine, ...theirs]);
+  let writes = 0;
+  const lease = { write: (work: (trx: Knex.Transaction) => Promise<unknown>) => (writes++, unchecked(work)), fence: async () => undefined } as unknown as JobLease;
+  await orderCrawlLinks({ services: { knex } as unknown as Services, row: { id: CRAWL }, lease }, { sliceRows: 9 });
+
+  expect(await ordered(CRAWL)).toEqual(expected(mine));
+  expect(Number((await knex('crawl_links_found').where({ crawl_id: CRAWL }).count({ n: '*' }).first())?.n)).toBe(0);
+  // Another crawl's links found stay where they are.
+  expect(await ordered(OTHER)).toEqual([]);
+  expect(Number((await knex('crawl_links_found').where({ crawl_id: OTHER }).count({ n: '*' }).first())?.n)).toBe(50);
+  // Slices of at most 9 rows: more writes than buckets holding links.
+  const buckets = new Set(mine.map((l) => linkBucket(l.target_hash))).size;
+  expect(writes).toBeGreaterThan(buckets);
+});
+
+it('completes on the next run what a run interrupted between slices left, without a row lost or doubled', async () => {
+  const mine = found(CRAWL, 400);
+  await write(mine);
+  const services = { knex } as unknown as Services;
+  for (const stopAfter of [1, 5, 17]) {
+    const stop = new AbortController();
+    let writes = 0;
+    const lease = {
+      write: async (work: (trx: Knex.Transaction) => Promise<unknown>) => {
+        const result = await unchecked(work);
+        if (++writes === stopAfter) stop.abort();
+        return result;
+      },
+      fence: async () => undefined,
+    } as unknown as JobLease;
+    await orderCrawlLinks({ services, row: { id: CRAWL }, lease }, { signal: stop.signal, sliceRows: 7 });
+    expect(writes).toBe(stopAfter);
+    const moved = await ordered(CRAWL);
+    const left = Number((await knex('crawl_links_found').where({ crawl_id: CRAWL }).count({ n: '*' }).first())?.n);
+    expect(moved.length + left).toBe(mine.length);
+    expect(new Set(moved.map((l) => l.seq)).size).toBe(moved.length);
+  }
+  // A run without a lease (a crawl settled outside any run) finishes the rest.
+  await orderCrawlLinks({ services, row: { id: CRAWL }, lease: { write: unchecked, fence: async () => undefined } as unknown as JobLease }, { sliceRows: 7 });
+  expect(await ordered(CRAWL)).toEqual(expected(mine));
+});
