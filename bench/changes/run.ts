@@ -68,10 +68,13 @@ await knex('bench_checks').insert(
 
 /**
  * A page's `url_hash` as the crawler stores it: 64 hex digits (SHA-256), in no particular order
- * of the page number, so that the indexes holding it have their real size and insertion order.
+ * of the page number and spread evenly from the first digit, so that the indexes holding it have
+ * their real size and insertion order, and ranges of it hold their share of the pages (until
+ * 2026-11-28 the SQLite form began with eight zeros: every range batch but the first was empty).
  */
 const HASH_OF_I = {
-  sqlite: "printf('%016x%016x%016x%016x', (i * 2654435761) % 4294967291, i, (i * 40503) % 65521, i * 7919)",
+  // Spread evenly from the first digit, as SHA-256's are: the comparison's batches are ranges of it.
+  sqlite: "printf('%08x%08x%08x%08x%08x%08x%08x%08x', (i * 2654435761) % 4294967291, i, (i * 40503) % 65521, i * 7919, (i * 2246822519) % 4294967291, i * 31, (i * 3266489917) % 4294967291, i * 131)",
   postgres: "md5(i::text) || md5('p' || i::text)",
 } as const;
 

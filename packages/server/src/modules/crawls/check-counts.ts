@@ -17,7 +17,7 @@ export interface CheckCount {
 
 /**
  * Pages (distinct URLs) and occurrences per check of a crawl: one grouped read on the issues'
- * pair index (migration 014), shared by the scores, the comparison and the fix list.
+ * by-check index (migration 029), shared by the scores, the comparison and the fix list.
  */
 export async function checkCounts(knex: Db, crawlId: string): Promise<CheckCount[]> {
   const checks = (await knex('crawl_issues')

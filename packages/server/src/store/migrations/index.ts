@@ -23,6 +23,7 @@ import * as exportBranding from './024-export-branding.js';
 import * as crawlLinks from './026-crawl-links.js';
 import * as logUrlStatsByPath from './027-log-url-stats-by-path.js';
 import * as crawlLinksByTarget from './028-crawl-links-by-target.js';
+import * as crawlIssueIndexes from './029-crawl-issue-indexes.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '026-crawl-links': crawlLinks,
   '027-log-url-stats-by-path': logUrlStatsByPath,
   '028-crawl-links-by-target': crawlLinksByTarget,
+  '029-crawl-issue-indexes': crawlIssueIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
