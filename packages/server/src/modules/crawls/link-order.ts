@@ -22,10 +22,16 @@ export function linkBucket(targetHash: string): number {
 
 const COLUMNS = 'crawl_id, target_hash, seq, source_seq, anchor_text, nofollow';
 
+/** The 4-hex-digit prefix `k` of a hash, as a bound of a range of `target_hash`. */
+const prefix = (k: number) => k.toString(16).padStart(4, '0');
+
 /**
- * Moves the crawl's links found to the by-target table, bucket by bucket in hash order (so the
- * crawl's key range is written from start to end), a bucket in slices of at most `sliceRows` rows
- * in the order found; stops between slices when `signal` aborts. Without a lease (a crawl settled
+ * Moves the crawl's links found to the by-target table, bucket by bucket in hash order, a bucket
+ * in slices of about `sliceRows` rows by range of target hash, so each slice is written after the
+ * previous one in the table's order (the crawl's key range written from start to end, never a
+ * page twice). A bucket's rows found are deleted once all its slices are moved; a run interrupted
+ * before that moves the bucket again, the rows already moved kept as they are (the key conflict
+ * is ignored). Stops between slices when `signal` aborts. Without a lease (a crawl settled
  * outside any run), each slice is a plain transaction.
  */
 export async function orderCrawlLinks(
@@ -36,17 +42,30 @@ export async function orderCrawlLinks(
   const crawlId = crawl.row.id;
   const write = <T>(work: (trx: Knex.Transaction) => Promise<T>) => (lease ? lease.write(work) : transaction(services.knex, work));
   for (let bucket = 0; bucket < LINK_BUCKETS; bucket++) {
-    for (let more = true; more; ) {
+    if (signal?.aborted) return;
+    const [{ n }] = (await services.knex('crawl_links_found').where({ crawl_id: crawlId, bucket }).count({ n: '*' })) as { n: number | string }[];
+    if (Number(n) === 0) continue;
+    // A bucket covers 1,024 four-digit prefixes (its first 6 bits fixed): cut them evenly.
+    const parts = Math.min(1024, Math.ceil(Number(n) / sliceRows));
+    for (let part = 0; part < parts; part++) {
       if (signal?.aborted) return;
-      more = await write(async (trx) => {
-        // The slice ends at its last row's seq; none: the rest of the bucket.
-        const last = (await trx('crawl_links_found').where({ crawl_id: crawlId, bucket }).orderBy('seq').offset(sliceRows - 1).first('seq')) as { seq: number } | undefined;
-        const upTo = last ? ' and seq <= ?' : '';
-        const bindings = last ? [crawlId, bucket, last.seq] : [crawlId, bucket];
-        await trx.raw(`insert into crawl_links (${COLUMNS}) select ${COLUMNS} from crawl_links_found where crawl_id = ? and bucket = ?${upTo} order by target_hash, seq`, bindings);
-        await trx.raw(`delete from crawl_links_found where crawl_id = ? and bucket = ?${upTo}`, bindings);
-        return last !== undefined;
-      });
+      const terms: string[] = [];
+      const bindings: (string | number)[] = [crawlId, bucket];
+      if (part > 0) {
+        terms.push(' and target_hash >= ?');
+        bindings.push(prefix(bucket * 1024 + Math.floor((part * 1024) / parts)));
+      }
+      if (part < parts - 1) {
+        terms.push(' and target_hash < ?');
+        bindings.push(prefix(bucket * 1024 + Math.floor(((part + 1) * 1024) / parts)));
+      }
+      await write((trx) =>
+        trx.raw(
+          `insert into crawl_links (${COLUMNS}) select ${COLUMNS} from crawl_links_found where crawl_id = ? and bucket = ?${terms.join('')} order by target_hash, seq on conflict do nothing`,
+          bindings,
+        ),
+      );
     }
+    await write((trx) => trx('crawl_links_found').where({ crawl_id: crawlId, bucket }).delete());
   }
 }
