@@ -216,5 +216,5 @@ http {
     expect(notInCrawl.map((f) => `${f.path} ${f.bot_hits}`)).toEqual(['//x/page.html 1', '/a%22b.html 1', '/missing.html 1', '/page.html?q=~ 1']);
     const insights = (await (await h.call('GET', `/v1/projects/${project}/logs/insights`)).json()).data;
     expect(insights.coverage).toEqual({ indexable_pages: 7, visited: 7, not_in_crawl_urls: 4 });
-  });
+  }, 90_000);
 });

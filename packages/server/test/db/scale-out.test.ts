@@ -227,7 +227,7 @@ describe.skipIf(!onPostgres)('three processes on one PostgreSQL database', () =>
     for (const server of apiNodes()) expect(await me(server)).toBe(200);
     await cli(['remove-member', '--team', 'acme', '--email', 'leaving@acme.test']);
     for (const server of apiNodes()) expect(await me(server)).toBe(401);
-  }, 60_000);
+  }, 180_000);
 
   it('keeps idempotency keys and plan limits exact across processes', async () => {
     const servers = apiNodes();
@@ -261,7 +261,7 @@ describe.skipIf(!onPostgres)('three processes on one PostgreSQL database', () =>
     const tries = await Promise.all(Array.from({ length: 14 }, (_, i) => post(servers[i % servers.length], token, { url: `${site.url}/tiny-${i}/` }, randomUUID())));
     expect(tries.filter((t) => t.status === 201)).toHaveLength(10);
     expect(tries.filter((t) => t.status !== 201).map((t) => t.body.code)).toEqual(Array(4).fill('plan_limit.projects'));
-  }, 60_000);
+  }, 180_000);
 
   it('holds a team’s rate limit exactly across processes', async () => {
     const servers = apiNodes();
