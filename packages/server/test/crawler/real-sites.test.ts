@@ -529,7 +529,9 @@ describe.each(SITES)('crawl of a real site: $name ($debianPackage)', (site) => {
     const counts = Object.fromEntries([...pages].map(([name, set]) => [name, set.size]).sort());
     // REAL_SITES_COUNTS=/tmp/counts.txt writes each check's page count (the report's figures).
     if (process.env.REAL_SITES_COUNTS) appendFileSync(process.env.REAL_SITES_COUNTS, `${site.name} ${html.size} ${JSON.stringify(counts)}\n`);
-    const frequent = Object.keys(counts).filter((name) => counts[name] * 2 > html.size);
+    // slow_response measures the local server's answers, which follow the machine's load (a CI
+    // machine running five test lanes on two cores): not a trait of the site.
+    const frequent = Object.keys(counts).filter((name) => counts[name] * 2 > html.size && name !== 'slow_response');
     const documented = Object.keys(FREQUENT_ON_REAL_SITES).filter((name) => FREQUENT_ON_REAL_SITES[name].sites.includes(site.name));
     expect(frequent.sort()).toEqual(documented.sort());
   });
