@@ -38,14 +38,16 @@ export default defineConfig({
   },
   test: {
     globalSetup: ['tests/setup/scratch.ts'],
-    testTimeout: 20_000,
+    // A hang guard, not a timing check: five CI lanes on two cores made tests that take 2–10 s
+    // alone take over 20 s (2026-11-28).
+    testTimeout: 60_000,
     // Files at a time: vitest's default (one less than the cores: one by one on a 2-core machine)
     // unless TEST_WORKERS says otherwise. Each file has its own database (an in-memory SQLite, or
     // a PostgreSQL database of its own), ports and scratch files, so TEST_WORKERS=2 halves the time
     // of the tests that wait on child processes; under a heavy CPU load the stop and crash tests
     // on PostgreSQL then miss their timing (a burst reset, hooks past 60 s), so it is not the default.
     maxWorkers: Number(process.env.TEST_WORKERS ?? Math.max(1, availableParallelism() - 1)),
-    hookTimeout: 30_000,
+    hookTimeout: 60_000,
     // `--shard=i/n` (the CI lanes) splits the files by recorded time, not by count.
     sequence: { sequencer: DurationSequencer },
     projects: [
