@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { up as keyedBySeq } from './026-crawl-links.js';
 
 /**
  * A crawl's links, written in the order found and ordered by target once, at settlement
@@ -62,16 +63,8 @@ export async function down(knex: Knex): Promise<void> {
     return;
   }
   await knex.raw('alter table crawl_links rename to crawl_links_by_target');
-  await knex.schema.createTable('crawl_links', (t) => {
-    t.uuid('crawl_id').notNullable().references('crawls.id').onDelete('CASCADE');
-    t.integer('seq').notNullable();
-    t.string('target_hash', 64).notNullable();
-    t.integer('source_seq').notNullable();
-    t.text('anchor_text').notNullable();
-    t.boolean('nofollow').notNullable().defaultTo(false);
-    t.primary(['crawl_id', 'seq']);
-    t.index(['crawl_id', 'target_hash', 'seq']);
-  });
+  // The table as migration 026 made it.
+  await keyedBySeq(knex);
   await knex.raw('insert into crawl_links (crawl_id, seq, target_hash, source_seq, anchor_text, nofollow) select crawl_id, seq, target_hash, source_seq, anchor_text, nofollow from crawl_links_by_target');
   await knex.raw(moveFound);
   await knex.raw('drop table crawl_links_by_target');
