@@ -66,10 +66,13 @@ function threadCpuMs(): Map<string, number> {
   return threads;
 }
 
+/** The peaks of the measurement under way (the crawl reads the RSS peak when its fetch stage ends). */
+let peak = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0 };
+
 /** Runs `work` with memory sampled every 50 ms; prints one JSON line for the parent. */
 async function measure(variant: Variant, work: () => Promise<Measured>): Promise<void> {
   const baseline = process.memoryUsage();
-  const peak = { rss: baseline.rss, heapUsed: baseline.heapUsed, heapTotal: baseline.heapTotal, external: baseline.external };
+  peak = { rss: baseline.rss, heapUsed: baseline.heapUsed, heapTotal: baseline.heapTotal, external: baseline.external };
   const sample = () => {
     const m = process.memoryUsage();
     peak.rss = Math.max(peak.rss, m.rss);
@@ -318,12 +321,17 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
     const queued = await call('POST', `/v1/campaigns/${campaign.id}/crawls`, undefined, { 'idempotency-key': crypto.randomUUID() });
     let crawl = queued;
     let fetchedMs: number | null = null;
+    // The RSS peak when the fetch stage ended: whether the peak is the crawl's or the settlement's.
+    let fetchStagePeakRss: number | null = null;
     let polls = 0;
     while (!crawl.stage_plan.settled) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       crawl = await call('GET', `/v1/crawls/${queued.id}`);
       polls++;
-      if (fetchedMs === null && crawl.status !== 'queued' && crawl.status !== 'running') fetchedMs = performance.now() - started;
+      if (fetchedMs === null && crawl.status !== 'queued' && crawl.status !== 'running') {
+        fetchedMs = performance.now() - started;
+        fetchStagePeakRss = Math.max(peak.rss, process.memoryUsage().rss);
+      }
     }
     const ms = performance.now() - started;
     const responsiveness = watched();
@@ -334,6 +342,7 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
       ms,
       pages: crawl.pages.crawled,
       fetch_stage_ms: fetchedMs === null ? null : Math.round(fetchedMs),
+      rss_peak_fetch_stage_mb: fetchStagePeakRss === null ? null : round(fetchStagePeakRss / MB),
       discovered: crawl.pages.discovered,
       truncated: crawl.truncated,
       issue_counts: crawl.issue_counts,

@@ -17,7 +17,7 @@
  *   npx tsx bench/crawl/run.ts [--pages 5000] [--only a,p,b,c] [--big] [--big-pages 50000]
  *                              [--node-defaults true|false] [--database file|memory] [--cpu-prof]
  *                              [--no-write] [--tsx] [--threads 0,1,2] [--site shop|dense]
- *                              [--analysis-threads 0,1]
+ *                              [--analysis-threads 0,1] [--serve stored|rendered]
  *
  * `--threads 0,1,2` runs (a) once, then (c) once per crawl thread count (0: the crawl on the thread
  * that answers HTTP, the baseline), and reports beside pages/s, its ratio to (a)'s and RSS what
@@ -27,6 +27,8 @@
  *
  * `--site dense` crawls the dense, templated site of the crawl CPU issue instead of the shop
  * (bench/crawl/site.ts `densePageHtml`: 2 KB pages whose text is drawn from 14 words).
+ * `--serve rendered` renders and compresses each page per request instead of once up front (a
+ * site without a page cache; the ceiling (a) then includes the site's own work on the same cores).
  *
  * (c) runs under the heap policy of `siteaudit-server` (`limitHeapGrowth()`, packages/server/src/
  * heap.ts). `--big` runs only (c), on a 50,000-page site, and reports its peak RSS against the
@@ -48,7 +50,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startBenchSite, type BenchSite, type ServedCounts, type SiteKind } from './site.js';
+import { startBenchSite, type BenchSite, type ServeMode, type ServedCounts, type SiteKind } from './site.js';
 import { CONCURRENCY, HEAP_LABELS, LABELS, SAMPLE_MS, type HeapPolicy, type Variant } from './variants.js';
 
 const RSS_TARGET_MB = 300;
@@ -69,10 +71,13 @@ const { values } = parseArgs({
     threads: { type: 'string' },
     'analysis-threads': { type: 'string' },
     site: { type: 'string', default: 'shop' },
+    serve: { type: 'string', default: 'stored' },
   },
 });
 const siteKind = values.site as SiteKind;
 if (siteKind !== 'shop' && siteKind !== 'dense') throw new Error('--site is shop or dense');
+const serveMode = values.serve as ServeMode;
+if (serveMode !== 'stored' && serveMode !== 'rendered') throw new Error('--serve is stored or rendered');
 
 interface ChildResult {
   variant: Variant;
@@ -363,7 +368,7 @@ async function parent(): Promise<void> {
   try {
     const child = values.tsx ? path.join(root, 'bench/crawl/child.ts') : await bundleChild(dir);
     process.stderr.write(`generating and serving ${pages} pages…\n`);
-    site = await startBenchSite(pages, siteKind);
+    site = await startBenchSite(pages, siteKind, serveMode);
     const run = async (variant: Variant, flags: string[], heap: HeapPolicy = 'cli', childArgs: string[] = []) => {
       process.stderr.write(`(${variant}) ${LABELS[variant]}${flags.length ? ` with ${flags.join(' ')}` : ''}${heap === 'node' ? ", Node's heap defaults" : ''}…\n`);
       site!.reset();
@@ -443,7 +448,7 @@ async function parent(): Promise<void> {
   const profiles = profileDir ? readdirSync(profileDir).map((f) => path.join(profileDir, f)) : undefined;
   process.stdout.write(
     `${JSON.stringify(
-      { date, machine: machine(), site: siteKind, load_average: { start: loadStart, end: loadEnd }, pages, concurrency: CONCURRENCY, sample_interval_ms: SAMPLE_MS, results, ratios, targets, notes, docs, profiles },
+      { date, machine: machine(), site: siteKind, serve: serveMode, load_average: { start: loadStart, end: loadEnd }, pages, concurrency: CONCURRENCY, sample_interval_ms: SAMPLE_MS, results, ratios, targets, notes, docs, profiles },
       null,
       2,
     )}\n`,

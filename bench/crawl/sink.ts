@@ -8,7 +8,9 @@
  * the settlement does (link-order.ts): its time a page, and its longest transaction.
  * CPU time, not wall time, so a loaded machine moves it little.
  *
- *   npx tsx bench/crawl/sink.ts [--pages 20000] [--runs 3] [--links 21]
+ *   npx tsx bench/crawl/sink.ts [--pages 20000] [--runs 3] [--links 21] [--pragma 'synchronous = NORMAL; …']
+ *
+ * `--pragma` runs SQLite pragmas on the store's connection before the writes, to measure a setting.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,7 +25,8 @@ import type { Services } from '../../packages/server/src/services.js';
 import type { JobLease } from '../../packages/server/src/jobs/job-runner.js';
 import type { Logger } from '../../packages/server/src/observability/logger.js';
 
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' }, links: { type: 'string', default: '21' } } });
+const { values } = parseArgs({ options: { pages: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' }, links: { type: 'string', default: '21' }, pragma: { type: 'string', default: '' } } });
+const pragmas = values.pragma.split(';').map((p) => p.trim()).filter(Boolean);
 const pages = Number(values.pages);
 const linksPerPage = Number(values.links);
 const BATCH = 200;
@@ -86,6 +89,7 @@ async function once(run: number): Promise<Record<string, number>> {
     await migrate(db);
     // No campaign or crawl rows: the pages' and issues' foreign keys are not what is measured.
     await db.knex.raw('PRAGMA foreign_keys = OFF');
+    for (const pragma of pragmas) await db.knex.raw(`PRAGMA ${pragma}`);
     // Each write's wall time, for the longest hold of the connection while the links are ordered.
     let longestWriteMs = 0;
     const lease: JobLease = {
@@ -142,4 +146,4 @@ async function once(run: number): Promise<Record<string, number>> {
 
 const results = [];
 for (let run = 0; run < Number(values.runs); run++) results.push(await once(run));
-process.stdout.write(`${JSON.stringify({ pages, issues_per_page: CHECKS.length, load_average: os.loadavg().map((n) => Math.round(n * 100) / 100), results })}\n`);
+process.stdout.write(`${JSON.stringify({ pages, pragmas, issues_per_page: CHECKS.length, load_average: os.loadavg().map((n) => Math.round(n * 100) / 100), results })}\n`);

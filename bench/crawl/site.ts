@@ -261,10 +261,18 @@ async function listen(server: Server): Promise<number> {
 }
 
 /**
- * Starts the site (and its "external" neighbour) and renders and compresses every page up front.
+ * How pages are served: `stored`, rendered and compressed once up front (the fetch loop then
+ * measures the client alone); `rendered`, rendered and compressed for every request, as a site
+ * built by a template engine without a cache answers (what the crawl CPU issue's own site did:
+ * its ceiling then includes the server's work, on the same cores).
+ */
+export type ServeMode = 'stored' | 'rendered';
+
+/**
+ * Starts the site (and its "external" neighbour); `stored` renders and compresses every page up front.
  * @example const site = await startBenchSite(5000); … await site.close();
  */
-export async function startBenchSite(pages: number, kind: SiteKind = 'shop'): Promise<BenchSite> {
+export async function startBenchSite(pages: number, kind: SiteKind = 'shop', serve: ServeMode = 'stored'): Promise<BenchSite> {
   const gone = kind === 'shop' ? isGone : () => false;
   const moved = kind === 'shop' ? isMoved : () => false;
   const render = kind === 'shop' ? pageHtml : densePageHtml;
@@ -310,7 +318,11 @@ export async function startBenchSite(pages: number, kind: SiteKind = 'shop'): Pr
         res.writeHead(301, { location: pathOf((id + 1) % pages), 'content-length': 0 }).end();
       } else {
         counts.pages++;
-        send(req, res, 200, 'text/html; charset=utf-8', plain[id] ?? (() => gunzipSync(gzipped[id])), gzipped[id]);
+        if (serve === 'rendered') {
+          const html = Buffer.from(render(id, shape));
+          const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+          send(req, res, 200, 'text/html; charset=utf-8', html, gzip ? gzipSync(html) : null);
+        } else send(req, res, 200, 'text/html; charset=utf-8', plain[id] ?? (() => gunzipSync(gzipped[id])), gzipped[id]);
       }
       return;
     }
@@ -331,7 +343,7 @@ export async function startBenchSite(pages: number, kind: SiteKind = 'shop'): Pr
   const url = `http://127.0.0.1:${port}`;
 
   const shape: SiteShape = { pages, origin: url, external };
-  for (let id = 0; id < pages; id++) {
+  for (let id = 0; id < pages && serve === 'stored'; id++) {
     if (gone(id) || moved(id)) continue;
     const html = Buffer.from(render(id, shape));
     // A copy of the right size: gzipSync's result is a view of a larger chunk (16 KB or more),

@@ -87,7 +87,11 @@ export interface SiteAuditServerOptions {
    * on the thread that answers HTTP. Default: one per core (os.availableParallelism()).
    */
   crawlThreads?: number;
-  /** Page-analysis threads the crawl threads hand HTML pages to. Default: crawlThreads − 1. */
+  /**
+   * Page-analysis threads the crawl threads hand HTML pages to. Default: the cores beyond two
+   * (one for a crawl thread, one for the thread that answers HTTP), at most crawlThreads − 1; none
+   * on 2 cores.
+   */
   crawlAnalysisThreads?: number;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
   secretKey?: string;

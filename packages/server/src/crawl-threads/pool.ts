@@ -33,11 +33,22 @@ export function defaultCrawlThreads(): number {
 }
 
 /**
+ * Page-analysis threads by default: the cores left once a crawl thread and the thread that
+ * answers HTTP (with the store's writes) have one each, and at most one fewer than the crawl
+ * threads; none on 2 cores. Measured there on a quiet machine (docs/benchmarks.md, "Thread
+ * defaults"): an analysis thread made one crawl 7 % faster but cost 40 MB of peak RSS and doubled
+ * another team's read p99 (24 → 46 ms): three busy threads on two cores.
+ */
+export function defaultAnalysisThreads(crawlThreads: number): number {
+  return Math.max(0, Math.min(crawlThreads - 1, availableParallelism() - 2));
+}
+
+/**
  * V8 lets an isolate's young generation grow to 48 MB under a high allocation rate, as a crawl's
  * is, in every thread. 16 MB took 28 MB off the peak RSS of a 20,000-page crawl with 2 threads at
  * no measurable CPU cost; 8 MB saved 48 MB but cost 8 % more CPU (docs/benchmarks.md, "Crawl").
  */
-const CRAWLER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 16 };
+const CRAWLER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 12 };
 
 /** Starts one of this folder's thread modules (crawl-thread, analysis-thread). */
 export function spawnCrawlerThread(module: 'crawl-thread' | 'analysis-thread', name: string): Worker {
@@ -203,19 +214,20 @@ class CrawlThread {
 
 export class CrawlThreadPool {
   private threads: CrawlThread[] = [];
-  /** Page-analysis threads (size − 1), shared by every crawl thread, started with the first. */
+  /** Page-analysis threads, shared by every crawl thread, started with the first. */
   private analysis: Worker[] = [];
   private ids = 0;
   private closed = false;
 
   /**
-   * `size`: crawl threads at most, and size − 1 page-analysis threads that the crawl threads
-   * hand HTML pages to, so that even one crawl uses every core; 0 runs crawls in the calling thread.
+   * `size`: crawl threads at most (0 runs crawls in the calling thread), and `analysisSize`
+   * page-analysis threads that the crawl threads hand HTML pages to, so that even one crawl can use
+   * a core of its own for them (defaultAnalysisThreads).
    */
   constructor(
     readonly size: number = defaultCrawlThreads(),
-    /** Page-analysis threads; default size − 1. */
-    readonly analysisSize: number = Math.max(0, size - 1),
+    /** Page-analysis threads; default defaultAnalysisThreads(size). */
+    readonly analysisSize: number = defaultAnalysisThreads(size),
   ) {
     if (!Number.isInteger(size) || size < 0) throw new TypeError(`crawl threads must be a whole number >= 0, got ${size}`);
     if (!Number.isInteger(analysisSize) || analysisSize < 0) throw new TypeError(`page-analysis threads must be a whole number >= 0, got ${analysisSize}`);

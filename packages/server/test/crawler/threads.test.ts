@@ -12,7 +12,8 @@ import { startBenchSite, type BenchSite } from '../../../../bench/crawl/site.js'
 import { startFixtureSite, type FixtureSite } from './fixture-site.js';
 import { config, memorySink, pairs } from '../../../../tests/support/crawler.js';
 
-const pool = new CrawlThreadPool(2);
+// One page-analysis thread whatever the machine's cores (none by default on 2): its path is tested here.
+const pool = new CrawlThreadPool(2, 1);
 afterAll(() => pool.close());
 
 let site: FixtureSite | undefined;
