@@ -46,7 +46,8 @@ export function defaultAnalysisThreads(crawlThreads: number): number {
 /**
  * V8 lets an isolate's young generation grow to 48 MB under a high allocation rate, as a crawl's
  * is, in every thread. 16 MB took 28 MB off the peak RSS of a 20,000-page crawl with 2 threads at
- * no measurable CPU cost; 8 MB saved 48 MB but cost 8 % more CPU (docs/benchmarks.md, "Crawl").
+ * no measurable CPU cost; 8 MB saved 48 MB but cost 8 % more CPU; 12 MB took 9 MB off a
+ * 200,000-page crawl of the dense site (312 → 303 MB) at the same CPU a page (docs/benchmarks.md).
  */
 const CRAWLER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 12 };
 
