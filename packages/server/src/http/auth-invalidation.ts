@@ -25,10 +25,6 @@ const LISTENER_NAME = 'siteaudit-auth';
 const RECONNECT_MS = 1_000;
 const ACK_WAIT_MS = 5_000;
 
-export function isPostgres(knex: Knex): boolean {
-  return /pg|postgres/.test(String(knex.client.config.client ?? knex.client.dialect ?? ''));
-}
-
 /**
  * Tells every process on this database (this one included) to forget its cached tokens, and
  * returns once every listener connected at that moment has emptied its cache and said so. The

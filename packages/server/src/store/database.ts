@@ -44,10 +44,14 @@ function quietAcquireErrors(message: string): void {
   if (!message.startsWith('Acquire connection error')) console.warn(message);
 }
 
+/** Whether a knex instance (or one of its transactions) speaks to PostgreSQL; else it is SQLite. */
+export function isPostgres(knex: Knex | Knex.Transaction): boolean {
+  return /pg|postgres/.test(String(knex.client.config.client ?? knex.client.dialect ?? ''));
+}
+
 export function openDatabase(option: DatabaseOption): Database {
   if (typeof option !== 'string') {
-    const client = String(option.client.config.client ?? option.client.dialect ?? '');
-    return { knex: option, dialect: /pg|postgres/.test(client) ? 'postgres' : 'sqlite', owned: false };
+    return { knex: option, dialect: isPostgres(option) ? 'postgres' : 'sqlite', owned: false };
   }
   const file = sqliteFile(option);
   if (file === null) {

@@ -3,6 +3,7 @@
  * pillars), the comparison and the fix list are computed from.
  */
 import type { Knex } from 'knex';
+import { isPostgres } from '../../store/database.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -16,17 +17,29 @@ export interface CheckCount {
 }
 
 /**
- * Pages (distinct URLs) and occurrences per check of a crawl: one grouped read on the issues'
- * by-check index (migration 029), shared by the scores, the comparison and the fix list.
+ * Pages (distinct URLs) and occurrences per check (and severity and category) of a crawl, in no
+ * set order: what the scores, the comparison, the fix list and the issue summary start from.
+ * On PostgreSQL one grouped read. On SQLite, whose one connection every request waits for, one
+ * read per check the crawl has, on the by-check index (migration 029): the same rows in all,
+ * but a 200,000-page crawl's million issue rows held the connection 2.8 s in one statement (every
+ * other request waiting behind it), and about 0.6 s at most a check (docs/benchmarks.md).
  */
 export async function checkCounts(knex: Db, crawlId: string): Promise<CheckCount[]> {
-  const checks = (await knex('crawl_issues')
-    .where({ crawl_id: crawlId })
-    .select('name', 'severity', 'category')
-    .count({ occurrences: '*' })
-    .countDistinct({ pages: 'url_hash' })
-    .groupBy('name', 'severity', 'category')) as { name: string; severity: CheckCount['severity']; category: string; pages: string | number; occurrences: string | number }[];
-  return checks.map((c) => ({ ...c, pages: Number(c.pages), occurrences: Number(c.occurrences) }));
+  type Row = { name: string; severity: CheckCount['severity']; category: string; pages: string | number; occurrences: string | number };
+  const grouped = (q: Knex.QueryBuilder) => q.select('name', 'severity', 'category').count({ occurrences: '*' }).countDistinct({ pages: 'url_hash' }).groupBy('name', 'severity', 'category');
+  let rows: Row[];
+  if (isPostgres(knex)) rows = (await grouped(knex('crawl_issues').where({ crawl_id: crawlId }))) as Row[];
+  else {
+    rows = [];
+    // The crawl's check names one after the other, each found by a seek on the index (not a scan).
+    for (let after = ''; ; ) {
+      const next = (await knex('crawl_issues').where({ crawl_id: crawlId }).andWhere('name', '>', after).orderBy('name').first('name')) as { name: string } | undefined;
+      if (!next) break;
+      rows.push(...((await grouped(knex('crawl_issues').where({ crawl_id: crawlId, name: next.name }))) as Row[]));
+      after = next.name;
+    }
+  }
+  return rows.map((c) => ({ name: c.name, severity: c.severity, category: c.category, pages: Number(c.pages), occurrences: Number(c.occurrences) }));
 }
 
 /** Distinct pages affected per check of a crawl (`checks`, when already read), and the number of scored pages. */

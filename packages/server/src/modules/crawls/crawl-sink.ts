@@ -5,7 +5,7 @@
 import { hash } from 'node:crypto';
 import { normaliseUrl, type IssueRecord, type PageRecord, type ResourceRecord, type SinkBatch } from '../../crawler/index.js';
 import { LeaseLostError } from '../../jobs/job-runner.js';
-import { bool } from '../../store/database.js';
+import { bool, isPostgres } from '../../store/database.js';
 import { SEVERITY_RANK, type CrawlRow } from './crawl-row.js';
 import type { CrawlJob } from './crawl-context.js';
 import { sectionOf } from '@siteaudit/schema/rules';
@@ -106,10 +106,6 @@ function rowInserter(table: string, columns: readonly string[], chunk: number, c
     }
     for (let i = 0; i < rows.length; i += chunk) await bound(trx, rows.slice(i, i + chunk));
   };
-}
-
-function isPostgres(trx: Knex.Transaction): boolean {
-  return (trx.client as { dialect?: string }).dialect === 'postgresql';
 }
 
 const PAGE_COLUMNS = [
