@@ -49,6 +49,18 @@ export function isPostgres(knex: Knex | Knex.Transaction): boolean {
   return /pg|postgres/.test(String(knex.client.config.client ?? knex.client.dialect ?? ''));
 }
 
+/**
+ * After a large write (a crawl settled), lets SQLite's query planner know the tables' new shape:
+ * `PRAGMA optimize` runs ANALYZE on the tables that grew (25× since their last statistics) or have
+ * none, sampling a few hundred rows an index (`analysis_limit`). Without statistics the planner
+ * read a page's issues (`crawl_id` and `url_hash` given, ordered by severity) through the
+ * severity index, scanning the whole crawl: 377 ms for a 200,000-page crawl, against 1 ms on the
+ * by-page index once analysed (3 ms to analyse). PostgreSQL's autovacuum keeps its own statistics.
+ */
+export async function refreshPlannerStatistics(knex: Knex): Promise<void> {
+  if (!isPostgres(knex)) await knex.raw('PRAGMA optimize');
+}
+
 export function openDatabase(option: DatabaseOption): Database {
   if (typeof option !== 'string') {
     return { knex: option, dialect: isPostgres(option) ? 'postgres' : 'sqlite', owned: false };
@@ -75,8 +87,13 @@ export function openDatabase(option: DatabaseOption): Database {
         conn.run('PRAGMA foreign_keys = ON', (err) => {
           if (err) return done(err, conn);
           conn.run('PRAGMA secure_delete = ON', (e) => {
-            if (e || file === ':memory:') return done(e, conn);
-            conn.run('PRAGMA journal_mode = WAL', (e2) => done(e2, conn));
+            if (e) return done(e, conn);
+            // ANALYZE (run by `PRAGMA optimize`, refreshPlannerStatistics) reads about 400 rows an
+            // index: milliseconds whatever the tables' size.
+            conn.run('PRAGMA analysis_limit = 400', (e1) => {
+              if (e1 || file === ':memory:') return done(e1, conn);
+              conn.run('PRAGMA journal_mode = WAL', (e2) => done(e2, conn));
+            });
           });
         });
       },
@@ -91,6 +108,7 @@ export async function migrate(db: Database): Promise<void> {
   if (db.dialect === 'sqlite' && !db.owned) {
     await db.knex.raw('PRAGMA foreign_keys = ON');
     await db.knex.raw('PRAGMA secure_delete = ON');
+    await db.knex.raw('PRAGMA analysis_limit = 400');
   }
   const latest = () => db.knex.migrate.latest({ migrationSource, tableName: 'siteaudit_migrations' });
   if (db.dialect === 'postgres') await withMigrationLock(db.knex, latest);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { DATABASE, startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
 import { caller } from '../../../../tests/support/http.js';
 import { startReceiver } from '../../../../tests/support/receiver.js';
@@ -159,6 +159,18 @@ describe('crawl lifecycle', () => {
     expect(await links()).toBe(stored);
     await h.knex.migrate.latest(options);
     expect(await read()).toEqual(before);
+  });
+
+  it.runIf(DATABASE === 'sqlite')('leaves SQLite statistics after settling, so a page’s issues are read on the by-page index', async () => {
+    const { campaign } = await projectWithCampaign();
+    const id = (await (await launch(campaign.id)).json()).data.id;
+    await h.server.jobs.idle();
+    // The read of GET …/pages/by-url and of GET …/issues?url=: without statistics SQLite walked the
+    // severity index over the whole crawl (377 ms at 200,000 pages), with them 1 ms.
+    const read = h.knex('crawl_issues').where({ crawl_id: id, url_hash: 'f'.repeat(64) }).orderBy([{ column: 'severity_rank' }, { column: 'seq' }]);
+    const plan = (await h.knex.raw(`explain query plan ${read.toString()}`)) as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toContain('USING INDEX crawl_issues_by_page (crawl_id=? AND url_hash=?)');
+    expect(Number((await h.knex('sqlite_stat1').where({ tbl: 'crawl_issues' }).count({ n: '*' }).first())?.n)).toBeGreaterThan(0);
   });
 
   it('reports a broken <link rel="next"> of a page as a broken internal link, and follows a sound one', async () => {

@@ -7,7 +7,7 @@
 import { sectionOf, unmeasuredPageSpeed } from '@siteaudit/schema/rules';
 import { CHECKS, THRESHOLDS } from '../../crawler/index.js';
 import type { Services } from '../../services.js';
-import { bool, json } from '../../store/database.js';
+import { bool, json, refreshPlannerStatistics } from '../../store/database.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
 import { recordLatestCrawl } from '../projects/writes.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
@@ -108,6 +108,8 @@ export async function postProcess(job: CrawlJob): Promise<void> {
     await services.events.publish({ type: 'crawl.completed', teamId: row.team_id, data: { crawl: toCrawl(row) } }, trx);
     await publishFindingsEvents(trx, { services, row, changes: changesSummary(row), checks });
   });
+  // The crawl's rows may have multiplied its tables: statistics for the reads of its pages and issues.
+  await refreshPlannerStatistics(knex).catch((error: unknown) => crawlLog(services).warn({ err: error }, 'planner statistics not refreshed'));
 }
 
 /**
