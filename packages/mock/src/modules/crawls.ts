@@ -7,7 +7,7 @@ import { type Crawl, type IssueOccurrence, type IssueSummary, type Language, typ
 import {
   CRAWL_STEPS,
   QUEUED_CRAWL,
-  SEVERITY_RANK,
+  bySummaryOrder,
   crawlSettingsText,
   checkLabel,
   crawlProgressPercent,
@@ -273,7 +273,7 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
               .slice(0, MAX_SECTION_PATTERNS);
         return { ...g, pages: urls.size, templates };
       })
-      .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || a.name.localeCompare(b.name));
+      .sort(bySummaryOrder);
     // Totals are the sum of the groups, by construction.
     const totals = { error: 0, warning: 0, info: 0 };
     for (const g of list) totals[g.severity] += g.occurrences;

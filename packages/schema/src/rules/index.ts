@@ -53,7 +53,7 @@ export { ACCESSIBILITY_PREFIX, axisFix, fixFor, whyFor } from './fix-advice.js';
 export { accessRefusal, planRefusal, type Refusal } from './gates.js';
 export { healthScore, healthScoreExact, maxCheckLoss, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
 export { canonicalJson, IDEMPOTENCY_KEY_RETENTION_MS, parseIdempotencyKey, requestFingerprintText } from './idempotency.js';
-export { type CheckCategory, type CheckDefinition, type CheckName, CHECKS, SEVERITY_RANK } from './issue-catalogue.js';
+export { type CheckCategory, type CheckDefinition, type CheckName, CHECKS, SEVERITY_RANK, bySummaryOrder } from './issue-catalogue.js';
 export { isKnownIssueDetail, localiseIssueDetails } from './issue-details.js';
 export { CRAWL_ERROR_MESSAGES, localiseCrawlError, siteUnreachableError, type CrawlErrorCode } from './crawl-error-text.js';
 export { canonicalKeyword } from './keywords.js';

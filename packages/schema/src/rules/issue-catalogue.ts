@@ -222,3 +222,11 @@ export type CheckName = keyof typeof CHECKS;
 
 /** Errors first: the order of every issue list and issue summary. */
 export const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const satisfies Record<Severity, number>;
+
+/**
+ * The order of an issue summary's groups: errors first, then the most frequent, then by check
+ * name in code-point order (the same on SQLite, on PostgreSQL whatever its collation, and in the mock).
+ */
+export function bySummaryOrder(a: { severity: Severity; occurrences: number; name: string }, b: { severity: Severity; occurrences: number; name: string }): number {
+  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}

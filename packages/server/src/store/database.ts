@@ -58,7 +58,12 @@ export function isPostgres(knex: Knex | Knex.Transaction): boolean {
  * by-page index once analysed (3 ms to analyse). PostgreSQL's autovacuum keeps its own statistics.
  */
 export async function refreshPlannerStatistics(knex: Knex): Promise<void> {
-  if (!isPostgres(knex)) await knex.raw('PRAGMA optimize');
+  if (isPostgres(knex)) return;
+  // One transaction: both pragmas on the same connection, whatever the pool (an embedding app's may have several).
+  await knex.transaction(async (trx) => {
+    await trx.raw('PRAGMA analysis_limit = 400');
+    await trx.raw('PRAGMA optimize');
+  });
 }
 
 export function openDatabase(option: DatabaseOption): Database {
@@ -87,13 +92,8 @@ export function openDatabase(option: DatabaseOption): Database {
         conn.run('PRAGMA foreign_keys = ON', (err) => {
           if (err) return done(err, conn);
           conn.run('PRAGMA secure_delete = ON', (e) => {
-            if (e) return done(e, conn);
-            // ANALYZE (run by `PRAGMA optimize`, refreshPlannerStatistics) reads about 400 rows an
-            // index: milliseconds whatever the tables' size.
-            conn.run('PRAGMA analysis_limit = 400', (e1) => {
-              if (e1 || file === ':memory:') return done(e1, conn);
-              conn.run('PRAGMA journal_mode = WAL', (e2) => done(e2, conn));
-            });
+            if (e || file === ':memory:') return done(e, conn);
+            conn.run('PRAGMA journal_mode = WAL', (e2) => done(e2, conn));
           });
         });
       },
@@ -108,7 +108,6 @@ export async function migrate(db: Database): Promise<void> {
   if (db.dialect === 'sqlite' && !db.owned) {
     await db.knex.raw('PRAGMA foreign_keys = ON');
     await db.knex.raw('PRAGMA secure_delete = ON');
-    await db.knex.raw('PRAGMA analysis_limit = 400');
   }
   const latest = () => db.knex.migrate.latest({ migrationSource, tableName: 'siteaudit_migrations' });
   if (db.dialect === 'postgres') await withMigrationLock(db.knex, latest);

@@ -8,8 +8,7 @@
 import type { Knex } from 'knex';
 import { type CrawlChangesSummary, type Severity } from '@siteaudit/schema';
 import { CHANGE_KINDS, CHECKS, CONTENT_AXES, TARGETED_CHECKS, CRAWL_PILLARS, isSiteWideCheck, notComparedSummary, scoreOf, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
-import { isPostgres } from '../../store/database.js';
-import { bool, json } from '../../store/database.js';
+import { bool, isPostgres, json } from '../../store/database.js';
 import { auditedPages, crawlChecks, type CheckCount } from './check-counts.js';
 import type { CrawlRow } from './crawl-row.js';
 import { issueBatches, seqRanges, type IssueBatch } from './change-batches.js';

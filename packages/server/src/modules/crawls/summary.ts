@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { checkCounts, htmlPagesOf } from './check-counts.js';
 import type { IssueSummary, Language, TemplatePattern } from '@siteaudit/schema';
-import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, SEVERITY_RANK, templatePattern, topCause } from '@siteaudit/schema/rules';
+import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, bySummaryOrder, templatePattern, topCause } from '@siteaudit/schema/rules';
 import { issueDetailsIn } from '../../reports/issue-details.js';
 import type { CrawlRow } from './crawl-row.js';
 
@@ -14,11 +14,7 @@ import type { CrawlRow } from './crawl-row.js';
  * schema rules/template-patterns.ts).
  */
 export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'protection_occurrences'>, language: Language = 'en'): Promise<IssueSummary> {
-  // Errors first, then the most frequent, then by name in code-point order (SQLite's, and
-  // PostgreSQL's under the C collation), whatever the database's collation.
-  const groups = (await checkCounts(knex, crawl.id)).sort(
-    (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.occurrences - a.occurrences || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
+  const groups = (await checkCounts(knex, crawl.id)).sort(bySummaryOrder);
   const html = await htmlPages(knex, crawl.id);
   const totals = { error: 0, warning: 0, info: 0 };
   const out: IssueSummary['groups'] = [];
