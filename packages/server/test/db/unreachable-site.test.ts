@@ -56,6 +56,9 @@ describe('a crawl of a site that cannot be reached', { timeout: 30_000 }, () => 
     const issues = (await (await h.call('GET', `/v1/crawls/${settled.id}/issues`, { headers: { 'accept-language': 'en' } })).json()).data;
     expect(issues.map((i: { name: string }) => i.name)).toContain('site_unreachable');
     expect(issues.find((i: { name: string }) => i.name === 'site_unreachable')).toMatchObject({ severity: 'error', url: `${siteUrl}/`, details: expect.stringContaining('connection refused by the server') });
+    // Read by its URL too, as a page's findings are.
+    const ofUrl = (await (await h.call('GET', `/v1/crawls/${settled.id}/issues?url=${encodeURIComponent(`${siteUrl}/`)}`)).json()).data;
+    expect(ofUrl.map((i: { name: string }) => i.name)).toContain('site_unreachable');
 
     // The log line that ends the crawl names the cause.
     const failed = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'crawl failed' && l.crawl === settled.id);
