@@ -236,10 +236,9 @@ describe('crawl lifecycle', () => {
     expect((await h.call('GET', `/v1/crawls/${crawlId}`)).status).toBe(404);
   });
 
-  // Skipped: racy. The site's hold does not always hold this six-page crawl, which then ends (or
-  // reaches post-processing, where a deletion does not wait for it) before the deletion asks for
-  // the stop, and no crawl.stopped is sent. Needs a fetch that provably waits for the stop.
-  it.skip('tells subscribers crawl.stopped when deleting its campaign stops a crawl while it fetches', async () => {
+  // The site holds every answer until the deletion has answered: the crawl is provably still
+  // fetching when the deletion asks for its stop (the stop aborts the requests in flight).
+  it('tells subscribers crawl.stopped when deleting its campaign stops a crawl while it fetches', async () => {
     const receiver = await startReceiver((_req, res) => res.writeHead(200).end());
     const token = await h.tokenFor({ team: 'stopped-crawls' });
     const call = caller(h.url, token);
@@ -251,9 +250,11 @@ describe('crawl lifecycle', () => {
       const crawlId = (await (await call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': crypto.randomUUID() } })).json()).data.id;
       // Fetching, its first request held by the site.
       while ((await (await call('GET', `/v1/crawls/${crawlId}`)).json()).data.status !== 'running') await new Promise((r) => setTimeout(r, 20));
-      const deleting = call('DELETE', `/v1/campaigns/${campaign.id}`);
-      setTimeout(release, 50);
-      expect((await deleting).status).toBe(204);
+      try {
+        expect((await call('DELETE', `/v1/campaigns/${campaign.id}`)).status).toBe(204);
+      } finally {
+        release();
+      }
       await h.server.jobs.idle();
       for (let i = 0; i < 200 && receiver.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       const events = receiver.requests.map((r) => JSON.parse(r.body) as { type: string; data: { crawl: { id: string; status: string } } });
