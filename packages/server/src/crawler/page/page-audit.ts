@@ -13,6 +13,7 @@ import type { CanonicalReading, Finding, PageFacts, PageInput, PageSummary, Reso
 import { robotsDirectives } from './robots-directives.js';
 import { declaredLanguage, pageLanguage } from './page-language.js';
 import { normaliseUrl } from '../url.js';
+import { hasRel, parseLinkHeader } from './link-header.js';
 
 /**
  * Reads a canonical href as Google does: it must name a crawlable http(s) URL, else it is ignored
@@ -98,12 +99,18 @@ export function pageFacts(input: PageInput): PageFacts {
   const directives = robotsDirectives(html.metaRobots, headers['x-robots-tag'], input.robotsToken);
   // Canonicals: HTML link elements of the head and the Link header.
   const htmlReadings = html.canonicals.map((c) => readCanonical(c, base));
-  const headerReadings = [...(headerValue(headers, 'link') ?? '').matchAll(/<([^>]*)>\s*;[^,]*rel="?canonical"?/gi)].map((m) => readCanonical(m[1], url));
+  const linkHeader = parseLinkHeader(headerValue(headers, 'link'));
+  const headerReadings = linkHeader.filter((l) => hasRel(l, 'canonical')).map((l) => readCanonical(l.target, url));
   const valid = (readings: CanonicalReading[]) => readings.flatMap((r) => (r.url === null ? [] : [r.url]));
   const target = html.metaRefresh === null ? null : metaRefreshTarget(html.metaRefresh);
+  // Language versions: the head's against <base>, the Link header's (a PDF's only way) against the page.
+  const declared = [
+    ...html.hreflang.map((h) => ({ lang: h.lang, href: h.href, base })),
+    ...linkHeader.filter((l) => hasRel(l, 'alternate') && l.params.hreflang !== undefined).map((l) => ({ lang: l.params.hreflang.trim(), href: l.target, base: url })),
+  ];
   const hreflang: { lang: string; url: string }[] = [];
-  for (const h of html.hreflang) {
-    const resolved = normaliseUrl(h.href, base);
+  for (const h of declared) {
+    const resolved = normaliseUrl(h.href, h.base);
     if (resolved) hreflang.push({ lang: h.lang.toLowerCase(), url: resolved });
   }
   const resolveLink = linkResolver(base, input.isInternal);
@@ -121,6 +128,7 @@ export function pageFacts(input: PageInput): PageFacts {
     metaRefreshUrl: target ? normaliseUrl(target, base) : null,
     metaRefreshDelay: html.metaRefresh === null ? 0 : metaRefreshDelay(html.metaRefresh),
     hreflang,
+    hreflangCodes: declared.map((h) => h.lang),
     declaredLanguage: declaredLanguage(html.lang, headerValue(headers, 'content-language'), hreflang.find((h) => h.url === url && h.lang !== 'x-default')?.lang ?? null),
     resources: resolveResources(html, base),
   };

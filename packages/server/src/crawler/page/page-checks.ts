@@ -261,10 +261,10 @@ function anchors({ input, resolveLink }: PageFacts, add: Add): void {
 }
 
 
-function international({ input, hreflang, declaredLanguage }: PageFacts, add: Add): void {
+function international({ input, hreflang, hreflangCodes, declaredLanguage }: PageFacts, add: Add): void {
   const mismatch = languageMismatch(declaredLanguage, input.html.scripts);
   if (mismatch !== null) add('lang_mismatch', mismatch);
-  const invalid = input.html.hreflang.map((h) => h.lang).find((code) => !isHreflangCode(code));
+  const invalid = hreflangCodes.find((code) => !isHreflangCode(code));
   if (invalid !== undefined) add('hreflang_invalid_code', D.hreflangInvalid(invalid));
   const byLang = new Map<string, Set<string>>();
   for (const h of hreflang) byLang.set(h.lang, (byLang.get(h.lang) ?? new Set()).add(h.url));

@@ -109,7 +109,10 @@ export interface PageFacts {
   metaRefreshUrl: string | null;
   /** Seconds before the meta refresh (0 when none is written or there is no refresh). */
   metaRefreshDelay: number;
+  /** The page's language versions, from its head (resolved against <base>) and its Link header (against the page), lower-cased codes. */
   hreflang: { lang: string; url: string }[];
+  /** Every hreflang code the page declares, as written (head, then Link header), resolvable URL or not. */
+  hreflangCodes: string[];
   /** The language the page declares (`<html lang>`, else Content-Language, else its own hreflang entry), canonical and lower-cased. */
   declaredLanguage: string | null;
   /** What the page loads, resolved against <base>, once per URL. */

@@ -44,7 +44,7 @@ export class LinkGraph {
   readonly hreflang: HreflangMap = new Map();
   /** `<link rel="next|prev">` links: source id, 0 for next or 1 for prev, target id; judged at the end. */
   private readonly pagination: number[] = [];
-  /** Pages with hreflang annotations in their HTML, internal targets or not (sitemap entries: SiteFiles.sitemapHreflangEntries). */
+  /** Pages with hreflang annotations (head or Link header), internal targets or not (sitemap entries: SiteFiles.sitemapHreflangEntries). */
   hreflangPages = 0;
 
   constructor(private readonly ctx: CrawlContext) {

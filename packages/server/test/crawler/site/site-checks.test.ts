@@ -473,6 +473,35 @@ describe('language versions (hreflang_missing, lang_mismatch)', () => {
     expect(found(r, 'hreflang_missing')).toEqual([]);
   });
 
+  it('reads the language versions a Link header declares as the head’s: checked for return links, codes and x-default', async () => {
+    const paths = ['/', '/a', '/fr/', '/fr/a', '/ja/', '/ja/a'];
+    const lang = (p: string) => (p.startsWith('/fr/') ? 'fr' : p.startsWith('/ja/') ? 'ja' : 'en');
+    // Each version names the others in its Link header, relative to itself, beside a preload.
+    const link = (path: string, codes = ['en', 'fr', 'ja']) => {
+      const tail = path.replace(/^\/(fr|ja)\//, '/');
+      const versions = codes.map((l) => `<${l === 'en' || l === 'x-default' ? tail : `/${l}${tail}`}>; rel="alternate"; hreflang="${l}"`);
+      return ['</style.css>; rel=preload; as=style', ...versions].join(', ');
+    };
+    const route = (path: string, header: string | null): Route => ({
+      ...pageRoute(path, { path, lang: lang(path), text: path.startsWith('/ja/') ? JA : undefined, body: paths.map((p) => `<a href="${p}">${p}</a>`).join(' ') }),
+      ...(header ? { headers: { link: header } } : {}),
+    });
+    let s = await start({ routes: Object.fromEntries(paths.map((p) => [p, route(p, link(p, ['en', 'fr', 'ja', 'x-default']))])) });
+    let r = await crawl(`${s.origin}/`);
+    for (const name of ['hreflang_missing', 'hreflang_no_return', 'hreflang_no_x_default', 'hreflang_no_self', 'hreflang_invalid_code']) expect(found(r, name), name).toEqual([]);
+    await s.close();
+    site = undefined;
+
+    // /a names /fr/a, which names nothing back; /ja/a writes a code that is none.
+    const headers: Record<string, string | null> = { '/a': link('/a', ['en', 'fr']), '/ja/a': '</ja/a>; rel="alternate"; hreflang="japanese"' };
+    s = await start({ routes: Object.fromEntries(paths.map((p) => [p, route(p, headers[p] ?? null)])) });
+    r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_no_return')).toEqual(['/a hreflang fr → /fr/a does not link back']);
+    expect(found(r, 'hreflang_no_x_default').map((f) => f.split(' ')[0]).sort()).toEqual(['/a', '/ja/a']);
+    expect(found(r, 'hreflang_invalid_code').map((f) => f.split(' ')[0])).toEqual(['/ja/a']);
+    expect(found(r, 'hreflang_missing')).toEqual([]);
+  });
+
   it('a sitemap annotation without its return link is reported like an HTML one', async () => {
     const sitemap = (o: string) =>
       `<?xml version="1.0"?><urlset xmlns:xhtml="http://www.w3.org/1999/xhtml"><url><loc>${o}/a</loc><xhtml:link rel="alternate" hreflang="fr" href="${o}/fr/a"/></url><url><loc>${o}/fr/a</loc></url></urlset>`;
