@@ -128,7 +128,7 @@ export function drawCover(ctx: PdfContext): void {
       doc.rect(tx, ty, 4, 64).fill(scoreColour(p.score));
       doc.restore();
       // The pillar's name on up to two lines ("Search Console acquisition" is long for a tile).
-      layout.font({ size: 8, color: MUTED });
+      layout.font({ size: 8, color: MUTED }, labels.pillar(p.key));
       doc.text(layout.safe(labels.pillar(p.key)), tx + 10, ty + 6, { width: tile - 14, height: 20, ellipsis: true });
       if (p.score === null) layout.draw(labels.pillarStatus(p.status), tx + 10, ty + 40, { size: 10, bold: true, color: MUTED }, { width: tile - 14 });
       else layout.draw(f.int(p.score), tx + 10, ty + 32, { size: 22, bold: true, color: scoreColour(p.score) }, { width: tile - 14 });

@@ -5,7 +5,7 @@
  */
 import type { ExportStrings } from '../i18n.js';
 import { pdfSafe } from '../pdf-text.js';
-import { BOLD, FONT, hasGlyph, registerFonts } from './fonts.js';
+import { BOLD, FALLBACK, FALLBACK_BOLD, FONT, hasFallback, hasGlyph, registerFonts } from './fonts.js';
 
 export { BOLD, FONT };
 export const INK = '#1f2328';
@@ -116,11 +116,23 @@ export class Layout {
     this.text(this.footer, this.left, y, { size: 8, color: MUTED }, { width: this.width - 80 });
   }
 
-  font(style: TextStyle): void {
+  /**
+   * Selects the font for `style`, and for `text` when given: the fallback font (fonts.ts) when it
+   * draws more of the text's characters than DejaVu does (crawled Chinese, Japanese, Korean).
+   */
+  font(style: TextStyle, text?: string): void {
     this.doc
       .font(style.bold ? BOLD : FONT)
       .fontSize(style.size ?? 9)
       .fillColor(style.color ?? INK);
+    if (!text || !hasFallback(this.doc)) return;
+    // Beyond ASCII (which both draw): the characters each font lacks; the one lacking fewer draws the text.
+    const beyond = [...text].map((ch) => ch.codePointAt(0)!).filter((c) => c > 0x7e);
+    const missing = () => beyond.filter((c) => !hasGlyph(this.doc, c)).length;
+    const primary = missing();
+    if (!primary) return;
+    this.doc.font(style.bold ? FALLBACK_BOLD : FALLBACK);
+    if (missing() >= primary) this.doc.font(style.bold ? BOLD : FONT);
   }
 
   /** `text` as the current font can draw it (pdf-text.ts). */
@@ -147,7 +159,7 @@ export class Layout {
    * cut there. At most `maxLines`: the last one is shortened with an ellipsis if more text remains.
    */
   lines(text: string, width: number, style: TextStyle, maxLines = Infinity): string[] {
-    this.font(style);
+    this.font(style, text);
     const s = this.safe(text);
     const fits = (t: string) => this.doc.widthOfString(t) <= width;
     if (fits(s)) return [s];
@@ -181,7 +193,7 @@ export class Layout {
   labelRow(label: string, note: string, labelStyle: TextStyle, noteStyle: TextStyle, box: { x?: number; width?: number } = {}): void {
     const x = box.x ?? this.left;
     const width = box.width ?? this.width - (x - this.left);
-    this.font(noteStyle);
+    this.font(noteStyle, note);
     const noteWidth = Math.min(width / 2, this.doc.widthOfString(this.safe(note)) + 2);
     const labelLines = this.lines(label, width - noteWidth - 10, labelStyle);
     const lineHeight = (labelStyle.size ?? 9) + 3;
@@ -200,7 +212,7 @@ export class Layout {
   }
 
   private text(text: string, x: number, y: number, style: TextStyle, opts: { width?: number; align?: Align; link?: string }): number {
-    this.font(style);
+    this.font(style, text);
     let s = this.safe(text);
     if (opts.width !== undefined) s = this.fit(s, opts.width);
     const w = this.doc.widthOfString(s);
@@ -214,12 +226,12 @@ export class Layout {
 
   /** Wrapped paragraph at `x` (default: the left margin) over `width`, breaking the page first if needed. */
   paragraph(text: string, style: TextStyle = {}, gapAfter = 6, box: { x?: number; width?: number } = {}): void {
-    this.font(style);
+    this.font(style, text);
     const s = this.safe(text);
     const width = box.width ?? this.width;
     const height = this.doc.heightOfString(s, { width });
     this.ensure(height);
-    this.font(style);
+    this.font(style, text);
     this.doc.text(s, box.x ?? this.left, this.y, { width });
     this.used = true;
     this.y += height + gapAfter;
