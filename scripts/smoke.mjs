@@ -68,6 +68,7 @@ async function main() {
   });
   const sitePort = await listen(pages);
   let server;
+  let output = '';
   try {
     const admin = (...args) => run(['admin', '--database', database, '--json', ...args], dir).then((out) => JSON.parse(out));
     await admin('create-team', '--slug', 'smoke', '--name', 'Smoke');
@@ -83,7 +84,6 @@ async function main() {
       env: { ...process.env, DATABASE_URL: '', SITEAUDIT_EXPORT_DIR: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
     server.stdout.on('data', (c) => (output += c));
     server.stderr.on('data', (c) => (output += c));
     await until('the server to listen', () => {
@@ -131,6 +131,10 @@ async function main() {
     console.log(
       `smoke (Node ${process.version}): admin, start, a crawl of ${crawl.pages.crawled} pages and a ${bytes.length}-byte PDF export in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
+  } catch (error) {
+    // What failed, why (a failed fetch's cause: refused, reset…) and what the server said last.
+    const cause = error.cause ? ` (${error.cause.code ?? error.cause.message ?? error.cause})` : '';
+    throw new Error(`${error.message}${cause}; the server ${server?.exitCode !== null && server ? `exited with ${server.exitCode}` : 'was running'}; its last output:\n${output.slice(-3000)}`);
   } finally {
     if (server && server.exitCode === null) server.kill('SIGKILL');
     pages.close();

@@ -58,7 +58,8 @@ describe('crawl of the labelled fixture site', () => {
     const got = pairs(result.issues);
     const expected = expectedPairs();
     const missing = expected.filter((e) => !got.includes(e));
-    const unexpected = got.filter((g) => !expected.includes(g));
+    // slow_response (no page of the fixture is seeded slow) follows the machine's load, not the site.
+    const unexpected = got.filter((g) => !expected.includes(g) && !g.startsWith('slow_response '));
     expect({ missing, unexpected }).toEqual({ missing: [], unexpected: [] });
   });
 
