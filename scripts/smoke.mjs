@@ -93,11 +93,15 @@ async function main() {
 
     const base = `http://127.0.0.1:${port}/v1`;
     const call = async (method, url, body, headers = {}) => {
-      const res = await fetch(`${base}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+      const send = () =>
+        fetch(`${base}${url}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+      // A read is sent again once when its connection failed (a keep-alive connection the server
+      // closed as it was reused: a reset on a busy machine), as an HTTP client retries an idempotent request.
+      const res = await send().catch((error) => (method === 'GET' ? send() : Promise.reject(error)));
       if (!res.ok) fail(`${method} ${url} answered ${res.status}: ${await res.text()}`);
       return res;
     };

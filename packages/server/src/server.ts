@@ -132,9 +132,6 @@ export interface SiteAuditServerOptions {
 }
 
 export const SERVER_ROLES = ['all', 'api', 'worker'] as const;
-
-/** How long `listen()`'s server keeps an idle connection open. */
-const KEEP_ALIVE_MS = 65_000;
 export type ServerRole = (typeof SERVER_ROLES)[number];
 
 function serverRole(options: SiteAuditServerOptions): ServerRole {
@@ -309,12 +306,6 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           }),
         );
         const http = tracked.server;
-        // An idle connection is kept 65 s (Node's default: 5 s), past a load balancer's usual 60 s:
-        // a client that reuses a connection the server has just closed gets ECONNRESET, and the
-        // shorter the server's wait, the more often a busy client's clock crosses it
-        // (docs/deployment.md). Header reading may take as long (Node wants it longer).
-        http.keepAliveTimeout = KEEP_ALIVE_MS;
-        http.headersTimeout = KEEP_ALIVE_MS + 1_000;
         connections = drain.connections = tracked;
         http.on('clientError', (error: Error, socket) => answerClientError(error, socket, typeBase));
         http.once('error', reject);
