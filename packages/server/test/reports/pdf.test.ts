@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PDF_PAGE_ROW_LIMIT, renderPdf } from '../../src/reports/index.js';
 import { pdfSafe } from '../../src/reports/pdf-text.js';
@@ -353,6 +354,18 @@ describe('the fallback font for crawled CJK text', () => {
     expect(fallbackFont({ SITEAUDIT_PDF_FALLBACK_FONT: '/fonts/x.ttc#NotoSansCJKsc-Regular' })).toBeNull();
     const system = fallbackFont({});
     if (system) expect(existsSync(system.regular.path) && existsSync(system.bold.path)).toBe(true);
+  });
+
+  it('draws the report without the fallback when the operator’s file is not a font (the Japanese as ?)', async () => {
+    const previous = process.env.SITEAUDIT_PDF_FALLBACK_FONT;
+    process.env.SITEAUDIT_PDF_FALLBACK_FONT = fileURLToPath(import.meta.url);
+    try {
+      const text = (await pdfPages(await readAll(renderPdf(syntheticSource({ pages: 30, language: 'en' }).source)))).join(' ').replace(/\s+/g, ' ');
+      expect(text).toContain('— ?? ☕');
+    } finally {
+      if (previous === undefined) delete process.env.SITEAUDIT_PDF_FALLBACK_FONT;
+      else process.env.SITEAUDIT_PDF_FALLBACK_FONT = previous;
+    }
   });
 
   it.runIf(fallbackFont() !== null)('draws a Japanese page title in the fallback font, and the rest of the report in DejaVu', async () => {

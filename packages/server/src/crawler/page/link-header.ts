@@ -31,7 +31,8 @@ export function parseLinkHeader(header: string | null | undefined): LinkValue[] 
     if (close < 0) break;
     const target = header.slice(i + 1, close).trim();
     i = close + 1;
-    const params: Record<string, string> = {};
+    // No prototype: a parameter named like a member of Object (`__proto__`, `constructor`) is a parameter.
+    const params: Record<string, string> = Object.create(null);
     for (;;) {
       skip(' \t');
       if (header[i] !== ';') break;

@@ -116,6 +116,9 @@ export class Layout {
     this.text(this.footer, this.left, y, { size: 8, color: MUTED }, { width: this.width - 80 });
   }
 
+  /** Set once the fallback font failed to open: not tried again for this report. */
+  private noFallback = false;
+
   /**
    * Selects the font for `style`, and for `text` when given: the fallback font (fonts.ts) when it
    * draws more of the text's characters than DejaVu does (crawled Chinese, Japanese, Korean).
@@ -125,13 +128,20 @@ export class Layout {
       .font(style.bold ? BOLD : FONT)
       .fontSize(style.size ?? 9)
       .fillColor(style.color ?? INK);
-    if (!text || !hasFallback(this.doc)) return;
+    if (!text || this.noFallback || !hasFallback(this.doc)) return;
     // Beyond ASCII (which both draw): the characters each font lacks; the one lacking fewer draws the text.
     const beyond = [...text].map((ch) => ch.codePointAt(0)!).filter((c) => c > 0x7e);
     const missing = () => beyond.filter((c) => !hasGlyph(this.doc, c)).length;
     const primary = missing();
     if (!primary) return;
-    this.doc.font(style.bold ? FALLBACK_BOLD : FALLBACK);
+    try {
+      this.doc.font(style.bold ? FALLBACK_BOLD : FALLBACK);
+    } catch {
+      // Not a font pdfkit reads (an operator's file): the report is drawn without it.
+      this.noFallback = true;
+      this.doc.font(style.bold ? BOLD : FONT);
+      return;
+    }
     if (missing() >= primary) this.doc.font(style.bold ? BOLD : FONT);
   }
 

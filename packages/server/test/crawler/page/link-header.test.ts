@@ -43,6 +43,10 @@ describe('parseLinkHeader', () => {
       ['/css', false, false, null],
     ]);
     expect(parsed[2].params.title).toBe('a, b; <c>');
+    // Parameters named like members of Object are parameters, and change no prototype.
+    const [odd] = parseLinkHeader('</x>; rel=alternate; __proto__="y"; constructor=z; hreflang=fr');
+    expect([odd.params.__proto__, odd.params.constructor, odd.params.hreflang]).toEqual(['y', 'z', 'fr']);
+    expect(({} as Record<string, unknown>).y).toBeUndefined();
     expect(parseLinkHeader('')).toEqual([]);
     expect(parseLinkHeader(null)).toEqual([]);
     expect(parseLinkHeader('<unclosed; rel=alternate')).toEqual([]);
