@@ -87,6 +87,12 @@ export const CHECK_DETAILS = {
   /** hreflang_missing: the language versions found (language, pages, an example URL), largest first. */
   hreflangMissing: (versions: readonly { lang: string; pages: number; example: string }[]) =>
     `${versions.length} language versions, no hreflang: ${list(versions.map((v) => `${v.lang} (${v.pages} page(s), e.g. ${v.example})`), 6)}`,
+  /**
+   * A site annotated in part: the language versions no annotation covers (none of their pages has
+   * one, none is a target), of all the versions, and the languages whose pages are annotated.
+   */
+  hreflangPartial: (missing: readonly { lang: string; pages: number; example: string }[], of: number, annotated: readonly string[]) =>
+    `${missing.length} of ${of} language versions without hreflang (annotated: ${list(annotated, 6)}): ${list(missing.map((v) => `${v.lang} (${v.pages} page(s), e.g. ${v.example})`), 6)}`,
   /** A title or description with wide (CJK) characters: its characters and its width in half-widths, the thresholds' unit. */
   lengthWide: (chars: number, width: number) => `${chars} characters, ${width} half-widths (a Chinese, Japanese or Korean character counts as two)`,
   headerMissing: (header: string) => `no ${header} header`,

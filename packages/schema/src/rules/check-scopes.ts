@@ -132,7 +132,7 @@ const ROWS: Partial<Record<CheckName, CheckScopeRow>> = {
   hreflang_duplicate_lang: { ...PAGE, cap: '300 hreflang annotations read per page' },
   hreflang_missing: {
     scope: 'site',
-    unit: `one for the site, on the start URL, when its HTML pages fall into language versions of two primary languages or more (${'declared by <html lang>, Content-Language or the page\'s own hreflang entry, else named by the URL: /fr/, /pt-BR/, index.ja.html, de.example.com, counted when URLs name two languages or more'}), each of two pages or more, and no page or sitemap has any hreflang; the details name each version, its page count and a page`,
+    unit: `one for the site, on the start URL, when its HTML pages fall into language versions of two primary languages or more (${'declared by <html lang>, Content-Language or the page\'s own hreflang entry, else named by the URL: /fr/, /pt-BR/, index.ja.html, de.example.com, counted when URLs name two languages or more'}), each of two pages or more, and no page or sitemap has any hreflang (the details name each version, its page count and a page), or some have but a language has no page carrying an annotation or targeted by one while another has (the details name those versions and the annotated languages)`,
   },
   lang_mismatch: {
     scope: 'page',

@@ -278,6 +278,7 @@ const RULES: readonly Rule[] = [
   [/^lang="([^"]*)" but the text's (\d+) Chinese characters come with no kana$/, (m) => `lang="${m[1]}" mais les ${m[2]} caractères chinois du texte ne sont accompagnés d'aucun kana`],
   [/^lang="([^"]*)" but (\d+)% of the text's Chinese characters are kana$/, (m) => `lang="${m[1]}" mais ${m[2]} % des caractères chinois du texte sont des kana`],
   [/^(\d+) language versions, no hreflang: (.+)$/s, (m) => `${m[1]} versions linguistiques, aucun hreflang : ${m[2].replace(/ page\(s\), e\.g\. /g, ' page(s), par exemple ')}`],
+  [/^(\d+) of (\d+) language versions without hreflang \(annotated: ([^)]*)\): (.+)$/s, (m) => `${m[1]} versions linguistiques sur ${m[2]} sans hreflang (annotées : ${m[3]}) : ${m[4].replace(/ page\(s\), e\.g\. /g, ' page(s), par exemple ')}`],
   [/^no (X-Content-Type-Options|Content-Security-Policy|Referrer-Policy) header$/, (m) => `pas d'en-tête ${m[1]}`],
   [/^no X-Frame-Options nor CSP frame-ancestors$/, () => 'ni X-Frame-Options ni frame-ancestors (CSP)'],
   [/^og:image "(.*)" is not an absolute URL$/s, (m) => `og:image "${m[1]}" n'est pas une URL absolue`],

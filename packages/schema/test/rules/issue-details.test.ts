@@ -170,6 +170,7 @@ function deeperCatalogueExamples(): string[] {
       { lang: 'en', pages: 62, example: U },
       { lang: 'ja', pages: 61, example: V },
     ]),
+    hreflangPartial: D.hreflangPartial([{ lang: 'ja', pages: 15, example: V }], 3, ['en', 'fr']),
     headerMissing: D.headerMissing('Content-Security-Policy'),
     frameProtectionMissing: D.frameProtectionMissing(),
     ogImageRelative: D.ogImageRelative('/share.png'),

@@ -108,7 +108,7 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
     if (reg.has(id, Flag.InSitemap)) await sitemapEntry(reg, id, report);
   }
 
-  if (!(input.hreflangDeclared ?? input.hreflang.size > 0)) await languageVersionsWithoutHreflang(reg, report);
+  await languageVersionsWithoutHreflang(reg, report, input.hreflangDeclared ?? input.hreflang.size > 0 ? input.hreflang : null);
 
   for (const [id, entries] of input.hreflang) {
     for (const { lang, target } of entries) {
@@ -133,13 +133,24 @@ export const MIN_LANGUAGE_VERSION_PAGES = 2;
 /**
  * hreflang_missing, once for the site (on the start URL): the HTML pages answering 2xx (meta-refresh
  * stubs aside) fall into language versions (page/page-language.ts: declared, else named by the URL)
- * of at least two primary languages with MIN_LANGUAGE_VERSION_PAGES pages each, and no page or
- * sitemap declares any hreflang. `en` and `en-us` pages alone are one language, not two versions.
- * Languages only URLs name count when URLs name two of them or more (`/fr/…` and `/de/…`): a lone
- * folder that happens to be a language code (`/id/…`) beside undeclared pages is no translation.
+ * of at least two primary languages with MIN_LANGUAGE_VERSION_PAGES pages each, and
+ * - no page or sitemap declares any hreflang (`annotations` null): every version is named;
+ * - or some do, but a language has no page that carries an annotation or is the target of one,
+ *   while another language has: those are named, with the annotated ones (a translation added
+ *   after the others were annotated, a section the template's hreflang block does not reach).
+ *   Which single pages of an annotated version lack their alternates is not told: a page may
+ *   have no translation.
+ * `en` and `en-us` pages alone are one language, not two versions. Languages only URLs name count
+ * when URLs name two of them or more (`/fr/…` and `/de/…`): a lone folder that happens to be a
+ * language code (`/id/…`) beside undeclared pages is no translation.
  */
-async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report): Promise<void> {
-  const versions = new Map<string, { pages: number; example: number; fromUrl: boolean }>();
+async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report, annotations: SiteAuditInput['hreflang'] | null): Promise<void> {
+  const covered = new Set<number>();
+  for (const [id, entries] of annotations ?? []) {
+    covered.add(id);
+    for (const { target } of entries) if (isId(target)) covered.add(target);
+  }
+  const versions = new Map<string, { pages: number; example: number; fromUrl: boolean; annotated: boolean }>();
   let start = -1;
   for (let id = 0; id < reg.size; id++) {
     if (reg.has(id, Flag.Start)) start = id;
@@ -150,16 +161,27 @@ async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report)
     if (v) {
       v.pages++;
       v.fromUrl &&= lang.fromUrl;
-    } else versions.set(lang.tag, { pages: 1, example: id, fromUrl: lang.fromUrl });
+      v.annotated ||= covered.has(id);
+    } else versions.set(lang.tag, { pages: 1, example: id, fromUrl: lang.fromUrl, annotated: covered.has(id) });
   }
   const primary = (tag: string) => tag.split('-')[0];
   const counted = (fromUrl: boolean) => new Set([...versions].filter(([, v]) => v.fromUrl === fromUrl && v.pages >= MIN_LANGUAGE_VERSION_PAGES).map(([tag]) => primary(tag)));
   if (counted(true).size < 2) for (const [tag, v] of versions) if (v.fromUrl) versions.delete(tag);
-  const primaries = new Map<string, number>();
-  for (const [tag, v] of versions) primaries.set(primary(tag), (primaries.get(primary(tag)) ?? 0) + v.pages);
-  if ([...primaries.values()].filter((n) => n >= MIN_LANGUAGE_VERSION_PAGES).length < 2 || start < 0) return;
-  const list = [...versions].sort((a, b) => b[1].pages - a[1].pages || (a[0] < b[0] ? -1 : 1)).map(([lang, v]) => ({ lang, pages: v.pages, example: reg.url(v.example) }));
-  await report('hreflang_missing', start, D.hreflangMissing(list));
+  const primaries = new Map<string, { pages: number; annotated: boolean }>();
+  for (const [tag, v] of versions) {
+    const p = primaries.get(primary(tag)) ?? { pages: 0, annotated: false };
+    primaries.set(primary(tag), { pages: p.pages + v.pages, annotated: p.annotated || v.annotated });
+  }
+  const languages = [...primaries].filter(([, p]) => p.pages >= MIN_LANGUAGE_VERSION_PAGES);
+  if (languages.length < 2 || start < 0) return;
+  const listed = (keep: (tag: string) => boolean) =>
+    [...versions].filter(([tag]) => keep(tag)).sort((a, b) => b[1].pages - a[1].pages || (a[0] < b[0] ? -1 : 1)).map(([lang, v]) => ({ lang, pages: v.pages, example: reg.url(v.example) }));
+  if (annotations === null) return report('hreflang_missing', start, D.hreflangMissing(listed(() => true)));
+  const bare = new Set(languages.filter(([, p]) => !p.annotated).map(([lang]) => lang));
+  const annotated = [...primaries].filter(([, p]) => p.annotated).map(([lang]) => lang).sort();
+  if (bare.size === 0 || annotated.length === 0) return;
+  const of = [...primaries.values()].filter((p) => p.annotated || p.pages >= MIN_LANGUAGE_VERSION_PAGES).length;
+  await report('hreflang_missing', start, D.hreflangPartial(listed((tag) => bare.has(primary(tag))), of, annotated));
 }
 
 /**

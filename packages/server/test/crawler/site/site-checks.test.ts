@@ -397,11 +397,15 @@ describe('pages no link from the start reaches', () => {
 
 describe('language versions (hreflang_missing, lang_mismatch)', () => {
   const JA = 'このページでは、サイトの使い方と設定の方法を説明します。メニューから項目を選んで、画面の指示に従ってください。'.repeat(6);
-  const routes = (o: { hreflang?: boolean; lang?: (path: string) => string | null } = {}) => {
+  /** `hreflang`: every page lists the three versions; `annotated`: only these languages' pages, listing each other. */
+  const routes = (o: { hreflang?: boolean; annotated?: string[]; lang?: (path: string) => string | null } = {}) => {
     const paths = ['/', '/a', '/fr/', '/fr/a', '/ja/', '/ja/a'];
+    const langOf = (path: string) => /^\/(fr|ja)\//.exec(path)?.[1] ?? 'en';
+    const set = o.annotated ?? (o.hreflang ? ['en', 'fr', 'ja'] : []);
     const alternates = (path: string) => {
+      if (!set.includes(langOf(path))) return '';
       const tail = path.replace(/^\/(fr|ja)\//, '/');
-      return ['en', 'fr', 'ja'].map((l) => `<link rel="alternate" hreflang="${l}" href="${l === 'en' ? tail : `/${l}${tail}`}">`).join('');
+      return set.map((l) => `<link rel="alternate" hreflang="${l}" href="${l === 'en' ? tail : `/${l}${tail}`}">`).join('');
     };
     return Object.fromEntries(
       paths.map((path) => [
@@ -409,13 +413,14 @@ describe('language versions (hreflang_missing, lang_mismatch)', () => {
         pageRoute(path, {
           path,
           lang: o.lang ? o.lang(path) : null,
-          head: o.hreflang ? alternates(path) : '',
+          head: alternates(path),
           text: path.startsWith('/ja/') ? JA : undefined,
           body: paths.map((p) => `<a href="${p}">${p}</a>`).join(' '),
         }),
       ]),
     );
   };
+  const langOf = (path: string) => /^\/(fr|ja)\//.exec(path)?.[1] ?? 'en';
   const found = (r: Awaited<ReturnType<typeof crawl>>, name: string) => r.issues.filter((i) => i.name === name).map((i) => `${i.url.replace(site!.origin, '')} ${i.details.replaceAll(site!.origin, '')}`);
 
   it('names the language versions found by URL when no page has hreflang, once for the site', async () => {
@@ -462,6 +467,29 @@ describe('language versions (hreflang_missing, lang_mismatch)', () => {
     const oneLanguage = await start({ routes: routes({ lang: () => 'en' }) });
     r = await crawl(`${oneLanguage.origin}/`);
     expect(found(r, 'hreflang_missing')).toEqual([]);
+  });
+
+  it('names the language versions a partly annotated site leaves out, and only those no annotation reaches', async () => {
+    const lang = (p: string) => (p.startsWith('/fr/') ? 'fr' : p.startsWith('/ja/') ? 'ja' : 'en');
+    // The English and French pages list each other; the Japanese version was added after.
+    const s = await start({ routes: routes({ annotated: ['en', 'fr'], lang }) });
+    let r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual(['/ 1 of 3 language versions without hreflang (annotated: en, fr): ja (2 page(s), e.g. /ja/)']);
+    expect(found(r, 'hreflang_no_return')).toEqual([]);
+    await s.close();
+    site = undefined;
+
+    // Only the English pages are annotated, listing the other two: the French and Japanese pages are
+    // reached by annotations (and lack their return links, which hreflang_no_return says), so no
+    // version is left out.
+    const oneWay = await start({
+      routes: Object.fromEntries(
+        Object.entries(routes({ lang })).map(([path, route]) => [path, langOf(path) === 'en' ? routes({ hreflang: true, lang })[path] : route]),
+      ),
+    });
+    r = await crawl(`${oneWay.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual([]);
+    expect(found(r, 'hreflang_no_return').length).toBe(4);
   });
 
   it('a lone folder that happens to be a language code is no language version', async () => {
