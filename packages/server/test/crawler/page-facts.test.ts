@@ -44,6 +44,17 @@ describe('page facts', () => {
     expect([facts.noindex, facts.nofollow, facts.xRobotsTag]).toEqual([true, false, 'siteauditbot: noindex']);
   });
 
+  it('keeps 300 hreflang annotations at most, the head’s first, then its Link header’s', () => {
+    const head = Array.from({ length: 250 }, (_, i) => `<link rel="alternate" hreflang="h${i}" href="/h/${i}">`).join('');
+    const link = Array.from({ length: 250 }, (_, i) => `</l/${i}>; rel="alternate"; hreflang="l${i}"`).join(', ');
+    const facts = pageFacts(input(`<head>${head}</head><body></body>`, { link }));
+    expect(facts.hreflang).toHaveLength(300);
+    expect(facts.hreflangCodes).toHaveLength(300);
+    expect(facts.hreflang[249]).toEqual({ lang: 'h249', url: 'https://shop.example/h/249' });
+    expect(facts.hreflang[250]).toEqual({ lang: 'l0', url: 'https://shop.example/l/0' });
+    expect(facts.hreflang[299].lang).toBe('l49');
+  });
+
   it('keeps the digest the cross-page checks need', () => {
     const { summary } = analysePage(input(`<title>A  Title</title><meta name="description" content="Desc"><main><p>${prose('digest')}</p></main>`));
     const reg = new UrlRegistry();

@@ -20,6 +20,9 @@ import { appendFingerprintWords, WORD } from './text-hash.js';
 import { wordCount } from './word-count.js';
 import { countScripts, emptyScriptCounts } from './page-language.js';
 
+/** Hreflang annotations read a page (the head's, then its Link header's): a language-switcher's few hundred at most. */
+export const MAX_HREFLANG = 300;
+
 export interface HtmlLink {
   href: string;
   nofollow: boolean;
@@ -526,7 +529,7 @@ export class HtmlAnalyser {
     if (rel.includes('canonical')) push(this.inBody ? this.facts.bodyCanonicals : this.facts.canonicals, href, 20);
     for (const r of ['next', 'prev'] as const) if (rel.includes(r) && href) push(this.facts.paginationLinks, { rel: r, href }, 10);
     if (rel.includes('alternate') && a.hreflang !== undefined && href) {
-      push(this.facts.hreflang, { lang: a.hreflang.trim(), href }, 300);
+      push(this.facts.hreflang, { lang: a.hreflang.trim(), href }, MAX_HREFLANG);
     }
   }
 }

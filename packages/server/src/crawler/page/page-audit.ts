@@ -4,7 +4,7 @@
  * what the checks share (links, robots directives, canonicals, hreflang, all against <base>) and
  * what the crawl keeps; the checks themselves are in page-checks.ts, by topic.
  */
-import { metaRefreshDelay, metaRefreshTarget, type HtmlFacts } from './html-analyser.js';
+import { MAX_HREFLANG, metaRefreshDelay, metaRefreshTarget, type HtmlFacts } from './html-analyser.js';
 import { THRESHOLDS } from '../checks.js';
 import type { HtmlResource } from './html-resources.js';
 import { headerValue } from '../fetch/http-client.js';
@@ -103,11 +103,12 @@ export function pageFacts(input: PageInput): PageFacts {
   const headerReadings = linkHeader.filter((l) => hasRel(l, 'canonical')).map((l) => readCanonical(l.target, url));
   const valid = (readings: CanonicalReading[]) => readings.flatMap((r) => (r.url === null ? [] : [r.url]));
   const target = html.metaRefresh === null ? null : metaRefreshTarget(html.metaRefresh);
-  // Language versions: the head's against <base>, the Link header's (a PDF's only way) against the page.
+  // Language versions: the head's against <base>, the Link header's (a PDF's only way) against the
+  // page; MAX_HREFLANG in all at most (the head caps its own as it is read: html-analyser.ts).
   const declared = [
     ...html.hreflang.map((h) => ({ lang: h.lang, href: h.href, base })),
     ...linkHeader.filter((l) => hasRel(l, 'alternate') && l.params.hreflang !== undefined).map((l) => ({ lang: l.params.hreflang.trim(), href: l.target, base: url })),
-  ];
+  ].slice(0, MAX_HREFLANG);
   const hreflang: { lang: string; url: string }[] = [];
   for (const h of declared) {
     const resolved = normaliseUrl(h.href, h.base);
