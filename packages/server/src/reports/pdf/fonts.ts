@@ -76,10 +76,10 @@ export function registerFonts(doc: PDFKit.PDFDocument): void {
   doc.font(FONT);
 }
 
-/** Whether the current font of `doc` draws `codePoint` (fontkit's cmap; true when it cannot tell). */
-export function hasGlyph(doc: PDFKit.PDFDocument, codePoint: number): boolean {
+/** Whether the current font of `doc` draws a code point (fontkit's cmap; true when it cannot tell), as a test kept for that font. */
+export function glyphTest(doc: PDFKit.PDFDocument): (codePoint: number) => boolean {
   const font = (doc as unknown as { _font?: { font?: { hasGlyphForCodePoint?(c: number): boolean } } })._font?.font;
-  return font?.hasGlyphForCodePoint ? font.hasGlyphForCodePoint(codePoint) : true;
+  return font?.hasGlyphForCodePoint ? (c) => font.hasGlyphForCodePoint!(c) : () => true;
 }
 
 /** Whether the document has a fallback font registered. */

@@ -5,7 +5,7 @@
  */
 import type { ExportStrings } from '../i18n.js';
 import { pdfSafe } from '../pdf-text.js';
-import { BOLD, FALLBACK, FALLBACK_BOLD, FONT, hasFallback, hasGlyph, registerFonts } from './fonts.js';
+import { BOLD, FALLBACK, FALLBACK_BOLD, FONT, glyphTest, hasFallback, registerFonts } from './fonts.js';
 
 export { BOLD, FONT };
 export const INK = '#1f2328';
@@ -118,47 +118,117 @@ export class Layout {
 
   /** Set once the fallback font failed to open: not tried again for this report. */
   private noFallback = false;
+  /** The font `font()` chose for the current text, and the other one when the text needs both (DejaVu and the fallback). */
+  private current = FONT;
+  private other: string | null = null;
+  /** Which code points each font draws, by font name. */
+  private readonly glyphs = new Map<string, (codePoint: number) => boolean>();
+
+  private draws(name: string): (codePoint: number) => boolean {
+    let test = this.glyphs.get(name);
+    if (!test) {
+      this.doc.font(name);
+      test = glyphTest(this.doc);
+      this.glyphs.set(name, test);
+      this.doc.font(this.current);
+    }
+    return test;
+  }
 
   /**
    * Selects the font for `style`, and for `text` when given: the fallback font (fonts.ts) when it
-   * draws more of the text's characters than DejaVu does (crawled Chinese, Japanese, Korean).
+   * draws more of the text's characters than DejaVu does (crawled Chinese, Japanese, Korean). The
+   * characters only the other font draws (a symbol DejaVu has among Japanese) are drawn in it, a
+   * run at a time, by the one-line drawing and measuring below.
    */
   font(style: TextStyle, text?: string): void {
-    this.doc
-      .font(style.bold ? BOLD : FONT)
-      .fontSize(style.size ?? 9)
-      .fillColor(style.color ?? INK);
+    const primary = style.bold ? BOLD : FONT;
+    const fallback = style.bold ? FALLBACK_BOLD : FALLBACK;
+    this.doc.font(primary).fontSize(style.size ?? 9).fillColor(style.color ?? INK);
+    this.current = primary;
+    this.other = null;
     if (!text || this.noFallback || !hasFallback(this.doc)) return;
     // Beyond ASCII (which both draw): the characters each font lacks; the one lacking fewer draws the text.
     const beyond = [...text].map((ch) => ch.codePointAt(0)!).filter((c) => c > 0x7e);
-    const missing = () => beyond.filter((c) => !hasGlyph(this.doc, c)).length;
-    const primary = missing();
-    if (!primary) return;
+    const missing = (name: string) => beyond.filter((c) => !this.draws(name)(c)).length;
+    const lacking = missing(primary);
+    if (!lacking) return;
     try {
-      this.doc.font(style.bold ? FALLBACK_BOLD : FALLBACK);
+      this.draws(fallback);
     } catch {
       // Not a font pdfkit reads (an operator's file): the report is drawn without it.
       this.noFallback = true;
-      this.doc.font(style.bold ? BOLD : FONT);
+      this.doc.font(primary);
       return;
     }
-    if (missing() >= primary) this.doc.font(style.bold ? BOLD : FONT);
+    const [chosen, other] = missing(fallback) < lacking ? [fallback, primary] : [primary, fallback];
+    this.doc.font(chosen);
+    this.current = chosen;
+    this.other = other;
   }
 
-  /** `text` as the current font can draw it (pdf-text.ts). */
+  /** `text` as the current font can draw it (pdf-text.ts): for text drawn by pdfkit in one font. */
   safe(text: string | null | undefined): string {
-    return pdfSafe(text, (c) => hasGlyph(this.doc, c));
+    return pdfSafe(text, this.draws(this.current));
+  }
+
+  /** `text` as the current font and the other one chosen with it can draw it: for `runs`. */
+  private drawable(text: string | null | undefined): string {
+    const other = this.other;
+    if (other === null) return this.safe(text);
+    const current = this.draws(this.current);
+    const alternative = this.draws(other);
+    return pdfSafe(text, (c) => current(c) || alternative(c));
+  }
+
+  /** `s` (drawable) in runs of one font each: the current font, and the other one for what only it draws. */
+  private runs(s: string): { text: string; font: string }[] {
+    const other = this.other;
+    if (other === null) return [{ text: s, font: this.current }];
+    const current = this.draws(this.current);
+    const out: { text: string; font: string }[] = [];
+    for (const ch of s) {
+      const c = ch.codePointAt(0)!;
+      const font = c > 0x7e && !current(c) ? other : this.current;
+      const last = out.at(-1);
+      if (last?.font === font) last.text += ch;
+      else out.push({ text: ch, font });
+    }
+    return out;
+  }
+
+  /** The width of `s` (drawable) at the current style, each run in its font. */
+  private measure(s: string): number {
+    const runs = this.runs(s);
+    if (runs.length <= 1) return this.doc.widthOfString(s);
+    let width = 0;
+    for (const run of runs) width += this.doc.font(run.font).widthOfString(run.text);
+    this.doc.font(this.current);
+    return width;
+  }
+
+  /** Writes `s` (drawable) on one line from (x, y), each run in its font. */
+  private write(s: string, x: number, y: number): void {
+    const runs = this.runs(s);
+    if (runs.length <= 1) {
+      this.doc.text(s, x, y, { lineBreak: false });
+      return;
+    }
+    for (const run of runs) {
+      this.doc.font(run.font).text(run.text, x, y, { lineBreak: false });
+      x += this.doc.widthOfString(run.text);
+    }
+    this.doc.font(this.current);
   }
 
   /** Shortens text with an ellipsis so it fits `width` at the current font. */
   fit(text: string, width: number): string {
-    const { doc } = this;
-    if (doc.widthOfString(text) <= width) return text;
+    if (this.measure(text) <= width) return text;
     let lo = 0;
     let hi = text.length;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (doc.widthOfString(`${text.slice(0, mid)}…`) <= width) lo = mid;
+      if (this.measure(`${text.slice(0, mid)}…`) <= width) lo = mid;
       else hi = mid - 1;
     }
     return `${text.slice(0, lo)}…`;
@@ -170,8 +240,8 @@ export class Layout {
    */
   lines(text: string, width: number, style: TextStyle, maxLines = Infinity): string[] {
     this.font(style, text);
-    const s = this.safe(text);
-    const fits = (t: string) => this.doc.widthOfString(t) <= width;
+    const s = this.drawable(text);
+    const fits = (t: string) => this.measure(t) <= width;
     if (fits(s)) return [s];
     const out: string[] = [];
     let line = '';
@@ -204,7 +274,7 @@ export class Layout {
     const x = box.x ?? this.left;
     const width = box.width ?? this.width - (x - this.left);
     this.font(noteStyle, note);
-    const noteWidth = Math.min(width / 2, this.doc.widthOfString(this.safe(note)) + 2);
+    const noteWidth = Math.min(width / 2, this.measure(this.drawable(note)) + 2);
     const labelLines = this.lines(label, width - noteWidth - 10, labelStyle);
     const lineHeight = (labelStyle.size ?? 9) + 3;
     this.ensure(lineHeight * labelLines.length);
@@ -223,12 +293,12 @@ export class Layout {
 
   private text(text: string, x: number, y: number, style: TextStyle, opts: { width?: number; align?: Align; link?: string }): number {
     this.font(style, text);
-    let s = this.safe(text);
+    let s = this.drawable(text);
     if (opts.width !== undefined) s = this.fit(s, opts.width);
-    const w = this.doc.widthOfString(s);
+    const w = this.measure(s);
     const room = opts.width !== undefined ? opts.width - w : 0;
     const dx = opts.align === 'right' ? room : opts.align === 'center' ? room / 2 : 0;
-    this.doc.text(s, x + dx, y, { lineBreak: false });
+    this.write(s, x + dx, y);
     // pdfkit sizes link annotations from its line wrapper, which unwrapped text skips: add it here.
     if (opts.link && s) this.doc.link(x + dx, y, w, this.doc.currentLineHeight(), opts.link);
     return w;
