@@ -80,7 +80,8 @@ export default defineConfig({
     sequence: { sequencer: DurationSequencer },
     projects: [
       ...withIsolated({ name: 'unit', include: unitTests, isolated: isolatedUnitTests, exclude: databaseTests }),
-      ...withIsolated({ name: 'sqlite', include: databaseTests, isolated: isolatedDatabaseTests, env: { SITEAUDIT_TEST_DB: 'sqlite' } }),
+      // TEST_SQLITE=file: each harness server on an SQLite file of its own, its reads on their own connections (tests/support/harness.ts).
+      ...withIsolated({ name: 'sqlite', include: databaseTests, isolated: isolatedDatabaseTests, env: { SITEAUDIT_TEST_DB: process.env.TEST_SQLITE === 'file' ? 'sqlite-file' : 'sqlite' } }),
       // The postgres project's global setup creates the database when missing (a fresh machine).
       ...withIsolated({
         name: 'postgres',

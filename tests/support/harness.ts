@@ -3,6 +3,9 @@
  * PostgreSQL database of its own per server (a copy of a migrated template, tests/support/postgres-template.ts),
  * so test files can run in parallel on one PostgreSQL server.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import type { Scope } from '@siteaudit/schema';
 import { SCOPES } from '@siteaudit/schema';
@@ -24,7 +27,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-async function testDatabase(): Promise<{ option: SiteAuditServerOptions['database']; drop: () => Promise<void> }> {
+async function testDatabase(sqliteFile = DATABASE === 'sqlite-file'): Promise<{ option: SiteAuditServerOptions['database']; drop: () => Promise<void> }> {
+  // `SITEAUDIT_TEST_DB=sqlite-file` (or `sqliteFile`): a file of its own per server, so the read
+  // connections beside the writing one are used (store/database.ts); in-memory SQLite has one connection.
+  if (sqliteFile && !onPostgres) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'siteaudit-test-db-'));
+    return { option: `sqlite:${path.join(dir, 'test.db')}`, drop: () => rm(dir, { recursive: true, force: true }) };
+  }
   if (!onPostgres) return { option: 'sqlite::memory:', drop: async () => undefined };
   const database = await databaseFromTemplate(DATABASE, 't');
   const knex = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 10 } });
@@ -49,8 +58,9 @@ export async function sharedDatabase(): Promise<{ knex: Knex; drop: () => Promis
 
 let teams = 0;
 
-export async function startHarness(options: Omit<SiteAuditServerOptions, 'database'> = {}): Promise<Harness> {
-  const db = await testDatabase();
+/** `sqliteFile`: on the SQLite project, a file database instead of the in-memory one (PostgreSQL is PostgreSQL). */
+export async function startHarness(options: Omit<SiteAuditServerOptions, 'database'> = {}, { sqliteFile }: { sqliteFile?: boolean } = {}): Promise<Harness> {
+  const db = await testDatabase(sqliteFile);
   // Quiet unless a test captures the log (logger: pino to a stream of its own).
   const server = await createSiteAuditServer({ network: { allowPrivateAddresses: true }, secretKey: 'test-secret-key-0123456789abcdef0123', ...options, logger: options.logger ?? false, database: db.option });
   const { url } = await server.listen(0);

@@ -14,7 +14,7 @@ import { announceAuthChange, TOKEN_PREFIX } from './http/auth.js';
 import { createJobRunner } from './jobs/index.js';
 import { linkSearchConsole, type LinkSearchConsoleInput } from './modules/search-console/link.js';
 import type { Services } from './services.js';
-import { migrate, openDatabase, type DatabaseOption } from './store/database.js';
+import { closeDatabase, migrate, openDatabase, type DatabaseOption } from './store/database.js';
 
 export { TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS };
 
@@ -221,11 +221,11 @@ export async function openAdmin(options: { database: DatabaseOption; secretKey?:
       admin,
       close: async () => {
         await jobs.stop();
-        if (db.owned) await db.knex.destroy();
+        await closeDatabase(db);
       },
     };
   } catch (error) {
-    if (db.owned) await db.knex.destroy();
+    await closeDatabase(db);
     throw error;
   }
 }

@@ -42,7 +42,7 @@ import { webhooksModule, webhooksOptions, type WebhooksOptions } from './modules
 import { problemTypeBase, resolvePlans, type PlanOverrides } from '@siteaudit/schema/rules';
 import { DEFAULT_DOCS_URL } from '@siteaudit/schema/openapi';
 import type { Services } from './services.js';
-import { migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
+import { closeDatabase, migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
 
 export interface SiteAuditServerOptions {
   /** `sqlite::memory:`, a file path or `sqlite:./file.db`, a `postgres://` URL, or a knex instance. Default `sqlite:./siteaudit.db`. */
@@ -189,6 +189,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const runJobs = role !== 'api';
   const services: Services = Object.freeze({
     knex: db.knex,
+    reads: db.reads,
     dialect: db.dialect,
     clock,
     plans: () => plans,
@@ -339,7 +340,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
         await idempotency.releaseInFlight();
         for (const module of [...(modules as readonly ServerModule<object>[])].reverse()) await module.close?.();
         await authenticator.close();
-        if (db.owned) await db.knex.destroy();
+        await closeDatabase(db);
         logger.info({ ms: Date.now() - stopping }, 'server stopped');
       })();
       return closing;

@@ -14,6 +14,8 @@ import type { Dialect } from './store/database.js';
 
 export interface Services {
   knex: Knex;
+  /** Where reads of a request that writes nothing go (store/database.ts): never inside a transaction of `knex`. */
+  reads: Knex;
   dialect: Dialect;
   clock: () => Date;
   plans: () => PlanCatalogue;

@@ -16,9 +16,27 @@ export type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {
   knex: Knex;
+  /**
+   * Where a request that writes nothing reads: on an SQLite file, read-only connections of their
+   * own (WAL lets them read beside the one writing connection, each seeing what was committed
+   * when its read began), so a read no longer waits behind another request's query or a crawl's
+   * writes on the one connection; elsewhere `knex` itself (PostgreSQL's pool already reads side
+   * by side; ':memory:' is one connection's). docs/decisions/store.md.
+   */
+  reads: Knex;
   dialect: Dialect;
-  /** True when this module created the knex instance and must destroy it. */
+  /** True when this module created the knex instances and must destroy them (`closeDatabase`). */
   owned: boolean;
+}
+
+/** Read connections beside SQLite's writing one: two (libuv runs four threads; the writer and the crawl's work keep the rest). */
+const SQLITE_READERS = 2;
+
+/** Destroys the knex instances `openDatabase` created (an embedder's own is left to it). */
+export async function closeDatabase(db: Database): Promise<void> {
+  if (!db.owned) return;
+  if (db.reads !== db.knex) await db.reads.destroy();
+  await db.knex.destroy();
 }
 
 export function sqliteFile(option: string): string | null {
@@ -68,15 +86,12 @@ export async function refreshPlannerStatistics(knex: Knex): Promise<void> {
 
 export function openDatabase(option: DatabaseOption): Database {
   if (typeof option !== 'string') {
-    return { knex: option, dialect: isPostgres(option) ? 'postgres' : 'sqlite', owned: false };
+    return { knex: option, reads: option, dialect: isPostgres(option) ? 'postgres' : 'sqlite', owned: false };
   }
   const file = sqliteFile(option);
   if (file === null) {
-    return {
-      knex: knexFactory({ client: 'pg', connection: option, pool: { min: 0, max: 10 }, log: { warn: quietAcquireErrors } }),
-      dialect: 'postgres',
-      owned: true,
-    };
+    const knex = knexFactory({ client: 'pg', connection: option, pool: { min: 0, max: 10 }, log: { warn: quietAcquireErrors } });
+    return { knex, reads: knex, dialect: 'postgres', owned: true };
   }
   const knex = knexFactory({
     client: SQLITE_CLIENT,
@@ -99,7 +114,32 @@ export function openDatabase(option: DatabaseOption): Database {
       },
     },
   });
-  return { knex, dialect: 'sqlite', owned: true };
+  return { knex, reads: file === ':memory:' ? knex : sqliteReads(file), dialect: 'sqlite', owned: true };
+}
+
+type RawConnection = { run(sql: string, cb: (err: Error | null) => void): void };
+
+/**
+ * The read-only connections of an SQLite file (`PRAGMA query_only`: a write through them fails
+ * instead of taking the file's write lock). Opened when first needed; a reader waits up to 5 s
+ * where SQLite asks it to (a checkpoint truncating the WAL, a recovery) instead of failing.
+ */
+function sqliteReads(file: string): Knex {
+  return knexFactory({
+    client: SQLITE_CLIENT,
+    connection: { filename: file },
+    useNullAsDefault: true,
+    pool: {
+      min: 0,
+      max: SQLITE_READERS,
+      afterCreate(conn: RawConnection, done: (err: Error | null, conn: unknown) => void) {
+        conn.run('PRAGMA query_only = ON', (err) => {
+          if (err) return done(err, conn);
+          conn.run('PRAGMA busy_timeout = 5000', (e) => done(e, conn));
+        });
+      },
+    },
+  });
 }
 
 export async function migrate(db: Database): Promise<void> {

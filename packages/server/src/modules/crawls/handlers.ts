@@ -73,7 +73,8 @@ interface InlinkRow {
 const STATUS_RANGES: Record<string, [number, number]> = { '2xx': [200, 299], '3xx': [300, 399], '4xx': [400, 499], '5xx': [500, 599] };
 
 export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'crawls'>> {
-  const { knex } = services;
+  // Every read below writes nothing: it goes to the read connections (store/database.ts).
+  const { knex, reads } = services;
   return {
     async launchCrawl(ctx, { params }) {
       const campaign = await findCampaign(knex, ctx.caller, params.campaign);
@@ -83,18 +84,18 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
     },
 
     async listCrawls(ctx, { params }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      const rows = await newestFirst(knex('crawls').where({ project_id: project.id }), ctx.page);
+      const project = await findProject(reads, ctx.caller, params.project);
+      const rows = await newestFirst(reads('crawls').where({ project_id: project.id }), ctx.page);
       return { items: rows as CrawlRow[], key: byCreation, map: (r: CrawlRow) => toCrawl(r, ctx.language) };
     },
 
     async getCrawl(ctx, { params }) {
-      return { body: { data: toCrawl(await findCrawl(knex, ctx.caller, params.crawl), ctx.language) } };
+      return { body: { data: toCrawl(await findCrawl(reads, ctx.caller, params.crawl), ctx.language) } };
     },
 
     async listCrawlIssues(ctx, { params, query }) {
-      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
-      const q = knex('crawl_issues').where({ crawl_id: crawl.id });
+      const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
+      const q = reads('crawl_issues').where({ crawl_id: crawl.id });
       if (query.severity) q.andWhere({ severity: query.severity });
       if (query.category) q.andWhere({ category: query.category });
       if (query.name) q.andWhere({ name: query.name });
@@ -109,13 +110,13 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
     },
 
     async getCrawlIssueSummary(ctx, { params }) {
-      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
-      return { body: { data: await issueSummary(knex, crawl, ctx.language) } };
+      const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
+      return { body: { data: await issueSummary(reads, crawl, ctx.language) } };
     },
 
     async listCrawlPages(ctx, { params, query }) {
-      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
-      const q = knex('crawl_pages').where({ crawl_id: crawl.id });
+      const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
+      const q = reads('crawl_pages').where({ crawl_id: crawl.id });
       if (query.status === 'unreachable') q.whereNull('status_code');
       else if (query.status) q.whereBetween('status_code', STATUS_RANGES[query.status]);
       if (query.internal !== undefined) q.andWhere({ is_internal: query.internal });
@@ -124,20 +125,20 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
     },
 
     async getCrawlPageByUrl(ctx, { params, query }) {
-      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
-      const page = (await knex('crawl_pages').where({ crawl_id: crawl.id, url_hash: urlHash(query.url) }).orderBy('seq').first()) as PageRow | undefined;
+      const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
+      const page = (await reads('crawl_pages').where({ crawl_id: crawl.id, url_hash: urlHash(query.url) }).orderBy('seq').first()) as PageRow | undefined;
       if (!page) throw notFound();
-      const issues = await knex('crawl_issues').where({ crawl_id: crawl.id, url_hash: page.url_hash }).orderBy([{ column: 'severity_rank' }, { column: 'seq' }]);
-      const resources = await pageResources(knex, crawl.id, page.url_hash);
+      const issues = await reads('crawl_issues').where({ crawl_id: crawl.id, url_hash: page.url_hash }).orderBy([{ column: 'severity_rank' }, { column: 'seq' }]);
+      const resources = await pageResources(reads, crawl.id, page.url_hash);
       return { body: { data: { ...toPage(page), issues: issues.map((row) => toIssue(row, ctx.language)), resources } } };
     },
 
     async listCrawlPageInlinks(ctx, { params, query }) {
-      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
       const target = urlHash(query.url);
-      if (!(await knex('crawl_pages').where({ crawl_id: crawl.id, url_hash: target }).first('seq'))) throw notFound();
+      if (!(await reads('crawl_pages').where({ crawl_id: crawl.id, url_hash: target }).first('seq'))) throw notFound();
       // The linking page by its seq (026-crawl-links.ts); a page row never stored (a duplicate) drops its links.
-      const q = knex('crawl_links as l')
+      const q = reads('crawl_links as l')
         .join('crawl_pages as p', (on) => on.on('p.crawl_id', '=', 'l.crawl_id').andOn('p.seq', '=', 'l.source_seq'))
         .where({ 'l.crawl_id': crawl.id, 'l.target_hash': target });
       if (ctx.page.after) q.andWhere('l.seq', '>', Number(ctx.page.after[0]));
@@ -146,25 +147,25 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
     },
 
     async listCrawlChanges(ctx, { params, query }) {
-      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
-      const rows = await changeRows(knex, crawl, { kind: query.kind, severity: query.severity }, ctx.page.after as [number, number] | null, ctx.page.limit + 1);
+      const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
+      const rows = await changeRows(reads, crawl, { kind: query.kind, severity: query.severity }, ctx.page.after as [number, number] | null, ctx.page.limit + 1);
       return { items: rows, key: (r: ChangeRow) => [r.kind_rank, r.seq], map: (r: ChangeRow) => toChange(r, ctx.language) };
     },
 
     async getCrawlChangesSummary(ctx, { params }) {
-      return { body: { data: changesSummary(await settledCrawl(knex, ctx.caller, params.crawl)) } };
+      return { body: { data: changesSummary(await settledCrawl(reads, ctx.caller, params.crawl)) } };
     },
 
     async listCrawlRecommendations(ctx, { params }) {
-      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
       // A settled crawl's list never changes: its position is a stable key.
-      const all = (await recommendations(knex, crawl.id, ctx.language)).map((item, index) => ({ index, item }));
+      const all = (await recommendations(reads, crawl.id, ctx.language)).map((item, index) => ({ index, item }));
       const after = ctx.page.after ? Number(ctx.page.after[0]) : -1;
       return { items: all.filter((r) => r.index > after).slice(0, ctx.page.limit + 1), key: (r: { index: number }) => [r.index], map: (r: { item: unknown }) => r.item };
     },
 
     async getCrawlPagespeed(ctx, { params }) {
-      const crawl = await settledCrawl(knex, ctx.caller, params.crawl);
+      const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
       const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
       const result: PageSpeedResult = {
         crawl_id: crawl.id,

@@ -126,9 +126,17 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
   /**
    * SQLite keeps deleted rows readable in the WAL's frames until a checkpoint writes them back
    * and the file is truncated (secure_delete zeroes them in the database file itself, database.ts).
+   * A read connection in the middle of a read holds the WAL (`busy` in the answer): asked again
+   * until none does, a few seconds at most, since reads are short.
    */
   async function purgeDeleted(): Promise<void> {
-    if (services.dialect === 'sqlite') await knex.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+    if (services.dialect !== 'sqlite') return;
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const [result] = (await knex.raw('PRAGMA wal_checkpoint(TRUNCATE)')) as { busy: number }[];
+      if (!result?.busy) return;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    log.warn('the WAL could not be truncated after a deletion: read connections kept it busy; the next checkpoint will');
   }
   const lookup = reverseDnsLookup(options.resolver === undefined ? systemResolver : options.resolver);
   const log = services.logger.child({ module: 'logs' });

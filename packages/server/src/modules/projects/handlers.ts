@@ -29,10 +29,10 @@ async function uniqueSlug(knex: Knex, teamId: string, base: string, exceptId?: s
 }
 
 export function projectHandlers(services: Services, crawls: CrawlStopper, logs: LogEraser): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
-  const { knex } = services;
+  const { knex, reads } = services;
   return {
     async listProjects(ctx) {
-      const rows = await newestFirst(knex('projects').where({ team_id: ctx.caller.teamId }), ctx.page);
+      const rows = await newestFirst(reads('projects').where({ team_id: ctx.caller.teamId }), ctx.page);
       return { items: (rows as ProjectRow[]).map(toProject), key: byCreation };
     },
 
@@ -65,7 +65,7 @@ export function projectHandlers(services: Services, crawls: CrawlStopper, logs: 
     },
 
     async getProject(ctx, { params }) {
-      return { body: { data: toProject(await findProject(knex, ctx.caller, params.project)) } };
+      return { body: { data: toProject(await findProject(reads, ctx.caller, params.project)) } };
     },
 
     async updateProject(ctx, { params, body }) {

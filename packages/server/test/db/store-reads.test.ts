@@ -1,0 +1,60 @@
+/**
+ * Reads beside the writes (store/database.ts): a request that writes nothing reads on connections
+ * of its own, so it is answered while another request's transaction holds the writing connection
+ * (on SQLite, its one connection), and sees what was committed, never what is not yet.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres, startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { closeDatabase, migrate, openDatabase } from '../../src/store/database.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({}, { sqliteFile: true });
+});
+afterAll(() => h.close());
+
+describe('reads beside the writes', () => {
+  it('answers a read while a write transaction holds the writing connection, with what was committed', async () => {
+    const project = (await (await h.call('POST', '/v1/projects', { body: { url: 'https://reads.example/', name: 'Before' } })).json()).data;
+    // The server's own writing connection (on SQLite, its only one), held by an open transaction
+    // that renamed the project: a read waiting for that connection would never be answered, since
+    // the transaction ends only after the read.
+    const trx = await h.server.knex.transaction();
+    try {
+      await trx('projects').where({ id: project.id }).update({ name: 'During' });
+      const read = await h.call('GET', `/v1/projects/${project.id}`);
+      expect(read.status).toBe(200);
+      expect((await read.json()).data.name).toBe('Before');
+      const list = await (await h.call('GET', '/v1/projects')).json();
+      expect(list.data.map((p: { name: string }) => p.name)).toContain('Before');
+      const crawls = await h.call('GET', `/v1/projects/${project.id}/crawls`);
+      expect(crawls.status).toBe(200);
+      await trx.commit();
+    } catch (error) {
+      await trx.rollback();
+      throw error;
+    }
+    // Committed: the next read sees it.
+    expect((await (await h.call('GET', `/v1/projects/${project.id}`)).json()).data.name).toBe('During');
+  });
+
+  it.skipIf(onPostgres)('SQLite: the read connections refuse a write, and an in-memory store reads on its one connection', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'siteaudit-reads-'));
+    const db = openDatabase(`sqlite:${path.join(dir, 'a.db')}`);
+    try {
+      await migrate(db);
+      expect(db.reads).not.toBe(db.knex);
+      await expect(db.reads('projects').insert({ id: 'x' })).rejects.toThrow(/readonly|query_only|read-only|attempt to write/i);
+      expect(await db.reads('projects').count({ n: '*' })).toEqual([{ n: 0 }]);
+    } finally {
+      await closeDatabase(db);
+      await rm(dir, { recursive: true, force: true });
+    }
+    const memory = openDatabase('sqlite::memory:');
+    expect(memory.reads).toBe(memory.knex);
+    await closeDatabase(memory);
+  });
+});
