@@ -204,7 +204,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   metrics?.watchJobs(() => services.jobs.counts());
 
   const httpLog = logger.child({ module: 'http' });
-  const authenticator = new Authenticator(db.knex, services.plans, { failuresPerMinute: options.authFailuresPerMinute, logger: httpLog, listen: db.dialect === 'postgres' });
+  const authenticator = new Authenticator(db.knex, services.plans, { failuresPerMinute: options.authFailuresPerMinute, logger: httpLog, listen: db.dialect === 'postgres', reads: db.reads });
   await authenticator.start();
   const rateLimiter = db.dialect === 'postgres' ? createPostgresRateLimiter(db.knex) : createMemoryRateLimiter();
 

@@ -89,14 +89,19 @@ export class Authenticator {
   /** Whether changes of other processes are heard now (the cache may then be trusted longer). */
   private listening = false;
   private readonly logger?: Logger;
+  private readonly reads: Knex;
 
   constructor(
     private readonly knex: Knex,
     private readonly plans: () => PlanCatalogue,
-    /** `listen`: hear other processes' changes (PostgreSQL); start() opens the connection. */
-    options: { failuresPerMinute?: number | null; logger?: Logger; listen?: boolean } = {},
+    /**
+     * `listen`: hear other processes' changes (PostgreSQL); start() opens the connection. `reads`:
+     * where a token is looked up (the read connections, store/database.ts); `knex` by default.
+     */
+    options: { failuresPerMinute?: number | null; logger?: Logger; listen?: boolean; reads?: Knex } = {},
   ) {
     this.logger = options.logger;
+    this.reads = options.reads ?? knex;
     this.throttle = new AuthFailureThrottle(options.failuresPerMinute === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : options.failuresPerMinute);
     // `last_used_at` is advisory: a failed write is retried with the next flush.
     this.timer = setInterval(() => void this.flush().catch((err) => options.logger?.warn({ err }, 'token last_used_at not written')), FLUSH_EVERY_MS);
@@ -145,7 +150,7 @@ export class Authenticator {
       this.unknown.delete(hash);
     }
     const generation = this.generation;
-    const row: TokenRow | undefined = await this.knex('tokens as k')
+    const row: TokenRow | undefined = await this.reads('tokens as k')
       .join('members as m', 'm.id', 'k.member_id')
       .join('teams as t', 't.id', 'k.team_id')
       .where('k.token_hash', hash)

@@ -19,6 +19,8 @@ afterAll(() => h.close());
 describe('reads beside the writes', () => {
   it('answers a read while a write transaction holds the writing connection, with what was committed', async () => {
     const project = (await (await h.call('POST', '/v1/projects', { body: { url: 'https://reads.example/', name: 'Before' } })).json()).data;
+    // Another team's token, never used yet: its first request looks it up in the store.
+    const other = await h.tokenFor({ team: 'reads-other' });
     // The server's own writing connection (on SQLite, its only one), held by an open transaction
     // that renamed the project: a read waiting for that connection would never be answered, since
     // the transaction ends only after the read.
@@ -32,6 +34,9 @@ describe('reads beside the writes', () => {
       expect(list.data.map((p: { name: string }) => p.name)).toContain('Before');
       const crawls = await h.call('GET', `/v1/projects/${project.id}/crawls`);
       expect(crawls.status).toBe(200);
+      const me = await h.call('GET', '/v1/me', { token: other });
+      expect(me.status).toBe(200);
+      expect((await me.json()).data.team.slug).toBe('reads-other');
       await trx.commit();
     } catch (error) {
       await trx.rollback();
