@@ -55,11 +55,11 @@ function applyBody(services: Services, row: CampaignRow, body: CampaignInput, no
 }
 
 export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick<Handlers, 'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign' | 'deleteCampaign'> {
-  const { knex } = services;
+  const { knex, reads } = services;
   return {
     async listCampaigns(ctx, { params }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      const rows = await newestFirst(knex('campaigns').where({ project_id: project.id }), ctx.page);
+      const project = await findProject(reads, ctx.caller, params.project);
+      const rows = await newestFirst(reads('campaigns').where({ project_id: project.id }), ctx.page);
       return { items: (rows as CampaignRow[]).map(toCampaign), key: byCreation };
     },
 
@@ -75,7 +75,7 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick
     },
 
     async getCampaign(ctx, { params }) {
-      return { body: { data: toCampaign(await findCampaign(knex, ctx.caller, params.campaign)) } };
+      return { body: { data: toCampaign(await findCampaign(reads, ctx.caller, params.campaign)) } };
     },
 
     async updateCampaign(ctx, { params, body }) {

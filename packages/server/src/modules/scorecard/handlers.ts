@@ -6,12 +6,13 @@ import { findProject } from '../projects/project-row.js';
 import { scorecardPillars } from './pillars.js';
 
 export function scorecardHandlers(services: Services): Pick<Handlers, 'getScorecard'> {
-  const { knex } = services;
+  // A read of a request that writes nothing (store/database.ts).
+  const { reads } = services;
   return {
     async getScorecard(ctx, { params }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      const latest = await latestSettledCrawl(knex, project.id);
-      const pillars = await scorecardPillars(knex, project.id, latest, ctx.caller.plan.limits.search_console !== 0, ctx.now);
+      const project = await findProject(reads, ctx.caller, params.project);
+      const latest = await latestSettledCrawl(reads, project.id);
+      const pillars = await scorecardPillars(reads, project.id, latest, ctx.caller.plan.limits.search_console !== 0, ctx.now);
       return { body: { data: { project_id: project.id, pillars } } };
     },
   };

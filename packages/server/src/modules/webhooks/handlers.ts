@@ -51,11 +51,11 @@ async function assertWebhookUrl(services: Services, url: string, language: Langu
 }
 
 export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> {
-  const { knex, secrets } = services;
+  const { knex, reads, secrets } = services;
 
   return {
     async listWebhooks(ctx) {
-      const rows = await newestFirst(knex('webhooks').where({ team_id: ctx.caller.teamId }), ctx.page);
+      const rows = await newestFirst(reads('webhooks').where({ team_id: ctx.caller.teamId }), ctx.page);
       return { items: (rows as WebhookRow[]).map(toWebhook), key: byCreation };
     },
 
@@ -92,7 +92,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
     },
 
     async getWebhook(ctx, { params }) {
-      return { body: { data: toWebhook(await findWebhook(knex, ctx.caller, params.webhook)) } };
+      return { body: { data: toWebhook(await findWebhook(reads, ctx.caller, params.webhook)) } };
     },
 
     async updateWebhook(ctx, { params, body }) {
@@ -143,9 +143,9 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
     },
 
     async listWebhookDeliveries(ctx, { params }) {
-      const hook = await findWebhook(knex, ctx.caller, params.webhook);
+      const hook = await findWebhook(reads, ctx.caller, params.webhook);
       // Past retention a delivery is never listed, even before the sweep has removed it.
-      const query = knex('webhook_deliveries')
+      const query = reads('webhook_deliveries')
         .where({ webhook_id: hook.id })
         .andWhere('created_at', '>=', deliveryLogCutoff(ctx.now).toISOString());
       const rows = await newestFirst(query, ctx.page);
