@@ -27,10 +27,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-async function testDatabase(sqliteFile = DATABASE === 'sqlite-file'): Promise<{ option: SiteAuditServerOptions['database']; drop: () => Promise<void> }> {
+async function testDatabase(sqliteFile?: boolean): Promise<{ option: SiteAuditServerOptions['database']; drop: () => Promise<void> }> {
   // `SITEAUDIT_TEST_DB=sqlite-file` (or `sqliteFile`): a file of its own per server, so the read
   // connections beside the writing one are used (store/database.ts); in-memory SQLite has one connection.
-  if (sqliteFile && !onPostgres) {
+  if ((sqliteFile ?? DATABASE === 'sqlite-file') && !onPostgres) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'siteaudit-test-db-'));
     return { option: `sqlite:${path.join(dir, 'test.db')}`, drop: () => rm(dir, { recursive: true, force: true }) };
   }
@@ -58,7 +58,10 @@ export async function sharedDatabase(): Promise<{ knex: Knex; drop: () => Promis
 
 let teams = 0;
 
-/** `sqliteFile`: on the SQLite project, a file database instead of the in-memory one (PostgreSQL is PostgreSQL). */
+/**
+ * `sqliteFile`: on the SQLite project, a file database (true) or the in-memory one (false) whatever
+ * `SITEAUDIT_TEST_DB` says; PostgreSQL is PostgreSQL.
+ */
 export async function startHarness(options: Omit<SiteAuditServerOptions, 'database'> = {}, { sqliteFile }: { sqliteFile?: boolean } = {}): Promise<Harness> {
   const db = await testDatabase(sqliteFile);
   // Quiet unless a test captures the log (logger: pino to a stream of its own).
