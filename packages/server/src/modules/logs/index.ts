@@ -105,7 +105,7 @@ function pageAfter<T>(items: T[], key: (item: T) => unknown[], after: unknown[] 
 const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function logsModule(services: Services, options: LogsOptions = {}) {
-  const { knex } = services;
+  const { knex, reads } = services;
   const configured = options.directory ?? process.env.SITEAUDIT_LOG_DIR;
   // A directory of our own making goes with the server (nothing in it outlives the process's uploads).
   const directory = configured ?? mkdtempSync(join(tmpdir(), 'siteaudit-logs-'));
@@ -277,8 +277,8 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
     },
 
     async listLogImports(ctx, { params }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      const rows = await newestFirst(knex('log_imports').where({ project_id: project.id }), ctx.page);
+      const project = await findProject(reads, ctx.caller, params.project);
+      const rows = await newestFirst(reads('log_imports').where({ project_id: project.id }), ctx.page);
       return { items: rows as LogImportRow[], key: byCreation, map: (row: LogImportRow) => toLogImport(row) };
     },
 
@@ -299,24 +299,24 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
     },
 
     async getLogInsights(ctx, { params }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      const [totals, crawl] = await Promise.all([importTotals(knex, project.id), latestCrawlPages(knex, project.id)]);
+      const project = await findProject(reads, ctx.caller, params.project);
+      const [totals, crawl] = await Promise.all([importTotals(reads, project.id), latestCrawlPages(reads, project.id)]);
       const join = createLogJoin(crawl?.pages ?? null);
-      await eachUrlStat(knex, project.id, undefined, join.add);
+      await eachUrlStat(reads, project.id, undefined, join.add);
       return { body: { data: join.insights(project.id, totals.humans, totals.period, crawl?.id ?? null) } };
     },
 
     async listLogUrls(ctx, { params, query }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      const items = await urlStatPage(knex, project.id, { family: query.family, verification: query.verification, after: ctx.page.after, limit: ctx.page.limit + 1 });
+      const project = await findProject(reads, ctx.caller, params.project);
+      const items = await urlStatPage(reads, project.id, { family: query.family, verification: query.verification, after: ctx.page.after, limit: ctx.page.limit + 1 });
       return { items, key: (s: LogUrlStat) => [s.path, s.family, s.verification] };
     },
 
     async listLogDays(ctx, { params, query }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      const q = knex('log_day_stats')
+      const project = await findProject(reads, ctx.caller, params.project);
+      const q = reads('log_day_stats')
         .where({ project_id: project.id })
-        .whereIn('import_id', knex('log_imports').where({ project_id: project.id, status: 'completed' }).select('id'))
+        .whereIn('import_id', reads('log_imports').where({ project_id: project.id, status: 'completed' }).select('id'))
         .groupBy('date', 'family', 'verification', 'status_class')
         .select('date', 'family', 'verification', 'status_class')
         .sum({ hits: 'hits' });
@@ -330,12 +330,12 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
     },
 
     async listLogFindings(ctx, { params, query }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      const crawl = await latestCrawlPages(knex, project.id);
+      const project = await findProject(reads, ctx.caller, params.project);
+      const crawl = await latestCrawlPages(reads, project.id);
       let findings: LogFinding[] = [];
       if (crawl) {
         const join = createLogJoin(crawl.pages);
-        await eachUrlStat(knex, project.id, undefined, join.add);
+        await eachUrlStat(reads, project.id, undefined, join.add);
         findings = join.findings(query.kind);
       }
       const key = (f: { path: string }) => [f.path];
