@@ -82,7 +82,14 @@ export async function refreshPlannerStatistics(knex: Knex): Promise<void> {
     await trx.raw('PRAGMA analysis_limit = 400');
     await trx.raw('PRAGMA optimize');
   });
+  // An SQLite connection reads the statistics once, when it opens: the read connections opened
+  // before are opened anew when next taken (sqliteReads), or they would plan without them.
+  const file = (knex.client.config.connection as { filename?: string } | undefined)?.filename;
+  if (file) statisticsGeneration.set(file, (statisticsGeneration.get(file) ?? 0) + 1);
 }
+
+/** By SQLite file: how many times its statistics were refreshed in this process. */
+const statisticsGeneration = new Map<string, number>();
 
 export function openDatabase(option: DatabaseOption): Database {
   if (typeof option !== 'string') {
@@ -117,12 +124,13 @@ export function openDatabase(option: DatabaseOption): Database {
   return { knex, reads: file === ':memory:' ? knex : sqliteReads(file), dialect: 'sqlite', owned: true };
 }
 
-type RawConnection = { run(sql: string, cb: (err: Error | null) => void): void };
+type RawConnection = { run(sql: string, cb: (err: Error | null) => void): void; statistics?: number };
 
 /**
  * The read-only connections of an SQLite file (`PRAGMA query_only`: a write through them fails
  * instead of taking the file's write lock). Opened when first needed; a reader waits up to 5 s
- * where SQLite asks it to (a checkpoint truncating the WAL, a recovery) instead of failing.
+ * where SQLite asks it to (a checkpoint truncating the WAL, a recovery) instead of failing, and is
+ * opened anew once the planner's statistics were refreshed (refreshPlannerStatistics).
  */
 function sqliteReads(file: string): Knex {
   return knexFactory({
@@ -133,11 +141,14 @@ function sqliteReads(file: string): Knex {
       min: 0,
       max: SQLITE_READERS,
       afterCreate(conn: RawConnection, done: (err: Error | null, conn: unknown) => void) {
+        conn.statistics = statisticsGeneration.get(file) ?? 0;
         conn.run('PRAGMA query_only = ON', (err) => {
           if (err) return done(err, conn);
           conn.run('PRAGMA busy_timeout = 5000', (e) => done(e, conn));
         });
       },
+      // A connection opened before the statistics were last refreshed is closed and opened again.
+      validate: (conn: RawConnection) => conn.statistics === (statisticsGeneration.get(file) ?? 0),
     },
   });
 }

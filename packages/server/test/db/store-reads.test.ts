@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, startHarness, type Harness } from '../../../../tests/support/harness.js';
-import { closeDatabase, migrate, openDatabase } from '../../src/store/database.js';
+import { closeDatabase, migrate, openDatabase, refreshPlannerStatistics } from '../../src/store/database.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -44,6 +44,30 @@ describe('reads beside the writes', () => {
     }
     // Committed: the next read sees it.
     expect((await (await h.call('GET', `/v1/projects/${project.id}`)).json()).data.name).toBe('During');
+  });
+
+  it.skipIf(onPostgres)('SQLite: the read connections plan with the statistics the settlement refreshed, even when opened before', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'siteaudit-reads-'));
+    const db = openDatabase(`sqlite:${path.join(dir, 'a.db')}`);
+    try {
+      // Two indexes a read can take; with statistics, the planner knows `a` has two values only.
+      await db.knex.raw('create table probe (a integer, b integer, c integer)');
+      await db.knex.raw('create index probe_a on probe (a, c)');
+      await db.knex.raw('create index probe_b on probe (b, c)');
+      await db.knex.raw('with recursive n(i) as (select 0 union all select i + 1 from n where i < 20000) insert into probe select i % 2, i, i from n');
+      const plan = async () => JSON.stringify(await db.reads.raw('explain query plan select * from probe where a = 1 and b = 5 order by c'));
+      const unanalysed = await plan();
+      // PRAGMA optimize analyses the tables the connection read (as the settlement's has).
+      await db.knex.raw('select * from probe where a = 1 and b = 5 order by c');
+      await refreshPlannerStatistics(db.knex);
+      const writer = JSON.stringify(await db.knex.raw('explain query plan select * from probe where a = 1 and b = 5 order by c'));
+      expect(writer).not.toBe(unanalysed);
+      // The read connection that planned before the statistics plans as the writing one now.
+      expect(await plan()).toBe(writer);
+    } finally {
+      await closeDatabase(db);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it.skipIf(onPostgres)('SQLite: the read connections refuse a write, and an in-memory store reads on its one connection', async () => {
