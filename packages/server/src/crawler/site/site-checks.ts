@@ -145,10 +145,11 @@ export const MIN_LANGUAGE_VERSION_PAGES = 2;
  * language code (`/id/…`) beside undeclared pages is no translation.
  */
 async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report, annotations: SiteAuditInput['hreflang'] | null): Promise<void> {
-  const covered = new Set<number>();
+  // A byte a URL (a million pages: 1 MB), not a set entry per annotated page.
+  const covered = new Uint8Array(annotations ? reg.size : 0);
   for (const [id, entries] of annotations ?? []) {
-    covered.add(id);
-    for (const { target } of entries) if (isId(target)) covered.add(target);
+    covered[id] = 1;
+    for (const { target } of entries) if (isId(target)) covered[target] = 1;
   }
   const versions = new Map<string, { pages: number; example: number; fromUrl: boolean; annotated: boolean }>();
   let start = -1;
@@ -161,8 +162,8 @@ async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report,
     if (v) {
       v.pages++;
       v.fromUrl &&= lang.fromUrl;
-      v.annotated ||= covered.has(id);
-    } else versions.set(lang.tag, { pages: 1, example: id, fromUrl: lang.fromUrl, annotated: covered.has(id) });
+      v.annotated ||= covered[id] === 1;
+    } else versions.set(lang.tag, { pages: 1, example: id, fromUrl: lang.fromUrl, annotated: covered[id] === 1 });
   }
   const primary = (tag: string) => tag.split('-')[0];
   const counted = (fromUrl: boolean) => new Set([...versions].filter(([, v]) => v.fromUrl === fromUrl && v.pages >= MIN_LANGUAGE_VERSION_PAGES).map(([tag]) => primary(tag)));
