@@ -111,7 +111,22 @@ export function urlLocale(url: string): string | null {
 
 /** A declared language tag, canonical and lower-cased (`EN-us` → `en-us`); null when absent or not a language tag. */
 export function canonicalLanguage(tag: string | null | undefined): string | null {
-  const t = (tag ?? '').trim().replace(/_/g, '-');
+  if (!tag) return null;
+  // A site declares the same few tags on every page: ICU is asked once per tag (a page's lang
+  // was about 2 % of its analysis on a templated site).
+  let known = canonicalTags.get(tag);
+  if (known === undefined) {
+    if (canonicalTags.size >= 256) canonicalTags.clear();
+    known = canonicalTag(tag);
+    canonicalTags.set(tag, known);
+  }
+  return known;
+}
+
+const canonicalTags = new Map<string, string | null>();
+
+function canonicalTag(tag: string): string | null {
+  const t = tag.trim().replace(/_/g, '-');
   if (!t || t.includes(',') || t.includes(' ')) return null;
   try {
     const [canonical] = Intl.getCanonicalLocales(t);

@@ -20,13 +20,6 @@ export function hash53(text: string, seed = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** Murmur3 (32-bit) over UTF-16 code units: one half of a 64-bit word hash. */
-function murmur32(text: string, seed: number): number {
-  let h = seed | 0;
-  for (let i = 0; i < text.length; i++) h = murmurRound(h, text.charCodeAt(i));
-  return murmurFinal(h, text.length);
-}
-
 export interface Simhash {
   hi: number;
   lo: number;
@@ -57,7 +50,7 @@ export function appendFingerprintWords(matched: readonly string[], out: string[]
   }
 }
 
-/** One round of murmur32, for one 32-bit value (a UTF-16 code unit, or a word's hash). */
+/** One round of Murmur3 (32-bit), for one 32-bit value (a UTF-16 code unit, or a word's hash). */
 function murmurRound(h: number, code: number): number {
   let k = Math.imul(code, 0xcc9e2d51);
   k = (k << 15) | (k >>> 17);
@@ -107,7 +100,7 @@ function majorityBits(nibbles: Int32Array, half: number, features: number): numb
 /**
  * 64-bit simhash over word 3-shingles (single words when the text is shorter), so that word
  * order matters and one changed word moves few features. Each word is hashed once per half
- * (murmur32, seeds 0x9747b28c and 0x5bd1e995) and a shingle's feature is the murmur of its three
+ * (Murmur3 32-bit over its UTF-16 code units, seeds 0x9747b28c and 0x5bd1e995) and a shingle's feature is the murmur of its three
  * word hashes, so a word's characters are read once instead of once per shingle it belongs to
  * (this was a hot spot of the crawl benchmark). A bit's weight is (features setting it) −
  * (features clearing it).
@@ -118,9 +111,18 @@ export function simhash64(words: readonly string[]): Simhash | null {
   const nibbles = new Int32Array(256);
   const wordHi = new Int32Array(n);
   const wordLo = new Int32Array(n);
+  // A word's two halves: Murmur3 (32-bit) over its UTF-16 code units with each seed, in one pass.
   for (let i = 0; i < n; i++) {
-    wordHi[i] = murmur32(words[i], SEED_HI);
-    wordLo[i] = murmur32(words[i], SEED_LO);
+    const word = words[i];
+    let hi = SEED_HI | 0;
+    let lo = SEED_LO | 0;
+    for (let k = 0; k < word.length; k++) {
+      const code = word.charCodeAt(k);
+      hi = murmurRound(hi, code);
+      lo = murmurRound(lo, code);
+    }
+    wordHi[i] = murmurFinal(hi, word.length);
+    wordLo[i] = murmurFinal(lo, word.length);
   }
   let features = 0;
   if (n < 3) {

@@ -159,6 +159,55 @@ describe('fingerprints', () => {
     expect(simhash64(words)).not.toEqual(simhash64([...words].reverse()));
   });
 
+  it('keeps the simhashes stored crawls were compared with: the words hashed as before, both halves at once', () => {
+    // The formula the stored simhashes were made with: Murmur3 (32-bit) of each word per seed, a
+    // shingle's feature the murmur of its three word hashes, bits set by majority.
+    const round = (h: number, code: number) => {
+      let k = Math.imul(code, 0xcc9e2d51);
+      k = (k << 15) | (k >>> 17);
+      k = Math.imul(k, 0x1b873593);
+      h ^= k;
+      h = (h << 13) | (h >>> 19);
+      return (Math.imul(h, 5) + 0xe6546b64) | 0;
+    };
+    const final = (h: number, length: number) => {
+      h ^= length;
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      h ^= h >>> 13;
+      h = Math.imul(h, 0xc2b2ae35);
+      h ^= h >>> 16;
+      return h >>> 0;
+    };
+    const murmur = (text: string, seed: number) => {
+      let h = seed | 0;
+      for (let i = 0; i < text.length; i++) h = round(h, text.charCodeAt(i));
+      return final(h, text.length);
+    };
+    const reference = (words: string[]) => {
+      if (words.length === 0) return null;
+      const features: [number, number][] =
+        words.length < 3
+          ? words.map((w) => [murmur(w, 0x9747b28c), murmur(w, 0x5bd1e995)])
+          : words.slice(2).map((_, i) => {
+              const [a, b, c] = words.slice(i, i + 3);
+              const half = (seed: number) => final(round(round(round(seed | 0, murmur(a, seed) | 0), murmur(b, seed) | 0), murmur(c, seed) | 0), 3);
+              return [half(0x9747b28c), half(0x5bd1e995)];
+            });
+      const majority = (pick: 0 | 1) => {
+        let bits = 0;
+        for (let bit = 0; bit < 32; bit++) if (2 * features.filter((f) => (f[pick] >>> bit) & 1).length > features.length) bits |= 1 << bit;
+        return bits >>> 0;
+      };
+      return { hi: majority(0), lo: majority(1) };
+    };
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom('shop', 'blue', 'size', 'été', '漢字'), fc.string({ minLength: 1, maxLength: 12 })), { maxLength: 60 }), (words) => {
+        expect(simhash64(words)).toEqual(reference(words));
+      }),
+    );
+  });
+
   it('puts a slightly edited text near, and an unrelated one far', () => {
     const words = fingerprintWords(prose('simhash-base', 400));
     const edited = [...words];

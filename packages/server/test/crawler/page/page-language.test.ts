@@ -72,6 +72,18 @@ describe('the locale a URL names', () => {
     expect(declaredLanguage('fr', null, 'pt-BR')).toBe('fr');
     expect(canonicalLanguage('not a tag')).toBeNull();
   });
+
+  it('answers a tag the same the second time, once ICU was asked (a tag a site repeats on every page)', () => {
+    for (const tag of ['EN-us', 'en_GB', 'zz-top-secret-x', 'x', '', ' fr ', 'de, en', 'ja']) {
+      const first = canonicalLanguage(tag);
+      expect(canonicalLanguage(tag), tag).toBe(first);
+    }
+    expect(canonicalLanguage('en_GB')).toBe('en-gb');
+    expect(canonicalLanguage(' fr ')).toBe('fr');
+    // More tags than the memo keeps: still answered right.
+    for (let i = 0; i < 600; i++) expect(canonicalLanguage(`en-x-p${i}`)).toBe(`en-x-p${i}`);
+    expect(canonicalLanguage('EN-us')).toBe('en-us');
+  });
 });
 
 describe('lang_mismatch', () => {
