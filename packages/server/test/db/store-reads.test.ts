@@ -8,13 +8,35 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { startSite, type Site } from '../../../../tests/support/site.js';
 import { closeDatabase, migrate, openDatabase, refreshPlannerStatistics } from '../../src/store/database.js';
 
 let h: Harness;
+let site: Site;
 beforeAll(async () => {
   h = await startHarness({}, { sqliteFile: true });
+  site = await startSite();
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  await site.close();
+});
+
+/**
+ * Runs `reads` while an open transaction holds the server's writing connection (on SQLite, its
+ * only one): a read waiting for it would never be answered, since the transaction ends after.
+ */
+async function whileWriterHeld(reads: () => Promise<void>): Promise<void> {
+  const trx = await h.server.knex.transaction();
+  try {
+    await trx.raw('select 1');
+    await reads();
+    await trx.commit();
+  } catch (error) {
+    await trx.rollback();
+    throw error;
+  }
+}
 
 describe('reads beside the writes', () => {
   it('answers a read while a write transaction holds the writing connection, with what was committed', async () => {
@@ -44,6 +66,28 @@ describe('reads beside the writes', () => {
     }
     // Committed: the next read sees it.
     expect((await (await h.call('GET', `/v1/projects/${project.id}`)).json()).data.name).toBe('During');
+  });
+
+  it('answers the reads of exports, positions and Search Console beside a held write', async () => {
+    const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/` } })).json()).data;
+    const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];
+    const crawl = (await (await h.call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': 'reads-crawl' } })).json()).data;
+    await h.server.jobs.idle();
+    const queued = (await (await h.call('POST', `/v1/crawls/${crawl.id}/exports`, { body: { format: 'pdf' } })).json()).data;
+    await h.server.jobs.idle();
+    await whileWriterHeld(async () => {
+      const exported = await h.call('GET', `/v1/exports/${queued.id}`);
+      expect([exported.status, (await exported.json()).data.status]).toEqual([200, 'ready']);
+      const file = await h.call('GET', `/v1/exports/${queued.id}/download`);
+      expect([file.status, file.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+      expect((await file.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      const positions = await h.call('GET', `/v1/projects/${project.id}/positions`);
+      expect(positions.status).toBe(200);
+      expect((await positions.json()).data.project_id).toBe(project.id);
+      const console = await h.call('GET', `/v1/projects/${project.id}/search-console`);
+      expect(console.status).toBe(200);
+      expect((await console.json()).data.status).toBe('unconfigured');
+    });
   });
 
   it.skipIf(onPostgres)('SQLite: the read connections plan with the statistics the settlement refreshed, even when opened before', async () => {

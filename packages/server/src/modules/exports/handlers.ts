@@ -24,7 +24,7 @@ async function findExport(knex: Knex, caller: Caller, id: string): Promise<Expor
 }
 
 export function exportHandlers(services: Services, store: BlobStore, { current }: ExportExpiry): Pick<Handlers, 'createExport' | 'getExport' | 'downloadExport'> {
-  const { knex } = services;
+  const { knex, reads } = services;
   return {
     async createExport(ctx, { params, body }) {
       const crawl = await findCrawl(knex, ctx.caller, params.crawl);
@@ -64,11 +64,12 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
     },
 
     async getExport(ctx, { params }) {
-      return { body: { data: toExport(await current(await findExport(knex, ctx.caller, params.export)), services.links) } };
+      // Read on the read connections; an export found past its expiry is marked so on the writing one (expiry.ts).
+      return { body: { data: toExport(await current(await findExport(reads, ctx.caller, params.export)), services.links) } };
     },
 
     async downloadExport(ctx, { params }) {
-      const row = await current(await findExport(knex, ctx.caller, params.export));
+      const row = await current(await findExport(reads, ctx.caller, params.export));
       if (row.status === 'expired') throw new ApiError('export.expired');
       if (row.status === 'failed') throw new ApiError('export.not_ready', { detail: `Generation failed: ${row.error ?? 'unknown error'}` });
       if (row.status !== 'ready' || !row.blob_key) throw new ApiError('export.not_ready');
@@ -79,8 +80,8 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
         if (error instanceof BlobNotFoundError) throw new ApiError('export.expired');
         throw error;
       }
-      const crawl = await crawlById(knex, row.crawl_id);
-      const project = crawl && (await projectIdentity(knex, crawl.project_id));
+      const crawl = await crawlById(reads, row.crawl_id);
+      const project = crawl && (await projectIdentity(reads, crawl.project_id));
       return {
         file: {
           stream,

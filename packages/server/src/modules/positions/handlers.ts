@@ -23,7 +23,7 @@ import { transaction } from '../../store/retry.js';
 type PositionHandlers = Pick<Handlers, 'getPositions' | 'trackKeywords' | 'untrackKeywords' | 'pauseKeywords' | 'resumeKeywords' | 'checkKeyword'>;
 
 export function positionHandlers(services: Services, providers: Providers): PositionHandlers {
-  const { knex, dialect } = services;
+  const { knex, reads, dialect } = services;
 
   /** The module needs a plan that includes it: a pool of 0 means not included (docs/plans.md). */
   function assertModule(plan: Plan): void {
@@ -57,9 +57,9 @@ export function positionHandlers(services: Services, providers: Providers): Posi
 
   return {
     async getPositions(ctx, { params, query }) {
-      const project = await findProject(knex, ctx.caller, params.project);
+      const project = await findProject(reads, ctx.caller, params.project);
       assertModule(ctx.caller.plan);
-      const data = await readPositions(knex, {
+      const data = await readPositions(reads, {
         projectId: project.id,
         teamId: ctx.caller.teamId,
         plan: ctx.caller.plan,

@@ -7,7 +7,8 @@ import type { Services } from '../../services.js';
 import { findProject } from '../projects/project-row.js';
 
 export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSearchConsole'> {
-  const { knex } = services;
+  // Reads only: on the read connections (docs/decisions/store.md), beside a crawl's writes.
+  const { reads: knex } = services;
   return {
     async getSearchConsole(ctx, { params, query }) {
       const project = await findProject(knex, ctx.caller, params.project);
