@@ -8,6 +8,11 @@ export const GENERIC_ANCHORS = new Set([
   'cliquez ici', 'cliquer ici', 'ici', 'ce lien', 'lien', 'cette page', 'lire la suite', 'la suite', 'suite', 'lire plus', 'en savoir plus', 'savoir plus', 'plus', 'voir plus', 'en lire plus', "plus d'infos", "plus d'informations", 'détails', 'voir', 'continuer',
 ]);
 
+// Hoisted: a regular-expression literal is a new RegExp object each time it is evaluated (21 links a page).
+const TRAILING = /[\s.…:!»›>→]+$/u;
+const LEADING = /^[«‹<←\s]+/u;
+const CURLY_APOSTROPHE = /’/g;
+
 export function isGenericAnchor(text: string): boolean {
-  return GENERIC_ANCHORS.has(text.toLowerCase().replace(/[\s.…:!»›>→]+$/u, '').replace(/^[«‹<←\s]+/u, '').replace(/’/g, "'"));
+  return GENERIC_ANCHORS.has(text.toLowerCase().replace(TRAILING, '').replace(LEADING, '').replace(CURLY_APOSTROPHE, "'"));
 }

@@ -29,6 +29,9 @@ const ALNUM_RUN = /[\p{L}\p{N}]+/gu;
 /** A word of text: runs of letters and digits joined by an apostrophe or a hyphen (it's, well-known). */
 export const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
+/** What joins a word's runs (WORD); hoisted: a literal in the loop is a new RegExp object each word. */
+const JOINER = /['’-]/;
+
 /** Words normalised for fingerprints: each word lower-cased, split into its letter and digit runs. */
 export function fingerprintWords(text: string): string[] {
   const out: string[] = [];
@@ -45,7 +48,7 @@ export function appendFingerprintWords(matched: readonly string[], out: string[]
     if (out.length >= cap) return;
     const lower = word.toLowerCase();
     // A joined word, or one whose lower case changed length (İ → i̇), splits into its letter and digit runs.
-    if (lower.length === word.length && !/['’-]/.test(lower)) out.push(lower);
+    if (lower.length === word.length && !JOINER.test(lower)) out.push(lower);
     else for (const part of lower.match(ALNUM_RUN) ?? []) if (out.length < cap) out.push(part);
   }
 }
