@@ -29,7 +29,7 @@ const { values } = parseArgs({ options: { pages: { type: 'string', default: '200
 const pragmas = values.pragma.split(';').map((p) => p.trim()).filter(Boolean);
 const pages = Number(values.pages);
 const linksPerPage = Number(values.links);
-const BATCH = 200;
+const BATCH = Number(process.env.SINK_BATCH ?? 200);
 
 /** CPU ms of this process's main thread (Linux, 10 ms ticks). */
 function mainThreadCpuMs(): number {
@@ -116,6 +116,8 @@ async function once(run: number): Promise<Record<string, number>> {
       const rows = ids.flatMap(issues);
       for (let k = 0; k < rows.length; k += BATCH) await sink.issues(rows.slice(k, k + BATCH));
     }
+    // The links still gathered in chunks, as the fetch stage writes them when the crawl ends.
+    await sink.flushed();
     const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const mainMs = mainThreadCpuMs() - main;

@@ -23,7 +23,7 @@ export const TABLE_OWNERS = {
   crawl_page_resources: 'crawls',
   crawl_changes: 'crawls',
   crawl_links: 'crawls',
-  crawl_links_found: 'crawls',
+  crawl_link_chunks: 'crawls',
   quota_usage: 'crawls',
   exports: 'exports',
   position_trackers: 'positions',

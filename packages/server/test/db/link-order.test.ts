@@ -1,13 +1,14 @@
 /**
  * A crawl's links ordered by target at settlement (modules/crawls/link-order.ts): every link
- * found ends in `crawl_links` once, none left behind, in slices (ranges of target hash) that a run
- * interrupted between any two of them completes on its next run without a row lost or doubled.
- * On both databases.
+ * found (kept in chunks by bucket, unpacked by the store) ends in `crawl_links` once, none left
+ * behind, with its values as found, in slices (ranges of target hash) that a run interrupted
+ * between any two of them completes on its next run without a row lost or doubled. On both
+ * databases.
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { LINK_BUCKETS, linkBucket, orderCrawlLinks } from '../../src/modules/crawls/link-order.js';
+import { LINK_BUCKETS, linkBucket, orderCrawlLinks, packLink, unpackLink } from '../../src/modules/crawls/link-order.js';
 import type { JobLease } from '../../src/jobs/job-runner.js';
 import type { Services } from '../../src/services.js';
 import { migrate, openDatabase } from '../../src/store/database.js';
@@ -41,27 +42,52 @@ async function unchecked<T>(work: (trx: Knex.Transaction) => Promise<T>): Promis
 type Link = { crawl_id: string; seq: number; target_hash: string; source_seq: number; anchor_text: string; nofollow: boolean };
 
 /** `count` links of one crawl to 37 targets, in the order found (seq), as the sink writes them. */
-function found(crawlId: string, count: number): Link[] {
+function linksOf(crawlId: string, count: number): Link[] {
   return Array.from({ length: count }, (_, seq) => ({
     crawl_id: crawlId,
     seq,
     target_hash: createHash('sha256').update(`https://site.test/p/${(seq * 7) % 37}`).digest('hex'),
     source_seq: Math.floor(seq / 5),
-    anchor_text: `link ${seq}`,
+    // Quotes, backslashes, non-Latin text and an empty anchor survive the chunk's JSON.
+    anchor_text: seq % 13 === 0 ? '' : seq % 17 === 0 ? `« lien » "${seq}" \\ 漢字 😀` : `link ${seq}`,
     nofollow: seq % 11 === 0,
   }));
 }
 
+/** The links as the sink keeps them: writes of 50 links, each a chunk row per bucket. */
 async function write(links: Link[]): Promise<void> {
   await unchecked(async (trx) => {
-    for (let i = 0; i < links.length; i += 100) await trx('crawl_links_found').insert(links.slice(i, i + 100).map((l) => ({ ...l, bucket: linkBucket(l.target_hash) })));
+    for (let i = 0; i < links.length; i += 50) {
+      const byBucket = new Map<number, Link[]>();
+      for (const l of links.slice(i, i + 50)) {
+        const bucket = linkBucket(l.target_hash);
+        byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), l]);
+      }
+      for (const [bucket, entries] of byBucket) {
+        const packed = entries.map((l) => packLink(l.seq, l.target_hash, l.source_seq, l.nofollow, l.anchor_text));
+        await trx('crawl_link_chunks').insert({ crawl_id: links[i].crawl_id, bucket, seq: entries[0].seq, n: entries.length, links: JSON.stringify(packed) });
+      }
+    }
   });
 }
+
+/** The links still in chunks: their seqs. */
+const found = async (crawlId: string) =>
+  ((await knex('crawl_link_chunks').where({ crawl_id: crawlId }).select('links')) as { links: string }[]).flatMap((c) => (JSON.parse(c.links) as string[]).map((l) => unpackLink(l).seq));
 
 const ordered = async (crawlId: string) =>
   ((await knex('crawl_links').where({ crawl_id: crawlId }).orderBy([{ column: 'target_hash' }, { column: 'seq' }])) as Link[]).map((l) => ({ ...l, nofollow: Boolean(l.nofollow) }));
 
 const expected = (links: Link[]) => [...links].sort((a, b) => (a.target_hash < b.target_hash ? -1 : a.target_hash > b.target_hash ? 1 : a.seq - b.seq));
+
+it('packs a link into one string and reads it back, whatever its anchor text', () => {
+  const hash = createHash('sha256').update('x').digest('hex');
+  for (const anchor of ['', 'link', '« lien » "q" \\ 漢字 😀', '0'.repeat(300)]) {
+    for (const [seq, source, nofollow] of [[0, 0, false], [4_000_000_000, 123, true]] as const) {
+      expect(unpackLink(packLink(seq, hash, source, nofollow, anchor))).toEqual({ target_hash: hash, seq, source_seq: source, nofollow, anchor_text: anchor });
+    }
+  }
+});
 
 it('buckets a link by the first 6 bits of its target hash, in hash order', () => {
   expect(linkBucket('00'.padEnd(64, 'f'))).toBe(0);
@@ -71,25 +97,25 @@ it('buckets a link by the first 6 bits of its target hash, in hash order', () =>
 });
 
 it('moves every link found to the by-target table once, and only the crawl’s own', async () => {
-  const mine = found(CRAWL, 700);
-  const theirs = found(OTHER, 50);
+  const mine = linksOf(CRAWL, 700);
+  const theirs = linksOf(OTHER, 50);
   await write([...mine, ...theirs]);
   let writes = 0;
   const lease = { write: (work: (trx: Knex.Transaction) => Promise<unknown>) => (writes++, unchecked(work)), fence: async () => undefined } as unknown as JobLease;
   await orderCrawlLinks({ services: { knex } as unknown as Services, row: { id: CRAWL }, lease }, { sliceRows: 9 });
 
   expect(await ordered(CRAWL)).toEqual(expected(mine));
-  expect(Number((await knex('crawl_links_found').where({ crawl_id: CRAWL }).count({ n: '*' }).first())?.n)).toBe(0);
+  expect(await found(CRAWL)).toEqual([]);
   // Another crawl's links found stay where they are.
   expect(await ordered(OTHER)).toEqual([]);
-  expect(Number((await knex('crawl_links_found').where({ crawl_id: OTHER }).count({ n: '*' }).first())?.n)).toBe(50);
+  expect((await found(OTHER)).length).toBe(50);
   // Slices of at most 9 rows: more writes than buckets holding links.
   const buckets = new Set(mine.map((l) => linkBucket(l.target_hash))).size;
   expect(writes).toBeGreaterThan(buckets);
 });
 
 it('completes on the next run what a run interrupted between slices left, without a row lost or doubled', async () => {
-  const mine = found(CRAWL, 400);
+  const mine = linksOf(CRAWL, 400);
   await write(mine);
   const services = { knex } as unknown as Services;
   for (const stopAfter of [1, 5, 17]) {
@@ -107,9 +133,9 @@ it('completes on the next run what a run interrupted between slices left, withou
     expect(writes).toBe(stopAfter);
     // Every link is moved or still found (a bucket's rows found go once all of it is moved), none twice.
     const moved = await ordered(CRAWL);
-    const left = (await knex('crawl_links_found').where({ crawl_id: CRAWL }).select('seq')) as { seq: number }[];
+    const left = await found(CRAWL);
     expect(new Set(moved.map((l) => l.seq)).size).toBe(moved.length);
-    expect(new Set([...moved.map((l) => l.seq), ...left.map((l) => Number(l.seq))]).size).toBe(mine.length);
+    expect(new Set([...moved.map((l) => l.seq), ...left]).size).toBe(mine.length);
     const expectedBySeq = new Map(mine.map((l) => [l.seq, l]));
     for (const l of moved) expect(l).toEqual(expectedBySeq.get(l.seq));
   }

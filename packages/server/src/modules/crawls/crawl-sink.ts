@@ -12,7 +12,7 @@ import { sectionOf } from '@siteaudit/schema/rules';
 import type { Logger } from '../../observability/logger.js';
 import type { Knex } from 'knex';
 import { keptStatement } from '../../store/sqlite-client.js';
-import { linkBucket } from './link-order.js';
+import { linkBucket, packLink, type FoundLink } from './link-order.js';
 
 /** The key under which pages and issues are looked up by URL. */
 export function urlHash(url: string): string {
@@ -44,7 +44,7 @@ const PAGE_CHUNK = 40;
 const ISSUE_CHUNK = 120;
 const RESOURCE_CHUNK = 80;
 const PAGE_RESOURCES_CHUNK = 300;
-const LINK_CHUNK = 140;
+const LINK_CHUNK_ROWS = 150;
 /**
  * Rows per INSERT as one JSON text (SQLite): a statement's rows share its statement journal and
  * the pages they append to, so larger statements write less (docs/benchmarks.md).
@@ -69,7 +69,7 @@ const JSON_ROWS = 5000;
  * On PostgreSQL (and for such a chunk on SQLite) the rows are bound one value
  * each, in the VALUES form (a statement per row count).
  */
-function rowInserter(table: string, columns: readonly string[], chunk: number, conflict?: readonly string[]) {
+function rowInserter(table: string, columns: readonly string[], chunk: number, conflict?: readonly string[], { json: asJson = true } = {}) {
   const statements = new Map<number, string>();
   const names = columns.map((c) => `"${c}"`).join(', ');
   const tuple = `(${columns.map(() => '?').join(', ')})`;
@@ -92,7 +92,7 @@ function rowInserter(table: string, columns: readonly string[], chunk: number, c
     await trx.raw(sql, rows.flat() as Knex.RawBinding[]);
   };
   return async (trx: Knex.Transaction, rows: unknown[][]): Promise<void> => {
-    if (!isPostgres(trx)) {
+    if (asJson && !isPostgres(trx)) {
       for (let i = 0; i < rows.length; i += JSON_ROWS) {
         const part = rows.slice(i, i + JSON_ROWS);
         const json = part.some((row) => row.includes(undefined)) ? null : JSON.stringify(part);
@@ -116,13 +116,61 @@ const ISSUE_COLUMNS = ['crawl_id', 'seq', 'name', 'severity', 'severity_rank', '
 const insertPages = rowInserter('crawl_pages', PAGE_COLUMNS, PAGE_CHUNK, ['crawl_id', 'url_hash']);
 const insertPageResources = rowInserter('crawl_page_resources', ['crawl_id', 'url_hash', 'resource_ids'], PAGE_RESOURCES_CHUNK, ['crawl_id', 'url_hash']);
 const insertIssues = rowInserter('crawl_issues', ISSUE_COLUMNS, ISSUE_CHUNK);
-const insertLinks = rowInserter('crawl_links_found', ['crawl_id', 'bucket', 'seq', 'target_hash', 'source_seq', 'anchor_text', 'nofollow'], LINK_CHUNK);
+// At most 64 rows a write, each a JSON text of its own: bound as they are.
+const insertLinkChunks = rowInserter('crawl_link_chunks', ['crawl_id', 'bucket', 'seq', 'n', 'links'], LINK_CHUNK_ROWS, undefined, { json: false });
+
+/**
+ * `text` with each lone surrogate (as binding stored it) and each NUL (as HTML parsing reads it) as
+ * U+FFFD: a chunk's JSON is unpacked by the store, whose JSON and PostgreSQL's text take neither.
+ */
+function wellFormed(text: string): string {
+  const formed = (text as string & { toWellFormed(): string }).toWellFormed();
+  return formed.includes('\u0000') ? formed.replaceAll('\u0000', '\ufffd') : formed;
+}
+
+/** Links a chunk gathers before it is written: a few chunk rows a write, not one a bucket. */
+const LINKS_PER_CHUNK = 128;
+
+/**
+ * The links found, gathered by bucket of target until a bucket has LINKS_PER_CHUNK, then written
+ * as one chunk row (in the order found); the rest when the fetch ends (`flush`). The settlement
+ * reads a bucket's chunks one by one: chunks of a few links, as a write of the crawl's smaller
+ * batches made them, took twice as long to order. Links held here and lost with the process
+ * are lost with the fetch that found them: a resumed run fetches the site again from the start.
+ */
+function linkChunker(crawlId: string) {
+  const open = new Map<number, FoundLink[]>();
+  const row = (bucket: number, entries: FoundLink[]) => [crawlId, bucket, entries[0].seq, entries.length, JSON.stringify(entries.map((l) => l.packed))];
+  return {
+    /** The chunk rows `links` completes. */
+    add(links: FoundLink[]): unknown[][] {
+      const rows: unknown[][] = [];
+      for (const link of links) {
+        const bucket = linkBucket(link.target);
+        let entries = open.get(bucket);
+        if (!entries) open.set(bucket, (entries = []));
+        entries.push(link);
+        if (entries.length >= LINKS_PER_CHUNK) {
+          rows.push(row(bucket, entries));
+          open.delete(bucket);
+        }
+      }
+      return rows;
+    },
+    /** The chunk rows of every link still gathered, in bucket order. */
+    rest(): unknown[][] {
+      const rows = [...open].sort(([a], [b]) => a - b).map(([bucket, entries]) => row(bucket, entries));
+      open.clear();
+      return rows;
+    },
+  };
+}
 
 /** A write's rows by table: value arrays in their inserter's column order, resources as objects. */
 interface Rows {
   pages: unknown[][];
   uses: unknown[][];
-  links: unknown[][];
+  links: FoundLink[];
   issues: unknown[][];
   resources: Record<string, unknown>[];
 }
@@ -138,7 +186,7 @@ export interface CrawlSink {
    */
   writeMany(writes: SinkBatch[]): Promise<void>;
   progress(p: { crawled: number; discovered: number }): void;
-  /** The last progress write and stop check, settled. */
+  /** The last progress write and stop check settled, and the links still gathered written. */
   flushed(): Promise<void>;
 }
 
@@ -153,6 +201,7 @@ export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlS
   let pageSeq = 0;
   let issueSeq = 0;
   let linkSeq = 0;
+  const chunker = linkChunker(crawlId);
   let lastProgress = 0;
   let stopCheck: Promise<void> = Promise.resolve();
   const hashOf = recentUrlHashes();
@@ -188,12 +237,14 @@ export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlS
         ]);
         // The ids of the resources each page uses, as one short text value per page (010-crawl-resources.ts).
         const uses = batch.flatMap((p, i) => (p.resource_ids?.length ? [[crawlId, rows[i][3], p.resource_ids.join(',')]] : []));
-        // Its internal links, for the inlinks read, in the order found (028-crawl-links-by-target.ts,
-        // ordered by target at settlement: link-order.ts); the source by its page's seq.
+        // Its internal links, for the inlinks read, in the order found, the source by its page's
+        // seq: kept in chunks by bucket of target (030-crawl-link-chunks.ts), ordered by target at
+        // settlement (link-order.ts).
         const links = batch.flatMap((p, i) =>
-          (p.links ?? []).map((l) => {
+          (p.links ?? []).map((l): FoundLink => {
+            const seq = linkSeq++;
             const target = hashOf(l.url);
-            return [crawlId, linkBucket(target), linkSeq++, target, rows[i][1], l.text, l.nofollow];
+            return { seq, target, packed: packLink(seq, target, rows[i][1] as number, l.nofollow, wellFormed(l.text)) };
           }),
         );
         return { pages: rows, uses, links };
@@ -241,11 +292,12 @@ export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlS
       const rows = prepare(write);
       for (const table of TABLE_ORDER) if (rows[table]) (all[table] as unknown[]).push(...rows[table]!);
     }
+    const chunks = chunker.add(all.links);
     await lease.write(async (trx) => {
       for (let i = 0; i < all.resources.length; i += RESOURCE_CHUNK) await trx('crawl_resources').insert(all.resources.slice(i, i + RESOURCE_CHUNK));
       await insertPages(trx, all.pages);
       await insertPageResources(trx, all.uses);
-      await insertLinks(trx, all.links);
+      await insertLinkChunks(trx, chunks);
       await insertIssues(trx, all.issues);
     });
     if (all.pages.length) services.metrics?.pagesFetched(all.pages.length);
@@ -273,6 +325,10 @@ export function crawlSink(job: SinkJob, log: Logger, onStop: () => void): CrawlS
           if (!(err instanceof LeaseLostError)) log.warn({ err, crawl: crawlId }, 'crawl progress not written');
         });
     },
-    flushed: () => stopCheck,
+    async flushed() {
+      await stopCheck;
+      const chunks = chunker.rest();
+      if (chunks.length) await lease.write((trx) => insertLinkChunks(trx, chunks));
+    },
   };
 }

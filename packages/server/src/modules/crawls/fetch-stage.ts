@@ -38,7 +38,7 @@ export async function fetchStage(job: CrawlJob): Promise<FetchEnd> {
     await trx('crawl_resources').where({ crawl_id: crawlId }).delete();
     await trx('crawl_page_resources').where({ crawl_id: crawlId }).delete();
     await trx('crawl_links').where({ crawl_id: crawlId }).delete();
-    await trx('crawl_links_found').where({ crawl_id: crawlId }).delete();
+    await trx('crawl_link_chunks').where({ crawl_id: crawlId }).delete();
     await trx('crawls')
       .where({ id: crawlId })
       .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });
@@ -75,15 +75,21 @@ export async function fetchStage(job: CrawlJob): Promise<FetchEnd> {
     : null;
   const crawlSignal = AbortSignal.any([signal, stopper.signal]);
   let outcome;
-  if (runtime.threads && !runtime.renderer) {
-    outcome = await runtime.threads.run({ config, sink, signal: crawlSignal, renderer: rendering });
-  } else {
-    const renderer = rendering ? (runtime.renderer ?? createRenderer)(rendering) : undefined;
-    try {
-      outcome = await crawlSite(config, sink, { signal: crawlSignal, renderer });
-    } finally {
-      await renderer?.close();
+  try {
+    if (runtime.threads && !runtime.renderer) {
+      outcome = await runtime.threads.run({ config, sink, signal: crawlSignal, renderer: rendering });
+    } else {
+      const renderer = rendering ? (runtime.renderer ?? createRenderer)(rendering) : undefined;
+      try {
+        outcome = await crawlSite(config, sink, { signal: crawlSignal, renderer });
+      } finally {
+        await renderer?.close();
+      }
     }
+  } catch (error) {
+    // A fetch ended by an error (a stop among them) keeps the links its stored pages found.
+    await sink.flushed().catch(() => undefined);
+    throw error;
   }
   await sink.flushed();
   if (outcome.aborted) {

@@ -1,16 +1,25 @@
 /**
- * A crawl's links, ordered by target once the fetch is over (028-crawl-links-by-target.ts): the
- * fetch writes them in the order found to `crawl_links_found`, each into one of 64 buckets by its
- * target hash; here each bucket is moved to `crawl_links`, sorted by target, in a transaction of
- * its own, so the connection every request shares is held a bucket at a time, and a run
- * interrupted half-way moves the buckets left on its next run, never a row twice.
+ * A crawl's links, ordered by target once the fetch is over (028-crawl-links-by-target.ts,
+ * 030-crawl-link-chunks.ts): the fetch keeps them in the order found in `crawl_link_chunks`, a row
+ * a write and bucket of target hash (64 buckets); here each bucket's chunks are unpacked by the
+ * store and moved to `crawl_links`, sorted by target, in transactions of their own, so the
+ * connection every request shares is held a slice at a time, and a run interrupted half-way moves
+ * the buckets left on its next run, never a row twice.
  */
 import type { Knex } from 'knex';
 import type { JobLease } from '../../jobs/job-runner.js';
 import type { Services } from '../../services.js';
+import { isPostgres } from '../../store/database.js';
 import { transaction } from '../../store/retry.js';
 
 export const LINK_BUCKETS = 64;
+
+/** A link found: its `seq`, target hash and packed form (`packLink`). */
+export interface FoundLink {
+  seq: number;
+  target: string;
+  packed: string;
+}
 
 /** Rows moved a transaction at most: about 60 ms of the connection on this machine (docs/benchmarks.md). */
 const SLICE_ROWS = 10_000;
@@ -20,6 +29,31 @@ export function linkBucket(targetHash: string): number {
   return parseInt(targetHash.slice(0, 2), 16) >> 2;
 }
 
+/**
+ * A link as a chunk holds it: one string, fixed-width fields first, so the store cuts it with
+ * `substr` instead of parsing a JSON array per link (that took twice as long at settlement):
+ * the target hash (64 hex digits), its `seq` and its source page's `seq` (10 digits each),
+ * nofollow (`0` or `1`), then the anchor text.
+ */
+export function packLink(seq: number, targetHash: string, sourceSeq: number, nofollow: boolean, anchorText: string): string {
+  return `${targetHash}${String(seq).padStart(10, '0')}${String(sourceSeq).padStart(10, '0')}${nofollow ? 1 : 0}${anchorText}`;
+}
+
+/** A packed link's fields (`packLink`). */
+export function unpackLink(link: string): { target_hash: string; seq: number; source_seq: number; nofollow: boolean; anchor_text: string } {
+  return { target_hash: link.slice(0, 64), seq: Number(link.slice(64, 74)), source_seq: Number(link.slice(74, 84)), nofollow: link[84] === '1', anchor_text: link.slice(85) };
+}
+
+/**
+ * A bucket's links unpacked from its chunks, as `crawl_links` rows (`?` the crawl, then the
+ * bucket): the store reads the JSON array of packed links itself, no link passing through JavaScript.
+ */
+const FIELDS = (value: string, integer: (sql: string) => string) =>
+  `substr(${value}, 1, 64) as target_hash, ${integer(`substr(${value}, 65, 10)`)} as seq, ${integer(`substr(${value}, 75, 10)`)} as source_seq, substr(${value}, 86) as anchor_text, substr(${value}, 85, 1) = '1' as nofollow`;
+const UNPACKED = {
+  sqlite: `select c.crawl_id, ${FIELDS('l.value', (v) => `cast(${v} as integer)`)} from crawl_link_chunks c, json_each(c.links) l where c.crawl_id = ? and c.bucket = ?`,
+  postgres: `select c.crawl_id, ${FIELDS('l.value', (v) => `${v}::integer`)} from crawl_link_chunks c cross join lateral json_array_elements_text(c.links::json) as l(value) where c.crawl_id = ? and c.bucket = ?`,
+};
 const COLUMNS = 'crawl_id, target_hash, seq, source_seq, anchor_text, nofollow';
 
 /** The 4-hex-digit prefix `k` of a hash, as a bound of a range of `target_hash`. */
@@ -29,9 +63,9 @@ const prefix = (k: number) => k.toString(16).padStart(4, '0');
  * Moves the crawl's links found to the by-target table, bucket by bucket in hash order, a bucket
  * in slices of about `sliceRows` rows by range of target hash, so each slice is written after the
  * previous one in the table's order (the crawl's key range written from start to end, never a
- * page twice). A bucket's rows found are deleted once all its slices are moved; a run interrupted
- * before that moves the bucket again, the rows already moved kept as they are (the key conflict
- * is ignored). Stops between slices when `signal` aborts. Without a lease (a crawl settled
+ * page twice). A bucket's chunks are deleted in the transaction of its last slice; a run
+ * interrupted before that moves the bucket again, the rows already moved kept as they are (the
+ * key conflict is ignored). Stops between slices when `signal` aborts. Without a lease (a crawl settled
  * outside any run), each slice is a plain transaction.
  */
 export async function orderCrawlLinks(
@@ -41,10 +75,11 @@ export async function orderCrawlLinks(
   const { services, lease } = crawl;
   const crawlId = crawl.row.id;
   const write = <T>(work: (trx: Knex.Transaction) => Promise<T>) => (lease ? lease.write(work) : transaction(services.knex, work));
+  const unpacked = isPostgres(services.knex) ? UNPACKED.postgres : UNPACKED.sqlite;
   for (let bucket = 0; bucket < LINK_BUCKETS; bucket++) {
     if (signal?.aborted) return;
-    const [{ n }] = (await services.knex('crawl_links_found').where({ crawl_id: crawlId, bucket }).count({ n: '*' })) as { n: number | string }[];
-    if (Number(n) === 0) continue;
+    const [{ n }] = (await services.knex('crawl_link_chunks').where({ crawl_id: crawlId, bucket }).sum({ n: 'n' })) as { n: number | string | null }[];
+    if (!Number(n)) continue;
     // A bucket covers 1,024 four-digit prefixes (its first 6 bits fixed): cut them evenly.
     const parts = Math.min(1024, Math.ceil(Number(n) / sliceRows));
     for (let part = 0; part < parts; part++) {
@@ -59,13 +94,12 @@ export async function orderCrawlLinks(
         terms.push(' and target_hash < ?');
         bindings.push(prefix(bucket * 1024 + Math.floor(((part + 1) * 1024) / parts)));
       }
-      await write((trx) =>
-        trx.raw(
-          `insert into crawl_links (${COLUMNS}) select ${COLUMNS} from crawl_links_found where crawl_id = ? and bucket = ?${terms.join('')} order by target_hash, seq on conflict do nothing`,
-          bindings,
-        ),
-      );
+      // The bucket's chunks are deleted with its last slice: a few rows, where deleting its links
+      // a row each was half of the settlement's time.
+      await write(async (trx) => {
+        await trx.raw(`insert into crawl_links (${COLUMNS}) select ${COLUMNS} from (${unpacked}) l where true${terms.join('')} order by target_hash, seq on conflict do nothing`, bindings);
+        if (part === parts - 1) await trx('crawl_link_chunks').where({ crawl_id: crawlId, bucket }).delete();
+      });
     }
-    await write((trx) => trx('crawl_links_found').where({ crawl_id: crawlId, bucket }).delete());
   }
 }

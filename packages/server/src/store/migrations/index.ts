@@ -24,6 +24,7 @@ import * as crawlLinks from './026-crawl-links.js';
 import * as logUrlStatsByPath from './027-log-url-stats-by-path.js';
 import * as crawlLinksByTarget from './028-crawl-links-by-target.js';
 import * as crawlIssueIndexes from './029-crawl-issue-indexes.js';
+import * as crawlLinkChunks from './030-crawl-link-chunks.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '027-log-url-stats-by-path': logUrlStatsByPath,
   '028-crawl-links-by-target': crawlLinksByTarget,
   '029-crawl-issue-indexes': crawlIssueIndexes,
+  '030-crawl-link-chunks': crawlLinkChunks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
