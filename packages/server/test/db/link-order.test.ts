@@ -143,3 +143,15 @@ it('completes on the next run what a run interrupted between slices left, withou
   await orderCrawlLinks({ services, row: { id: CRAWL }, lease: { write: unchecked, fence: async () => undefined } as unknown as JobLease }, { sliceRows: 7 });
   expect(await ordered(CRAWL)).toEqual(expected(mine));
 });
+
+it('orders two crawls settling at once on the same connection, each its own', async () => {
+  const mine = linksOf(CRAWL, 600);
+  const theirs = linksOf(OTHER, 500).map((l) => ({ ...l, anchor_text: `other ${l.seq}` }));
+  await write([...mine, ...theirs]);
+  const services = { knex } as unknown as Services;
+  const lease = { write: unchecked, fence: async () => undefined } as unknown as JobLease;
+  await Promise.all([orderCrawlLinks({ services, row: { id: CRAWL }, lease }, { sliceRows: 5 }), orderCrawlLinks({ services, row: { id: OTHER }, lease }, { sliceRows: 3 })]);
+  expect(await ordered(CRAWL)).toEqual(expected(mine));
+  expect(await ordered(OTHER)).toEqual(expected(theirs));
+  expect([await found(CRAWL), await found(OTHER)]).toEqual([[], []]);
+});
