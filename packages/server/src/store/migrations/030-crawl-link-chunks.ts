@@ -8,15 +8,20 @@ import type { Knex } from 'knex';
  *
  * `crawl_link_chunks` holds, a row each, the links of one write of the sink whose target falls in
  * one of 64 buckets (the target hash's first 6 bits), keyed by the first link's `seq`: `links` is
- * a JSON array of `[seq, target_hash, source_seq, anchor_text, nofollow (0/1)]`, `n` their number.
- * The settlement unpacks a bucket's chunks in SQL (json_each, jsonb_array_elements) straight into
- * `crawl_links` (unchanged), sorted by target, and deletes its few chunk rows.
+ * a JSON array of links, each one string (`packed`: the target hash, the link's `seq` and its
+ * source's `seq` on 10 digits each, nofollow as 0 or 1, then the anchor text), `n` their number.
+ * The settlement unpacks a bucket's chunks in SQL (json_each, json_array_elements_text) straight
+ * into `crawl_links` (unchanged), sorted by target, and deletes its few chunk rows.
  */
 const postgres = (knex: Knex) => (knex.client as { dialect?: string }).dialect === 'postgresql';
 const COPY_ROWS = 5000;
 
 type Found = { crawl_id: string; bucket: number; seq: number; target_hash: string; source_seq: number; anchor_text: string; nofollow: unknown };
 type Chunk = { crawl_id: string; bucket: number; seq: number; links: string };
+
+/** A link as a chunk holds it (link-order.ts `packLink` when this was written). */
+const packed = (l: Found) =>
+  `${l.target_hash}${String(l.seq).padStart(10, '0')}${String(l.source_seq).padStart(10, '0')}${l.nofollow === true || Number(l.nofollow) === 1 ? 1 : 0}${l.anchor_text}`;
 
 /** Rows of `table` in key order, a slice at a time (keyset on the key columns). */
 async function* inOrder<T>(knex: Knex, table: string, key: string[]): AsyncGenerator<T[]> {
@@ -48,7 +53,7 @@ export async function up(knex: Knex): Promise<void> {
       bucket: l.bucket,
       seq: l.seq,
       n: 1,
-      links: JSON.stringify([[l.seq, l.target_hash, l.source_seq, l.anchor_text, l.nofollow === true || Number(l.nofollow) === 1 ? 1 : 0]]),
+      links: JSON.stringify([packed(l)]),
     }));
     for (let i = 0; i < chunks.length; i += 100) await knex('crawl_link_chunks').insert(chunks.slice(i, i + 100));
   }
@@ -68,14 +73,14 @@ export async function down(knex: Knex): Promise<void> {
   )${postgres(knex) ? '' : ' without rowid'}`);
   for await (const rows of inOrder<Chunk>(knex, 'crawl_link_chunks', ['crawl_id', 'bucket', 'seq'])) {
     const links = rows.flatMap((c) =>
-      (JSON.parse(c.links) as [number, string, number, string, number][]).map(([seq, target_hash, source_seq, anchor_text, nofollow]) => ({
+      (JSON.parse(c.links) as string[]).map((link) => ({
         crawl_id: c.crawl_id,
         bucket: c.bucket,
-        seq,
-        target_hash,
-        source_seq,
-        anchor_text,
-        nofollow: nofollow === 1,
+        seq: Number(link.slice(64, 74)),
+        target_hash: link.slice(0, 64),
+        source_seq: Number(link.slice(74, 84)),
+        anchor_text: link.slice(85),
+        nofollow: link[84] === '1',
       })),
     );
     for (let i = 0; i < links.length; i += 100) await knex('crawl_links_found').insert(links.slice(i, i + 100));
