@@ -2,10 +2,11 @@
  * The crawl sink alone (modules/crawls/crawl-sink.ts): what storing a crawl's pages and issues
  * costs the thread that answers HTTP, and the process, on SQLite, with no crawl, no site and no
  * HTTP around it. Pages shaped as the dense site's (`--site dense` of run.ts): 6 issue rows, a
- * page row and 21 internal link rows a page, batches of 200 as the crawler sends them (pages
- * first, then their issues). Wall time is given too: the store's writes are serial, and their
+ * page row and 21 internal links a page (kept in chunks), batches of 200 pages (`SINK_BATCH=33`
+ * for the crawl's smaller batches), pages first, then their issues. Wall time is given too: the store's writes are serial, and their
  * wall time a page bounds the crawl's pages per second. Then the links found ordered by target, as
- * the settlement does (link-order.ts): its time a page, and its longest transaction.
+ * the settlement does (link-order.ts), once the last links gathered are written: its time a page,
+ * and its longest transaction.
  * CPU time, not wall time, so a loaded machine moves it little.
  *
  *   npx tsx bench/crawl/sink.ts [--pages 20000] [--runs 3] [--links 21] [--pragma 'synchronous = NORMAL; …']
