@@ -112,7 +112,10 @@ it('moves every link found to the by-target table once, and only the crawl’s o
   expect((await found(OTHER)).length).toBe(50);
   // Slices of at most 9 rows: more writes than buckets holding links.
   const buckets = new Set(mine.map((l) => linkBucket(l.target_hash))).size;
-  expect(writes).toBeGreaterThan(buckets);
+  // On SQLite a bucket of more than 9 links moves 9 at a time (the last slice with the chunks'
+  // deletion); on PostgreSQL a bucket is one statement.
+  if (onPostgres) expect(writes).toBe(buckets);
+  else expect(writes).toBeGreaterThan(2 * buckets);
 });
 
 it('completes on the next run what a run interrupted between slices left, without a row lost or doubled', async () => {
@@ -130,7 +133,8 @@ it('completes on the next run what a run interrupted between slices left, withou
       },
       fence: async () => undefined,
     } as unknown as JobLease;
-    await orderCrawlLinks({ services, row: { id: CRAWL }, lease }, { signal: stop.signal, sliceRows: 7 });
+    // Each bucket unpacked once into the connection's temporary table (SQLite), as a large one is.
+    await orderCrawlLinks({ services, row: { id: CRAWL }, lease }, { signal: stop.signal, sliceRows: 7, unpackOnceAbove: 0 });
     expect(writes).toBe(stopAfter);
     // Every link is moved or still found (a bucket's rows found go once all of it is moved), none twice.
     const moved = await ordered(CRAWL);
@@ -151,7 +155,10 @@ it('orders two crawls settling at once on the same connection, each its own', as
   await write([...mine, ...theirs]);
   const services = { knex } as unknown as Services;
   const lease = { write: unchecked, fence: async () => undefined } as unknown as JobLease;
-  await Promise.all([orderCrawlLinks({ services, row: { id: CRAWL }, lease }, { sliceRows: 5 }), orderCrawlLinks({ services, row: { id: OTHER }, lease }, { sliceRows: 3 })]);
+  await Promise.all([
+    orderCrawlLinks({ services, row: { id: CRAWL }, lease }, { sliceRows: 5, unpackOnceAbove: 0 }),
+    orderCrawlLinks({ services, row: { id: OTHER }, lease }, { sliceRows: 3, unpackOnceAbove: 0 }),
+  ]);
   expect(await ordered(CRAWL)).toEqual(expected(mine));
   expect(await ordered(OTHER)).toEqual(expected(theirs));
   expect([await found(CRAWL), await found(OTHER)]).toEqual([[], []]);
