@@ -33,7 +33,8 @@ export function linkBucket(targetHash: string): number {
  * A link as a chunk holds it: one string, fixed-width fields first, so the store cuts it with
  * `substr` instead of parsing a JSON array per link (that took twice as long at settlement):
  * the target hash (64 hex digits), its `seq` and its source page's `seq` (10 digits each),
- * nofollow (`0` or `1`), then the anchor text.
+ * nofollow (`0` or `1`), then the anchor text. A crawl's link and page seqs stay far under 10
+ * digits (at most 1,000 internal links a page).
  */
 export function packLink(seq: number, targetHash: string, sourceSeq: number, nofollow: boolean, anchorText: string): string {
   return `${targetHash}${String(seq).padStart(10, '0')}${String(sourceSeq).padStart(10, '0')}${nofollow ? 1 : 0}${anchorText}`;
