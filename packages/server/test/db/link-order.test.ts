@@ -164,11 +164,24 @@ it('orders two crawls settling at once on the same connection, each its own', as
   expect([await found(CRAWL), await found(OTHER)]).toEqual([[], []]);
 });
 
-// SQLite: its links found need no crawl row with the foreign keys off (the migration's own
-// connection enforces them on PostgreSQL; the conversion is the same code on both).
-it.skipIf(onPostgres)('carries the links found of a crawl being fetched across migration 030, and back', async () => {
+/** The rows a crawl's row needs (team, project, campaign): where the foreign keys are enforced. */
+async function crawlRow(id: string): Promise<void> {
+  const at = '2026-01-01T00:00:00.000Z';
+  const [team, project, campaign] = ['00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000a2', '00000000-0000-4000-8000-0000000000a3'];
+  await knex('teams').insert({ id: team, slug: 'links', name: 'Links', plan: 'agency', created_at: at });
+  await knex('projects').insert({ id: project, team_id: team, name: 'Links', slug: 'links', url: 'https://links.test/', domain: 'links.test', created_at: at });
+  await knex('campaigns').insert({ id: campaign, team_id: team, project_id: project, name: 'Links', start_url: 'https://links.test/', max_depth: 5, max_urls: 1000, created_at: at });
+  await knex('crawls').insert({
+    id, team_id: team, project_id: project, campaign_id: campaign, status: 'running', stage: 'fetch', active: true, stage_plan: '{}',
+    pages_budget: 1000, trigger: 'manual', config: '{}', config_hash: 'x', created_at: at,
+  });
+}
+
+// The crawl's row is there: the migration's own connection enforces the foreign keys (PostgreSQL).
+it('carries the links found of a crawl being fetched across migration 030, and back', async () => {
   const options = { migrationSource, tableName: 'siteaudit_migrations' };
   await knex.migrate.down({ ...options, name: '030-crawl-link-chunks' });
+  await crawlRow(CRAWL);
   const mine = linksOf(CRAWL, 300);
   await unchecked(async (trx) => {
     for (let i = 0; i < mine.length; i += 100) await trx('crawl_links_found').insert(mine.slice(i, i + 100).map((l) => ({ ...l, bucket: parseInt(l.target_hash.slice(0, 2), 16) >> 2 })));
