@@ -12,7 +12,20 @@ export const GENERIC_ANCHORS = new Set([
 const TRAILING = /[\s.…:!»›>→]+$/u;
 const LEADING = /^[«‹<←\s]+/u;
 const CURLY_APOSTROPHE = /’/g;
+/** One character of TRAILING's and LEADING's classes. */
+const TRAILING_CHAR = /^[\s.…:!»›>→]$/u;
+const LEADING_CHAR = /^[«‹<←\s]$/u;
 
+/**
+ * Whether a link's text is generic: lower-cased, its trailing dots and arrows and leading quotes
+ * and arrows dropped, a curly apostrophe made straight. Each step runs only when its end of the
+ * text or its apostrophe asks for it: most anchors have nothing to drop, and three replacements a
+ * link cost more than the look-up.
+ */
 export function isGenericAnchor(text: string): boolean {
-  return GENERIC_ANCHORS.has(text.toLowerCase().replace(TRAILING, '').replace(LEADING, '').replace(CURLY_APOSTROPHE, "'"));
+  let t = text.toLowerCase();
+  if (t !== '' && TRAILING_CHAR.test(t[t.length - 1])) t = t.replace(TRAILING, '');
+  if (t !== '' && LEADING_CHAR.test(t[0])) t = t.replace(LEADING, '');
+  if (t.includes('’')) t = t.replace(CURLY_APOSTROPHE, "'");
+  return GENERIC_ANCHORS.has(t);
 }

@@ -143,6 +143,12 @@ class ContentArea {
   readonly scripts = emptyScriptCounts();
   private last = 0;
 
+  /** Prose of the area: its words, and its letters by script. */
+  prose(words: number, scripts: readonly number[]): void {
+    this.words += words;
+    for (let k = 0; k < scripts.length; k++) this.scripts[k] += scripts[k];
+  }
+
   heading(h: { level: number; text: string }): void {
     if (this.headings.length < HEADING_CAP) this.headings.push(h);
     // Going deeper by more than one level (h2 → h4) skips one; going back up never does. The
@@ -221,6 +227,8 @@ export class HtmlAnalyser {
   /** The main element's area, and the fallback: the body without navigation and chrome. */
   private readonly mainArea = new ContentArea();
   private readonly bodyArea = new ContentArea();
+  /** The letters by script of the text being flushed. */
+  private readonly scripts = emptyScriptCounts();
   private hasMain = false;
   private text = '';
   private inBody = false;
@@ -482,15 +490,11 @@ export class HtmlAnalyser {
     const words = text.match(WORD);
     if (!words) return;
     if (prose) {
-      const count = wordCount(text, words, this.facts.lang);
-      if (inMain) {
-        this.mainArea.words += count;
-        countScripts(text, this.mainArea.scripts);
-      }
-      if (inBody) {
-        this.bodyArea.words += count;
-        countScripts(text, this.bodyArea.scripts);
-      }
+      // The text's letters counted once, for both areas it may belong to.
+      const scripts = this.scripts.fill(0);
+      const count = wordCount(text, words, this.facts.lang, countScripts(text, scripts));
+      if (inMain) this.mainArea.prose(count, scripts);
+      if (inBody) this.bodyArea.prose(count, scripts);
     }
     const target = inMain ? this.articleWords : this.bodyWords;
     if (target.length >= WORD_CAP) return;

@@ -52,12 +52,31 @@ function scriptOf(c: number): number {
   return -1;
 }
 
-/** Adds the letters of `text` to `counts`, by script. */
-export function countScripts(text: string, counts: number[]): void {
+/** SCRIPTS index + 1 of each code unit below LOW_END (0: not a letter), where most prose is written. */
+const LOW_END = 0x250;
+const LOW_SCRIPTS = Uint8Array.from({ length: LOW_END }, (_, c) => scriptOf(c) + 1);
+/** Where the scripts written without spaces between words begin (Thai; Lao, Myanmar, Khmer, kana and Han lie above). */
+const UNSPACED_FROM = 0xe00;
+
+/**
+ * Adds the letters of `text` to `counts`, by script; true when the text holds a code unit at or
+ * above UNSPACED_FROM, so may be written without spaces (word-count.ts). A look-up a code unit
+ * below U+0250: the prose of most pages, counted twice as fast as by comparisons.
+ */
+export function countScripts(text: string, counts: number[]): boolean {
+  let high = false;
   for (let i = 0; i < text.length; i++) {
-    const s = scriptOf(text.charCodeAt(i));
-    if (s >= 0) counts[s]++;
+    const c = text.charCodeAt(i);
+    if (c < LOW_END) {
+      const s = LOW_SCRIPTS[c];
+      if (s !== 0) counts[s - 1]++;
+    } else {
+      if (c >= UNSPACED_FROM) high = true;
+      const s = scriptOf(c);
+      if (s >= 0) counts[s]++;
+    }
   }
+  return high;
 }
 
 /**

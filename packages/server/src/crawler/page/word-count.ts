@@ -33,9 +33,14 @@ function segmenterFor(lang: string | null): Intl.Segmenter {
   return segmenter;
 }
 
-/** The words of `text`, given its matches of the word pattern (`words`) and the page's language. */
-export function wordCount(text: string, words: readonly string[], lang: string | null): number {
-  if (!UNSPACED.test(text)) return words.length;
+/**
+ * The words of `text`, given its matches of the word pattern (`words`) and the page's language.
+ * `mayBeUnspaced` false says the text holds no code unit from U+0E00 up (page-language.ts
+ * countScripts tells), where every script written without spaces lies: the pattern's matches are
+ * its words, and the text is not scanned again.
+ */
+export function wordCount(text: string, words: readonly string[], lang: string | null, mayBeUnspaced = true): number {
+  if (!mayBeUnspaced || !UNSPACED.test(text)) return words.length;
   const segmenter = segmenterFor(lang);
   let n = 0;
   for (let at = 0; at < text.length; ) {

@@ -31,6 +31,21 @@ describe('scripts of the text', () => {
     // The prolonged sound mark and the middle dot are not letters of one language.
     expect(counts('ー・、。')).toEqual({});
   });
+
+  it('reads every code unit below U+0250 by the Latin ranges (the look-up table), and says when the text reaches U+0E00', () => {
+    for (let c = 0; c < 0x250; c++) {
+      const latin = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0xc0 && c !== 0xd7 && c !== 0xf7);
+      expect(counts(String.fromCharCode(c)), c.toString(16)).toEqual(latin ? { latin: 1 } : {});
+    }
+    // The scripts written without spaces (Thai, Lao, Myanmar, Khmer, kana, Han) all lie at U+0E00 and above.
+    const pieces = ['word ', 'été', '\u0dff', '\u0e00', 'ไทย', '日本', 'Привет', '\ud83d\ude00', '123', '\u024f', '\u0250'];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 8 })), { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        expect(countScripts(text, emptyScriptCounts())).toBe(/[\u0e00-\uffff]/.test(text));
+      }),
+    );
+  });
 });
 
 describe('the locale a URL names', () => {

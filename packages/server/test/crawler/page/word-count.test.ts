@@ -1,5 +1,7 @@
 /** Words in every script, and code samples that are not prose. */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { countScripts, emptyScriptCounts } from '../../../src/crawler/page/page-language.js';
 import { HtmlAnalyser } from '../../../src/crawler/page/html-analyser.js';
 import { wordCount } from '../../../src/crawler/page/word-count.js';
 import { WORD } from '../../../src/crawler/page/text-hash.js';
@@ -23,6 +25,17 @@ describe('word counts', () => {
       // The pattern alone sees one or two "words" in a Chinese or Japanese sentence.
       if (lang !== 'th') expect(expected, lang).toBeGreaterThan((text.match(WORD) ?? []).length * 3);
     }
+  });
+
+  it('counts the same words when told by the script count that no code unit reaches U+0E00', () => {
+    const pieces = ['word', ' ', 'été', 'ไทย', '日本語', 'かな', 'Привет', '。', '\u0dff', '\u0e00'];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 6 })), { maxLength: 16 }), fc.constantFrom('en', 'ja', 'th', null), (parts, lang) => {
+        const text = parts.join('');
+        const words = text.match(WORD) ?? [];
+        expect(wordCount(text, words, lang, countScripts(text, emptyScriptCounts()))).toBe(wordCount(text, words, lang));
+      }),
+    );
   });
 
   it('counts a long run of Chinese text in windows, as the segmenter counts it whole', () => {
