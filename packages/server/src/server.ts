@@ -89,8 +89,9 @@ export interface SiteAuditServerOptions {
   crawlThreads?: number;
   /**
    * Page-analysis threads the crawl threads hand HTML pages to. Default: the cores beyond two
-   * (one for a crawl thread, one for the thread that answers HTTP), at most crawlThreads − 1; none
-   * on 2 cores.
+   * (one for a crawl thread, one for the thread that answers HTTP), at most crawlThreads − 1; on 2
+   * cores none up front, and one once a crawl's pages take half its crawl thread's time (large
+   * pages do; a site of small pages never starts it). A number given here is what runs.
    */
   crawlAnalysisThreads?: number;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */

@@ -36,8 +36,12 @@ const WRITES_AHEAD = 8;
 const PROGRESS_EVERY_MS = 50;
 
 const running = new Map<number, AbortController>();
-/** The page-analysis threads this thread may hand pages to (none: every page is analysed here). */
-const analysis = new AnalysisPorts();
+/**
+ * The page-analysis threads this thread may hand pages to (none: every page is analysed here).
+ * When the pool starts none by default, it starts one on this thread's word that pages take most
+ * of its time (pool.ts `analysisOnDemand`).
+ */
+const analysis = new AnalysisPorts(() => post({ type: 'analysis-wanted' }));
 const answers = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 let calls = 0;
 

@@ -39,8 +39,17 @@ export function defaultCrawlThreads(): number {
  * defaults"): an analysis thread made one crawl 7 % faster but cost 40 MB of peak RSS and doubled
  * another team's read p99 (24 → 46 ms): three busy threads on two cores.
  */
-export function defaultAnalysisThreads(crawlThreads: number): number {
-  return Math.max(0, Math.min(crawlThreads - 1, availableParallelism() - 2));
+export function defaultAnalysisThreads(crawlThreads: number, cores = availableParallelism()): number {
+  return Math.max(0, Math.min(crawlThreads - 1, cores - 2));
+}
+
+/**
+ * Page-analysis threads started on a crawl thread's word when the default starts none (2 cores):
+ * one, once pages take ANALYSIS_SHARE_WANTED of a crawl thread's time (analysis-ports.ts), as a
+ * site of large pages does and the dense, templated site does not.
+ */
+export function onDemandAnalysisThreads(crawlThreads: number, cores = availableParallelism()): number {
+  return crawlThreads >= 2 && defaultAnalysisThreads(crawlThreads, cores) === 0 ? 1 : 0;
 }
 
 /**
@@ -81,12 +90,20 @@ interface Pending {
   sinkError?: unknown;
 }
 
+/** Gives `thread` a port of its own to the page-analysis thread `worker`. */
+function wire(worker: Worker, thread: CrawlThread): void {
+  const { port1, port2 } = new MessageChannel();
+  worker.postMessage({ type: 'port', port: port2 }, [port2]);
+  thread.connect(port1);
+}
+
 class CrawlThread {
   private readonly worker: Worker;
   private readonly crawls = new Map<number, Pending>();
   private dead: Error | null = null;
 
-  constructor() {
+  /** `onAnalysisWanted`: the thread said its pages take most of its time (analysis-ports.ts). */
+  constructor(private readonly onAnalysisWanted: () => void) {
     this.worker = spawnCrawlerThread('crawl-thread', 'siteaudit-crawl');
     this.worker.unref();
     this.worker.on('message', (message: FromThread) => void this.receive(message));
@@ -147,6 +164,7 @@ class CrawlThread {
   }
 
   private async receive(message: FromThread): Promise<void> {
+    if (message.type === 'analysis-wanted') return this.onAnalysisWanted();
     const crawl = this.crawls.get(message.crawl);
     if (!crawl) return;
     switch (message.type) {
@@ -225,13 +243,25 @@ export class CrawlThreadPool {
    * page-analysis threads that the crawl threads hand HTML pages to, so that even one crawl can use
    * a core of its own for them (defaultAnalysisThreads).
    */
+  readonly analysisSize: number;
+
   constructor(
     readonly size: number = defaultCrawlThreads(),
     /** Page-analysis threads; default defaultAnalysisThreads(size). */
-    readonly analysisSize: number = defaultAnalysisThreads(size),
+    analysisSize?: number,
+    /** Page-analysis threads started later, when a crawl thread asks; default onDemandAnalysisThreads(size), none when `analysisSize` is given. */
+    readonly analysisOnDemand: number = analysisSize === undefined ? onDemandAnalysisThreads(size) : 0,
   ) {
     if (!Number.isInteger(size) || size < 0) throw new TypeError(`crawl threads must be a whole number >= 0, got ${size}`);
-    if (!Number.isInteger(analysisSize) || analysisSize < 0) throw new TypeError(`page-analysis threads must be a whole number >= 0, got ${analysisSize}`);
+    if (analysisSize !== undefined && !(Number.isInteger(analysisSize) && analysisSize >= 0)) {
+      throw new TypeError(`page-analysis threads must be a whole number >= 0, got ${analysisSize}`);
+    }
+    this.analysisSize = analysisSize ?? defaultAnalysisThreads(size);
+  }
+
+  /** The page-analysis threads running now (started up front, or on demand). */
+  get analysisThreads(): number {
+    return this.analysis.length;
   }
 
   /** Runs one crawl to its outcome; rejects as crawlSite does (an AbortError when stopped by shutdown). */
@@ -256,7 +286,7 @@ export class CrawlThreadPool {
     const idle = this.threads.find((t) => t.load === 0);
     if (idle) return idle;
     if (this.threads.length < this.size) {
-      const thread = new CrawlThread();
+      const thread = new CrawlThread(() => this.analysisWanted());
       this.threads.push(thread);
       this.connect(thread);
       return thread;
@@ -266,21 +296,28 @@ export class CrawlThreadPool {
 
   /** Wires a new crawl thread to each page-analysis thread (starting them the first time). */
   private connect(thread: CrawlThread): void {
-    if (this.analysis.length === 0) {
-      for (let i = 0; i < this.analysisSize; i++) {
-        const worker = spawnCrawlerThread('analysis-thread', 'siteaudit-page-analysis');
-        // Never what keeps the process alive; a thread that ends is dropped (crawl threads then analyse pages themselves).
-        worker.unref();
-        worker.on('error', () => undefined);
-        worker.on('exit', () => (this.analysis = this.analysis.filter((w) => w !== worker)));
-        this.analysis.push(worker);
-      }
-    }
-    for (const worker of this.analysis) {
-      const { port1, port2 } = new MessageChannel();
-      worker.postMessage({ type: 'port', port: port2 }, [port2]);
-      thread.connect(port1);
-    }
+    if (this.analysis.length === 0) for (let i = 0; i < this.analysisSize; i++) this.startAnalysisThread();
+    for (const worker of this.analysis) wire(worker, thread);
+  }
+
+  /** A crawl thread's pages take most of its time: one more page-analysis thread, if the pool starts them on demand. */
+  private analysisWanted(): void {
+    if (this.closed || this.analysisStarted >= this.analysisSize + this.analysisOnDemand) return;
+    const worker = this.startAnalysisThread();
+    for (const thread of this.threads) if (thread.alive) wire(worker, thread);
+  }
+
+  private analysisStarted = 0;
+
+  private startAnalysisThread(): Worker {
+    this.analysisStarted++;
+    const worker = spawnCrawlerThread('analysis-thread', 'siteaudit-page-analysis');
+    // Never what keeps the process alive; a thread that ends is dropped (crawl threads then analyse pages themselves).
+    worker.unref();
+    worker.on('error', () => undefined);
+    worker.on('exit', () => (this.analysis = this.analysis.filter((w) => w !== worker)));
+    this.analysis.push(worker);
+    return worker;
   }
 
   private async inProcess(run: CrawlRun): Promise<CrawlOutcome> {

@@ -31,6 +31,8 @@ export type ToThread =
 
 export type FromThread =
   | { type: 'write'; crawl: number; call: number; method: SinkWrite; batch: unknown[] }
+  /** The thread spends most of its time analysing pages: a page-analysis thread would share it (analysis-ports.ts). */
+  | { type: 'analysis-wanted'; crawl?: undefined }
   | { type: 'progress'; crawl: number; progress: { crawled: number; discovered: number } }
   | { type: 'done'; crawl: number; outcome: CrawlOutcome }
   | { type: 'failed'; crawl: number; error: ThreadError };

@@ -6,7 +6,11 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isAbortError } from '../../src/abort.js';
-import { CrawlThreadPool } from '../../src/crawl-threads/pool.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CrawlThreadPool, defaultAnalysisThreads, onDemandAnalysisThreads } from '../../src/crawl-threads/pool.js';
+import { AnalysisPorts } from '../../src/crawl-threads/analysis-ports.js';
+import { prose } from './fixture-site.js';
 import type { CrawlOutcome } from '../../src/crawler/crawl-types.js';
 import { startBenchSite, type BenchSite } from '../../../../bench/crawl/site.js';
 import { startFixtureSite, type FixtureSite } from './fixture-site.js';
@@ -107,4 +111,69 @@ describe('the calling thread during a crawl', () => {
     expect(busy).toBeLessThan(0.5);
     expect(delay.max / 1e6).toBeLessThan(1_000);
   });
+});
+
+describe('a page-analysis thread on demand (2 cores)', () => {
+  it('is what the default gives on 2 cores: none up front, one on demand; none on demand where the cores give some up front', () => {
+    expect([defaultAnalysisThreads(2, 2), onDemandAnalysisThreads(2, 2)]).toEqual([0, 1]);
+    expect([defaultAnalysisThreads(4, 4), onDemandAnalysisThreads(4, 4)]).toEqual([2, 0]);
+    expect([defaultAnalysisThreads(1, 2), onDemandAnalysisThreads(1, 2)]).toEqual([0, 0]);
+    // Asked for a number: that number, nothing on demand.
+    expect(new CrawlThreadPool(2, 0).analysisOnDemand).toBe(0);
+  });
+
+  const request = (html: string) => {
+    const body = new TextEncoder().encode(html);
+    return {
+      url: 'http://127.0.0.1:1/p', status: 200, headers: { 'content-type': 'text/html' }, ttfbMs: 1, depth: 1, discoveredVia: 'link' as const,
+      contentType: 'text/html', body, sizeBytes: body.length, truncated: false, sites: ['127.0.0.1:1'], robotsToken: 'siteaudit',
+    };
+  };
+
+  it('is asked for once when analysing pages takes most of the crawl thread’s time, not when other work does', async () => {
+    let asked = 0;
+    const heavy = new AnalysisPorts(() => asked++);
+    const page = `<html><body><main><p>${prose('heavy', 1500)}</p></main></body></html>`;
+    for (let i = 0; i < 1100; i++) await heavy.analyse(request(page));
+    expect(asked).toBe(1);
+
+    let askedLight = 0;
+    const light = new AnalysisPorts(() => askedLight++);
+    let spent = 0;
+    for (let i = 0; i < 1100; i++) {
+      await light.analyse(request('<html><body><p>tiny</p></body></html>'));
+      // The rest of a page's way through the crawl, here far larger than its analysis.
+      for (let k = 0; k < 300_000; k++) spent += Math.sqrt(k + i);
+    }
+    expect(spent).toBeGreaterThan(0);
+    expect(askedLight).toBe(0);
+  });
+
+  it('starts when a crawl’s large pages ask for it, and the crawl finds the same as without it', async () => {
+    // More pages than a look at the share of time takes (1,024), all analysed in the crawl thread until then.
+    const PAGES = 1300;
+    const text = prose('large page', 6000);
+    const links = Array.from({ length: PAGES - 1 }, (_, i) => `<a href="/p/${i + 1}">page ${i + 1}</a>`).join(' ');
+    const server = createServer((req, res) => {
+      const n = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? 0);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><title>Page ${n}</title></head><body><main><h1>Page ${n}</h1><p>${text}</p>${n === 0 ? links : '<a href="/p/0">home</a>'}</main></body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const onDemand = new CrawlThreadPool(1, 0, 1);
+    try {
+      const cfg = config(`${origin}/p/0`, { maxUrls: PAGES });
+      const there = memorySink();
+      const outcome = await onDemand.run({ config: cfg, sink: there.sink, signal: new AbortController().signal, renderer: null });
+      expect(onDemand.analysisThreads).toBe(1);
+      const here = memorySink();
+      await new CrawlThreadPool(0).run({ config: cfg, sink: here.sink, signal: new AbortController().signal, renderer: null });
+      expect(outcome.crawled).toBe(PAGES);
+      expect(there.store.pages.map(pageKey).sort()).toEqual(here.store.pages.map(pageKey).sort());
+    } finally {
+      await onDemand.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
 });
