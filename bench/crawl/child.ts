@@ -232,14 +232,28 @@ async function cheerioCrawler(root: string, name: string, site: string, pages: n
   });
 }
 
+/** Stalls of the thread that answers HTTP at least this long are listed, with the crawl's stage then. */
+const STALL_NOTED_MS = 50;
+/** The crawl's status and stage as last polled. */
+let crawlStage = 'queued';
+
 /**
  * What another team sees of the API while the crawl runs: the event-loop delay of the thread that
  * answers HTTP (max and p99, 10 ms resolution), and the latency of `GET /v1/me` sent every 100 ms
  * with another team's token.
  */
-function watchResponsiveness(api: string, token: string): () => Record<string, number | null> {
+function watchResponsiveness(api: string, token: string): () => Record<string, unknown> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  // The longest stalls, each with when it came and the crawl's stage then: what held the thread.
+  const since = performance.now();
+  const stalls: { ms: number; at_s: number; stage: string }[] = [];
+  let tick = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    if (now - tick >= STALL_NOTED_MS + 10) stalls.push({ ms: round(now - tick - 10, 1), at_s: round((now - since) / 1000, 1), stage: crawlStage });
+    tick = now;
+  }, 10);
   const latencies: number[] = [];
   let stopped = false;
   const poll = async () => {
@@ -256,12 +270,14 @@ function watchResponsiveness(api: string, token: string): () => Record<string, n
   return () => {
     stopped = true;
     delay.disable();
+    clearInterval(ticker);
     void polling;
     const sorted = [...latencies].sort((x, y) => x - y);
     const at = (q: number) => (sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))], 1) : null);
     return {
       api_stall_max_ms: round(delay.max / 1e6, 1),
       api_stall_p99_ms: round(delay.percentile(99) / 1e6, 1),
+      [`api_stalls_over_${STALL_NOTED_MS}_ms`]: stalls.sort((x, y) => y.ms - x.ms).slice(0, 10),
       other_team_reads: sorted.length,
       other_team_p50_ms: at(0.5),
       other_team_p99_ms: at(0.99),
@@ -327,6 +343,7 @@ async function apiCrawl(site: string, pages: number, dir: string, memory: boolea
     while (!crawl.stage_plan.settled) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       crawl = await call('GET', `/v1/crawls/${queued.id}`);
+      crawlStage = `${crawl.status}/${crawl.stage}`;
       polls++;
       if (fetchedMs === null && crawl.status !== 'queued' && crawl.status !== 'running') {
         fetchedMs = performance.now() - started;
