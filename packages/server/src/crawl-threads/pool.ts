@@ -237,14 +237,16 @@ export class CrawlThreadPool {
   private analysis: Worker[] = [];
   private ids = 0;
   private closed = false;
+  readonly analysisSize: number;
+  /** Page-analysis threads started so far, up front or on demand. */
+  private analysisStarted = 0;
 
   /**
    * `size`: crawl threads at most (0 runs crawls in the calling thread), and `analysisSize`
    * page-analysis threads that the crawl threads hand HTML pages to, so that even one crawl can use
-   * a core of its own for them (defaultAnalysisThreads).
+   * a core of its own for them (defaultAnalysisThreads), and `analysisOnDemand` more, started once
+   * a crawl thread asks (an analysis thread started so stays for the pool's later crawls).
    */
-  readonly analysisSize: number;
-
   constructor(
     readonly size: number = defaultCrawlThreads(),
     /** Page-analysis threads; default defaultAnalysisThreads(size). */
@@ -306,8 +308,6 @@ export class CrawlThreadPool {
     const worker = this.startAnalysisThread();
     for (const thread of this.threads) if (thread.alive) wire(worker, thread);
   }
-
-  private analysisStarted = 0;
 
   private startAnalysisThread(): Worker {
     this.analysisStarted++;
