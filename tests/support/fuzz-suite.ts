@@ -39,6 +39,8 @@ export interface FuzzTarget {
   hook: string;
   /** The team's stored resources, as one comparable text (cheap, read from the store itself). */
   snapshot(): Promise<string>;
+  /** How requests reach it, when not the global `fetch` (which msw intercepts for the mock). */
+  fetch?: typeof fetch;
 }
 
 export interface Seeded extends FuzzTarget {
@@ -94,7 +96,7 @@ export async function send(target: Seeded, req: FuzzRequest): Promise<{ status: 
   for (const [k, v] of req.query) url.searchParams.append(k, resolve(v, values));
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) headers.set(k, resolve(v, values));
-  const response = await fetch(url, { method: req.method, headers, body: req.body === undefined ? undefined : resolve(req.body, values) });
+  const response = await (target.fetch ?? fetch)(url, { method: req.method, headers, body: req.body === undefined ? undefined : resolve(req.body, values) });
   return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
 }
 

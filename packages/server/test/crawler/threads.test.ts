@@ -152,7 +152,7 @@ describe('a page-analysis thread on demand (2 cores)', () => {
   it('starts when a crawl’s large pages ask for it, and the crawl finds the same as without it', async () => {
     // More pages than a look at the share of time takes (1,024), all analysed in the crawl thread until then.
     const PAGES = 1300;
-    const text = prose('large page', 6000);
+    const text = prose('large page', 2000);
     const links = Array.from({ length: PAGES - 1 }, (_, i) => `<a href="/p/${i + 1}">page ${i + 1}</a>`).join(' ');
     const server = createServer((req, res) => {
       const n = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? 0);
@@ -175,5 +175,5 @@ describe('a page-analysis thread on demand (2 cores)', () => {
       await onDemand.close();
       await new Promise((resolve) => server.close(resolve));
     }
-  }, 60_000);
+  }, 120_000);
 });
