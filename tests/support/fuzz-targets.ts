@@ -78,7 +78,7 @@ export async function serverTarget(): Promise<{ harness: Harness; target: FuzzTa
       // allowPrivateAddresses (the harness) lets the server deliver to a local receiver.
       hook: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
       snapshot: () => serverSnapshot(harness.knex),
-      fetch: ((url, init) => undiciFetch(url as string, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch,
+      fetch: ((url: string | URL, init?: object) => undiciFetch(url, { ...init, dispatcher: agent })) as unknown as typeof fetch,
     },
     async close() {
       await harness.close();
