@@ -91,6 +91,7 @@ async function once(run: number): Promise<Record<string, number>> {
     // No campaign or crawl rows: the pages' and issues' foreign keys are not what is measured.
     await db.knex.raw('PRAGMA foreign_keys = OFF');
     for (const pragma of pragmas) await db.knex.raw(`PRAGMA ${pragma}`);
+    for (const sql of (process.env.SINK_SQL ?? '').split(';').filter(Boolean)) await db.knex.raw(sql);
     // Each write's wall time, for the longest hold of the connection while the links are ordered.
     let longestWriteMs = 0;
     const lease: JobLease = {

@@ -19,6 +19,12 @@ import { freePort, runToEnd } from './support/child-server.js';
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = path.join(ROOT, 'packages/server/bin/siteaudit-server.js');
 
+/**
+ * Each CLI run starts a node process: a few seconds on a 2-core machine running CI's lanes side by
+ * side, so a test of a dozen runs took over 90 s there. A bound for a hang, not a speed check.
+ */
+const CLI_TEST_MS = 240_000;
+
 let dir: string;
 let database: string;
 const started: ChildProcess[] = [];
@@ -112,7 +118,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     expect(stopping).toBeGreaterThan(-1);
     expect(stopped).toBeGreaterThan(stopping);
     expect(lines[stopped].ms).toEqual(expect.any(Number));
-  }, 90_000);
+  }, CLI_TEST_MS);
 
   it('says in words what each admin command did, the token on a line of its own', async () => {
     const team = await cli(['admin', '--database', database, 'create-team', '--slug', 'words', '--name', 'Words']);
@@ -133,7 +139,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     const removedJson = await cli(['admin', '--database', database, '--json', 'remove-member', '--team', 'words', '--email', 'w@words.test']);
     expect(removedJson.code).not.toBe(0); // already removed
     expect(removedJson.stderr.trim()).toBe('w@words.test is not a member of words');
-  }, 90_000);
+  }, CLI_TEST_MS);
 
   it('set-plan says what changed, and --json gives the plan before and after', async () => {
     await cli(['admin', '--database', database, 'create-team', '--slug', 'planned', '--name', 'Planned', '--plan', 'starter']);
@@ -148,7 +154,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     const unknown = await cli(['admin', '--database', database, 'set-plan', '--team', 'planned', '--plan', 'gold']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('No plan "gold"');
-  }, 60_000);
+  }, CLI_TEST_MS);
 
   it('refuses a taken port in one line on stderr, with a non-zero exit code and no stack', async () => {
     const taken = createServer();
@@ -162,7 +168,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
-  }, 60_000);
+  }, CLI_TEST_MS);
 
   it('leaves no new database file behind when the port is taken, and keeps an existing one', async () => {
     const taken = createServer();
@@ -182,7 +188,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
-  }, 60_000);
+  }, CLI_TEST_MS);
 
   it('lists every command and admin subcommand with a description in its help', async () => {
     const described = (help: string) =>
@@ -206,7 +212,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     ]);
     for (const [name, description] of [...commands, ...subcommands]) expect(description.length, name).toBeGreaterThan(10);
     expect(admin.stdout).toContain('--json');
-  }, 60_000);
+  }, CLI_TEST_MS);
 
   it('dev says it lets crawls and webhooks reach private addresses', async () => {
     const port = await freePort();
@@ -218,7 +224,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     await waitForListening(child, () => output);
     await expect.poll(() => output).toMatch(/Token \(shown once\): sa_/);
     expect(output).toMatch(/Crawls and webhooks may reach private and loopback addresses/);
-  }, 90_000);
+  }, CLI_TEST_MS);
 
   it('fails with a message and a non-zero exit code on a bad operator request', async () => {
     const res = await cli(['admin', '--database', database, 'create-token', '--team', 'nope', '--member', 'x@y.test', '--name', 'x']);
@@ -227,13 +233,13 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     const tooLong = await cli(['admin', '--database', database, 'create-token', '--team', 'ops', '--member', 'ops@ops.test', '--name', 'x', '--days', '366']);
     expect(tooLong.code).not.toBe(0);
     expect(tooLong.stderr).toMatch(/365/);
-  }, 60_000);
+  }, CLI_TEST_MS);
 
   it('passes --public-url to the server, which refuses to start on one that is not an http(s) base', async () => {
     const res = await cli(['start', '--port', String(await freePort()), '--database', database, '--public-url', 'ftp://files.example.com']);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toMatch(/^--public-url \(or SITEAUDIT_PUBLIC_URL\) must be an (absolute )?http\(s\) URL/);
-  }, 60_000);
+  }, CLI_TEST_MS);
 
   it('prints its version, marks required options and shows the scopes default as a word', async () => {
     // Independent commands that read nothing: run side by side.
@@ -258,7 +264,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
       expect(out.split('\n').filter((l) => l.length > 80), args.join(' ')).toEqual([]);
       expect(out).not.toContain('(default: false)');
     }
-  }, 90_000);
+  }, CLI_TEST_MS);
 
   it('lists teams, members and tokens (never a secret), and revokes a token, which then stops working', async () => {
     const db = path.join(dir, 'lists.db');
@@ -305,7 +311,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     const again = await admin('revoke-token', '--team', 'listed', '--id', created.id);
     expect(again.code).toBe(1);
     expect(again.stderr.trim()).toBe(`No token ${created.id} in team listed (admin list-tokens --team listed shows them)`);
-  }, 90_000);
+  }, CLI_TEST_MS);
 
   it('start says how to get a token on a database with no team', async () => {
     const db = path.join(dir, 'empty.db');
@@ -344,7 +350,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     const page = await fetch(problem.type);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<tr id="unauthenticated">');
-  }, 90_000);
+  }, CLI_TEST_MS);
 
   // Each case fails on its own (the two that name no database get a file of their own): side by side.
   it.concurrent.each([
@@ -361,7 +367,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     expect(res.stderr.trim()).toMatch(message);
     expect(res.stderr).not.toContain('hunter2');
     expect(res.stdout).not.toMatch(/listening/i);
-  }, 60_000);
+  }, CLI_TEST_MS);
 
   it('says a missing PostgreSQL database in one line, and shows the stack at --log-level debug', async () => {
     const name = `siteaudit_missing_${process.pid}`;
@@ -374,5 +380,5 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     expect(debug.code).toBe(1);
     expect(debug.stderr.split('\n')[0]).toContain(`PostgreSQL database "${name}" does not exist`);
     expect(debug.stderr).toMatch(/\n\s+at /);
-  }, 60_000);
+  }, CLI_TEST_MS);
 });
