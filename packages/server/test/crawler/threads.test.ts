@@ -175,5 +175,5 @@ describe('a page-analysis thread on demand (2 cores)', () => {
       await onDemand.close();
       await new Promise((resolve) => server.close(resolve));
     }
-  }, 120_000);
+  }, 240_000);
 });

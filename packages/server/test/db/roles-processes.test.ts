@@ -48,5 +48,5 @@ describe.skipIf(!onPostgres)('api and worker processes on one database', () => {
     expect((await me()).status).toBe(200);
     await cli(['remove-member', '--team', 'acme', '--email', 'leaving@acme.test']);
     await expectProblem(await me(), 401, 'unauthenticated');
-  }, 60_000);
+  }, 180_000);
 });
