@@ -11,7 +11,8 @@
  *
  *   npx tsx bench/crawl/sink.ts [--pages 20000] [--runs 3] [--links 21] [--pragma 'synchronous = NORMAL; …']
  *
- * `--pragma` runs SQLite pragmas on the store's connection before the writes, to measure a setting.
+ * `--pragma` runs SQLite pragmas on the store's connection before the writes, to measure a setting;
+ * `SINK_SQL='drop index …; …'` runs statements after the migrations, to weigh an index.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
