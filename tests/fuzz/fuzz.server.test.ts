@@ -24,7 +24,7 @@ beforeAll(async () => {
   const server = await serverTarget();
   close = server.close;
   targets = [await seed(server.target), await seed(mockSide)];
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   console.log(report(`server (${process.env.SITEAUDIT_TEST_DB?.startsWith('postgres') ? 'postgres' : 'sqlite'}) and mock`, tally));
   intercept.close();

@@ -11,7 +11,7 @@ beforeAll(async () => {
   const server = await serverTarget();
   close = server.close;
   seeded = await seed(server.target);
-}, 60_000);
+}, 180_000);
 afterAll(() => close());
 
 hostileInputSuite(() => seeded);
