@@ -66,8 +66,6 @@ export default defineConfig({
   },
   test: {
     globalSetup: ['tests/setup/scratch.ts'],
-    // Test clients' fetches do not keep connections alive (the file says why).
-    setupFiles: ['tests/setup/test-client-connections.ts'],
     // A hang guard, not a timing check: five CI lanes on two cores made tests that take 2–10 s
     // alone take over 20 s (2026-11-28).
     testTimeout: 60_000,

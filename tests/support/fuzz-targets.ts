@@ -2,12 +2,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { createMockApi, DEFAULT_BASE_URL, type MockApi } from '@siteaudit/mock';
 import { SCOPES } from '@siteaudit/schema';
 import { startHarness, type Harness } from './harness.js';
 import { startSite } from './site.js';
 import { FUZZ_PLANS, type FuzzTarget } from './fuzz-suite.js';
+import { oneShotFetch } from './one-shot-fetch.js';
 
 const pick = <T extends object>(record: T, keys: readonly (keyof T)[]) => keys.map((k) => record[k]);
 
@@ -63,13 +63,8 @@ export async function serverTarget(): Promise<{ harness: Harness; target: FuzzTa
   const harness = await startHarness({ plans: FUZZ_PLANS, authFailuresPerMinute: null });
   const site = await startSite();
   const receiver = createServer((_req, res) => res.writeHead(204).end());
-  // A connection a request (no keep-alive): the server ends one idle 5 s, and on a loaded machine
-  // the test's process stalls for seconds at a time (2 cores, load average 13). After such a stall
-  // a request went out on a pooled connection before either side's idle timer had run, then the
-  // server's fired (5 s had passed) and reset it under the request (ECONNRESET; a 1 s client
-  // timeout did not help: it had not run either). The run is about answers, not about that race,
-  // which every keep-alive client has with every server (graceful-stop.test.ts covers our stops).
-  const agent = new Agent({ pipelining: 0 });
+  // A connection a request: the run is about answers, not about keep-alive's race (one-shot-fetch.ts).
+  const client = oneShotFetch();
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   return {
     harness,
@@ -81,11 +76,11 @@ export async function serverTarget(): Promise<{ harness: Harness; target: FuzzTa
       // allowPrivateAddresses (the harness) lets the server deliver to a local receiver.
       hook: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
       snapshot: () => serverSnapshot(harness.knex),
-      fetch: ((url: string | URL, init?: object) => undiciFetch(url, { ...init, dispatcher: agent })) as unknown as typeof fetch,
+      fetch: client.fetch,
     },
     async close() {
       await harness.close();
-      await agent.close();
+      await client.close();
       await site.close();
       receiver.close();
     },

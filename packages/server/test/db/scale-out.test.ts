@@ -14,6 +14,7 @@ import { verifyWebhook } from '@siteaudit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRAWL_DEFAULTS } from '../../src/crawler/crawl-config.js';
 import { onPostgres } from '../../../../tests/support/harness.js';
+import { oneShotFetch } from '../../../../tests/support/one-shot-fetch.js';
 import { childDatabase, freePort, runCli, startChild, startSlowSite, type ChildDatabase, type ChildServer, type SlowSite } from './support/child-server.js';
 
 const PAGES = 300;
@@ -59,6 +60,10 @@ describe.skipIf(!onPostgres)('three processes on one PostgreSQL database', () =>
   let receiver: Receiver;
   const children: ChildServer[] = [];
   const engine = process.env.SITEAUDIT_JOB_ENGINE;
+  // Requests to the children go a connection each: the test waits seconds between some of them
+  // on a loaded machine, past a child's 5 s keep-alive (tests/support/one-shot-fetch.ts).
+  const client = oneShotFetch();
+  const fetch = client.fetch;
 
   beforeAll(async () => {
     process.env.SITEAUDIT_JOB_ENGINE = 'pg-boss';
@@ -74,6 +79,7 @@ describe.skipIf(!onPostgres)('three processes on one PostgreSQL database', () =>
     await site?.close();
     await receiver?.close();
     await db?.drop();
+    await client.close();
     if (engine === undefined) delete process.env.SITEAUDIT_JOB_ENGINE;
     else process.env.SITEAUDIT_JOB_ENGINE = engine;
   });
