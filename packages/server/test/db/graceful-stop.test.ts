@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { childDatabase, type ChildDatabase } from './support/child-server.js';
+import { FRESH_CONNECTION_WINDOW_MS } from '../../src/http/connections.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const CHILD = path.join(ROOT, 'packages/server/test/db/support/stop-child.ts');
@@ -322,6 +323,27 @@ describe('the stop sequence on one connection', () => {
     expect(answers(await late.closed)).toMatchObject([{ status: 503, headers: { 'retry-after': expect.any(String), connection: 'close' } }]);
     // The silent one is closed by the server, with nothing sent to it, and the stop completes.
     expect(await silent.closed).toBe('');
+    await closing;
+  });
+
+  it('answers a request that arrived within the window when a starved process reads it only after the window ended', async () => {
+    const { url, token, server } = await start();
+    const late = new RawConnection(url);
+    await late.connected;
+    const closing = server.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The request reaches the kernel within the window, then the process gets no turn until the
+    // window has passed. Spun in the check phase (setImmediate), which the timers phase follows
+    // before the next poll: the window's due timer runs before the read that takes the request.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        late.send(rawGet('/v1/me', token));
+        const until = performance.now() + FRESH_CONNECTION_WINDOW_MS + 300;
+        while (performance.now() < until);
+        resolve();
+      }),
+    );
+    expect(answers(await late.closed)).toMatchObject([{ status: 503, headers: { connection: 'close' } }]);
     await closing;
   });
 
