@@ -410,7 +410,7 @@ async function parent(): Promise<void> {
     }
   } finally {
     await site?.close();
-    await rm(dir, { recursive: true, force: true });
+    if (!process.env.KEEP_BUNDLE) await rm(dir, { recursive: true, force: true });
   }
   const loadEnd = load();
 

@@ -63,6 +63,18 @@ function plainOriginLength(url: string): number {
   return origin.length;
 }
 
+/** The last base read and its origin's length: a page's links are all read against its one base. */
+let lastBase = '';
+let lastBaseOrigin = -1;
+
+function baseOriginLength(base: string): number {
+  if (base !== lastBase) {
+    lastBaseOrigin = plainOriginLength(base);
+    lastBase = base;
+  }
+  return lastBaseOrigin;
+}
+
 /**
  * The normal form of a URL that needs no parsing, or null: an absolute plain URL, or an absolute
  * path (`/p/12`, what most links are) against a plain base, neither with a query, a fragment or
@@ -72,7 +84,7 @@ function plainOriginLength(url: string): number {
 function plainNormalised(url: string, base: string | undefined): string | null {
   if (url.charCodeAt(0) === 47 /* / */) {
     if (base === undefined || url.charCodeAt(1) === 47 || !PLAIN_PATH.test(url)) return null;
-    const origin = plainOriginLength(base);
+    const origin = baseOriginLength(base);
     return origin === -1 ? null : base.slice(0, origin) + url;
   }
   const origin = plainOriginLength(url);

@@ -10,7 +10,7 @@ import { HtmlAnalyser, type HtmlFacts } from './html-analyser.js';
 import { analysePage } from './page-audit.js';
 import type { Finding, PageInput, PageSummary } from './page-facts.js';
 import { digestOf, type PageDigest } from './page-digest.js';
-import { siteKey } from '../run/crawl-scope.js';
+import { SiteSet } from '../run/crawl-scope.js';
 
 /** A fetched HTML page to analyse: the response as the page's input has it, and its bytes. */
 export interface AnalysisRequest extends Pick<PageInput, 'url' | 'status' | 'headers' | 'ttfbMs' | 'depth' | 'discoveredVia'> {
@@ -57,12 +57,21 @@ export function analyseHtml(request: AnalysisRequest): PageAnalysis {
   return { html: { ...html, mainWords: [], links: [], resources: [] }, summary, findings, digest, decoded: null };
 }
 
+/** The last pages' sites, kept while they stay the same (they change when a start URL redirects to another site). */
+let lastSites: { keys: string[]; set: SiteSet } | null = null;
+
+function siteSetOf(keys: string[]): SiteSet {
+  const same = lastSites !== null && (lastSites.keys === keys || (lastSites.keys.length === keys.length && lastSites.keys.every((k, i) => k === keys[i])));
+  if (!same) lastSites = { keys, set: new SiteSet(keys) };
+  return lastSites!.set;
+}
+
 /** What a page's facts (fetched, or rendered by the browser) give: its own checks, its summary and its digest. */
 export function analyseFacts(
   request: Omit<AnalysisRequest, 'body' | 'contentType' | 'keepHtml'>,
   html: HtmlFacts,
 ): { findings: Finding[]; summary: PageSummary; digest: PageDigest } {
-  const sites = new Set(request.sites);
+  const sites = siteSetOf(request.sites);
   const { findings, summary } = analysePage({
     url: request.url,
     status: request.status,
@@ -73,13 +82,7 @@ export function analyseFacts(
     html,
     sizeBytes: request.sizeBytes,
     truncated: request.truncated,
-    isInternal: (u) => {
-      try {
-        return sites.has(siteKey(u));
-      } catch {
-        return false;
-      }
-    },
+    isInternal: (u) => sites.has(u),
     robotsToken: request.robotsToken,
   });
   return { findings, summary, digest: digestOf(summary, html.mainWords) };

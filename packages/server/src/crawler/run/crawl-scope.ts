@@ -37,6 +37,53 @@ function plainSiteKey(url: string): string | null {
   return siteHost(host) + (port === undefined ? '' : `:${port}`);
 }
 
+/** A site key's host as the plain read takes it (no IPv6 brackets): its origins can be matched as text. */
+const PLAIN_HOST = /^[a-z0-9.-]+$/;
+
+/**
+ * Sites (`siteKey`s) and whether a URL is on one. A URL that starts with one of their origins as
+ * text (`http://host`, `https://www.host:8080`, …, then `/`, `?`, `#` or its end) is on it without
+ * reading the URL: a site key is the canonical host and port, which is what `siteKey` reads back
+ * from such a URL (property-tested). Anything else (upper case, a default port, user info) takes
+ * `siteKey`. Links are checked this way several times each, by the thousand a second.
+ */
+export class SiteSet {
+  private readonly keys: Set<string>;
+  private readonly origins: string[] = [];
+
+  constructor(keys: Iterable<string>) {
+    this.keys = new Set(keys);
+    for (const key of this.keys) {
+      const colon = key.lastIndexOf(':');
+      const host = colon === -1 ? key : key.slice(0, colon);
+      const port = colon === -1 ? '' : key.slice(colon + 1);
+      if (!PLAIN_HOST.test(host)) continue;
+      for (const scheme of ['http', 'https']) {
+        // A default port is never part of a URL's key: `http://host:80` is `host`, not `host:80`.
+        if (port === (scheme === 'http' ? '80' : '443')) continue;
+        // `www.` is taken off once: a key `www.x` is the host `www.www.x`, since `www.x` is the key
+        // `x`. An IPv4 address has no `www.` form (the parser refuses `www.127.0.0.1`).
+        const names = host.startsWith('www.') ? [`www.${host}`] : NUMERIC_LABEL.test(host) ? [host] : [host, `www.${host}`];
+        for (const name of names) this.origins.push(`${scheme}://${name}${port ? `:${port}` : ''}`);
+      }
+    }
+  }
+
+  has(url: string): boolean {
+    for (const origin of this.origins) {
+      if (!url.startsWith(origin)) continue;
+      const next = url.charCodeAt(origin.length);
+      // The end, `/`, `?` or `#`.
+      if (Number.isNaN(next) || next === 47 || next === 63 || next === 35) return true;
+    }
+    try {
+      return this.keys.has(siteKey(url));
+    } catch {
+      return false;
+    }
+  }
+}
+
 /**
  * A campaign's pattern list. One stored before the rules tightened (a JavaScript-only construct,
  * over the bounds) fails the crawl before any request, naming the field: ignoring it would crawl
@@ -56,6 +103,7 @@ export class CrawlScope {
   private readonly sites = new Set<string>();
   /** The internal sites as a list (for a page-analysis thread), rebuilt when one is added. */
   siteKeys: string[] = [];
+  private internal: SiteSet;
 
   constructor(
     /** Normalised start URL. */
@@ -65,14 +113,11 @@ export class CrawlScope {
   ) {
     this.sites.add(siteKey(startUrl));
     this.siteKeys = [...this.sites];
+    this.internal = new SiteSet(this.sites);
   }
 
   isInternal(url: string): boolean {
-    try {
-      return this.sites.has(siteKey(url));
-    } catch {
-      return false;
-    }
+    return this.internal.has(url);
   }
 
   inScope(url: string): boolean {
@@ -86,5 +131,6 @@ export class CrawlScope {
   addSite(url: string): void {
     this.sites.add(siteKey(url));
     this.siteKeys = [...this.sites];
+    this.internal = new SiteSet(this.sites);
   }
 }

@@ -124,7 +124,8 @@ export class LinkGraph {
       const nofollow = links.nofollow.has(target);
       if (reg.state[target] === State.Done) {
         if (nofollow) this.nofollow.judge(source, target);
-        await this.judge(source, target);
+        const judged = this.judge(source, target);
+        if (judged) await judged;
       } else if (this.pending.add(target, source, nofollow) && nofollow) this.nofollow.wait(source);
     }
     await this.nofollow.close(source, links);
@@ -134,7 +135,8 @@ export class LinkGraph {
   async resolveLinksTo(target: number): Promise<void> {
     for (const entry of this.pending.take(target)) {
       const source = sourceOf(entry);
-      await this.judge(source, target);
+      const judged = this.judge(source, target);
+      if (judged) await judged;
       if (isMarked(entry)) await this.nofollow.resolve(source, target);
     }
   }
@@ -157,8 +159,9 @@ export class LinkGraph {
     }
   }
 
-  private async judge(source: number, target: number): Promise<void> {
+  /** The report of a link's problem, or nothing to wait for: most links have none, and a page has dozens. */
+  private judge(source: number, target: number): Promise<void> | undefined {
     const problem = linkProblem(this.ctx.reg, target);
-    if (problem) await this.ctx.output.issue(problem.name, source, `link to ${this.ctx.reg.url(target)}: ${problem.why}`);
+    return problem ? this.ctx.output.issue(problem.name, source, `link to ${this.ctx.reg.url(target)}: ${problem.why}`) : undefined;
   }
 }

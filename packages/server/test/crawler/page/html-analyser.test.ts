@@ -229,6 +229,31 @@ describe('protection pages', () => {
     expect(detectProtection({ status: 200, headers: {}, title: 'Checking your browser', body: 'short' })).toBe('challenge');
   });
 
+  it('reads the body only where it can change the verdict: the same verdicts as reading it always', () => {
+    // The rule as first written, every marker tested on every answer.
+    const titles = [/^just a moment/i, /^checking your browser/i, /^access denied$/i, /^security check/i];
+    const strong = /enable javascript and cookies to continue|cf-browser-verification|cf_chl_|challenge-platform|cf-challenge|px-captcha|perimeterx|datadome/i;
+    const captcha = /g-recaptcha|h-captcha|hcaptcha\.com|recaptcha\/api|turnstile|captcha/i;
+    const reference = (status: number, title: string, body: string) => {
+      const strongTitle = titles.some((re) => re.test(title.trim()));
+      const strongBody = strong.test(body);
+      if (status >= 200 && status < 300) return strongTitle && (strongBody || captcha.test(body) || body.length < 5_000) ? 'challenge' : null;
+      if (status === 403 || status === 429 || status === 503) {
+        if (strongBody) return 'challenge';
+        if (captcha.test(body)) return 'captcha';
+        if (strongTitle) return status === 403 ? 'firewall' : 'challenge';
+      }
+      return null;
+    };
+    const piece = fc.constantFrom('', 'Just a moment...', ' Checking your browser', 'Access denied', 'Security check', 'Shop', 'cf_chl_opt', 'perimeterx', 'g-recaptcha', 'turnstile', 'enable JavaScript and cookies to continue', 'x'.repeat(5_000));
+    fc.assert(
+      fc.property(fc.constantFrom(200, 204, 301, 403, 404, 429, 500, 503), piece, fc.array(piece, { maxLength: 3 }), (status, title, parts) => {
+        const body = parts.join(' ');
+        expect(detectProtection({ status, headers: {}, title, body })).toBe(reference(status, title, body));
+      }),
+    );
+  });
+
   it('leaves ordinary pages alone, captcha forms included', () => {
     expect(detectProtection({ status: 200, headers: {}, title: 'Contact us', body: '<div class="g-recaptcha"></div>' })).toBeNull();
     expect(detectProtection({ status: 403, headers: {}, title: '403 Forbidden', body: 'nginx' })).toBeNull();

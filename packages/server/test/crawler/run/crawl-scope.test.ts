@@ -1,7 +1,7 @@
 import { compilePatterns, PatternError } from '@siteaudit/schema/rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CrawlScope, fieldPatterns, siteKey } from '../../../src/crawler/run/crawl-scope.js';
+import { CrawlScope, fieldPatterns, siteKey, SiteSet } from '../../../src/crawler/run/crawl-scope.js';
 
 const scope = (include: string | null = null, exclude: string | null = null) =>
   new CrawlScope('https://shop.example/', compilePatterns(include), compilePatterns(exclude));
@@ -45,6 +45,33 @@ describe('crawl scope', () => {
         if (expected !== null) expect(actual).toBe(expected);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('tells a URL on its sites from its origin as text exactly as by reading its key', () => {
+    const label = fc.stringMatching(/^[a-z0-9-]{1,6}$/);
+    // Mostly a few hosts, so that the sites and the URL share one often.
+    const host = fc.oneof(
+      { arbitrary: fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => labels.join('.')), weight: 1 },
+      { arbitrary: fc.constantFrom('shop.example', 'www.shop.example', 'www.www.shop.example', '127.0.0.1', '0x7f.0.0.1', '[::1]', 'Shop.Example', 'xn--bcher-kva.example', 'shop.example.'), weight: 6 },
+    );
+    const port = fc.constantFrom('', ':80', ':443', ':8080', ':080', ':');
+    const rest = fc.constantFrom('', '/', '/a?b=1', '?q', '#top', '\\x', '@evil.example/', '.evil/', '-x/', '0/', ':8080/');
+    const url = fc.tuple(fc.constantFrom('http', 'https', 'HTTP', 'ftp'), fc.constantFrom('', 'www.', 'user@'), host, port, rest).map(([scheme, www, h, p, r]) => `${scheme}://${www}${h}${p}${r}`);
+    const keyOf = (u: string) => {
+      try {
+        return siteKey(u);
+      } catch {
+        return null;
+      }
+    };
+    fc.assert(
+      fc.property(fc.array(url, { minLength: 1, maxLength: 3 }), url, (starts, candidate) => {
+        const keys = starts.map(keyOf).filter((k): k is string => k !== null);
+        const key = keyOf(candidate);
+        expect(new SiteSet(keys).has(candidate)).toBe(key !== null && keys.includes(key));
+      }),
+      { numRuns: 2000 },
     );
   });
 
