@@ -11,16 +11,13 @@
  *
  * `--postgres` names a server's maintenance database: each run creates and drops its own.
  */
-import { spawn } from 'node:child_process';
-import { createReadStream, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import knexFactory from 'knex';
+import { ask, importFile, startServer, stopServer } from './import-server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values } = parseArgs({
@@ -44,45 +41,15 @@ async function importOnce(entry: string, database: string, file: string): Promis
   const dir = await mkdtemp(path.join(os.tmpdir(), 'siteaudit-bench-cpu-'));
   // BENCH_CPU_PROF=dir: a V8 CPU profile of each server (every thread) written there.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const proc = spawn(process.execPath, [...profile, path.join(root, 'bench/logs/serve.mjs'), database.replace('{dir}', dir), dir, path.resolve(root, entry)], {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const { proc, ready } = await startServer(database, dir, path.resolve(root, entry), profile);
   try {
-    const ready = await new Promise<{ url: string; token: string; project: string }>((resolve, reject) => {
-      createInterface({ input: proc.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
-      proc.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
-    const auth = { authorization: `Bearer ${ready.token}` };
-    const figures = new Promise<Figures>((resolve) => proc.once('message', (m: Figures) => resolve(m)));
     proc.send('start');
-    const started = performance.now();
-    const res = await fetch(`${ready.url}/v1/projects/${ready.project}/log-imports`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/gzip', 'content-length': String(statSync(file).size) },
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-      duplex: 'half',
-    } as RequestInit);
-    if (res.status !== 202) throw new Error(`upload: ${res.status} ${await res.text()}`);
-    const id = ((await res.json()) as { data: { id: string } }).data.id;
-    let row: { status: string; lines: { read: number }; error: string | null };
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const got = await fetch(`${ready.url}/v1/projects/${ready.project}/log-imports/${id}`, { headers: auth });
-      row = ((await got.json()) as { data: typeof row }).data;
-      if (row.status === 'completed' || row.status === 'failed') break;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    proc.send('stop');
-    const used = await figures;
+    const { row, seconds } = await importFile(ready, file, 200);
+    const used = await ask<Figures>(proc, 'stop');
     if (row.status !== 'completed') throw new Error(`import ${row.status}: ${row.error}`);
     return { cpu_ms: used.cpu_ms, threads_cpu_ms: used.threads_cpu_ms, rss_mb: used.rss_hwm_mb, lines: row.lines.read, seconds: Math.round(seconds * 10) / 10 };
   } finally {
-    if (proc.exitCode === null) {
-      const exited = new Promise((resolve) => proc.once('exit', resolve));
-      proc.kill('SIGTERM');
-      await exited;
-    }
+    await stopServer(proc);
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -17,17 +17,16 @@
  *   no gzip itself), wall clock of the pipeline, CPU of both processes.
  * - The generated file is kept in the system's temporary directory between runs.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateLog } from './generate.js';
+import { ask, importFile, startServer, stopServer } from './import-server.js';
 
 const MB = 1024 * 1024;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,12 +44,6 @@ const { values } = parseArgs({
   },
 });
 
-interface Ready {
-  url: string;
-  token: string;
-  project: string;
-}
-
 interface ServerFigures {
   rss_baseline_mb: number;
   stall_max_ms: number;
@@ -61,33 +54,6 @@ interface ServerFigures {
   cpu_ms: number;
   /** The ten longest pauses of the API thread (over 50 ms), in ms since the measure started. */
   longest_stalls: { at_ms: number; late_ms: number }[];
-}
-
-function startServer(database: string, dir: string): Promise<{ proc: ChildProcess; ready: Ready }> {
-  // The built server runs under plain Node, as in production (tsx's loader alone adds tens of MB).
-  const script = path.join(root, 'bench/logs/serve.mjs');
-  const execArgv = values.server === 'source' ? process.execArgv : [];
-  const env = { ...process.env, NODE_ENV: 'production' };
-  const proc = spawn(process.execPath, [...execArgv, script, database, dir, values.server!], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', (line) => resolve({ proc, ready: JSON.parse(line) as Ready }));
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
-    proc.once('error', reject);
-  });
-}
-
-function ask(proc: ChildProcess, message: string): Promise<ServerFigures> {
-  return new Promise((resolve) => {
-    proc.once('message', (figures: ServerFigures) => resolve(figures));
-    proc.send(message);
-  });
-}
-
-async function stopServer(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGTERM');
-  await exited;
 }
 
 interface ImportRun {
@@ -106,34 +72,18 @@ interface ImportRun {
 }
 
 async function importThrough(label: string, database: string, file: string, dir: string): Promise<ImportRun> {
-  const { proc, ready } = await startServer(database, dir);
+  // The built server runs under plain Node, as in production (tsx's loader alone adds tens of MB).
+  const { proc, ready } = await startServer(database, dir, values.server!, values.server === 'source' ? process.execArgv : []);
   try {
     const auth = { authorization: `Bearer ${ready.token}` };
     // A control: the same measure on the idle server, so what the machine's load alone does to
     // the event loop is told apart from what the import does.
     proc.send('start');
     await new Promise((resolve) => setTimeout(resolve, 5000));
-    const idle = await ask(proc, 'stop');
+    const idle = await ask<ServerFigures>(proc, 'stop');
     proc.send('start');
-    const started = performance.now();
-    const res = await fetch(`${ready.url}/v1/projects/${ready.project}/log-imports`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/gzip', 'content-length': String(statSync(file).size) },
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-      duplex: 'half',
-    } as RequestInit);
-    if (res.status !== 202) throw new Error(`upload: ${res.status} ${await res.text()}`);
-    const uploaded = performance.now();
-    const created = (await res.json()) as { data: { id: string } };
-    let row: { status: string; lines: { read: number; kept: number }; bot_hits: number; error: string | null };
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const got = await fetch(`${ready.url}/v1/projects/${ready.project}/log-imports/${created.data.id}`, { headers: auth });
-      row = ((await got.json()) as { data: typeof row }).data;
-      if (row.status === 'completed' || row.status === 'failed') break;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const server = await ask(proc, 'stop');
+    const { row, seconds, uploadSeconds } = await importFile(ready, file, 100);
+    const server = await ask<ServerFigures>(proc, 'stop');
     if (row.status !== 'completed') throw new Error(`import ${row.status}: ${row.error}`);
     const reads_ms: Record<string, number> = {};
     for (const read of ['logs/insights', 'logs/urls?limit=100', 'logs/days?limit=100', 'logs/findings?kind=not_in_crawl&limit=100']) {
@@ -151,7 +101,7 @@ async function importThrough(label: string, database: string, file: string, dir:
       bot_hits: row.bot_hits,
       seconds: round(seconds, 2),
       lines_per_s: Math.round(row.lines.read / seconds),
-      upload_seconds: round((uploaded - started) / 1000, 2),
+      upload_seconds: round(uploadSeconds, 2),
       server,
       idle,
       reads_ms,
