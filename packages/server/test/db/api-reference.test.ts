@@ -10,7 +10,7 @@ import { ERROR_CODES, OPERATION_IDS, WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/s
 import { CHECK_GUIDE, CHECKS } from '@siteaudit/schema/rules';
 import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../../../../tests/support/rendering.js';
 import { createSiteAuditServer, type SiteAuditServer } from '../../src/index.js';
-import { DATABASE, sharedDatabase, startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { onPostgres, sharedDatabase, startHarness, type Harness } from '../../../../tests/support/harness.js';
 
 /** A port free now, so a server can be told its public URL before it listens. */
 async function freePort(): Promise<number> {
@@ -124,8 +124,7 @@ describe('the served documentation', () => {
 
 // The page in a browser is the same on either database (the document and pages it loads read no
 // data): it runs with the SQLite project only, sparing CI a second Chromium render of Scalar.
-const ON_POSTGRES = DATABASE.startsWith('postgres');
-describe.skipIf(!HAS_CHROMIUM || ON_POSTGRES)(`the API reference in a browser${ON_POSTGRES ? ' (SQLite project only)' : SKIP_NOTE}`, () => {
+describe.skipIf(!HAS_CHROMIUM || onPostgres)(`the API reference in a browser${onPostgres ? ' (SQLite project only)' : SKIP_NOTE}`, () => {
   let browser: Browser;
   let server: SiteAuditServer;
   let drop: () => Promise<void>;

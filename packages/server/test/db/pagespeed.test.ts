@@ -11,7 +11,7 @@ import { healthWithPageSpeed } from '../../src/modules/crawls/pagespeed-step.js'
 import { createLighthousePageSpeed, createPageSpeedInsights } from '../../src/providers/index.js';
 import { pageSpeedStandIn } from '../../../../tests/support/pagespeed-stand-in.js';
 import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../../../../tests/support/rendering.js';
-import { DATABASE, startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { onPostgres, startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { allIssues, crawlToSettled, pathOf, projectWithCampaign } from './support/crawl-flow.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';
 
@@ -149,8 +149,7 @@ describe('PageSpeed step with PageSpeed Insights', () => {
 
 // Lighthouse measures the same page on either database, and storing its result is the step the
 // PageSpeed Insights cases above cover on both: the real run is the SQLite project's only.
-const ON_POSTGRES = DATABASE.startsWith('postgres');
-describe.skipIf(!HAS_CHROMIUM || ON_POSTGRES)(`PageSpeed step with Lighthouse on the local Chromium${ON_POSTGRES ? ' (SQLite project only)' : SKIP_NOTE}`, () => {
+describe.skipIf(!HAS_CHROMIUM || onPostgres)(`PageSpeed step with Lighthouse on the local Chromium${onPostgres ? ' (SQLite project only)' : SKIP_NOTE}`, () => {
   it(
     'measures the home page of a one-page site for real',
     async () => {

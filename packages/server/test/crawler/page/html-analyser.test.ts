@@ -245,12 +245,15 @@ describe('protection pages', () => {
       }
       return null;
     };
-    const piece = fc.constantFrom('', 'Just a moment...', ' Checking your browser', 'Access denied', 'Security check', 'Shop', 'cf_chl_opt', 'perimeterx', 'g-recaptcha', 'turnstile', 'enable JavaScript and cookies to continue', 'x'.repeat(5_000));
+    const title = fc.constantFrom('', 'Just a moment...', ' Checking your browser', 'Access denied', 'Security check', 'Shop', 'Contact us');
+    // A body: short or past 5,000 characters, with any of the markers (strong ones, captcha ones) or none.
+    const markers = fc.subarray(['cf_chl_opt', 'perimeterx', 'enable JavaScript and cookies to continue', 'datadome', 'g-recaptcha', 'turnstile']);
     fc.assert(
-      fc.property(fc.constantFrom(200, 204, 301, 403, 404, 429, 500, 503), piece, fc.array(piece, { maxLength: 3 }), (status, title, parts) => {
-        const body = parts.join(' ');
-        expect(detectProtection({ status, headers: {}, title, body })).toBe(reference(status, title, body));
+      fc.property(fc.constantFrom(200, 204, 301, 403, 404, 429, 500, 503), title, fc.boolean(), markers, (status, t, long, found) => {
+        const body = `${long ? 'x'.repeat(5_000) : ''} ${found.join(' ')}`;
+        expect(detectProtection({ status, headers: {}, title: t, body })).toBe(reference(status, t, body));
       }),
+      { numRuns: 1000 },
     );
   });
 
