@@ -215,16 +215,17 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const quotas = new QuotaReader();
   const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads, analysisThreads: options.crawlAnalysisThreads });
   const logs = logsModule(services, options.logs);
+  const exports = exportsModule(services, {
+    ...options.exports,
+    directory: options.exports?.directory ?? defaultExportDirectory(db.dialect === 'sqlite' && /memory/.test(String(options.database ?? ''))),
+  });
   const modules = [
     accountModule(services, { rateLimiter, quotas }),
     crawls,
     logs,
-    projectsModule(services, { stopper: crawls.provides.stopper, logs: logs.provides.eraser }),
-    campaignsModule(services, { stopper: crawls.provides.stopper }),
-    exportsModule(services, {
-      ...options.exports,
-      directory: options.exports?.directory ?? defaultExportDirectory(db.dialect === 'sqlite' && /memory/.test(String(options.database ?? ''))),
-    }),
+    exports,
+    projectsModule(services, { stopper: crawls.provides.stopper, logs: logs.provides.eraser, exports: exports.provides.eraser }),
+    campaignsModule(services, { stopper: crawls.provides.stopper, exports: exports.provides.eraser }),
     scorecardModule(services),
     positionsModule(services, options.providers ?? {}),
     searchConsoleModule(services, options.providers ?? {}),

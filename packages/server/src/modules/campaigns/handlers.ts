@@ -9,6 +9,11 @@ import { byCreation, newestFirst } from '../paging.js';
 import { assertPublicSite, assertUnlocked, findProject } from '../projects/project-row.js';
 import { defaultCampaignRow, findCampaign, toCampaign, type CampaignRow } from './campaign-row.js';
 
+/** Reads the export files of what is about to be deleted, and removes them once it is (the exports module provides it). */
+export interface ExportEraser {
+  beforeDelete(where: { campaign_id: string }): Promise<() => Promise<void>>;
+}
+
 /** Stops the running crawls of a campaign: what its deletion needs (the crawls module provides it). */
 export interface CrawlStopper {
   stopWhere(where: { campaign_id: string }): Promise<void>;
@@ -54,7 +59,7 @@ function applyBody(services: Services, row: CampaignRow, body: CampaignInput, no
   return next;
 }
 
-export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick<Handlers, 'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign' | 'deleteCampaign'> {
+export function campaignHandlers(services: Services, crawls: CrawlStopper, exports: ExportEraser): Pick<Handlers, 'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign' | 'deleteCampaign'> {
   const { knex, reads } = services;
   return {
     async listCampaigns(ctx, { params }) {
@@ -94,7 +99,9 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper): Pick
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
       // A running crawl is stopped first, then the campaign and its crawls go (deleteCampaign, docs/openapi.json).
       await crawls.stopWhere({ campaign_id: campaign.id });
+      const removeExportFiles = await exports.beforeDelete({ campaign_id: campaign.id });
       await knex('campaigns').where({ id: campaign.id }).delete();
+      await removeExportFiles();
     },
   };
 }

@@ -1,13 +1,15 @@
 /** The campaigns module: the five campaign operations. */
 import type { Services } from '../../services.js';
 import { defineModule } from '../module.js';
-import { campaignHandlers, type CrawlStopper } from './handlers.js';
+import { campaignHandlers, type CrawlStopper, type ExportEraser } from './handlers.js';
 
 export interface CampaignsNeeds {
   /** From the crawls module: a campaign's deletion stops its running crawl first. */
   stopper: CrawlStopper;
+  /** From the exports module: a campaign's deletion removes its crawls' export files. */
+  exports: ExportEraser;
 }
 
 export function campaignsModule(services: Services, needs: CampaignsNeeds) {
-  return defineModule({ name: 'campaigns', needs: ['crawls'], handlers: campaignHandlers(services, needs.stopper) });
+  return defineModule({ name: 'campaigns', needs: ['crawls', 'exports'], handlers: campaignHandlers(services, needs.stopper, needs.exports) });
 }

@@ -9,5 +9,5 @@ export { crawlById, type CrawlRow, type StoredPageSpeed } from './crawl-row.js';
 export { crawlIssues, crawlPages } from './crawl-streams.js';
 export { recommendations } from './recommendations.js';
 export { issueSummary } from './summary.js';
-export { activeCrawlsOfTeam, shallowHtmlPageUrls } from './team-crawls.js';
+export { activeCrawlsOfTeam, crawlIdsWhere, shallowHtmlPageUrls } from './team-crawls.js';
 export { earlierComparableScores, latestCrawlPages, latestSettledCrawl, settledCrawls } from './settled-crawls.js';

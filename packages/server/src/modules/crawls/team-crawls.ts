@@ -13,6 +13,11 @@ export async function activeCrawlsOfTeam(knex: Knex, teamId: string, limit: numb
   return { total: Number(count), rows };
 }
 
+/** The ids of every crawl of a project or of a campaign, whatever its status: what their deletion takes with it. */
+export async function crawlIdsWhere(knex: Knex, where: { project_id: string } | { campaign_id: string }): Promise<string[]> {
+  return knex('crawls').where(where).pluck('id');
+}
+
 /** The URLs of a crawl's internal HTML pages answered 200, shallowest first, in crawl order. */
 export async function shallowHtmlPageUrls(knex: Knex, crawlId: string, limit: number): Promise<string[]> {
   return knex('crawl_pages')

@@ -26,7 +26,9 @@ export function generateJob(services: Services, store: BlobStore, retentionMs: n
       if (!row || (row.status !== 'queued' && row.status !== 'generating')) return;
       await knex('exports').where({ id: row.id }).update({ status: 'generating' });
       const started = performance.now();
-      const crawl = (await crawlById(knex, row.crawl_id)) as CrawlRow;
+      const crawl = (await crawlById(knex, row.crawl_id)) as CrawlRow | undefined;
+      // Its crawl deleted meanwhile (with its project or campaign): the row went with it.
+      if (!crawl) return;
       // The file is `<directory>/<id>.<format>`. Rows written before this kept `exports/<id>.<format>`
       // (a folder `exports/exports/` by default): their key is read as stored, so they stay downloadable.
       const key = `${row.id}.${row.format}`;
@@ -40,13 +42,18 @@ export function generateJob(services: Services, store: BlobStore, retentionMs: n
       });
       const { size } = await store.put(key, renderExport(row.format, source), EXPORT_CONTENT_TYPES[row.format]);
       const finished = services.clock();
-      await transaction(knex, async (trx) => {
-        await trx('exports')
+      const kept = await transaction(knex, async (trx) => {
+        const updated = await trx('exports')
           .where({ id: row.id })
           .update({ status: 'ready', size_bytes: size, blob_key: key, finished_at: finished.toISOString(), expires_at: new Date(finished.getTime() + retentionMs).toISOString() });
+        if (updated === 0) return false;
         const ready = (await trx('exports').where({ id: row.id }).first()) as ExportRow;
         await services.events.publish({ type: 'export.ready', teamId: row.team_id, data: { export: toExport(ready, services.links) } }, trx);
+        return true;
       });
+      // Deleted while it was generated (its project or campaign went, export files included,
+      // eraser.ts): what was written goes too.
+      if (!kept) return store.delete(key);
       log.info({ export: row.id, crawl: row.crawl_id, team: row.team_id, format: row.format, bytes: size, duration_ms: Math.round(performance.now() - started) }, 'export ready');
     },
     async onFailed({ exportId }, _message, cause) {

@@ -9,6 +9,7 @@ import { DEFAULT_EXPORT_RETENTION_DAYS } from '@siteaudit/schema/rules';
 import type { Services } from '../../services.js';
 import { defineModule } from '../module.js';
 import { createDirectoryBlobStore, type BlobStore } from './blob-store.js';
+import { exportEraser } from './eraser.js';
 import { exportExpiry } from './expiry.js';
 import { generateJob } from './generate-job.js';
 import { exportHandlers } from './handlers.js';
@@ -37,6 +38,8 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
     name: 'exports',
     handlers: exportHandlers(services, store, expiry),
     jobs: [generateJob(services, store, retentionMs), exportSweepJob(services, expiry)],
+    // A project's or a campaign's deletion removes its exports' files (their modules' `needs`).
+    provides: { eraser: exportEraser(services.knex, store) },
     start: () => ensureExportSweep(services),
   });
 }

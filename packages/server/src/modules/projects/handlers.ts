@@ -10,13 +10,18 @@ import { byCreation, newestFirst } from '../paging.js';
 import { lockTeam } from '../team-lock.js';
 import { assertPublicSite, assertUnlocked, findProject, toProject, type ProjectRow } from './project-row.js';
 
-/** Stops the running crawls of a project: what its deletion needs (the crawls module provides it). */
 /** What a deletion asks of the logs module (handed by server.ts): stop its parses, remove its uploads, then leave no readable copy. */
 export interface LogEraser {
   beforeProjectDelete(projectId: string): Promise<void>;
   afterDelete(): Promise<void>;
 }
 
+/** Reads the export files of what is about to be deleted, and removes them once it is (the exports module provides it). */
+export interface ExportEraser {
+  beforeDelete(where: { project_id: string }): Promise<() => Promise<void>>;
+}
+
+/** Stops the running crawls of a project: what its deletion needs (the crawls module provides it). */
 export interface CrawlStopper {
   stopWhere(where: { project_id: string }): Promise<void>;
 }
@@ -28,7 +33,7 @@ async function uniqueSlug(knex: Knex, teamId: string, base: string, exceptId?: s
   return firstFreeSlug(base, new Set<string>((await query.pluck('slug')) as string[]));
 }
 
-export function projectHandlers(services: Services, crawls: CrawlStopper, logs: LogEraser): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
+export function projectHandlers(services: Services, { stopper: crawls, logs, exports }: { stopper: CrawlStopper; logs: LogEraser; exports: ExportEraser }): Pick<Handlers, 'listProjects' | 'createProject' | 'getProject' | 'updateProject' | 'deleteProject'> {
   const { knex, reads } = services;
   return {
     async listProjects(ctx) {
@@ -97,10 +102,13 @@ export function projectHandlers(services: Services, crawls: CrawlStopper, logs: 
     async deleteProject(ctx, { params }) {
       const project = await findProject(knex, ctx.caller, params.project);
       // Allowed on a locked project (docs/decisions/projects.md). Running crawls and log parses
-      // stop first, uploaded logs go with them; the rest cascades, and leaves no readable copy.
+      // stop first, uploaded logs and export files go with them; the rest cascades, and leaves
+      // no readable copy.
       await crawls.stopWhere({ project_id: project.id });
       await logs.beforeProjectDelete(project.id);
+      const removeExportFiles = await exports.beforeDelete({ project_id: project.id });
       await knex('projects').where({ id: project.id }).delete();
+      await removeExportFiles();
       await logs.afterDelete();
     },
   };
