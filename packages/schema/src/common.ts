@@ -34,11 +34,16 @@ export function list<T extends z.ZodType>(item: T) {
 
 /**
  * An integer of the query string: decimal digits only, so `0x10`, `1e1`, ` 16`, `+16`, `16.0`
- * and an empty value are refused where `Number()` would accept them. Anything else stays a
- * string and fails the number schema by its type.
+ * and an empty value are refused where `Number()` would accept them. A negative integer (`-1`)
+ * or a fraction (`1.5`) is read as the number it is, and fails the range or the `int` rule by
+ * name; anything else stays a string and fails the number schema by its type.
  */
 export function queryInteger<T extends z.ZodNumber>(schema: T) {
-  return z.preprocess((value) => (typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value), schema);
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    if (/^-?[0-9]{1,15}$/.test(value)) return Number(value);
+    return /^-?[0-9]{1,15}\.[0-9]{1,15}$/.test(value) && !Number.isInteger(Number(value)) ? Number(value) : value;
+  }, schema);
 }
 
 /** Common rule 4: `cursor` (opaque) and `limit` (1..100, default 25) on every list. */

@@ -94,7 +94,8 @@ const WebhookUrl = z
   )
   .describe('An absolute https URL. http is accepted only by a server that allows private addresses (local development).');
 
-const Events = z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length);
+// Duplicates are accepted and kept once, so the list's length is not capped at the number of types.
+const Events = z.array(z.enum(WEBHOOK_EVENTS)).min(1);
 
 export const CreateWebhookBody = z
   .strictObject({

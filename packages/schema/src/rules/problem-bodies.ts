@@ -67,7 +67,8 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Langu
       }
       continue;
     }
-    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    // A missing enum (`format`) fails as a value, not a type: it is missing all the same.
+    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined;
     const code = missing ? 'required' : issue.code === 'custom' ? customCode(issue) : issue.code;
     const message = language === 'fr' ? (frenchOf(issue) ?? FR_MESSAGES[code] ?? 'Valeur invalide') : missing ? 'Required' : issue.message;
     add(base, code, message);

@@ -114,6 +114,14 @@ describe('exports', () => {
     await h.server.jobs.idle();
   });
 
+  it('names a missing format as required, and an unknown one as a value outside the list', async () => {
+    const crawl = crawlId;
+    const missing = await (await h.call('POST', `/v1/crawls/${crawl}/exports`, { body: {} })).json();
+    expect(missing.errors.format.map((e: { code: string }) => e.code)).toEqual(['required']);
+    const unknown = await (await h.call('POST', `/v1/crawls/${crawl}/exports`, { body: { format: 'csv' } })).json();
+    expect(unknown.errors.format.map((e: { code: string }) => e.code)).toEqual(['invalid_value']);
+  });
+
   it('refuses an export of a crawl that has not finished', async () => {
     const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/` } })).json()).data;
     const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];

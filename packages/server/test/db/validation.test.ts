@@ -85,6 +85,13 @@ describe('422 validation_failed', () => {
       const body = await expectProblem(await h.call('GET', `/v1/projects?limit=${limit}`), 422, 'validation_failed');
       expect(Object.keys(body.errors)).toEqual(['limit']);
     }
+    // Each fails by the rule it breaks, not as text that is no number.
+    const codes = async (limit: string) => (await expectProblem(await h.call('GET', `/v1/projects?limit=${limit}`), 422, 'validation_failed')).errors.limit.map((e: { code: string }) => e.code);
+    expect(await codes('-1')).toEqual(['too_small']);
+    expect(await codes('101')).toEqual(['too_big']);
+    expect(await codes('2.5')).toEqual(['invalid_type']);
+    expect((await expectProblem(await h.call('GET', '/v1/projects?limit=2.5', { headers: { 'accept-language': 'en' } }), 422, 'validation_failed')).errors.limit[0].message).toMatch(/int/i);
+    expect(await codes('16.0')).toEqual(['invalid_type']);
     for (const limit of ['1', '100']) {
       const res = await h.call('GET', `/v1/projects?limit=${limit}`);
       expect(res.status).toBe(200);

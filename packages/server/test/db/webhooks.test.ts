@@ -87,6 +87,21 @@ describe('POST /v1/webhooks', () => {
       expect((await res.json()).code).toBe('validation_failed');
     }
     expect((await (await t.call('GET', '/v1/webhooks')).json()).data).toEqual([]);
+    // A string where the list goes: one error, its type, not a length the list rules give.
+    const single = await (await t.create({ url: URL_A, events: 'crawl.completed' })).json();
+    expect(single.errors.events.map((e: { code: string }) => e.code)).toEqual(['invalid_type']);
+  });
+
+  it('keeps each event type once, however many times the list names it', async () => {
+    const t = await team();
+    const all = ['crawl.completed', 'crawl.failed', 'crawl.stopped', 'export.ready', 'recommendations.ready', 'signal.detected'];
+    const created = await t.create({ url: URL_A, events: [...all, 'crawl.completed'] });
+    expect(created.status).toBe(201);
+    const hook = (await created.json()).data;
+    expect([...hook.events].sort()).toEqual([...all].sort());
+    const patched = await t.call('PATCH', `/v1/webhooks/${hook.id}`, { body: { events: ['export.ready', 'export.ready', ...all] } });
+    expect(patched.status).toBe(200);
+    expect((await patched.json()).data.events).toHaveLength(all.length);
   });
 
   it(`counts against api.webhooks.max exactly under concurrent creates`, async () => {
