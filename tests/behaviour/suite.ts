@@ -461,7 +461,13 @@ export function behaviourSuite(setup: () => Target) {
 
       const wrongMethod = await fetch(`${target.baseUrl}/v1/projects/`, { method: 'PUT', headers: auth });
       expect(wrongMethod.status).toBe(405);
-      expect(wrongMethod.headers.get('allow')).toBe('GET, POST');
+      expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD, POST');
+
+      // HEAD is a GET without its body, where Allow says so.
+      const head = await fetch(`${target.baseUrl}/v1/me`, { method: 'HEAD', headers: auth });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await head.text()).toBe('');
     });
 
     it('manages a webhook whose secret is shown once', async () => {

@@ -138,7 +138,8 @@ export class OpenApiChecker {
     }
     const media = type ? (content[type] as Json | undefined) : undefined;
     if (!media) return [...problems, `${where}: media type ${type ?? '(none)'} is not documented (${Object.keys(content).join(', ')})`];
-    if (x.text === null) return problems;
+    // A HEAD answer has the GET's headers and no body.
+    if (x.text === null || x.method === 'HEAD') return problems;
     const validate = this.schemaFor(`${pointer}/${type}`, media.schema as Json);
     if (!validate(JSON.parse(x.text))) {
       for (const e of validate.errors ?? []) problems.push(`${where}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);

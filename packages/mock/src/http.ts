@@ -276,7 +276,15 @@ export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], 
     http.all(({ request }) => {
       const url = new URL(request.url);
       return url.origin === base.origin && url.pathname.startsWith(`${basePath}/v1/`);
-    }, ({ request }) => {
+    }, async ({ request }) => {
+      const url = new URL(request.url);
+      // HEAD is answered as GET without the body, as the server answers it.
+      const read = request.method === 'HEAD' ? matchOperation('GET', url.pathname.slice(basePath.length)) : null;
+      const entry = read && entries.find((e) => e.id === read.id);
+      if (read && entry) {
+        const answer = await handle(entry, new Request(request.url, { method: 'GET', headers: request.headers }), decodePathParams(read.params));
+        return new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+      }
       const language = pickLanguage(request.headers.get('accept-language'));
       const requestId = newRequestId(env);
       const path = new URL(request.url).pathname.slice(basePath.length);

@@ -80,6 +80,6 @@ describe('authentication and authorisation', () => {
     const wrong = await call('PUT', '/v1/projects', { token: mock.tokens.owner });
     expect(wrong.status).toBe(405);
     expect(wrong.body.code).toBe('method_not_allowed');
-    expect(wrong.headers.get('allow')).toBe('GET, POST');
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 });

@@ -57,6 +57,9 @@ export function decodePathParams(raw: Record<string, string>): Record<string, st
  * answer to a method it does not route: 405 `method_not_allowed` with `Allow` when there are
  * some, else 404 `not_found`.
  */
-export function allowedMethods(path: string): HttpMethod[] {
-  return [...new Set(compiledRoutes().filter((r) => r.pattern.test(path)).map((r) => r.method))];
+export function allowedMethods(path: string): (HttpMethod | 'HEAD')[] {
+  const methods = [...new Set(compiledRoutes().filter((r) => r.pattern.test(path)).map((r) => r.method))];
+  // A GET is answered to HEAD too, without its body (RFC 9110 §9.3.2), so `Allow` names it.
+  const get = methods.indexOf('GET');
+  return get === -1 ? methods : [...methods.slice(0, get + 1), 'HEAD', ...methods.slice(get + 1)];
 }

@@ -13,7 +13,8 @@ describe('routing', () => {
   });
 
   it('names the methods a path allows', () => {
-    expect(allowedMethods('/v1/projects/')).toEqual(['GET', 'POST']);
+    expect(allowedMethods('/v1/projects/')).toEqual(['GET', 'HEAD', 'POST']);
+    expect(allowedMethods('/v1/webhooks/00000000-0000-4000-8000-000000000000/test')).toEqual(['POST']);
     expect(allowedMethods('/v1/nowhere')).toEqual([]);
   });
 });

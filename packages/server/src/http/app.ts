@@ -61,7 +61,8 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
   // Anything under /v1 the contract does not route: 405 with Allow when the path exists, else
   // 404. Other paths fall through, so an app embedding this one keeps its own routes.
   // The path within this app: an application may mount it under a prefix of its own.
-  app.use('/v1', (req: Request, res: Response) => answerUnrouted(req, res, `/v1${req.path}`, deps.problemTypeBase));
+  // express matches the mount path in any case; the contract's paths are lower case (`/V1/me` is 404).
+  app.use('/v1', (req: Request, res: Response) => answerUnrouted(req, res, req.baseUrl.endsWith('/v1') ? `/v1${req.path}` : null, deps.problemTypeBase));
 
   // Errors raised in express's layers: the docs' own, mostly.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => answerBodyError(deps, req, res, err));

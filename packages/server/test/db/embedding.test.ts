@@ -51,7 +51,7 @@ describe('embedded in an Express app', () => {
       await expectProblem(await get(`${prefix}/v1/nothing-here`), 404, 'not_found');
       const wrong = await get(`${prefix}/v1/projects`, { method: 'PUT' });
       await expectProblem(wrong, 405, 'method_not_allowed');
-      expect(wrong.headers.get('allow')).toBe('GET, POST');
+      expect(wrong.headers.get('allow')).toBe('GET, HEAD, POST');
     });
   }
 });

@@ -181,16 +181,24 @@ describe('malformed requests', () => {
     const res = await h.call('PUT', `/v1/projects/${projectId}`, { body: { name: 'x' } });
     const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
     await expectProblem(res, 405, 'method_not_allowed');
-    expect(allow).toEqual(['DELETE', 'GET', 'PATCH']);
+    expect(allow).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH']);
 
     const collection = await h.call('DELETE', '/v1/projects');
     const collectionAllow = (collection.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
     await expectProblem(collection, 405, 'method_not_allowed');
-    expect(collectionAllow).toEqual(['GET', 'POST']);
+    expect(collectionAllow).toEqual(['GET', 'HEAD', 'POST']);
 
     const me = await h.call('POST', '/v1/me', { body: {} });
-    expect(me.headers.get('allow')).toBe('GET');
+    expect(me.headers.get('allow')).toBe('GET, HEAD');
     await expectProblem(me, 405, 'method_not_allowed');
+  });
+
+  it('answers 404 to a path in another case, never a 405 for a method it routes', async () => {
+    for (const path of ['/V1/projects', '/V1/me', `/V1/projects/${projectId}`, '/v1/Projects']) {
+      const res = await h.call('GET', path);
+      await expectProblem(res, 404, 'not_found');
+      expect(res.headers.get('allow')).toBeNull();
+    }
   });
 });
 
