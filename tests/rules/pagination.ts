@@ -196,7 +196,8 @@ export function paginationRules(target: RulesTarget): void {
       const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
       const moved = Buffer.from(JSON.stringify({ ...payload, k: ['9999-12-31T00:00:00.000Z', 'ffffffff-ffff-4fff-bfff-ffffffffffff'] })).toString('base64url');
       const flipped = signature.slice(0, -2) + (signature.at(-2) === 'A' ? 'B' : 'A') + signature.at(-1);
-      for (const bad of [`${moved}.${signature}`, `${body}.${flipped}`, `${body}.`, body, 'abc', `${cursor}.x`, `${body}.${signature}x`]) {
+      // An empty or very long cursor is malformed like any other, not an invalid value of the query.
+      for (const bad of [`${moved}.${signature}`, `${body}.${flipped}`, `${body}.`, body, 'abc', `${cursor}.x`, `${body}.${signature}x`, '', 'A'.repeat(4096)]) {
         await expectProblem(await h.call('GET', `/v1/projects?cursor=${encodeURIComponent(bad)}`), 400, 'pagination.invalid_cursor');
       }
     });

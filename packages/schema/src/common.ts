@@ -48,7 +48,8 @@ export function queryInteger<T extends z.ZodNumber>(schema: T) {
 
 /** Common rule 4: `cursor` (opaque) and `limit` (1..100, default 25) on every list. */
 export const PageQuery = z.strictObject({
-  cursor: z.string().min(1).max(2048).optional(),
+  // Any text: a cursor that is empty, too long or made up is malformed, 400 `pagination.invalid_cursor`.
+  cursor: z.string().optional(),
   limit: queryInteger(z.int().min(1).max(100)).default(25),
 });
 
