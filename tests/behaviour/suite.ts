@@ -102,6 +102,10 @@ export function behaviourSuite(setup: () => Target) {
       const missing = await client.projects.get({ project: '00000000-0000-4000-8000-000000000000' }).catch((e: unknown) => e);
       expect(missing).toBeInstanceOf(NotFoundError);
 
+      // An id is read in any case (RFC 9562), and answered as it is stored.
+      const known = await newProject();
+      expect((await client.projects.get({ project: known.id.toUpperCase() })).id).toBe(known.id);
+
       const reader = connect(await target.tokenWith(['crawls:read']));
       const refused = await reader.projects.list().catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(PermissionError);

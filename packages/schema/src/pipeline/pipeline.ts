@@ -79,7 +79,9 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
       if (denied) throw new ApiError(denied.code, denied.extras);
 
       // A malformed identifier names no resource, it answers like a missing one.
-      const parsedParams = op.params.safeParse(request.params);
+      // Every path parameter is a UUID (spec, common rule 5): read in any case (RFC 9562 §4), kept
+      // in lower case as ids are stored, so both databases and the mock find the same resource.
+      const parsedParams = op.params.safeParse(Object.fromEntries(Object.entries(request.params).map(([name, value]) => [name, value.toLowerCase()])));
       if (!parsedParams.success) throw new ApiError('not_found');
       const params = parsedParams.data as Record<string, unknown>;
 
