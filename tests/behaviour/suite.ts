@@ -331,6 +331,18 @@ export function behaviourSuite(setup: () => Target) {
 
       const untracked = await client.positions.untrack({ project: project.id, keywords: ['crawler', 'never tracked'] });
       expect(untracked.untracked).toEqual(['crawler']);
+
+      // The refusal's detail is in the caller's language, as its title; the code never is.
+      const pause = (language: string) =>
+        fetch(`${target.baseUrl}/v1/projects/${project.id}/tracked-keywords/pause`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', 'accept-language': language },
+          body: JSON.stringify({ keywords: ['never tracked'] }),
+        }).then((r) => r.json());
+      const [fr, en] = [await pause('fr'), await pause('en')];
+      expect([fr.code, en.code]).toEqual(['keywords.not_tracked', 'keywords.not_tracked']);
+      expect(fr.detail).toBe('« never tracked » n’est pas suivi dans ce projet');
+      expect(en.detail).toBe('"never tracked" is not tracked in this project');
     });
 
     it('holds paused keywords in the project ceiling but not in the pool, and sums up the read', async () => {

@@ -4,7 +4,7 @@
  * progress is answered instead of a new one (docs/decisions/exports.md).
  */
 import { type Export } from '@siteaudit/schema';
-import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename, isExportableCrawl } from '@siteaudit/schema/rules';
+import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename, isExportableCrawl, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type MockEnv } from '../context.js';
 import type { ExportRecord, Job } from '../db.js';
@@ -68,7 +68,7 @@ export const exportOperations: Pick<BusinessMap, 'createExport' | 'getExport' | 
   createExport({ env, db, caller, params, body, now, language }) {
     const crawl = ownedCrawl(db, params.crawl, caller);
     if (!isExportableCrawl(crawl)) {
-      fail('crawl.not_finished', { detail: `The crawl is ${crawl.status}; exports need a completed, settled crawl.` });
+      fail('crawl.not_finished', { detail: refusalDetails.crawlNotFinished(crawl.status) });
     }
     if (body.format === 'xlsx') assertIncluded(env.plans, caller.plan, 'exports.excel', 'plan_limit.exports.excel');
     const location = (id: string) => ({ Location: `${env.baseUrl}/v1/exports/${id}` });

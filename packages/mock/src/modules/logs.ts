@@ -6,25 +6,7 @@
  * IPv4 prefixes; any other claim is unverified.
  */
 import { type BotFamily, type Scorecard, type LogDayStat, type LogImport } from '@siteaudit/schema';
-import {
-  createLogAggregator,
-  statusRecord,
-  joinLogs,
-  limitUpgrade,
-  logFindings,
-  logInsights,
-  settleVerifications,
-  storedPath,
-  withinLimit,
-  LOG_PILLAR_DAYS,
-  logPillar,
-  meanAxes,
-  meanComputation,
-  noComputation,
-  type JoinPage,
-  type UrlStat,
-  type VerifiedOperator,
-} from '@siteaudit/schema/rules';
+import { createLogAggregator, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, logInsights, logPillar, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, empty, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
@@ -188,7 +170,7 @@ export const logOperations = {
     const earlier = [...db.logImports.values()].find((r) => r.import.project_id === project.id && r.digest === body.digest && r.import.status !== 'failed');
     if (earlier) {
       fail('log_import.duplicate', {
-        detail: `Import ${earlier.import.id} holds the same file (same SHA-256); its figures already count. Delete it (DELETE ${basePath(env)}/v1/projects/${project.id}/log-imports/${earlier.import.id}) to import the file again.`,
+        detail: refusalDetails.duplicateLogImport(earlier.import.id, `${basePath(env)}/v1/projects/${project.id}/log-imports/${earlier.import.id}`),
       });
     }
     const id = env.random.uuid();

@@ -6,15 +6,7 @@
  * `advance()` (or through `seed.trackedKeywords()`). Search Console is always `unconfigured`.
  */
 import { type PeriodPreset, type Positions, type SearchConsole } from '@siteaudit/schema';
-import {
-  POSITIONS_DEFAULT_PERIOD,
-  SEARCH_CONSOLE_DEFAULT_PERIOD,
-  canonicalKeyword,
-  positionsPeriod,
-  quotaOf,
-  readListedKeywords,
-  searchConsolePeriod,
-} from '@siteaudit/schema/rules';
+import { canonicalKeyword, POSITIONS_DEFAULT_PERIOD, positionsPeriod, quotaOf, readListedKeywords, refusalDetails, SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, KeywordRecord, MockDb, ProjectRecord } from '../db.js';
@@ -146,7 +138,7 @@ function assertModule(env: MockEnv, caller: Caller): void {
 /** 409 `keywords.not_tracked` naming the first keyword that is not tracked (nor paused). */
 function assertAllTracked(records: KeywordRecord[], keywords: string[]): void {
   const missing = keywords.find((kw) => !records.some((k) => k.keyword === kw && k.state !== 'untracked'));
-  if (missing !== undefined) fail('keywords.not_tracked', { detail: `"${missing}" is not tracked in this project` });
+  if (missing !== undefined) fail('keywords.not_tracked', { detail: refusalDetails.keywordNotTracked(missing) });
 }
 
 export const positionOperations: Pick<

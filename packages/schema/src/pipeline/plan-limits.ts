@@ -3,11 +3,12 @@
  * business functions: the catalogue code, and in `upgrade_to` the first plan that would allow it.
  */
 import type { ErrorCode } from '../errors.js';
+import type { Localized } from '../rules/problem-bodies.js';
 import { featureUpgrade, limitUpgrade, withinLimit, type Entitlement, type Plan, type PlanCatalogue } from '../rules/plans.js';
 import { ApiError } from './problem.js';
 
 /** Refuses with `code` when `value` does not fit the plan's `entitlement`. */
-export function assertWithinPlan(plans: PlanCatalogue, plan: Plan, entitlement: Entitlement, value: number, code: ErrorCode, detail?: string): void {
+export function assertWithinPlan(plans: PlanCatalogue, plan: Plan, entitlement: Entitlement, value: number, code: ErrorCode, detail?: string | Localized): void {
   if (withinLimit(plan.limits[entitlement], value)) return;
   const upgrade_to = limitUpgrade(plans, plan, entitlement, value);
   throw new ApiError(code, detail === undefined ? { upgrade_to } : { detail, upgrade_to });

@@ -14,7 +14,7 @@ export class ApiError extends Error {
     /** Headers the refusal carries, such as Retry-After, Allow or WWW-Authenticate. */
     readonly headers: Record<string, string> = {},
   ) {
-    super(extras.detail ?? code);
+    super(typeof extras.detail === 'object' ? extras.detail.en : (extras.detail ?? code));
     this.name = 'ApiError';
   }
 }

@@ -5,7 +5,9 @@
  * token is answered as usual, whatever other tokens did from the same address. Fixed windows on
  * the clock, like the team limits; the server counts per address, the mock as one client.
  */
+import type { Localized } from './problem-bodies.js';
 import { rateWindowStart, RATE_WINDOW_SECONDS } from './rate-limits.js';
+import { refusalDetails } from './refusal-details.js';
 
 export const DEFAULT_AUTH_FAILURES_PER_MINUTE = 20;
 
@@ -16,7 +18,7 @@ export interface AuthFailureCount {
 }
 
 export interface AuthFailureRefusal {
-  extras: { window: 'minute'; retry_after: number; upgrade_to: null; detail: string };
+  extras: { window: 'minute'; retry_after: number; upgrade_to: null; detail: Localized };
   headers: Record<string, string>;
 }
 
@@ -36,7 +38,7 @@ export function recordAuthFailure(
   return {
     count: current,
     refusal: {
-      extras: { window: 'minute', retry_after: retryAfter, upgrade_to: null, detail: `Too many failed authentications from this address; retry in ${retryAfter} s.` },
+      extras: { window: 'minute', retry_after: retryAfter, upgrade_to: null, detail: refusalDetails.authFailures(retryAfter) },
       headers: { 'Retry-After': String(retryAfter) },
     },
   };

@@ -2,7 +2,14 @@
 import type { z } from 'zod';
 import { ERRORS, ERROR_TYPE_BASE, type ErrorCode, type Language, type Problem } from '../errors.js';
 
-export type ProblemExtras = Omit<Partial<Problem>, 'type' | 'title' | 'status' | 'code'>;
+/** A text in both languages of the API; the answer holds the caller's. */
+export interface Localized {
+  fr: string;
+  en: string;
+}
+
+/** What a refusal adds to its catalogue entry; `detail` may come in both languages. */
+export type ProblemExtras = Omit<Partial<Problem>, 'type' | 'title' | 'status' | 'code' | 'detail'> & { detail?: string | Localized };
 
 /**
  * The base of problem `type` URLs for a documentation base: `<docsUrl>/errors#` (a server's
@@ -15,7 +22,10 @@ export function problemTypeBase(docsUrl?: string | null): string {
 /** An RFC 9457 body for a catalogue code, titled in the caller's language, its `type` under `typeBase`. */
 export function buildProblem(code: ErrorCode, language: Language, extras: ProblemExtras = {}, typeBase = ERROR_TYPE_BASE): Problem {
   const entry = ERRORS[code];
-  return { type: `${typeBase}${code}`, title: entry.title[language], status: entry.status, code, ...extras };
+  const { detail, ...rest } = extras;
+  const problem: Problem = { type: `${typeBase}${code}`, title: entry.title[language], status: entry.status, code, ...rest };
+  if (detail !== undefined) problem.detail = typeof detail === 'string' ? detail : detail[language];
+  return problem;
 }
 
 const FR_MESSAGES: Record<string, string> = {

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newRequestId, problemReply, requestLanguage } from './binder.js';
 import type { ServerConnections } from './connections.js';
 import { ApiError } from './errors.js';
+import { refusalDetails } from '@siteaudit/schema/rules';
 
 export class RequestDrain {
   private state: 'serving' | 'leaving' | 'refusing' = 'serving';
@@ -66,7 +67,7 @@ export class RequestDrain {
   private refuse(req: IncomingMessage, res: ServerResponse): void {
     if (res.writableEnded || res.destroyed) return;
     this.sayClose(res);
-    const error = new ApiError('service_unavailable', { detail: 'The server is shutting down: send the request again in a moment.' }, { 'Retry-After': '5' });
+    const error = new ApiError('service_unavailable', { detail: refusalDetails.shuttingDown() }, { 'Retry-After': '5' });
     const reply = problemReply(error, requestLanguage(req as Parameters<typeof requestLanguage>[0]), (res.getHeader('X-Request-Id') as string | undefined) ?? newRequestId(), this.problemTypeBase);
     res.writeHead(reply.status, reply.headers).end(reply.body);
   }

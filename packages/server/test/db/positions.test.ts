@@ -154,7 +154,7 @@ describe('track', () => {
     expect(refused.status).toBe(403);
     const problem = await refused.json();
     expect(problem).toMatchObject({ code: 'plan_limit.positions.tracked_keywords', upgrade_to: 'agency' });
-    expect(problem.detail).toContain('6 of the 5');
+    expect(problem.detail).toContain('6 des 5');
     expect((await read(token, b)).keywords).toEqual([]);
     expect((await read(token, b)).status).toBe('unconfigured');
     expect((await track(token, b, ['b1'])).status).toBe(200);
@@ -213,7 +213,7 @@ describe('pause and resume', () => {
 
     const refused = await post(token, project, '/pause', { keywords: ['a', 'nope'] });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toMatchObject({ code: 'keywords.not_tracked', detail: expect.stringContaining('"nope"') });
+    expect(await refused.json()).toMatchObject({ code: 'keywords.not_tracked', detail: expect.stringContaining('« nope »') });
     expect((await read(token, project)).keywords.every((k: any) => k.active)).toBe(true);
 
     const paused = await post(token, project, '/pause', { keywords: ['A', 'b'] }, {});

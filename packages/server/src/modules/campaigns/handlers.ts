@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
-import { frequencyUpgrade, nextRunAt, normaliseSchedule, type Plan } from '@siteaudit/schema/rules';
+import { frequencyUpgrade, nextRunAt, normaliseSchedule, type Plan, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan as assertPlanLimit } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
@@ -29,7 +29,7 @@ function assertWithinPlan(services: Services, plan: Plan, row: CampaignRow): voi
   const frequency = row.schedule_frequency as Plan['scheduleFrequencies'][number];
   if (!plan.scheduleFrequencies.includes(frequency)) {
     throw new ApiError('plan_limit.crawls.schedule_frequency', {
-      detail: `schedule frequency ${frequency} is not in the ${plan.label} plan`,
+      detail: refusalDetails.scheduleNotInPlan(frequency, plan.label),
       upgrade_to: frequencyUpgrade(plans, plan, frequency),
     });
   }

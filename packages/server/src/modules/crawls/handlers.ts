@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type CrawledPage, type IssueOccurrence, type Language, type OperationsOf, type PageSpeedResult } from '@siteaudit/schema';
-import { unmeasuredPageSpeed } from '@siteaudit/schema/rules';
+import { refusalDetails, unmeasuredPageSpeed } from '@siteaudit/schema/rules';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -22,7 +22,7 @@ import { urlHash } from './crawl-sink.js';
 /** Reports are read once post-processing has ended (docs/decisions/crawl-lifecycle.md). */
 async function settledCrawl(knex: Knex, caller: Caller, id: string): Promise<CrawlRow> {
   const row = await findCrawl(knex, caller, id);
-  if (!bool(row.settled)) throw new ApiError('crawl.not_settled', { detail: `The crawl is ${row.status}; poll it until stage_plan.settled is true.` });
+  if (!bool(row.settled)) throw new ApiError('crawl.not_settled', { detail: refusalDetails.crawlNotSettled(row.status) });
   return row;
 }
 

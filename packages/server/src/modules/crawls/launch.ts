@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { crawlSettingsText, QUEUED_CRAWL, type Plan } from '@siteaudit/schema/rules';
+import { crawlSettingsText, type Plan, QUEUED_CRAWL, refusalDetails } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { ApiError } from '../../http/errors.js';
 import { CRAWL_RUN } from './jobs.js';
@@ -43,7 +43,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
     return await transaction(services.knex, async (trx) => {
       await lockTeam(trx, services.dialect, campaign.team_id);
       const running = await trx('crawls').where({ campaign_id: campaign.id, active: true }).first('id');
-      if (running) throw new ApiError('crawl.already_running', { detail: `Crawl ${running.id} is running` });
+      if (running) throw new ApiError('crawl.already_running', { detail: refusalDetails.crawlAlreadyRunning(running.id) });
       const [{ count }] = await trx('quota_usage').where({ team_id: campaign.team_id, entitlement: 'crawls.monthly' }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
       const limit = plan.limits['crawls.monthly'];
       assertWithinPlan(services.plans(), plan, 'crawls.monthly', Number(count) + 1, 'plan_limit.crawls.monthly', `${count} of ${limit} crawls used this month`);

@@ -1,7 +1,7 @@
 /** The three export operations: request one, read it, download its file (docs/decisions/exports.md). */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { exportFilename, isExportableCrawl } from '@siteaudit/schema/rules';
+import { exportFilename, isExportableCrawl, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { EXPORT_CONTENT_TYPES } from '../../reports/index.js';
 import type { Handlers } from '../../http/binder.js';
@@ -29,7 +29,7 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
     async createExport(ctx, { params, body }) {
       const crawl = await findCrawl(knex, ctx.caller, params.crawl);
       if (!isExportableCrawl({ status: crawl.status, settled: bool(crawl.settled), blocked: bool(crawl.blocked) })) {
-        throw new ApiError('crawl.not_finished', { detail: `The crawl is ${toCrawl(crawl).status}; exports need a completed, settled crawl.` });
+        throw new ApiError('crawl.not_finished', { detail: refusalDetails.crawlNotFinished(toCrawl(crawl).status) });
       }
       const plan = ctx.caller.plan;
       if (body.format === 'xlsx') assertIncluded(services.plans(), plan, 'exports.excel', 'plan_limit.exports.excel');
@@ -71,7 +71,7 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
     async downloadExport(ctx, { params }) {
       const row = await current(await findExport(reads, ctx.caller, params.export));
       if (row.status === 'expired') throw new ApiError('export.expired');
-      if (row.status === 'failed') throw new ApiError('export.not_ready', { detail: `Generation failed: ${row.error ?? 'unknown error'}` });
+      if (row.status === 'failed') throw new ApiError('export.not_ready', { detail: refusalDetails.exportFailed(row.error ?? 'unknown error') });
       if (row.status !== 'ready' || !row.blob_key) throw new ApiError('export.not_ready');
       let stream;
       try {

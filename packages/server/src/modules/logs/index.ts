@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogDayStat, LogFinding, LogUrlStat } from '@siteaudit/schema';
-import { createLogJoin, limitUpgrade, withinLimit } from '@siteaudit/schema/rules';
+import { createLogJoin, limitUpgrade, refusalDetails, withinLimit } from '@siteaudit/schema/rules';
 import { assertIncluded, type Upload } from '@siteaudit/schema/pipeline';
 import type { Handlers, ReceivedUpload } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
@@ -223,7 +223,7 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
 
   const duplicate = (projectId: string, earlier: string) =>
     new ApiError('log_import.duplicate', {
-      detail: `Import ${earlier} holds the same file (same SHA-256); its figures already count. Delete it (DELETE ${services.links.absolute(`/v1/projects/${projectId}/log-imports/${earlier}`)}) to import the file again.`,
+      detail: refusalDetails.duplicateLogImport(earlier, services.links.absolute(`/v1/projects/${projectId}/log-imports/${earlier}`)),
     });
 
   const handlers: LogHandlers = {

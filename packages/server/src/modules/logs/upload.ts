@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../../http/errors.js';
+import { refusalDetails } from '@siteaudit/schema/rules';
 
 export interface ReceivedFile {
   size: number;
@@ -22,7 +23,7 @@ export async function receiveFile(body: Readable, file: string, maxBytes: number
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (maxBytes !== null && size > maxBytes) return done(new ApiError('log_import.too_large', { detail: `The file is larger than the plan's ${maxBytes} bytes.` }));
+      if (maxBytes !== null && size > maxBytes) return done(new ApiError('log_import.too_large', { detail: refusalDetails.logImportTooLarge(maxBytes) }));
       hash.update(chunk);
       done(null, chunk);
     },

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addDays, canonicalKeyword, isoDay, monthStartDay, POSITIONS_DEFAULT_PERIOD, type Plan } from '@siteaudit/schema/rules';
+import { addDays, canonicalKeyword, isoDay, monthStartDay, type Plan, POSITIONS_DEFAULT_PERIOD, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
@@ -35,7 +35,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
     if (more === 0) return;
     const limit = plan.limits['positions.tracked_keywords'];
     const used = await poolUsed(trx, teamId);
-    const detail = `${more} more keyword(s) would use ${used + more} of the ${limit} tracked keyword slots of your plan (${used} in use)`;
+    const detail = refusalDetails.keywordPool(more, used, limit);
     assertWithinPlan(services.plans(), plan, 'positions.tracked_keywords', used + more, 'plan_limit.positions.tracked_keywords', detail);
   }
 
@@ -47,7 +47,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
   /** 409 keywords.not_tracked naming the first keyword that is neither tracked nor paused; nothing changes. */
   function assertListed(rows: Map<string, TrackedKeywordRow>, keywords: string[]): void {
     const missing = keywords.find((k) => !isListed(rows.get(k)));
-    if (missing !== undefined) throw new ApiError('keywords.not_tracked', { detail: `"${missing}" is not tracked in this project` });
+    if (missing !== undefined) throw new ApiError('keywords.not_tracked', { detail: refusalDetails.keywordNotTracked(missing) });
   }
 
   async function setState(trx: Knex.Transaction, projectId: string, keywords: string[], state: TrackedKeywordRow['state'], now: Date): Promise<void> {
@@ -86,7 +86,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         await assertPool(trx, plan, ctx.caller.teamId, fresh.length);
         const ceiling = plan.limits['keywords.project_limit'];
         const held = await count(trx('tracked_keywords').where({ project_id: project.id }).whereIn('state', LISTED));
-        const detail = `${fresh.length} more keyword(s) would hold ${held + fresh.length} keywords in this project, above its ceiling of ${ceiling}`;
+        const detail = refusalDetails.keywordProjectCeiling(fresh.length, held + fresh.length, ceiling);
         assertWithinPlan(services.plans(), plan, 'keywords.project_limit', held + fresh.length, 'keywords.project_limit', detail);
 
         const now = ctx.now.toISOString();
@@ -172,7 +172,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         const checked = await count(
           trx('keyword_checks').where({ project_id: project.id, keyword, date: today, kind: 'live' }).whereNot('status', 'failed'),
         );
-        if (checked > 0) throw new ApiError('keywords.already_checked_today', { detail: `"${keyword}" was already checked on ${today}; the next check is possible tomorrow (UTC)` });
+        if (checked > 0) throw new ApiError('keywords.already_checked_today', { detail: refusalDetails.keywordCheckedToday(keyword, today) });
 
         const daily = plan.limits['positions.live_checks_per_day'];
         const usedToday = await liveChecksSince(trx, ctx.caller.teamId, today, today);
