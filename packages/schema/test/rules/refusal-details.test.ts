@@ -38,6 +38,6 @@ describe('refusal details', () => {
     expect(buildProblem('not_found', 'fr')).not.toHaveProperty('detail');
     const error = new ApiError('keywords.not_tracked', { detail });
     expect(error.message).toBe(detail.en);
-    expect(JSON.parse(problemAnswer(error, 'fr', 'req_1').body).detail).toBe(detail.fr);
+    expect(JSON.parse(problemAnswer(error, 'fr', 'req_1').body as string).detail).toBe(detail.fr);
   });
 });

@@ -42,6 +42,43 @@ const pagespeedOf = async (h: Harness, crawlId: string) => {
 };
 const step = (crawl: { stage_plan: { steps: { stage: string }[] } }) => crawl.stage_plan.steps.find((s) => s.stage === 'pagespeed');
 
+/** Every write of a crawl's `stage` and `stage_plan`, as the database saw it (a trigger's log). */
+async function logStages(h: Harness): Promise<(crawlId: string) => Promise<{ stage: string; steps: { stage: string; state: string }[] }[]>> {
+  const knex = h.server.knex;
+  if (onPostgres) {
+    await knex.raw('create table stage_log (n serial primary key, crawl_id uuid, stage text, plan text)');
+    await knex.raw(`create function stage_log_row() returns trigger as $$ begin
+      insert into stage_log (crawl_id, stage, plan) values (new.id, new.stage, new.stage_plan::text); return new; end $$ language plpgsql`);
+    await knex.raw('create trigger stage_log_on_update after update on crawls for each row execute function stage_log_row()');
+  } else {
+    await knex.raw('create table stage_log (n integer primary key, crawl_id text, stage text, plan text)');
+    await knex.raw('create trigger stage_log_on_update after update on crawls begin insert into stage_log (crawl_id, stage, plan) values (new.id, new.stage, new.stage_plan); end');
+  }
+  return async (crawlId) =>
+    ((await knex('stage_log').where({ crawl_id: crawlId }).orderBy('n')) as { stage: string; plan: string }[]).map((r) => ({ stage: r.stage, steps: JSON.parse(r.plan) }));
+}
+
+describe('stage and stage_plan', () => {
+  it('shows the step the stage names as running, never pending, at every write of a crawl', async () => {
+    for (const h of [plain, psi]) {
+      const written = await logStages(h);
+      const { campaign } = await projectWithCampaign(h, site.url, { pagespeed: true });
+      const crawl = await crawlToSettled(h, campaign.id);
+      const log = await written(crawl.id);
+      const seenRunning = new Set<string>();
+      for (const { stage, steps } of log) {
+        const named = steps.find((s) => s.stage === stage);
+        if (named) expect(named.state, `${stage} at write ${JSON.stringify(steps)}`).not.toBe('pending');
+        for (const s of steps) if (s.state === 'running') seenRunning.add(s.stage);
+      }
+      expect(log.at(-1)?.stage).toBe('done');
+      const done = crawl.stage_plan.steps.filter((s: { state: string }) => s.state === 'done').map((s: { stage: string }) => s.stage);
+      expect(done).toEqual(expect.arrayContaining(['fetching', 'analysing', 'scoring', 'comparing']));
+      expect([...seenRunning]).toEqual(expect.arrayContaining(done));
+    }
+  });
+});
+
 describe('PageSpeed step without a provider', () => {
   it('is skipped with no_provider and null strategies, never zeros', async () => {
     const { campaign } = await projectWithCampaign(plain, site.url, { pagespeed: true });

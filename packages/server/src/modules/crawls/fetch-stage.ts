@@ -14,7 +14,7 @@ import type { CrawlRow } from './crawl-row.js';
 import { crawlLog } from './crawl-log.js';
 import { crawlSink } from './crawl-sink.js';
 import { loggedProgress } from './progress-log.js';
-import { setStep } from './stage-plan.js';
+import { setStep, startStep } from './stage-plan.js';
 import { siteUnreachableError } from './crawl-errors.js';
 
 /** How the fetch ended: the site fetched, the crawl stopped on request, or the site not reached at all (the crawl's `error`). */
@@ -139,7 +139,7 @@ export async function fetchStage(job: CrawlJob): Promise<FetchEnd> {
       // Unrounded: the scoring step may adjust it (PageSpeed); readers round.
       health_score: outcome.healthScoreExact,
       finished_at: services.clock().toISOString(),
-      stage_plan: setStep(fresh.stage_plan, 'fetching', 'done'),
+      stage_plan: startStep(setStep(fresh.stage_plan, 'fetching', 'done'), 'analysing'),
     });
   });
   return 'fetched';

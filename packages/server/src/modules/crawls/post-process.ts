@@ -18,7 +18,7 @@ import { changesSummary, previousComparableCrawl, writeChanges } from './changes
 import { publishFindingsEvents } from './findings-events.js';
 import type { CrawlJob } from './crawl-context.js';
 import { healthWithPageSpeed, measureSample, selectSample, slowPages, summarise, type StoredPageSpeed } from './pagespeed-step.js';
-import { setStep, settledStep } from './stage-plan.js';
+import { setStep, settledStep, startStep } from './stage-plan.js';
 import { orderCrawlLinks } from './link-order.js';
 
 /** Issue counts from the stored occurrences, so they always match the reports. */
@@ -45,7 +45,7 @@ export async function postProcess(job: CrawlJob): Promise<void> {
   await orderCrawlLinks(job, { signal });
   if (signal.aborted) return;
   const counts = await countIssues(knex, crawlId);
-  plan = setStep(plan, 'analysing', 'done');
+  plan = startStep(setStep(plan, 'analysing', 'done'), 'pagespeed');
   await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ ...counts, stage: 'pagespeed', stage_plan: plan }));
   logStage(services, row, 'pagespeed');
 
@@ -66,12 +66,14 @@ export async function postProcess(job: CrawlJob): Promise<void> {
         .count({ pages: '*' });
       health = healthWithPageSpeed(health, Number(pages), Number(slow), pagespeed.combined);
     }
-    plan = setStep(plan, 'scoring', 'done');
+    plan = startStep(setStep(plan, 'scoring', 'done'), 'comparing');
     // One write for the score and the step: a resumed run never applies the adjustment twice.
     const scored = plan;
     await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ health_score: health, stage: 'comparing', stage_plan: scored }));
   } else {
-    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ stage: 'comparing' }));
+    plan = startStep(plan, 'comparing');
+    const comparing = plan;
+    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ stage: 'comparing', stage_plan: comparing }));
   }
 
   logStage(services, row, 'comparing');
@@ -126,7 +128,7 @@ async function pagespeedStep(job: CrawlJob, plan: string): Promise<string> {
   const provider = runtime.pagespeed ?? null;
   if (!requested || !provider) {
     const result = unmeasuredPageSpeed(requested);
-    plan = setStep(plan, 'pagespeed', 'skipped', result.skip_reason);
+    plan = startStep(setStep(plan, 'pagespeed', 'skipped', result.skip_reason), 'scoring');
     const skipped = plan;
     await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ pagespeed: JSON.stringify(result), stage: 'scoring', stage_plan: skipped }));
     return plan;
@@ -142,7 +144,7 @@ async function pagespeedStep(job: CrawlJob, plan: string): Promise<string> {
   if (signal.aborted) return plan;
   const result = summarise(provider.name, sample, measurements, services.clock().toISOString());
   const slow = slowPages(measurements, campaign.issue_exclusion_patterns ?? null);
-  plan = sample.length === 0 ? setStep(plan, 'pagespeed', 'skipped', 'no_page_to_measure') : setStep(plan, 'pagespeed', 'done');
+  plan = startStep(sample.length === 0 ? setStep(plan, 'pagespeed', 'skipped', 'no_page_to_measure') : setStep(plan, 'pagespeed', 'done'), 'scoring');
 
   const measured = plan;
   await lease.write(async (trx) => {
