@@ -102,6 +102,25 @@ export function behaviourSuite(setup: () => Target) {
       const missing = await client.projects.get({ project: '00000000-0000-4000-8000-000000000000' }).catch((e: unknown) => e);
       expect(missing).toBeInstanceOf(NotFoundError);
 
+      // A site URL holding credentials is refused on the field: they go in http_user and http_password.
+      const withCredentials = `${target.siteUrl.replace('://', '://user:secret@')}`;
+      const credentialsProject = (await newProject()).id;
+      for (const attempt of [
+        () => client.projects.create({ url: withCredentials }),
+        () => client.campaigns.create({ project: credentialsProject, name: 'c', start_url: withCredentials, max_depth: 1, max_urls: 10 }),
+      ]) {
+        const refusedUrl = await attempt().catch((e: unknown) => e);
+        expect(refusedUrl).toBeInstanceOf(ValidationError);
+        const [field] = Object.entries((refusedUrl as ValidationError).errors ?? {});
+        expect(field[0]).toMatch(/^(url|start_url)$/);
+        expect(field[1][0].message).toMatch(/http_user/);
+      }
+
+      // A campaign's start URL is kept as a project's URL is: scheme and host in lower case, no fragment.
+      const shouting = `${target.siteUrl.replace('http://', 'HTTP://')}about#top`;
+      const kept = await client.campaigns.create({ project: (await newProject()).id, name: 'c', start_url: shouting, max_depth: 1, max_urls: 10 });
+      expect(kept.start_url).toBe(`${target.siteUrl}about`);
+
       // An id is read in any case (RFC 9562), and answered as it is stored.
       const known = await newProject();
       expect((await client.projects.get({ project: known.id.toUpperCase() })).id).toBe(known.id);

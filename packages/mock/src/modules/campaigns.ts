@@ -9,6 +9,7 @@ import {
   frequencyUpgrade,
   nextRunAt,
   normaliseSchedule,
+  normaliseSiteUrl,
   privateSiteRefusal,
   type CampaignWriteOnly,
 } from '@siteaudit/schema/rules';
@@ -70,7 +71,7 @@ export function buildCampaign(env: MockEnv, db: MockDb, project: ProjectRecord, 
     team_id: project.team_id,
     project_id: project.id,
     name: body.name,
-    start_url: body.start_url,
+    start_url: normaliseSiteUrl(body.start_url).href,
     max_depth: body.max_depth,
     max_urls: body.max_urls,
     javascript_rendering: settings.javascript_rendering,
@@ -144,6 +145,7 @@ export const campaignOperations: Pick<BusinessMap, 'listCampaigns' | 'createCamp
     for (const key of ['name', 'start_url', 'max_depth', 'max_urls', 'javascript_rendering', 'pagespeed', 'check_external_links', 'check_ai_reachability', 'check_accessibility', 'protected_site'] as const) {
       if (patch[key] !== undefined) (campaign as unknown as Record<string, unknown>)[key] = patch[key];
     }
+    if (patch.start_url !== undefined) campaign.start_url = normaliseSiteUrl(patch.start_url).href;
     for (const key of CAMPAIGN_WRITE_ONLY_FIELDS) {
       if (patch[key] !== undefined) (campaign.write_only as unknown as Record<string, unknown>)[key] = patch[key];
     }

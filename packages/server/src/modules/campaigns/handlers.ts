@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
-import { frequencyUpgrade, nextRunAt, normaliseSchedule, type Plan, refusalDetails } from '@siteaudit/schema/rules';
+import { frequencyUpgrade, nextRunAt, normaliseSchedule, normaliseSiteUrl, type Plan, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan as assertPlanLimit } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
@@ -44,6 +44,8 @@ function applyBody(services: Services, row: CampaignRow, body: CampaignInput, no
   for (const [field, value] of Object.entries(plain)) {
     if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
   }
+  // Kept as the project's URL is: scheme and host in lower case, no fragment.
+  if (plain.start_url !== undefined) next.start_url = normaliseSiteUrl(plain.start_url).href;
   if (http_user !== undefined) next.http_user_enc = http_user === null ? null : services.secrets.encrypt(http_user, `${row.id}:http_user`);
   if (http_password !== undefined) {
     next.http_password_enc = http_password === null ? null : services.secrets.encrypt(http_password, `${row.id}:http_password`);
