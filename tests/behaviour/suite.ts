@@ -205,6 +205,11 @@ export function behaviourSuite(setup: () => Target) {
         all.filter((i) => i.url === url && i.name === 'broken_internal_link'),
       );
       expect((await client.crawls.issues.list({ crawl: crawl.id, url: `${u.origin}/no-such-page` })).data).toEqual([]);
+      // One page's read takes a URL: text that is none is refused on the field, a URL no page has is 404.
+      const notAUrl = await client.crawls.pages.byUrl({ crawl: crawl.id, url: 'notaurl' }).catch((e: unknown) => e);
+      expect(notAUrl).toBeInstanceOf(ValidationError);
+      expect((notAUrl as ValidationError).errors?.url?.[0].code).toBe('invalid_url');
+      expect(await client.crawls.pages.byUrl({ crawl: crawl.id, url: `${u.origin}/no-such-page` }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
 
       // Labels beside codes, in the answer's language.
       const inLanguage = (language: 'fr' | 'en') => createClient({ baseUrl: target.baseUrl, token: target.token, language, retries: 0, fetch: target.fetch }).crawls.issues.summary({ crawl: crawl.id });
@@ -254,8 +259,8 @@ export function behaviourSuite(setup: () => Target) {
       const u = new URL(internal.url);
       const spelled = `${u.protocol.toUpperCase()}//${u.host.toUpperCase()}${u.pathname}${u.search}#section`;
       expect((await client.crawls.pages.byUrl({ crawl: crawl.id, url: spelled })).url).toBe(internal.url);
-      // A relative URL names no page: it is not resolved against the site.
-      expect(await client.crawls.pages.byUrl({ crawl: crawl.id, url: u.pathname }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+      // A relative URL is not resolved against the site: it is refused, as any text that is no absolute URL.
+      expect(await client.crawls.pages.byUrl({ crawl: crawl.id, url: u.pathname }).catch((e: unknown) => e)).toBeInstanceOf(ValidationError);
 
       const after = await client.projects.get({ project: project.id });
       expect(after.latest_completed_crawl?.id).toBe(crawl.id);

@@ -210,9 +210,21 @@ export const ListPagesQuery = PageQuery.extend({
   status: z.enum(PAGE_STATUS_FILTERS).optional(),
   internal: queryBoolean().optional().describe('`true`: internal pages only; `false`: external pages only'),
 });
-export const PageByUrlQuery = z.strictObject({ url: z.string().min(1).max(4096) });
+/** The URL of one page of a crawl: an absolute URL (422 otherwise), matched on its normalised form; a URL no page has is 404. */
+const PageUrl = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((v) => {
+    try {
+      return new URL(v) !== null;
+    } catch {
+      return false;
+    }
+  }, { message: 'Must be an absolute URL', params: { code: 'invalid_url', fr: 'Doit être une URL absolue' } });
+export const PageByUrlQuery = z.strictObject({ url: PageUrl });
 export const ListInlinksQuery = PageQuery.extend({
-  url: z.string().min(1).max(4096).describe('the linked page, matched on its normalised form as `pages/by-url`'),
+  url: PageUrl.describe('the linked page, matched on its normalised form as `pages/by-url`'),
 });
 
 /** Extension: one internal link to a page (docs/decisions/crawl-reads.md). */
