@@ -292,6 +292,10 @@ describe('without a SERP provider', () => {
     expect(data.status).toBe('pending');
     expect(data.keywords.every((k: any) => k.measured === false && k.position === null && k.search_volume === null)).toBe(true);
     expect(await bare.knex('keyword_checks').where({ project_id: project }).first('status', 'reason')).toEqual({ status: 'skipped', reason: 'serp_provider_unconfigured' });
+    // A check that measured nothing is not charged, and does not stand for the day's check.
+    const quotas = (await (await bare.call('GET', '/v1/usage', { token })).json()).data.quotas as { entitlement: string; used: number }[];
+    expect(quotas.filter((q) => q.entitlement.startsWith('positions.live') || q.entitlement === 'positions.monthly_spend').map((q) => q.used)).toEqual([0, 0]);
+    expect((await check(bare, token, project, 'a')).status).toBe(202);
 
     now = new Date('2025-03-11T00:00:00Z');
     await bare.server.jobs.idle();

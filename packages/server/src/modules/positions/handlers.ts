@@ -17,7 +17,7 @@ import { lockTeam } from '../team-lock.js';
 import { POSITIONS_CHECK, POSITIONS_KEYWORD_DATA } from './jobs.js';
 import { scheduleDaily } from './tracking-jobs.js';
 import { readPositions } from './read.js';
-import { LISTED, TRACKER_DEFAULTS, canonicalList, count, isListed, liveChecksSince, poolUsed, type TrackedKeywordRow } from './store.js';
+import { LISTED, TRACKER_DEFAULTS, canonicalList, count, isListed, liveChecksSince, poolUsed, type TrackedKeywordRow, UNCHARGED_CHECKS } from './store.js';
 import { transaction } from '../../store/retry.js';
 
 type PositionHandlers = Pick<Handlers, 'getPositions' | 'trackKeywords' | 'untrackKeywords' | 'pauseKeywords' | 'resumeKeywords' | 'checkKeyword'>;
@@ -170,7 +170,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         const rows = await rowsFor(trx, project.id, [keyword]);
         assertListed(rows, [keyword]);
         const checked = await count(
-          trx('keyword_checks').where({ project_id: project.id, keyword, date: today, kind: 'live' }).whereNot('status', 'failed'),
+          trx('keyword_checks').where({ project_id: project.id, keyword, date: today, kind: 'live' }).whereNotIn('status', UNCHARGED_CHECKS),
         );
         if (checked > 0) throw new ApiError('keywords.already_checked_today', { detail: refusalDetails.keywordCheckedToday(keyword, today) });
 

@@ -64,9 +64,15 @@ export function poolUsed(knex: Knex | Knex.Transaction, teamId: string): Promise
   return count(knex('tracked_keywords').where({ team_id: teamId, state: 'tracked' }));
 }
 
-/** Live checks that count against the quotas: failed ones were not the caller's doing and are not charged. */
+/**
+ * Checks that measured nothing, so are not charged and do not block another check that day: one
+ * the provider refused (`failed`), one no provider could run (`skipped`).
+ */
+export const UNCHARGED_CHECKS = ['failed', 'skipped'];
+
+/** Live checks that count against the quotas (UNCHARGED_CHECKS aside). */
 export function liveChecksSince(knex: Knex | Knex.Transaction, teamId: string, fromDay: string, toDay?: string): Promise<number> {
-  const q = knex('keyword_checks').where({ team_id: teamId, kind: 'live' }).andWhere('date', '>=', fromDay).whereNot('status', 'failed');
+  const q = knex('keyword_checks').where({ team_id: teamId, kind: 'live' }).andWhere('date', '>=', fromDay).whereNotIn('status', UNCHARGED_CHECKS);
   if (toDay) q.andWhere('date', '<=', toDay);
   return count(q);
 }
