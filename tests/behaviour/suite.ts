@@ -388,7 +388,7 @@ export function behaviourSuite(setup: () => Target) {
         tracked_keywords: 2,
         top3: 0,
         top10: 0,
-        visibility_percent: 0,
+        visibility_percent: null,
         improved: 0,
         declined: 0,
         entered: 0,

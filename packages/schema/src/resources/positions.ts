@@ -43,7 +43,7 @@ export const Positions = z
       tracked_keywords: z.int(),
       top3: z.int(),
       top10: z.int(),
-      visibility_percent: z.number(),
+      visibility_percent: z.number().nullable().describe('null while no keyword is measured'),
       improved: z.int(),
       declined: z.int(),
       entered: z.int(),

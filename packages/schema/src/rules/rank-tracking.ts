@@ -22,9 +22,13 @@ export function visibilityWeight(position: number | null): number {
   return CTR_CURVE_PERCENT[position - 1] / CTR_CURVE_PERCENT[0];
 }
 
-/** Mean weight over the measured keywords, in percent with two decimals; 0 when none is measured. */
-export function visibilityPercent(positions: readonly (number | null)[]): number {
-  if (positions.length === 0) return 0;
+/**
+ * Mean weight over the measured keywords, in percent with two decimals; null when none is
+ * measured (a mean of nothing, as `average_position` with nothing ranking: 0 would read as
+ * "measured, nothing on page one").
+ */
+export function visibilityPercent(positions: readonly (number | null)[]): number | null {
+  if (positions.length === 0) return null;
   const total = positions.reduce<number>((sum, p) => sum + visibilityWeight(p), 0);
   return Math.round((10_000 * total) / positions.length) / 100;
 }

@@ -3,7 +3,7 @@ import { positionMovement, readListedKeywords, visibilityPercent, type ListedKey
 
 describe('rank tracking', () => {
   it('weighs positions by the CTR curve, 0 past the first page', () => {
-    expect(visibilityPercent([])).toBe(0);
+    expect(visibilityPercent([])).toBeNull();
     expect(visibilityPercent([1])).toBe(100);
     expect(visibilityPercent([3])).toBe(38.6);
     expect(visibilityPercent([1, 11, null])).toBe(33.33);

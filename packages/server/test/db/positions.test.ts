@@ -56,7 +56,7 @@ describe('positions read before tracking', () => {
         tracked_keywords: 0,
         top3: 0,
         top10: 0,
-        visibility_percent: 0,
+        visibility_percent: null,
         improved: 0,
         declined: 0,
         entered: 0,
