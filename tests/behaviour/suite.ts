@@ -492,6 +492,11 @@ export function behaviourSuite(setup: () => Target) {
         expect(again.status, ifNoneMatch).toBe(304);
         expect(again.headers.get('x-request-cost')).toBe('0');
       }
+      // /v1/me and /v1/usage change on every call: they take no If-None-Match, `*` included.
+      for (const path of ['/v1/me', '/v1/usage']) {
+        const always = await fetch(`${target.baseUrl}${path}`, { headers: { ...auth, 'if-none-match': '*' } });
+        expect(always.status, path).toBe(200);
+      }
       const changed = await fetch(resource, { headers: { ...auth, 'if-none-match': 'W/"other"' } });
       expect(changed.status).toBe(200);
 

@@ -10,6 +10,7 @@ import { rewriteNullables } from './openapi-nullable.js';
 import { templatePath } from './operations.js';
 import { WEBHOOK_EVENT_PAYLOADS, WebhookEvent } from './resources/events.js';
 import { LOG_UPLOAD_TYPES } from './resources/logs.js';
+import { NEVER_NOT_MODIFIED } from './rules/conditional-requests.js';
 
 /** One tag per SDK group (`op.sdk[0]`), and one for the webhook events. */
 const TAGS: Record<string, string> = {
@@ -113,8 +114,6 @@ function withoutRepositoryPaths<T>(document: T): T {
  */
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
-/** Operations whose body changes on every call: an ETag could never match, so no 304. */
-const NEVER_NOT_MODIFIED = new Set<string>(['getMe', 'getUsage']);
 
 /** Where the catalogue's codes are described when no other base is given (docs/decisions/api-reference.md). */
 export const DEFAULT_DOCS_URL = 'https://siteaudit.dev/docs';

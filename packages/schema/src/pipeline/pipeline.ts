@@ -17,7 +17,7 @@ import type { Language } from '../errors.js';
 import { parseIdempotencyKey, requestFingerprintText } from '../rules/idempotency.js';
 import { rateLimitHeaders, rateLimitRefusal } from '../rules/rate-limits.js';
 import { checkInput } from '../rules/request-input.js';
-import { ifNoneMatchMatches } from '../rules/conditional-requests.js';
+import { ifNoneMatchMatches, NEVER_NOT_MODIFIED } from '../rules/conditional-requests.js';
 import { accessRefusal, planRefusal } from '../rules/gates.js';
 import type { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, parseJsonBody, toAnswer } from './answer.js';
@@ -155,7 +155,7 @@ export function createPipeline<C extends CallerFacts, S = unknown, R extends Pip
             : (answer.headers.ETag ?? (answer.body !== null ? ports.etag(binary(answer.body)) : undefined));
       if (etag) {
         answer.headers = { ...answer.headers, ETag: etag, 'Cache-Control': CACHE_CONTROL };
-        if (ifNoneMatchMatches(request.header('if-none-match'), etag)) {
+        if (!NEVER_NOT_MODIFIED.has(op.id) && ifNoneMatchMatches(request.header('if-none-match'), etag)) {
           if (answer.stream !== undefined) ports.discard?.(answer.stream);
           await ports.rateLimits.refund(caller.teamId, op.cost, now);
           const states = await ports.rateLimits.peek(caller.teamId, caller.plan, now);

@@ -14,5 +14,11 @@ export function ifNoneMatchMatches(header: string | null | undefined, etag: stri
   });
 }
 
+/**
+ * Operations whose body changes on every call (`/v1/me` and `/v1/usage` carry the rate limit's
+ * state): their ETag never matches, and `If-None-Match` is not read, `*` included, so never a 304.
+ */
+export const NEVER_NOT_MODIFIED: ReadonlySet<string> = new Set(['getMe', 'getUsage']);
+
 /** Every answer varies with these request headers: the caller (bearer token) and the language. */
 export const VARY = 'Authorization, Accept-Language';
