@@ -153,7 +153,8 @@ export function docsRouter(options: DocsOptions): express.Router {
       defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
     })(req as never, res as never, () => undefined);
   });
-  router.get('/v1', (req: Request, res: Response) => {
+  // With or without the trailing slash, as every path of the contract.
+  router.get(['/v1', '/v1/'], (req: Request, res: Response) => {
     const base = options.publicUrl() ?? req.baseUrl;
     res.json({
       name: 'Site Audit API',

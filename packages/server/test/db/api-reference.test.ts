@@ -40,14 +40,16 @@ describe('the served documentation', () => {
     expect(JSON.stringify(doc)).toContain('https://siteaudit.dev/docs/errors#not_found');
   });
 
-  it('answers GET /v1 with an index instead of 404', async () => {
-    const res = await fetch(`${h.url}/v1`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      name: 'Site Audit API',
-      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      links: { docs: `${h.url}/docs`, openapi: `${h.url}/openapi.json`, errors: 'https://siteaudit.dev/docs/errors', checks: 'https://siteaudit.dev/docs/checks' },
-    });
+  it('answers GET /v1 with an index instead of 404, with or without the trailing slash', async () => {
+    for (const path of ['/v1', '/v1/']) {
+      const res = await fetch(`${h.url}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(await res.json()).toEqual({
+        name: 'Site Audit API',
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        links: { docs: `${h.url}/docs`, openapi: `${h.url}/openapi.json`, errors: 'https://siteaudit.dev/docs/errors', checks: 'https://siteaudit.dev/docs/checks' },
+      });
+    }
   });
 
   it('lists every check of the catalogue on the checks page, with why and how to fix in both languages, linked from the reference', async () => {
