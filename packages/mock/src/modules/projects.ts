@@ -4,7 +4,7 @@
  */
 import { logsPillar } from './logs.js';
 import { type Project, type Scorecard } from '@siteaudit/schema';
-import { defaultCampaignBounds, firstFreeSlug, noComputation, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
+import { defaultCampaignBounds, defaultProjectName, firstFreeSlug, noComputation, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, empty, type BusinessMap, type MockEnv } from '../context.js';
 import type { MockDb, ProjectRecord } from '../db.js';
@@ -108,7 +108,7 @@ export const projectOperations: Pick<BusinessMap, 'listProjects' | 'createProjec
     assertPublicSite(env, site.href, 'url', language);
     const count = [...db.projects.values()].filter((p) => p.team_id === caller.team.id).length;
     assertWithinPlan(env.plans, caller.plan, 'projects.max', count + 1, 'plan_limit.projects');
-    const name = body.name ?? site.hostname;
+    const name = body.name ?? defaultProjectName(site);
     const project: ProjectRecord = {
       seq: nextSeq(db),
       id: env.random.uuid(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, PageQuery, Uuid } from '../common.js';
+import { PROJECT_NAME_MAX } from '../rules/project-setup.js';
 
 export const Project = z
   .object({
@@ -45,13 +46,13 @@ export const SiteUrl = z
 export const CreateProjectBody = z
   .strictObject({
     url: SiteUrl,
-    name: z.string().trim().min(1).max(120).nullable().optional(),
+    name: z.string().trim().min(1).max(PROJECT_NAME_MAX).nullable().optional(),
   })
   .meta({ id: 'CreateProjectBody' });
 
 export const UpdateProjectBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(120).optional(),
+    name: z.string().trim().min(1).max(PROJECT_NAME_MAX).optional(),
     url: SiteUrl.optional(),
   })
   .meta({ id: 'UpdateProjectBody' });

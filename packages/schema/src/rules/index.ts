@@ -139,7 +139,7 @@ export {
 } from './plans.js';
 export { buildProblem, fieldErrors, type FieldErrors, type Localized, type ProblemExtras, problemTypeBase } from './problem-bodies.js';
 export { refusalDetails } from './refusal-details.js';
-export { DEFAULT_CAMPAIGN_SETTINGS, defaultCampaignBounds, firstFreeSlug, normaliseSiteUrl, slugify } from './project-setup.js';
+export { DEFAULT_CAMPAIGN_SETTINGS, defaultCampaignBounds, defaultProjectName, firstFreeSlug, normaliseSiteUrl, slugify } from './project-setup.js';
 export {
   CTR_CURVE_PERCENT,
   type ListedKeyword,

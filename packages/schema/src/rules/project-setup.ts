@@ -11,6 +11,14 @@ export function normaliseSiteUrl(url: string): URL {
   return parsed;
 }
 
+/** The longest project name a caller may give. */
+export const PROJECT_NAME_MAX = 120;
+
+/** A project's name when none is given: its host name, cut to the longest name a caller may give. */
+export function defaultProjectName(site: URL): string {
+  return site.hostname.slice(0, PROJECT_NAME_MAX);
+}
+
 /** The name in lowercase ASCII, accents dropped, every other run of characters a dash: `Mon Été Café` → `mon-ete-cafe`. */
 export function slugify(text: string): string {
   const slug = text

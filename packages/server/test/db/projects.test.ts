@@ -45,6 +45,12 @@ describe('create', () => {
     expect(named.slug).toBe('mon-ete-cafe');
     const unnamed = (await (await create({ url: 'https://unnamed.example/', name: null })).json()).data;
     expect(unnamed.name).toBe('unnamed.example');
+    // A host longer than a name may be is cut to the longest name: the project can be renamed to it.
+    const host = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.example`;
+    const long = (await (await create({ url: `https://${host}/` })).json()).data;
+    expect(long.name).toBe(host.slice(0, 120));
+    expect(long.domain).toBe(host);
+    expect((await h.call('PATCH', `/v1/projects/${long.id}`, { body: { name: long.name } })).status).toBe(200);
   });
 
   it('keeps slugs unique within the team', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
+import { defaultProjectName, firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import { ApiError } from '../../http/errors.js';
@@ -44,7 +44,7 @@ export function projectHandlers(services: Services, { stopper: crawls, logs, exp
     async createProject(ctx, { body }) {
       const site = normaliseSiteUrl(body.url);
       await assertPublicSite(services.network, site.href, 'url', ctx.language);
-      const name = body.name ?? site.hostname;
+      const name = body.name ?? defaultProjectName(site);
       const plan = ctx.caller.plan;
       const row = await transaction(knex, async (trx) => {
         await lockTeam(trx, services.dialect, ctx.caller.teamId);
