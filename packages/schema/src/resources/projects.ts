@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DateTime, PageQuery, Uuid } from '../common.js';
-import { PROJECT_NAME_MAX } from '../rules/project-setup.js';
+
+/** The longest project name a caller may give. */
+export const PROJECT_NAME_MAX = 120;
 
 export const Project = z
   .object({

@@ -2,6 +2,7 @@
  * What creating a project sets up (docs/decisions/projects.md): its stored URL, its slug, and the
  * crawl budget of its default campaign.
  */
+import { PROJECT_NAME_MAX } from '../resources/projects.js';
 import type { Plan } from './plans.js';
 
 /** The site URL as stored: parsed (scheme and host lowercased, root path added), fragment dropped. */
@@ -10,9 +11,6 @@ export function normaliseSiteUrl(url: string): URL {
   parsed.hash = '';
   return parsed;
 }
-
-/** The longest project name a caller may give. */
-export const PROJECT_NAME_MAX = 120;
 
 /** A project's name when none is given: its host name, cut to the longest name a caller may give. */
 export function defaultProjectName(site: URL): string {
