@@ -127,13 +127,21 @@ export interface ScoredCheck {
 }
 
 /**
+ * The checks a pillar's score counts: its own categories, and for the technique pillar (the
+ * crawl's health score) the content checks too, its `content_checks` axis (docs/health-score.md).
+ */
+function scoredCategories(pillar: CrawlPillar): readonly string[] {
+  return pillar === 'technique' ? [...CRAWL_PILLAR_CATEGORIES.technique, ...CRAWL_PILLAR_CATEGORIES.contenu] : CRAWL_PILLAR_CATEGORIES[pillar];
+}
+
+/**
  * The points of its pillar's score a check's fix would win: the pillar's score computed (with
- * `healthScoreExact`, as the scorecard does) over its checks without this one, minus the score
- * with it, to one decimal. `pages` is the pillar's denominator (the crawl's scored pages). A
- * notice wins nothing: it costs nothing.
+ * `healthScoreExact`, as the scorecard does) over the checks it counts without this one, minus
+ * the score with them, to one decimal. `pages` is the pillar's denominator (the crawl's scored
+ * pages). A notice wins nothing: it costs nothing.
  */
 export function scorePointsWon(check: ScoredCheck, checks: readonly ScoredCheck[], pages: number): number {
-  const categories = CRAWL_PILLAR_CATEGORIES[pillarOf(check.category)] as readonly string[];
+  const categories = scoredCategories(pillarOf(check.category));
   const inPillar = checks.filter((c) => categories.includes(c.category));
   const input = (list: readonly ScoredCheck[]) => ({ pages, checks: list.map((c) => ({ severity: c.severity, pages: c.pages, site: isSiteWideCheck(c.name) })) });
   const now = healthScoreExact(input(inPillar));

@@ -75,8 +75,9 @@ describe('recommendations', () => {
       { name: 'robots_txt_missing', severity: 'info' as const, category: 'robots_sitemaps', pages: 1 },
       { name: 'title_missing', severity: 'error' as const, category: 'titles', pages: 100 },
     ];
-    // Technique: exp(−0.35·√0.25 − 0.12) → without http_4xx exp(−0.12); content checks do not count there.
-    const expected = Math.round((100 * Math.exp(-0.12) - 100 * Math.exp(-0.35 * 0.5 - 0.12)) * 10) / 10;
+    // Technique counts the content checks too (its content_checks axis, as the scorecard does):
+    // exp(−0.35·√0.25 − 0.12 − 0.35) → without http_4xx exp(−0.12 − 0.35).
+    const expected = Math.round((100 * Math.exp(-0.12 - 0.35) - 100 * Math.exp(-0.35 * 0.5 - 0.12 - 0.35)) * 10) / 10;
     expect(scorePointsWon(checks[0], checks, 100)).toBe(expected);
     expect(scorePointsWon(checks[2], checks, 100)).toBe(0);
     expect(scorePointsWon(checks[3], checks, 100)).toBe(Math.round((100 - 100 * Math.exp(-0.35)) * 10) / 10);

@@ -165,6 +165,17 @@ describe('scorecard', () => {
     expect(axis('links_images')).toMatchObject({ score: 83, factor: expect.closeTo(0.8254, 4) });
     expect(axis('content_checks')).toMatchObject({ score: 79, factor: expect.closeTo(0.7859, 4) });
     expect(pillar(card, 'contenu')).toMatchObject({ score: 79, computation: { exact: expect.closeTo(78.59, 2) } });
+
+    // The fix list's score points agree with this computation: fixing a check multiplies its
+    // pillar's score by exp(its cost), content checks counted in the technique pillar too.
+    const crawl = (await (await h.call('GET', `/v1/projects/${project.id}/crawls`)).json()).data[0];
+    const fixes = (await (await h.call('GET', `/v1/crawls/${crawl.id}/recommendations?limit=100`)).json()).data as { name: string; pillar: string; score_points: number }[];
+    const cost = (p: { axes: { checks: { name: string; cost: number }[] }[] }, name: string) => p.axes.flatMap((a) => a.checks).find((c) => c.name === name)!.cost;
+    const points = (p: { computation: { exact: number } }, c: number) => Math.round(p.computation.exact * (Math.exp(c) - 1) * 10) / 10;
+    expect(fixes.find((f) => f.name === 'http_page')!.score_points).toBe(points(technique, cost(technique, 'http_page')));
+    expect(fixes.find((f) => f.name === 'broken_image')!.score_points).toBe(points(technique, cost(technique, 'broken_image')));
+    const content = pillar(card, 'contenu');
+    expect(fixes.find((f) => f.name === 'title_missing')).toMatchObject({ pillar: 'contenu', score_points: points(content, cost(content, 'title_missing')) });
   });
 
   it('checks AI reachability through the API and scores it in content and GEO', async () => {
