@@ -92,7 +92,23 @@ const WebhookUrl = z
     },
     { message: WEBHOOK_URL_MESSAGE.en, params: { code: 'invalid_url', fr: WEBHOOK_URL_MESSAGE.fr } },
   )
-  .describe('An absolute https URL. http is accepted only by a server that allows private addresses (local development).');
+  // Credentials in the URL would be returned on every read and never sent: a receiver
+  // authenticates deliveries by their signature (docs/decisions/webhooks.md).
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return u.username === '' && u.password === '';
+      } catch {
+        return true;
+      }
+    },
+    {
+      message: 'Must not hold a user name or password: verify the signature of each delivery instead',
+      params: { code: 'invalid_url', fr: 'Ne doit contenir ni nom d’utilisateur ni mot de passe : vérifiez plutôt la signature de chaque livraison' },
+    },
+  )
+  .describe('An absolute https URL, without credentials. http is accepted only by a server that allows private addresses (local development).');
 
 // Duplicates are accepted and kept once, so the list's length is not capped at the number of types.
 const Events = z.array(z.enum(WEBHOOK_EVENTS)).min(1);

@@ -13,9 +13,13 @@ import { isLocalHostName } from '@siteaudit/schema/rules';
 
 export class AddressRefusedError extends Error {
   readonly code = 'refused_address';
-  /** Without `address`, the name did not resolve; `options.cause` then holds the lookup error. */
+  /**
+   * Without `address`, the name did not resolve; `options.cause` then holds the lookup error. The
+   * message never names the address: it reaches tenants (a crawl's error, its findings, exports),
+   * and an internal name's private address is the operator's to know (`address` is for logs).
+   */
   constructor(readonly host: string, readonly address?: string, options?: ErrorOptions) {
-    super(address === host ? `${host} is a local name` : address ? `${host} resolves to a non-public address (${address})` : `${host} cannot be resolved`, options);
+    super(address === host ? `${host} is a local name` : address ? `${host} resolves to a non-public address` : `${host} cannot be resolved`, options);
     this.name = 'AddressRefusedError';
   }
 }

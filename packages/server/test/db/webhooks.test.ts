@@ -80,6 +80,8 @@ describe('POST /v1/webhooks', () => {
       { url: 'ftp://127.0.0.1:9/', events: ['crawl.completed'] },
       { url: URL_A, events: ['crawl.completed'], secret: 'whsec_mine' },
       { url: URL_A, events: ['webhook.test'] },
+      // Credentials in the URL: returned on every read, never sent; the signature authenticates.
+      { url: URL_A.replace('://', '://user:secret@'), events: ['crawl.completed'] },
     ];
     for (const body of bodies) {
       const res = await t.create(body);

@@ -58,6 +58,10 @@ describe('createGuardedAgent', () => {
         await expect(request(url, { dispatcher: agent }), url).rejects.toBeInstanceOf(AddressRefusedError);
       }
       expect(receiver.connections()).toBe(before);
+      // The refusal names the host, never the private address it resolves to: tenants read it.
+      const refused = (await request(`http://pinned.test:${receiver.port}/`, { dispatcher: agent }).catch((e: unknown) => e)) as AddressRefusedError;
+      expect(refused.message).toBe('pinned.test resolves to a non-public address');
+      expect(refused.address).toBe('127.0.0.1');
     } finally {
       await agent.close();
     }
