@@ -3,19 +3,32 @@
  * per-project ceiling, the daily check quota, nor check a keyword twice a day.
  */
 import { randomUUID } from 'node:crypto';
+import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { dataForSeoStandIn } from '../../../../tests/support/provider-stand-ins.js';
+import { createDataForSeoSerp } from '../../src/providers/index.js';
+
+// A SERP provider (its stand-in): a check that measured nothing is not charged, so the quotas
+// are raced with checks that measure.
+const credentials = { login: 'api@example.test', password: 's3cret' };
+const msw = setupServer(...dataForSeoStandIn(credentials).handlers);
 
 let h: Harness;
 const now = new Date('2025-03-10T09:00:00Z');
 
 beforeAll(async () => {
+  msw.listen({ onUnhandledRequest: 'bypass' });
   h = await startHarness({
     clock: () => now,
     plans: { pro: { limits: { 'positions.tracked_keywords': 5, 'keywords.project_limit': 5, 'positions.live_checks_per_day': 2 } } },
+    providers: { serp: createDataForSeoSerp(credentials) },
   });
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  msw.close();
+});
 
 async function newProject(token: string): Promise<string> {
   const res = await h.call('POST', '/v1/projects', { token, body: { url: 'https://www.shop.test/' } });
