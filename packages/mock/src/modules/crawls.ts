@@ -251,6 +251,7 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
     // HTML pages as the server counts them (internal, 2xx, HTML; the server also leaves out
     // meta-refresh stubs, which the mock never generates), in all and per section: the template patterns' denominators.
     const html = crawl.page_records.filter((p) => p.is_internal && p.error_type === null && p.status_code !== null && p.status_code >= 200 && p.status_code < 300 && (p.content_type ?? '').includes('html'));
+    const htmlUrls = new Set(html.map((p) => p.url));
     const sections = new Map<string, number>();
     for (const p of html) sections.set(sectionOf(p.url) ?? '/', (sections.get(sectionOf(p.url) ?? '/') ?? 0) + 1);
     const list = [...groups.values()]
@@ -263,11 +264,13 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
           const found = top && templatePattern(pages, top, [...(byDetails.get(top.details) ?? [])], section);
           return found && { ...found, details: localiseIssueDetails(found.details, language) };
         };
-        const site = mayBeTemplate(html.length, urls.size) ? pattern(occurrences_, html.length, null) : null;
+        // Only occurrences on those HTML pages make a template (a 404 URL is no page of it).
+        const onPages = occurrences_.filter((i) => htmlUrls.has(i.url));
+        const site = mayBeTemplate(html.length, urls.size) ? pattern(onPages, html.length, null) : null;
         const templates = site
           ? [site]
           : [...sections]
-              .map(([section, n]) => pattern(occurrences_.filter((i) => sectionOf(i.url) === section), n, section))
+              .map(([section, n]) => pattern(onPages.filter((i) => sectionOf(i.url) === section), n, section))
               .filter((p): p is NonNullable<typeof p> => p !== null)
               .sort((a, b) => b.pages - a.pages)
               .slice(0, MAX_SECTION_PATTERNS);

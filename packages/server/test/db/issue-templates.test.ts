@@ -57,3 +57,31 @@ describe('template decisions of a section', () => {
     expect(summary.groups.find((g: { name: string }) => g.name === 'meta_refresh')).toMatchObject({ pages: 30 });
   });
 });
+
+describe('what a template is made of', () => {
+  it('counts only the HTML pages: broken targets linked from one page are no decision of the template', async () => {
+    // Six HTML pages; the home page links nine targets that answer 404. http_4xx is on nine URLs,
+    // more than half as many as the pages, but on none of them: those URLs are not pages of it.
+    const gone = Array.from({ length: 9 }, (_, i) => `/gone/g${i}`);
+    const pages = Array.from({ length: 5 }, (_, i) => `/a${i}`);
+    const nav = pages.map((p) => `<a href="${p}">${p}</a>`).join(' ');
+    const routes: Record<string, { body: string; type?: string }> = {
+      '/': { body: page({ body: `<main><h1>Home</h1><p>Welcome.</p>${nav} ${gone.map((p) => `<a href="${p}">${p}</a>`).join(' ')}</main>` }) },
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+    };
+    for (const p of pages) routes[p] = { body: page({ body: `<main><h1>Page ${p}</h1><p>Text.</p>${nav}</main>` }) };
+    const small = await serve(routes);
+    try {
+      const { campaign } = await projectWithCampaign(h, small.url);
+      const crawl = await crawlToSettled(h, campaign.id);
+      const summary = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues/summary`, { headers: { 'accept-language': 'en' } })).json()).data;
+      const group = (name: string) => summary.groups.find((g: { name: string }) => g.name === name);
+      expect(group('http_4xx')).toMatchObject({ pages: 9, templates: [] });
+      expect(group('broken_internal_link')).toMatchObject({ pages: 1, occurrences: 9, templates: [] });
+      // A decision that is on the pages still reads as one: the site is served over HTTP.
+      expect(group('http_page').templates).toEqual([expect.objectContaining({ scope: 'site', pages: 6, share: 1 })]);
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -56,8 +56,11 @@ async function templatesOf(knex: Knex, crawlId: string, name: string, pages: num
   const site = mayBeTemplate(html.total, pages);
   const candidates = [...html.sections].filter(([, n]) => n >= SECTION_MIN_PAGES && pages * 2 > SECTION_MIN_PAGES);
   if (!site && candidates.length === 0) return [];
+  // Only occurrences on those HTML pages make a template: a 404 URL or a PDF is no page of it
+  // (426 broken targets of one page read as "the site's template" otherwise).
   const rows = (await knex('crawl_issues')
     .where({ crawl_id: crawlId, name })
+    .whereIn('url_hash', htmlPagesOf(knex, crawlId).whereNull('redirect_url').select('url_hash'))
     .select('section', 'details')
     .countDistinct({ pages: 'url_hash' })
     .groupBy('section', 'details')
