@@ -243,7 +243,8 @@ export class HtmlAnalyser {
   private titleText: string | null = null;
   private heading: { level: number; text: string; imageAlt: boolean } | null = null;
   /** The open `<a href>`: its text, and whether something else names it (aria-label, title, an image alt). */
-  private anchorText: { href: string; text: string; named: boolean; label: string } | null = null;
+  /** The open link's text; `prose` once a word of it is outside <code> or <pre> (all inside: an identifier, never generic). */
+  private anchorText: { href: string; text: string; named: boolean; label: string; prose: boolean } | null = null;
   /** Hrefs whose text is already in `linkTexts`. */
   private readonly texted = new Set<string>();
   private jsonLd: string | null = null;
@@ -364,7 +365,7 @@ export class HtmlAnalyser {
         if (name === 'a' && a.href !== undefined && !a.href.trim().startsWith('#')) {
           const named = [a['aria-label'], a['aria-labelledby'], a.title].some((v) => v !== undefined && v.trim() !== '');
           const label = (a['aria-label'] ?? '').trim() || (a.title ?? '').trim();
-          this.anchorText = { href: a.href.trim(), text: '', named, label };
+          this.anchorText = { href: a.href.trim(), text: '', named, label, prose: false };
         }
         break;
       case 'img':
@@ -434,14 +435,14 @@ export class HtmlAnalyser {
       if (this.inMainArea) this.mainArea.heading(h);
       if (this.inBodyArea) this.bodyArea.heading(h);
     } else if (name === 'a' && this.anchorText) {
-      const { href, named, label } = this.anchorText;
+      const { href, named, label, prose } = this.anchorText;
       const text = squash(this.anchorText.text);
       this.anchorText = null;
       if (!this.texted.has(href) && this.texted.size < LINK_TEXT_CAP) {
         this.texted.add(href);
         this.facts.linkTexts.push({ href, text: (text || squash(label)).slice(0, INLINK_TEXT_MAX) });
       }
-      if (!named && text.length <= ANCHOR_TEXT_MAX * 2 && (text === '' || isGenericAnchor(text))) {
+      if (!named && text.length <= ANCHOR_TEXT_MAX * 2 && (text === '' || (prose && isGenericAnchor(text)))) {
         if (this.facts.shortAnchors.length < ANCHOR_CAP) this.facts.shortAnchors.push({ href, text });
         else this.facts.anchorsUnread++;
       }
@@ -465,7 +466,10 @@ export class HtmlAnalyser {
       return;
     }
     if (this.heading) this.heading.text += data;
-    if (this.anchorText && this.anchorText.text.length <= INLINK_TEXT_MAX * 2) this.anchorText.text += data;
+    if (this.anchorText && this.anchorText.text.length <= INLINK_TEXT_MAX * 2) {
+      this.anchorText.text += data;
+      if (!this.anchorText.prose && this.code === 0 && data.trim() !== '') this.anchorText.prose = true;
+    }
     if (this.ignored > 0 || !this.inBody) return;
     this.text += data;
     if (this.text.length > 64 * 1024) this.flush();

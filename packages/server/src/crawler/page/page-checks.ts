@@ -252,7 +252,7 @@ function anchors({ input, resolveLink }: PageFacts, add: Add): void {
     if (link === null || !link.internal) continue;
     const url = link.url;
     if (a.text === '') empty.push(url);
-    else if (isGenericAnchor(a.text)) generic.push({ text: a.text, url });
+    else if (isGenericAnchor(a.text, input.html.lang)) generic.push({ text: a.text, url });
   }
   // Past ANCHOR_CAP such links the analyser only counts them: the details say how many were not resolved.
   const unread = input.html.anchorsUnread;

@@ -141,7 +141,7 @@ const TRIGGERS: [string, () => string[]][] = [
   ['placeholder_text', () => names(html({ text: `Lorem ipsum dolor sit amet. ${prose('x')}` }))],
   ['charset_missing', () => names(html(), { headers: { ...CLEAN_HEADERS, 'content-type': 'text/html' } })],
   ['anchor_text_empty', () => names(html({ links: '<a href="/">home</a> <a href="/cart"><span class="icon"></span></a>' }))],
-  ['anchor_text_generic', () => names(html({ links: '<a href="/">home</a> <a href="/news/1">Lire la suite…</a>' }))],
+  ['anchor_text_generic', () => names(html({ links: '<a href="/">home</a> <a href="/news/1">Read more…</a>' }))],
   ['hreflang_invalid_code', () => names(html({ head: `<link rel="alternate" hreflang="en-UK" href="${URL_}"><link rel="alternate" hreflang="x-default" href="${URL_}">` }))],
   ['hreflang_duplicate_lang', () => names(html({ head: `<link rel="alternate" hreflang="fr" href="${URL_}"><link rel="alternate" hreflang="fr" href="https://shop.example/fr"><link rel="alternate" hreflang="x-default" href="${URL_}">` }))],
   ['x_content_type_options_missing', () => names(html(), { headers: without('x-content-type-options') })],
@@ -250,7 +250,8 @@ describe('page-level checks', () => {
 
   it('details the new findings with the shared templates', () => {
     const details = (source: string, over: Partial<PageInput> = {}) => Object.fromEntries(audit(source, over).findings.map((f) => [f.name, f.details]));
-    expect(details(html({ links: '<a href="/">home</a> <a href="/a">click here</a> <a href="/b">Lire la suite</a>' })).anchor_text_generic).toBe(
+    // No language declared: both languages' lists.
+    expect(details(html({ lang: null, links: '<a href="/">home</a> <a href="/a">click here</a> <a href="/b">Lire la suite</a>' })).anchor_text_generic).toBe(
       '2 link(s) with generic text: "click here" → https://shop.example/a, "Lire la suite" → https://shop.example/b',
     );
     expect(details(html({ head: '<script type="application/ld+json">{"@type":"Product","name":"W"}</script>' })).schema_product_incomplete).toBe('Product without offers | review | aggregateRating');
@@ -270,6 +271,19 @@ describe('page-level checks', () => {
     expect(findings('https://shop.example/Foo-Bar/')).toContain('url_uppercase');
     expect(isLocaleSegment('pt-BR') && isLocaleSegment('zh-Hans') && !isLocaleSegment('Shoes') && !isLocaleSegment('en_US')).toBe(true);
     expect(urlHygiene('https://shop.example/en-US/Shoes').find((f) => f.name === 'url_uppercase')?.details).toBe('uppercase letters in /en-US/Shoes');
+  });
+
+  it("judges an anchor text in the page's language, and never an identifier in code", () => {
+    const generic = (lang: string | null, links: string) => audit(html({ lang, links: `<a href="/">home</a> ${links}` })).findings.find((f) => f.name === 'anchor_text_generic')?.details ?? null;
+    // "suite" and "plus" are generic in French; on an English page, an index term and an operator.
+    expect(generic('en', '<a href="/grammar#suite">suite</a> <a href="/ops#plus">plus</a>')).toBeNull();
+    expect(generic('fr-FR', '<a href="/blog/1">Lire la suite</a>')).toBe('1 link(s) with generic text: "Lire la suite" → https://shop.example/blog/1');
+    expect(generic('fr', '<a href="/a">here</a>')).toBeNull();
+    expect(generic('de', '<a href="/a">here</a> <a href="/b">plus</a>')).toBe('2 link(s) with generic text: "here" → https://shop.example/a, "plus" → https://shop.example/b');
+    // A link whose words are all code names its target: `continue`, `PLUS`.
+    expect(generic('en', '<a href="/stmts#continue"><code class="xref"><span class="pre">continue</span></code></a> <pre><a href="/t#more">more</a></pre>')).toBeNull();
+    // A word outside code makes it prose again.
+    expect(generic('en', '<a href="/a"><code>see</code> more</a> <a href="/b">Continue</a>')).toBe('2 link(s) with generic text: "see more" → https://shop.example/a, "Continue" → https://shop.example/b');
   });
 
   it('judges every anchor of a page, and says how many it could not resolve past its cap', () => {
