@@ -12,7 +12,7 @@ const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty',
 
 export function hostileInputSuite(setup: () => Seeded) {
   let t: Seeded;
-  const call = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) => {
+  const call = async (method: string, path: string, init: { body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {}) => {
     const response = await fetch(`${t.baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${t.token}`, 'accept-language': 'en', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
@@ -80,6 +80,32 @@ export function hostileInputSuite(setup: () => Seeded) {
       const before = (await call('GET', webhook)).body.data.description;
       expectFields(await call('PATCH', webhook, { body: JSON.stringify({ description: '\u0000' }) }), ['description']);
       expect((await call('GET', webhook)).body.data.description).toBe(before);
+    });
+
+    it('refuses a body that is no UTF-8 with 400, a lone surrogate with 422 on its field, and stores nothing', async () => {
+      const before = await projectCount();
+      // "café" written in Latin-1: é is the byte 0xE9, no UTF-8.
+      const latin1 = Buffer.concat([Buffer.from(`{"url":${JSON.stringify(t.site)},"name":"caf`), Buffer.from([0xe9]), Buffer.from('"}')]);
+      const answer = await call('POST', '/v1/projects', { body: new Uint8Array(latin1) });
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('request.malformed_json');
+      expectFields(await call('POST', '/v1/projects', { body: `{"url":${JSON.stringify(t.site)},"name":"a\\ud800b"}` }), ['name']);
+      expectFields(await call('POST', '/v1/projects', { body: `{"url":${JSON.stringify(t.site)},"name":"\\udc00"}` }), ['name']);
+      expect(await projectCount()).toBe(before);
+      // A surrogate pair is one character like any other, stored and answered as sent.
+      const rocket = await call('POST', '/v1/projects', { body: `{"url":${JSON.stringify(t.site)},"name":"launch \\ud83d\\ude80"}` });
+      expect(rocket.status).toBe(201);
+      expect(rocket.body.data.name).toBe('launch \u{1F680}');
+      expect((await call('GET', `/v1/projects/${rocket.body.data.id}`)).body.data.name).toBe('launch \u{1F680}');
+      expect((await call('DELETE', `/v1/projects/${rocket.body.data.id}`)).status).toBe(204);
+    });
+
+    it('names at most 100 fields of a body of 60,000 unknown keys', async () => {
+      const body = JSON.stringify(Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, 1])));
+      const answer = await call('POST', '/v1/projects', { body });
+      expect(answer.status).toBe(422);
+      expect(Object.keys(answer.body.errors)).toHaveLength(100);
+      expect(answer.body.errors.k0).toEqual([{ code: 'unknown_field', message: 'Unknown field' }]);
     });
 
     it('refuses a body nested half a million arrays deep with a 422 on body, not a 500', async () => {

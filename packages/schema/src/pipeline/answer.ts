@@ -8,12 +8,17 @@ export const DEFAULT_PAGE_SIZE = 25;
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const JSON_TYPE = /^application\/([a-z.+-]*\+)?json\s*(;|$)/i;
 
-/** The JSON body of a request, undefined when empty; 415 when not JSON, 400 when malformed. */
-export function parseJsonBody(text: string | undefined, contentType: string | undefined): unknown {
-  if (text === undefined || text.length === 0) return undefined;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The JSON body of a request, undefined when empty; 415 when not JSON, 400 when malformed, bytes
+ * that are no UTF-8 included (RFC 8259 §8.1: they were read as U+FFFD and stored so).
+ */
+export function parseJsonBody(body: Uint8Array | string | undefined, contentType: string | undefined): unknown {
+  if (body === undefined || body.length === 0) return undefined;
   if (!JSON_TYPE.test(contentType ?? '')) throw new ApiError('request.unsupported_media_type');
   try {
-    return JSON.parse(text);
+    return JSON.parse(typeof body === 'string' ? body : UTF8.decode(body));
   } catch {
     throw new ApiError('request.malformed_json');
   }

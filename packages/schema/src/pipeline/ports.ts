@@ -19,8 +19,8 @@ export interface PipelineRequest {
   query: Record<string, unknown>;
   /** A request header by lower-case name. */
   header(name: string): string | undefined;
-  /** The body's text, undefined when empty; read only for operations with a body. */
-  body(): Promise<string | undefined> | string | undefined;
+  /** The body's bytes (or text), undefined when empty; read only for operations with a body. */
+  body(): Promise<Uint8Array | string | undefined> | Uint8Array | string | undefined;
   /** The body as the transport streams it, for an upload operation (`upload` in operations.ts). */
   upload?(): unknown;
   requestId: string;

@@ -168,7 +168,7 @@ export {
   type RateWindowState,
   rateWindowStates,
 } from './rate-limits.js';
-export { checkInput, type InputCheck, nulPaths } from './request-input.js';
+export { checkInput, type InputCheck, loneSurrogatePaths, nulPaths } from './request-input.js';
 export { allowedMethods, decodePathParams, matchOperation } from './routing.js';
 export { DEFAULT_SCHEDULE_TIME, nextRunAt, normaliseSchedule, type StoredSchedule } from './schedule.js';
 export {

@@ -63,11 +63,21 @@ export type FieldErrors = Record<string, { code: string; message: string }[]>;
  * reported on its own path so the caller sees which field was refused. Paths are prefixed by
  * where the value came from only for the query (`query.limit` would leak our structure, so no).
  */
+/** Fields a 422 names at most: the first ones, in the order found; a caller fixes them and meets the rest. */
+export const MAX_FIELD_ERRORS = 100;
+
 export function fieldErrors(issues: readonly z.core.$ZodIssue[], language: Language): FieldErrors {
   // Keys are the caller's field names: a plain object would answer `constructor` with its own.
   const out = Object.create(null) as FieldErrors;
+  let fields = 0;
   const add = (path: string, code: string, message: string) => {
-    (out[path || '_'] ??= []).push({ code, message });
+    const key = path || '_';
+    if (!(key in out)) {
+      // A body of 100,000 unknown keys would be answered with all of them (6 MB).
+      if (fields >= MAX_FIELD_ERRORS) return;
+      fields++;
+    }
+    (out[key] ??= []).push({ code, message });
   };
   for (const issue of issues) {
     const base = issue.path.map(String).join('.');

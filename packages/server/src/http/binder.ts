@@ -185,7 +185,7 @@ function pipelineRequest(req: IncomingMessage, res: ServerResponse, params: Reco
     },
     body: () => {
       const raw = (req as IncomingMessage & { body?: unknown }).body;
-      return raw && Buffer.isBuffer(raw) && raw.length > 0 ? raw.toString('utf8') : undefined;
+      return raw && Buffer.isBuffer(raw) && raw.length > 0 ? raw : undefined;
     },
     upload: () => req,
     requestId: res.getHeader('X-Request-Id') as string,
