@@ -183,6 +183,10 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const secret = await serverSecret(db.knex, options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY);
   const plans = resolvePlans(options.plans);
   const logger = resolveLogger(options.logger);
+  if (!(options.secretKey ?? process.env.SITEAUDIT_SECRET_KEY)) {
+    // The key then sits beside what it encrypts: a copy of the database decrypts crawl credentials.
+    logger.warn('no secret key (SITEAUDIT_SECRET_KEY): webhook secrets and crawl credentials are encrypted with a key kept in the database itself; set one in production (docs/deployment.md)');
+  }
   const metrics = options.metrics ? createMetrics(db.knex) : null;
   const metricsPort = typeof options.metrics === 'object' ? options.metrics : null;
 

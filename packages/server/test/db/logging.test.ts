@@ -124,3 +124,31 @@ describe('secrets never reach the log', () => {
     expect(own[0]).not.toMatch(/sa_live_|whsec_|p-1|u-1/);
   });
 });
+
+describe('the secret key', () => {
+  it('warns at start-up when none is configured, and not when one is', async () => {
+    const warned: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+          const entry = JSON.parse(line) as { level: number; msg: string };
+          if (entry.level === 40) warned.push(entry.msg);
+        }
+        done();
+      },
+    });
+    const saved = process.env.SITEAUDIT_SECRET_KEY;
+    delete process.env.SITEAUDIT_SECRET_KEY;
+    try {
+      const keyless = await startHarness({ secretKey: undefined, logger: pino(loggerOptions('info'), sink) });
+      await keyless.close();
+      expect(warned.filter((m) => m.includes('SITEAUDIT_SECRET_KEY'))).toHaveLength(1);
+      warned.length = 0;
+      const keyed = await startHarness({ logger: pino(loggerOptions('info'), sink) });
+      await keyed.close();
+      expect(warned.filter((m) => m.includes('SITEAUDIT_SECRET_KEY'))).toEqual([]);
+    } finally {
+      if (saved !== undefined) process.env.SITEAUDIT_SECRET_KEY = saved;
+    }
+  });
+});
