@@ -7,6 +7,20 @@ export const DateTime = z.iso.datetime();
 /** Plain dates are YYYY-MM-DD. */
 export const PlainDate = z.iso.date();
 
+/**
+ * False when a URL holds a user name or a password (`https://user:pw@host/`); true for any other
+ * text, a URL or not (whether it is one is another rule's to say). Credentials in a URL the API
+ * stores would be returned on every read.
+ */
+export function withoutCredentials(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true;
+  }
+}
+
 export const Severity = z.enum(['error', 'warning', 'info']).meta({ id: 'Severity' });
 export type Severity = z.infer<typeof Severity>;
 

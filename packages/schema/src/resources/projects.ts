@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, PageQuery, Uuid } from '../common.js';
+import { DateTime, PageQuery, Uuid, withoutCredentials } from '../common.js';
 
 /** The longest project name a caller may give. */
 export const PROJECT_NAME_MAX = 120;
@@ -33,14 +33,7 @@ export const SiteUrl = z
   }, { message: 'Must be an absolute http or https URL', params: { code: 'invalid_url', fr: 'Doit être une URL http ou https absolue' } })
   // A site's URL is public: credentials in it would be shown to every reader and never sent
   // (the crawler takes them from the campaign's http_user and http_password).
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.username === '' && u.password === '';
-    } catch {
-      return true;
-    }
-  }, {
+  .refine(withoutCredentials, {
     message: 'Must not hold a user name or password: set http_user and http_password on the campaign',
     params: { code: 'invalid_url', fr: 'Ne doit contenir ni nom d’utilisateur ni mot de passe : renseignez http_user et http_password sur la campagne' },
   });

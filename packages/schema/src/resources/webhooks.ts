@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, PageQuery, Uuid } from '../common.js';
+import { DateTime, PageQuery, Uuid, withoutCredentials } from '../common.js';
 import { WEBHOOK_URL_MESSAGE } from '../rules/webhooks.js';
 
 /** Event types a subscription may list (docs/decisions/webhooks.md). `webhook.test` is sent only by the test call. */
@@ -94,20 +94,10 @@ const WebhookUrl = z
   )
   // Credentials in the URL would be returned on every read and never sent: a receiver
   // authenticates deliveries by their signature (docs/decisions/webhooks.md).
-  .refine(
-    (v) => {
-      try {
-        const u = new URL(v);
-        return u.username === '' && u.password === '';
-      } catch {
-        return true;
-      }
-    },
-    {
-      message: 'Must not hold a user name or password: verify the signature of each delivery instead',
-      params: { code: 'invalid_url', fr: 'Ne doit contenir ni nom d’utilisateur ni mot de passe : vérifiez plutôt la signature de chaque livraison' },
-    },
-  )
+  .refine(withoutCredentials, {
+    message: 'Must not hold a user name or password: verify the signature of each delivery instead',
+    params: { code: 'invalid_url', fr: 'Ne doit contenir ni nom d’utilisateur ni mot de passe : vérifiez plutôt la signature de chaque livraison' },
+  })
   .describe('An absolute https URL, without credentials. http is accepted only by a server that allows private addresses (local development).');
 
 // Duplicates are accepted and kept once, so the list's length is not capped at the number of types.
