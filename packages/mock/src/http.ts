@@ -10,6 +10,7 @@ import {
   IDEMPOTENCY_KEY_RETENTION_MS,
   VARY,
   decodePathParams,
+  inflatesTooMuch,
   matchOperation,
   pickLanguage,
   rateLimitHeaders,
@@ -211,6 +212,11 @@ async function readUpload(request: Request): Promise<MockUpload | undefined> {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       pieces.push(next.value);
       size += next.value.byteLength;
+      // A gzip bomb: read no further (the server's bound, rules/log-inflation.ts).
+      if (inflatesTooMuch(size, raw.byteLength)) {
+        await reader.cancel();
+        return { raw, text: '', digest, inflationExceeded: true };
+      }
     }
   } catch {
     cut = true;

@@ -6,7 +6,7 @@
  * IPv4 prefixes; any other claim is unverified.
  */
 import { type BotFamily, type Scorecard, type LogDayStat, type LogImport } from '@siteaudit/schema';
-import { createLogAggregator, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, logInsights, logPillar, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
+import { createLogAggregator, INFLATION_FAILED, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, logInsights, logPillar, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, empty, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
@@ -37,6 +37,8 @@ export interface MockUpload {
   digest: string;
   /** Set when the gzip stream stopped before its end: the bytes of text it gave. */
   inflatedBytes?: number;
+  /** Set when the gzip stream inflated past the bound (rules/log-inflation.ts): the import fails. */
+  inflationExceeded?: boolean;
 }
 
 /**
@@ -85,6 +87,11 @@ function parse(projectId: string, id: string, upload: MockUpload, now: Date): { 
     created_at: iso(now),
     finished_at: iso(now.getTime() + PARSE_MS),
   };
+  // A gzip bomb fails, keeping nothing, as on the server.
+  if (upload.inflationExceeded) {
+    const nothing = { format: null, lines: { read: 0, kept: 0, refused: 0 }, refusals: [], human_hits: 0, bot_hits: 0, period: null, truncation: null };
+    return { parsed: { ...parsed, ...nothing, status: 'failed', error: INFLATION_FAILED }, urls: [], days: [] };
+  }
   return { parsed, urls, days };
 }
 

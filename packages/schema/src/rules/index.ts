@@ -108,6 +108,7 @@ export {
   type VerifiedOperator,
 } from './logs.js';
 export { createLogAggregator, type LogAggregator, mergeAggregates, REFUSAL_SAMPLES } from './log-aggregator.js';
+export { INFLATION_FAILED, INFLATION_LIMIT, inflatesTooMuch, MAX_INFLATION_RATIO } from './log-inflation.js';
 export {
   addDays,
   dayStartOf,

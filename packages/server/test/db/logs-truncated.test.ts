@@ -78,3 +78,23 @@ describe('a gzip cut in the middle', () => {
     expect(imp).toMatchObject({ status: 'completed', lines: { read: 2, kept: 2, refused: 0 }, truncation: null });
   });
 });
+
+describe('a gzip bomb', () => {
+  it('fails at once, with the reason, keeping nothing: a megabyte inflating to hundreds of megabytes is no access log', async () => {
+    // 310 MiB of zeros: about 310 KB compressed, 1,000 times its size inflated (the limit: 300
+    // times, past the first MiB sent). One line, so the parse spends nothing on it but inflating.
+    const bomb = gzipSync(Buffer.alloc(310 * 1024 * 1024), { level: 9 });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const imp = await importOf(bomb);
+    expect(imp).toMatchObject({ status: 'failed', lines: { read: 0, kept: 0, refused: 0 }, human_hits: 0, bot_hits: 0 });
+    expect(imp.error).toMatch(/^log_import\.inflation_limit: The file inflates to more than 300 times its size/);
+  });
+
+  it('reads a log that compresses as logs do, however large its ratio within the limit', async () => {
+    // 20,000 lines as a server writes them, compressed as hard as gzip can: read whole.
+    const text = log();
+    const imp = await importOf(gzipSync(text, { level: 9 }));
+    expect(imp).toMatchObject({ status: 'completed', lines: { read: 20_000, kept: 20_000 } });
+  });
+});
+

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogDayStat, LogFinding, LogUrlStat } from '@siteaudit/schema';
-import { createLogJoin, limitUpgrade, refusalDetails, withinLimit } from '@siteaudit/schema/rules';
+import { createLogJoin, INFLATION_FAILED, INFLATION_LIMIT, limitUpgrade, refusalDetails, withinLimit } from '@siteaudit/schema/rules';
 import { assertIncluded, type Upload } from '@siteaudit/schema/pipeline';
 import type { Handlers, ReceivedUpload } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
@@ -177,6 +177,14 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
         // rows then fail their foreign key): not a failure, and nothing is kept.
         if (parses.stopped(row.id) || !(await knex('log_imports').where({ id: row.id }).first('id'))) {
           await rm(file, { force: true });
+          return;
+        }
+        // A gzip bomb fails at once: another attempt would inflate it again to the same end.
+        if (error instanceof Error && error.message.startsWith(INFLATION_LIMIT)) {
+          log.warn({ import: row.id, project: row.project_id, reason: error.message }, 'log import refused');
+          await rm(file, { force: true });
+          await clearImportRows(knex, row.id);
+          await knex('log_imports').where({ id: row.id }).update({ status: 'failed', error: INFLATION_FAILED, file_key: null, finished_at: services.clock().toISOString() });
           return;
         }
         throw error;

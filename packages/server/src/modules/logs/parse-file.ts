@@ -4,11 +4,11 @@
  * chunk and the aggregate, never the file.
  */
 import { createReadStream, type ReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { createLogAggregator, type LogAggregator } from '@siteaudit/schema/rules';
+import { createLogAggregator, INFLATION_LIMIT, inflatesTooMuch, type LogAggregator } from '@siteaudit/schema/rules';
 import { publishedRangeCheck } from './bot-ranges.js';
 
 /** A line longer than this is refused (and not held): no access log line comes near it. */
@@ -46,7 +46,7 @@ interface Inflated {
  * goes straight on to `stream`, whose reader may be slow) and backpressure is applied to the
  * file read instead. Any other gzip error (corrupt data) fails the parse.
  */
-function inflate(raw: ReadStream): Inflated {
+function inflate(raw: ReadStream, size: number): Inflated {
   const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
   const stream = new PassThrough({ highWaterMark: 4 * CHUNK_BYTES });
   const out: Inflated = { stream, bytes: 0, cut: false };
@@ -67,6 +67,9 @@ function inflate(raw: ReadStream): Inflated {
   });
   gunzip.on('data', (chunk: Buffer) => {
     out.bytes += chunk.length;
+    // A gzip bomb: the parse fails with the bound's code (rules/log-inflation.ts), against the
+    // file's whole size, as the mock counts it.
+    if (inflatesTooMuch(out.bytes, size)) return stream.destroy(new Error(`${INFLATION_LIMIT}: more than ${out.bytes} bytes of text from a file of ${size}`));
     if (!stream.write(chunk)) {
       outFull = true;
       flow();
@@ -102,7 +105,7 @@ export interface Pause {
 export async function parseLogFile(file: string, aggregator: LogAggregator = createLogAggregator(publishedRangeCheck()), pause?: Pause): Promise<LogAggregator> {
   const { addRange } = aggregator;
   const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const inflated = (await isGzip(file)) ? inflate(raw) : null;
+  const inflated = (await isGzip(file)) ? inflate(raw, (await stat(file)).size) : null;
   const source = inflated?.stream ?? raw;
   const decoder = new StringDecoder('utf8');
   let rest = '';
