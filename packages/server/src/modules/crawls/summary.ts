@@ -57,10 +57,12 @@ async function templatesOf(knex: Knex, crawlId: string, name: string, pages: num
   const candidates = [...html.sections].filter(([, n]) => n >= SECTION_MIN_PAGES && pages * 2 > SECTION_MIN_PAGES);
   if (!site && candidates.length === 0) return [];
   // Only occurrences on those HTML pages make a template: a 404 URL or a PDF is no page of it
-  // (426 broken targets of one page read as "the site's template" otherwise).
+  // (426 broken targets of one page read as "the site's template" otherwise). A correlated
+  // EXISTS looks each issue's page up by its unique key; an IN over the crawl's pages would
+  // build a million-entry list per check on a large crawl.
   const rows = (await knex('crawl_issues')
     .where({ crawl_id: crawlId, name })
-    .whereIn('url_hash', htmlPagesOf(knex, crawlId).whereNull('redirect_url').select('url_hash'))
+    .whereExists(htmlPagesOf(knex, crawlId).whereNull('redirect_url').whereRaw('crawl_pages.url_hash = crawl_issues.url_hash').select(knex.raw('1')))
     .select('section', 'details')
     .countDistinct({ pages: 'url_hash' })
     .groupBy('section', 'details')
