@@ -569,7 +569,11 @@ export function behaviourSuite(setup: () => Target) {
         expect(Math.round(exact)).toBe(p.score);
         for (const axis of p.axes.filter((a) => a.weight > 0)) {
           expect(axis.factor!).toBeCloseTo(Math.exp(-axis.checks.reduce((sum, c) => sum + c.weight * Math.sqrt(c.share), 0)), 12);
-          for (const c of axis.checks) expect(c.share).toBeCloseTo(c.site ? 1 : c.pages / p.computation.scored_pages!, 12);
+          for (const c of axis.checks) {
+            // Each share is of the pages its check judges: every scored URL, or the HTML pages among them.
+            expect([p.computation.scored_pages, p.computation.html_pages]).toContain(c.judged_pages);
+            expect(c.share).toBeCloseTo(c.site ? 1 : c.pages / c.judged_pages, 12);
+          }
         }
       }
       expect(scorecard.pillars[0].score).not.toBeNull();

@@ -1,5 +1,5 @@
 import type { CrawledPage, IssueOccurrence, IssueSummary, PageSpeedResult } from '@siteaudit/schema';
-import { checksAxis, CONTENT_AXES, contentAxes, noComputation, productComputation, type ScoreData, TECHNIQUE_AXES, techniqueAxes } from '@siteaudit/schema/rules';
+import { auditedData, checksAxis, CONTENT_AXES, contentAxes, noComputation, productComputation, type ScoreData, TECHNIQUE_AXES, techniqueAxes } from '@siteaudit/schema/rules';
 import type { ExportLanguage, ExportSource, HealthPoint, ReportPillar } from '../../packages/server/src/reports/index.js';
 
 /**
@@ -125,9 +125,10 @@ export function samplePageSpeed(): PageSpeedResult {
 const TECHNIQUE = [...TECHNIQUE_AXES] as string[];
 const CONTENT = [...CONTENT_AXES] as string[];
 
-/** The checks behind the sample scorecard: 200 scored pages, the synthetic catalogue's checks. */
+/** The checks behind the sample scorecard: 200 scored URLs, 180 of them HTML pages, the synthetic catalogue's checks. */
 export const SCORE_DATA: ScoreData = {
   pages: 200,
+  htmlPages: 180,
   checks: [
     { name: 'broken_internal_link', severity: 'error', category: 'http', pages: 6 },
     { name: 'http_5xx', severity: 'error', category: 'http', pages: 2 },
@@ -150,11 +151,12 @@ export function sampleScorecard(): ReportPillar[] {
   };
   const technique = techniqueAxes(SCORE_DATA, 61.4);
   const content = contentAxes(SCORE_DATA, false).axes;
-  const accessibility = [checksAxis('axe_fetched_html', { pages: 180, checks: [{ name: 'a11y_color-contrast', severity: 'warning', category: 'accessibility', pages: 2 }] }, ['accessibility'])];
+  const audited = auditedData(180, [{ name: 'a11y_color-contrast', severity: 'warning', category: 'accessibility', pages: 2 }]);
+  const accessibility = [checksAxis('axe_fetched_html', audited, ['accessibility'])];
   return [
-    pillar({ key: 'technique', status: 'measured', blocked_reason: null, categories: TECHNIQUE, axes: technique, computation: productComputation(technique, SCORE_DATA.pages) }),
-    pillar({ key: 'contenu', status: 'measured', blocked_reason: 'ai_reachability_not_checked', categories: CONTENT, axes: content, computation: productComputation(content, SCORE_DATA.pages) }),
-    pillar({ key: 'accessibilite', status: 'measured', blocked_reason: null, categories: ['accessibility'], axes: accessibility, computation: productComputation(accessibility, 180) }),
+    pillar({ key: 'technique', status: 'measured', blocked_reason: null, categories: TECHNIQUE, axes: technique, computation: productComputation(technique, SCORE_DATA) }),
+    pillar({ key: 'contenu', status: 'measured', blocked_reason: 'ai_reachability_not_checked', categories: CONTENT, axes: content, computation: productComputation(content, SCORE_DATA) }),
+    pillar({ key: 'accessibilite', status: 'measured', blocked_reason: null, categories: ['accessibility'], axes: accessibility, computation: productComputation(accessibility, audited) }),
     pillar({ key: 'acquisition', status: 'not_measured', blocked_reason: 'search_console_not_linked', categories: [], axes: [], as_of: null }),
     pillar({ key: 'logs', status: 'unavailable', available: false, blocked_reason: 'log_exploration_unavailable', categories: [], axes: [], as_of: null }),
   ];

@@ -163,8 +163,8 @@ const pillar = (key: string, score: number | null, status: string) => ({
   version: 1,
   as_of: score === null ? null : AT,
   blocked_reason: status === 'unavailable' ? 'search_console_unconfigured' : null,
-  axes: score === null ? [] : [{ key: 'indexability', score, weight: 1, factor: score / 100, checks: [{ name: 'noindex', severity: 'error', pages: 3, site: false, share: 0.03, weight: 0.35, cost: 0.35 * Math.sqrt(0.03) }] }],
-  computation: { method: 'product', scored_pages: score === null ? null : 100, exact: score },
+  axes: score === null ? [] : [{ key: 'indexability', score, weight: 1, factor: score / 100, checks: [{ name: 'noindex', severity: 'error', pages: 3, judged_pages: 100, site: false, share: 0.03, weight: 0.35, cost: 0.35 * Math.sqrt(0.03) }] }],
+  computation: { method: 'product', scored_pages: score === null ? null : 100, html_pages: score === null ? null : 100, exact: score },
 });
 
 const scorecard = {

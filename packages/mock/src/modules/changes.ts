@@ -25,7 +25,7 @@ import {
   type RegressionThreshold,
 } from '@siteaudit/schema/rules';
 import type { CampaignRecord, CrawlRecord } from '../db.js';
-import { crawlPillarScores } from './scores.js';
+import { crawlPillarScores, crawlScoredPages } from './scores.js';
 
 export type StoredChanges = Omit<CrawlChangesSummary, 'crawl_id'>;
 export interface CrawlComparison {
@@ -182,7 +182,7 @@ export function recommendationsOf(crawl: CrawlRecord, language: Language): Recom
     group.urls.add(pageKey(issue.url));
     groups.set(issue.name, group);
   }
-  const scoredPages = crawl.page_records.filter((p) => p.is_internal && !p.protection).length;
+  const scoredPages = crawlScoredPages(crawl);
   const scored = [...groups.values()].map(({ issue, urls }) => ({ name: issue.name, severity: issue.severity, category: issue.category, pages: urls.size }));
   return [...groups.values()]
     .map(({ issue, occurrences, urls }) => ({
@@ -193,7 +193,7 @@ export function recommendationsOf(crawl: CrawlRecord, language: Language): Recom
       pillar: pillarOf(issue.category),
       pages: urls.size,
       occurrences,
-      impact: recommendationImpact({ name: issue.name, severity: issue.severity, category: issue.category, pages: urls.size, scoredPages }),
+      impact: recommendationImpact({ name: issue.name, severity: issue.severity, category: issue.category, pages: urls.size, scoredPages: scoredPages.pages }),
       score_points: scorePointsWon({ name: issue.name, severity: issue.severity, category: issue.category, pages: urls.size }, scored, scoredPages),
       advice: fixFor(issue.name, issue.category, language),
     }))

@@ -2,12 +2,18 @@
  * The crawl pillars of a crawl, as the scorecard shows them and the changes compare them
  * (projects.ts, changes.ts): a leaf, so that neither imports the other.
  */
-import { contentAxes, productComputation, type ScoreData, type ScorecardAxis, scoreOf, techniqueAxes } from '@siteaudit/schema/rules';
+import { contentAxes, isHtmlPage, productComputation, type ScoreData, type ScorecardAxis, type ScoredPages, scoreOf, techniqueAxes } from '@siteaudit/schema/rules';
 import type { CrawlRecord } from '../db.js';
+
+/** The scored pages of a crawl (docs/health-score.md): internal URLs, challenge pages aside, and of them the HTML pages answering 2xx. */
+export function crawlScoredPages(crawl: CrawlRecord): ScoredPages {
+  const scored = crawl.page_records.filter((p) => p.is_internal && !p.protection);
+  return { pages: scored.length, htmlPages: scored.filter((p) => isHtmlPage(p)).length };
+}
 
 /**
  * A crawl's checks as the health formula counts them (docs/health-score.md): the pages each check
- * fired on, over the scored pages (internal, challenge pages aside), as the server's scorecard.
+ * fired on, over the scored pages, as the server's scorecard.
  */
 export function crawlScoreData(crawl: CrawlRecord): ScoreData {
   const byCheck = new Map<string, { name: string; severity: ScoreData['checks'][number]['severity']; category: string; urls: Set<string> }>();
@@ -17,12 +23,14 @@ export function crawlScoreData(crawl: CrawlRecord): ScoreData {
     byCheck.set(issue.name, entry);
   }
   return {
-    pages: crawl.page_records.filter((p) => p.is_internal && !p.protection).length,
+    ...crawlScoredPages(crawl),
     checks: [...byCheck.values()].map(({ urls, ...check }) => ({ ...check, pages: urls.size })),
   };
 }
 
 const okPages = (crawl: CrawlRecord) => crawl.page_records.filter((p) => p.is_internal && p.status_code !== null && p.status_code >= 200 && p.status_code < 300).length;
+
+const NONE_SCORED: ScoredPages = { pages: 0, htmlPages: 0 };
 
 /** The crawl pillars' axes and unrounded scores; null scores without an internal page answering 2xx. The mock never checks AI reachability nor measures PageSpeed. */
 export function crawlPillarAxes(crawl: CrawlRecord) {
@@ -31,8 +39,8 @@ export function crawlPillarAxes(crawl: CrawlRecord) {
   const technique = techniqueAxes(data, null);
   const content: ScorecardAxis[] = contentAxes(data, false).axes;
   return {
-    technique: { axes: technique, computation: productComputation(technique, ok ? data.pages : 0) },
-    contenu: { axes: content, computation: productComputation(content, ok ? data.pages : 0) },
+    technique: { axes: technique, computation: productComputation(technique, ok ? data : NONE_SCORED) },
+    contenu: { axes: content, computation: productComputation(content, ok ? data : NONE_SCORED) },
   };
 }
 

@@ -16,9 +16,15 @@ export const ScoreCheck = z
   .object({
     name: z.string().describe('The check (issue name), as in the issues of the crawl'),
     severity: Severity,
-    pages: z.int().min(0).describe('Scored pages the check fired on (all of them for a site-wide check)'),
-    site: z.boolean().describe('A site-wide check: it counts with share 1'),
-    share: z.number().min(0).max(1).describe('pages / scored pages, 1 for a site-wide check'),
+    pages: z.int().min(0).describe('Pages the check fired on, as the issues and the fix list count them (a site-wide check: the file or URL it was found on)'),
+    judged_pages: z
+      .int()
+      .min(0)
+      .describe(
+        'The pages the check judges, its share’s denominator: every scored URL for a check of URLs (statuses, redirects, robots.txt, sitemap entries, the link graph) or site-wide, the HTML pages answering 2xx for a check of a page’s content',
+      ),
+    site: z.boolean().describe('A site-wide check: it concerns every page, and counts with share 1'),
+    share: z.number().min(0).max(1).describe('pages / judged_pages, 1 for a site-wide check'),
     weight: z.number().min(0).describe('0.35 for an error, 0.12 for a warning, 0 for a notice'),
     cost: z.number().min(0).describe('weight × √share: the check multiplies the score by exp(−cost)'),
   })
@@ -47,7 +53,8 @@ export const ScorecardAxis = z
 export const ScoreComputation = z
   .object({
     method: z.enum(SCORE_METHODS),
-    scored_pages: z.int().min(0).nullable().describe('`product` pillars: the pages the shares are computed on'),
+    scored_pages: z.int().min(0).nullable().describe('`product` pillars: the internal URLs scored, what a check of URLs is a share of'),
+    html_pages: z.int().min(0).nullable().describe('`product` pillars: of them, the HTML pages answering 2xx, what a check of a page’s content is a share of'),
     exact: z.number().min(0).max(100).nullable().describe('The score before rounding, recomputed from the axes'),
   })
   .meta({ id: 'ScoreComputation' });

@@ -145,6 +145,6 @@ const ROWS: Partial<Record<CheckName, CheckScopeRow>> = {
 
 /** The scope row of every check of the catalogue. */
 export function checkScope(name: CheckName): CheckScopeRow {
-  const def = CHECKS[name] as (typeof CHECKS)[CheckName] & { scope?: 'site' };
-  return ROWS[name] ?? (def.scope === 'site' ? SITE : PAGE);
+  const def = CHECKS[name] as (typeof CHECKS)[CheckName] & { basis?: 'site' | 'url' };
+  return ROWS[name] ?? (def.basis === 'site' ? SITE : PAGE);
 }

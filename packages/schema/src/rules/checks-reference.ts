@@ -16,6 +16,8 @@ export interface CheckReferenceRow {
   category: CheckCategory;
   /** Reported once for the site rather than per page. */
   site: boolean;
+  /** Judges any internal URL (its share is of every scored URL), not an HTML page's content. */
+  url: boolean;
   what: { fr: string; en: string };
   why: { fr: string; en: string };
   fix: { fr: string; en: string };
@@ -38,8 +40,8 @@ export const CATEGORY_TITLES: Record<CheckCategory, { fr: string; en: string }> 
 
 export function checkReference(): CheckReferenceRow[] {
   return (Object.keys(CHECKS) as CheckName[]).map((name) => {
-    const def = CHECKS[name] as (typeof CHECKS)[CheckName] & { scope?: 'site' };
-    return { name, severity: def.severity, category: def.category, site: def.scope === 'site', what: def.label, why: CHECK_GUIDE[name].why, fix: CHECK_GUIDE[name].fix };
+    const def = CHECKS[name] as (typeof CHECKS)[CheckName] & { basis?: 'site' | 'url' };
+    return { name, severity: def.severity, category: def.category, site: def.basis === 'site', url: def.basis === 'url', what: def.label, why: CHECK_GUIDE[name].why, fix: CHECK_GUIDE[name].fix };
   });
 }
 
@@ -52,7 +54,9 @@ export function checksMarkdown(): string {
     '<!-- Generated from the catalogue (packages/schema/src/rules: issue-catalogue.ts, check-guide.ts, check-thresholds.ts) by `npm run docs:checks`. Do not edit by hand. -->',
     '',
     `${rows.length} checks, plus the axe-core accessibility rules (\`a11y_<rule>\`, with check_accessibility: impact critical → error, serious → warning, moderate and minor → info). ` +
-      'Severities: **error**, **warning**, **info** (info never lowers the health score, docs/health-score.md). Checks marked *site* are reported once for the whole site. ' +
+      'Severities: **error**, **warning**, **info** (info never lowers the health score, docs/health-score.md). Checks marked *site* are reported once for the whole site; ' +
+      'checks marked *URL* judge any internal URL the crawl recorded (its status, its redirects, its robots.txt or sitemap entry, its links in), and the score takes their share of every scored URL; ' +
+      'the others judge the content of an HTML page answering 2xx, and the score takes their share of those pages. ' +
       'Each check: what it finds, why it matters, how to fix it (English, then French).',
     '',
   ];
@@ -61,7 +65,7 @@ export function checksMarkdown(): string {
     lines.push(`## ${CATEGORY_TITLES[category].en}`, '', '| Check | Severity | What | Why it matters | How to fix |', '| --- | --- | --- | --- | --- |');
     for (const r of rows.filter((x) => x.category === category)) {
       const cell = (t: { fr: string; en: string }) => `${md(t.en)}<br>*${md(t.fr)}*`;
-      lines.push(`| \`${r.name}\`${r.site ? ' (site)' : ''} | ${r.severity} | ${cell(r.what)} | ${cell(r.why)} | ${cell(r.fix)} |`);
+      lines.push(`| \`${r.name}\`${r.site ? ' (site)' : r.url ? ' (URL)' : ''} | ${r.severity} | ${cell(r.what)} | ${cell(r.why)} | ${cell(r.fix)} |`);
     }
     lines.push('');
   }

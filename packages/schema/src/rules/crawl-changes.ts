@@ -6,8 +6,8 @@
  */
 import type { Severity } from '../common.js';
 import type { CrawlChangesSummary } from '../resources/changes.js';
-import { CHECKS } from './issue-catalogue.js';
-import { healthScoreExact } from './health-score.js';
+import { CHECKS, type CheckBasis } from './issue-catalogue.js';
+import { healthScoreExact, type ScoredPages } from './health-score.js';
 import { ACCESSIBILITY_PREFIX } from './fix-advice.js';
 import { CRAWL_PILLAR_CATEGORIES, CRAWL_PILLARS, type CrawlPillar } from './crawl-pillars.js';
 
@@ -92,7 +92,15 @@ export const IMPACT_PILLAR_WEIGHTS: Record<CrawlPillar, number> = { technique: 1
 
 /** A check counts on every scored page when it concerns the site as a whole (robots.txt, sitemaps…), as in the health score. */
 export function isSiteWideCheck(name: string): boolean {
-  return (CHECKS as Record<string, { scope?: string }>)[name]?.scope === 'site';
+  return checkBasis(name) === 'site';
+}
+
+/**
+ * What a check judges (issue-catalogue.ts, `CheckBasis`): the site, any URL, or an HTML page, as
+ * are the checks left unmarked and the accessibility findings (a rule run on an HTML page).
+ */
+export function checkBasis(name: string): CheckBasis {
+  return (CHECKS as Record<string, { basis?: CheckBasis }>)[name]?.basis ?? 'page';
 }
 
 /**
@@ -137,13 +145,13 @@ function scoredCategories(pillar: CrawlPillar): readonly string[] {
 /**
  * The points of its pillar's score a check's fix would win: the pillar's score computed (with
  * `healthScoreExact`, as the scorecard does) over the checks it counts without this one, minus
- * the score with them, to one decimal. `pages` is the pillar's denominator (the crawl's scored
- * pages). A notice wins nothing: it costs nothing.
+ * the score with them, to one decimal. `scored` are the crawl's scored pages, the shares'
+ * denominators. A notice wins nothing: it costs nothing.
  */
-export function scorePointsWon(check: ScoredCheck, checks: readonly ScoredCheck[], pages: number): number {
+export function scorePointsWon(check: ScoredCheck, checks: readonly ScoredCheck[], scored: ScoredPages): number {
   const categories = scoredCategories(pillarOf(check.category));
   const inPillar = checks.filter((c) => categories.includes(c.category));
-  const input = (list: readonly ScoredCheck[]) => ({ pages, checks: list.map((c) => ({ severity: c.severity, pages: c.pages, site: isSiteWideCheck(c.name) })) });
+  const input = (list: readonly ScoredCheck[]) => ({ ...scored, checks: list.map((c) => ({ severity: c.severity, pages: c.pages, basis: checkBasis(c.name) })) });
   const now = healthScoreExact(input(inPillar));
   const fixed = healthScoreExact(input(inPillar.filter((c) => c.name !== check.name)));
   if (now === null || fixed === null) return 0;

@@ -3,8 +3,9 @@
  *
  *   score = 100 × exp(−Σ_checks weight(severity) × √share)
  *
- * where `share` is the fraction of scored internal pages on which the check fires (1 for
- * site-wide checks such as robots.txt), weight(error) = 0.35, weight(warning) = 0.12 and
+ * where `share` is the fraction of the pages a check judges on which it fires: of every scored
+ * internal URL for a check of URLs (statuses, redirects), of the HTML pages answering 2xx for a
+ * check of a page's content, 1 for a site-wide check such as robots.txt; weight(error) = 0.35, weight(warning) = 0.12 and
  * weight(info) = 0, so info never lowers the score. The square root is concave: the last
  * instances of a check weigh the most, so fixing every instance of one check raises the score
  * more than the same number of fixes scattered over checks that stay open.
@@ -12,24 +13,50 @@
  * The server's crawler scores its crawls with it and the mock its generated findings.
  */
 import type { Severity } from '../common.js';
+import type { CheckBasis } from './issue-catalogue.js';
 
 export const SEVERITY_WEIGHTS: Record<Severity, number> = { error: 0.35, warning: 0.12, info: 0 };
 
-export interface ScoreInput {
-  /** Internal pages the share is computed on (protection pages excluded). */
+/** The pages a crawl's checks are judged on (docs/health-score.md, "Formula"). */
+export interface ScoredPages {
+  /** Every internal URL recorded, protection pages excluded: what a `url` check is a share of. */
   pages: number;
-  /** One entry per check that fired: pages affected (ignored when `site`). */
-  checks: { severity: Severity; pages: number; site?: boolean }[];
+  /** Of them, the HTML pages answering 2xx: what a `page` check is a share of. */
+  htmlPages: number;
+}
+
+/**
+ * An HTML page answering 2xx, the pages whose content the crawler reads: internal, fetched
+ * without error (a challenge page is one), a 2xx status, a content type naming HTML. The server
+ * counts the same rows in SQL (`htmlPagesOf`).
+ */
+export function isHtmlPage(page: { is_internal: boolean; error_type: string | null; status_code: number | null; content_type: string | null }): boolean {
+  const { status_code: status, content_type: type } = page;
+  return page.is_internal && page.error_type === null && status !== null && status >= 200 && status < 300 && type !== null && /html/i.test(type);
+}
+
+export interface ScoreInput extends ScoredPages {
+  /** One entry per check that fired: pages affected (ignored for a `site` check). */
+  checks: { severity: Severity; pages: number; basis: CheckBasis }[];
+}
+
+/** The pages a check of `basis` is a share of (a site-wide check: every scored URL, share 1). */
+export function judgedPages(basis: CheckBasis, scored: ScoredPages): number {
+  return basis === 'page' ? scored.htmlPages : scored.pages;
+}
+
+/** A check's share: its pages over the pages it judges, within [0, 1]; 1 for a site-wide check, 0 with nothing judged. */
+export function checkShare(basis: CheckBasis, pages: number, scored: ScoredPages): number {
+  if (basis === 'site') return 1;
+  const of = judgedPages(basis, scored);
+  return of > 0 ? Math.min(1, Math.max(0, pages / of)) : 0;
 }
 
 /** The unrounded score; null without pages. */
 export function healthScoreExact(input: ScoreInput): number | null {
   if (input.pages <= 0) return null;
   let penalty = 0;
-  for (const c of input.checks) {
-    const share = c.site ? 1 : Math.min(1, Math.max(0, c.pages / input.pages));
-    penalty += SEVERITY_WEIGHTS[c.severity] * Math.sqrt(share);
-  }
+  for (const c of input.checks) penalty += SEVERITY_WEIGHTS[c.severity] * Math.sqrt(checkShare(c.basis, c.pages, input));
   return 100 * Math.exp(-penalty);
 }
 
@@ -37,7 +64,7 @@ export function healthScoreExact(input: ScoreInput): number | null {
  * The published score: an integer, as scorecard pillars are (docs/decisions/scorecard.md).
  *
  * @example
- * healthScore({ pages: 100, checks: [{ severity: 'error', pages: 100 }] }); // 70
+ * healthScore({ pages: 100, htmlPages: 100, checks: [{ severity: 'error', pages: 100, basis: 'page' }] }); // 70
  */
 export function healthScore(input: ScoreInput): number | null {
   const exact = healthScoreExact(input);

@@ -34,6 +34,7 @@ export {
   HEALTH_DROP_WARNING,
   IMPACT_PILLAR_WEIGHTS,
   IMPACT_SEVERITY_WEIGHTS,
+  checkBasis,
   isSiteWideCheck,
   notComparedSummary,
   pillarOf,
@@ -51,9 +52,9 @@ export { cursorBinding } from './cursors.js';
 export { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, type ExportFileFormat, exportFilename, isExportableCrawl } from './exports.js';
 export { ACCESSIBILITY_PREFIX, axisFix, fixFor, whyFor } from './fix-advice.js';
 export { accessRefusal, planRefusal, type Refusal } from './gates.js';
-export { healthScore, healthScoreExact, maxCheckLoss, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
+export { checkShare, healthScore, healthScoreExact, isHtmlPage, judgedPages, maxCheckLoss, type ScoredPages, type ScoreInput, SEVERITY_WEIGHTS } from './health-score.js';
 export { canonicalJson, IDEMPOTENCY_KEY_RETENTION_MS, parseIdempotencyKey, requestFingerprintText } from './idempotency.js';
-export { type CheckCategory, type CheckDefinition, type CheckName, CHECKS, SEVERITY_RANK, bySummaryOrder } from './issue-catalogue.js';
+export { type CheckBasis, type CheckCategory, type CheckDefinition, type CheckName, CHECKS, SEVERITY_RANK, bySummaryOrder } from './issue-catalogue.js';
 export { isKnownIssueDetail, localiseIssueDetails } from './issue-details.js';
 export { CRAWL_ERROR_MESSAGES, localiseCrawlError, siteUnreachableError, type CrawlErrorCode } from './crawl-error-text.js';
 export { canonicalKeyword } from './keywords.js';
@@ -176,6 +177,7 @@ export {
   checksAxis,
   CONTENT_AXES,
   contentAxes,
+  auditedData,
   meanAxes,
   meanComputation,
   noComputation,

@@ -4,8 +4,8 @@
  * machine names: stored with each occurrence, used by filters, exports and comparisons between
  * crawls; never rename one.
  *
- * `scope: 'site'` marks checks about the site as a whole (robots.txt, sitemap, llms.txt): the
- * health score counts them as affecting every page (docs/health-score.md).
+ * `basis` says what a check judges (`CheckBasis`): the site, any URL, or (unmarked) an HTML page;
+ * the health score takes each check's share of those (docs/health-score.md).
  */
 import type { Severity } from '../common.js';
 import { THRESHOLDS as T } from './check-thresholds.js';
@@ -14,8 +14,20 @@ export interface CheckDefinition {
   severity: Severity;
   category: CheckCategory;
   label: { fr: string; en: string };
-  scope?: 'site';
+  basis?: CheckBasis;
 }
+
+/**
+ * What a check judges, and so what its share is of (docs/health-score.md, "Formula"):
+ * - `site`: the site as a whole (robots.txt, sitemaps, llms.txt): share 1;
+ * - `url`: any internal URL the crawl recorded, whatever it answered (statuses, redirects,
+ *   robots.txt blocks, sitemap entries, the link graph), or a resource's own URL (an image too
+ *   large): a share of every scored URL;
+ * - `page` (no basis given): an HTML page answering 2xx, the only pages its content is read on
+ *   (titles, headings, links, images, structured data…): a share of those pages, so that 404s and
+ *   PDFs do not dilute it.
+ */
+export type CheckBasis = 'site' | 'url' | 'page';
 
 export type CheckCategory =
   | 'http'
@@ -35,8 +47,8 @@ const E = 'error' as const;
 const W = 'warning' as const;
 const I = 'info' as const;
 
-function check(severity: Severity, category: CheckCategory, en: string, fr: string, scope?: 'site'): CheckDefinition {
-  return scope ? { severity, category, label: { fr, en }, scope } : { severity, category, label: { fr, en } };
+function check(severity: Severity, category: CheckCategory, en: string, fr: string, basis?: 'site' | 'url'): CheckDefinition {
+  return basis ? { severity, category, label: { fr, en }, basis } : { severity, category, label: { fr, en } };
 }
 
 /** 50000 → 50,000 (en) or 50 000 (fr), the same on every runtime (toLocaleString follows ICU's data). */
@@ -46,20 +58,20 @@ function thousands(n: number, separator: string): string {
 
 export const CHECKS = {
   // HTTP and redirects
-  http_5xx: check(E, 'http', 'Server error (5xx)', 'Erreur serveur (5xx)'),
-  http_4xx: check(E, 'http', 'Internal page answers 4xx', 'Page interne en erreur 4xx'),
-  fetch_failed: check(E, 'http', 'Timeout or connection failure', 'Délai dépassé ou échec de connexion'),
+  http_5xx: check(E, 'http', 'Server error (5xx)', 'Erreur serveur (5xx)', 'url'),
+  http_4xx: check(E, 'http', 'Internal page answers 4xx', 'Page interne en erreur 4xx', 'url'),
+  fetch_failed: check(E, 'http', 'Timeout or connection failure', 'Délai dépassé ou échec de connexion', 'url'),
   broken_internal_link: check(E, 'http', 'Broken internal link', 'Lien interne cassé'),
   broken_external_link: check(W, 'http', 'Broken external link', 'Lien externe cassé'),
-  redirect_loop: check(E, 'http', 'Redirect loop', 'Boucle de redirections'),
-  redirect_chain: check(W, 'http', 'Redirect chain of more than one hop', 'Chaîne de redirections de plus d’un saut'),
+  redirect_loop: check(E, 'http', 'Redirect loop', 'Boucle de redirections', 'url'),
+  redirect_chain: check(W, 'http', 'Redirect chain of more than one hop', 'Chaîne de redirections de plus d’un saut', 'url'),
   link_to_redirect: check(W, 'http', 'Internal link to a redirect', 'Lien interne vers une redirection'),
-  temporary_redirect: check(I, 'http', 'Temporary redirect (302/307)', 'Redirection temporaire (302/307)'),
+  temporary_redirect: check(I, 'http', 'Temporary redirect (302/307)', 'Redirection temporaire (302/307)', 'url'),
   meta_refresh: check(W, 'http', 'Meta refresh redirect', 'Redirection par balise meta refresh'),
   http_page: check(E, 'http', 'Page served over HTTP', 'Page servie en HTTP'),
   mixed_content: check(W, 'http', 'Mixed content on an HTTPS page', 'Contenu mixte sur une page HTTPS'),
-  redirect_to_http: check(W, 'http', 'HTTPS URL redirects to HTTP', 'URL HTTPS redirigée vers HTTP'),
-  redirect_external: check(I, 'http', 'Internal URL redirects to another host', 'URL interne redirigée vers un autre hôte'),
+  redirect_to_http: check(W, 'http', 'HTTPS URL redirects to HTTP', 'URL HTTPS redirigée vers HTTP', 'url'),
+  redirect_external: check(I, 'http', 'Internal URL redirects to another host', 'URL interne redirigée vers un autre hôte', 'url'),
   http_not_redirected: check(W, 'http', 'HTTP version of the site not redirected to HTTPS', 'Version HTTP du site non redirigée vers HTTPS', 'site'),
   internal_link_to_http: check(W, 'http', 'HTTPS page links to internal HTTP URLs', 'Page HTTPS avec des liens internes en HTTP'),
   soft_404: check(W, 'http', 'Soft 404: a “not found” page answering 200', 'Soft 404 : page « introuvable » qui répond 200'),
@@ -83,8 +95,8 @@ export const CHECKS = {
 
   // Indexability and robots
   noindex: check(W, 'indexability', 'Noindex (meta tag or X-Robots-Tag)', 'Noindex (balise meta ou X-Robots-Tag)'),
-  blocked_by_robots: check(W, 'indexability', 'Blocked by robots.txt', 'Bloquée par le robots.txt'),
-  orphan_page: check(W, 'indexability', 'Orphan page: no click path from the start URL (only in a sitemap, or linked only from such pages)', 'Page orpheline : aucun chemin de clics depuis l’URL de départ (seulement dans un sitemap, ou liée seulement depuis de telles pages)'),
+  blocked_by_robots: check(W, 'indexability', 'Blocked by robots.txt', 'Bloquée par le robots.txt', 'url'),
+  orphan_page: check(W, 'indexability', 'Orphan page: no click path from the start URL (only in a sitemap, or linked only from such pages)', 'Page orpheline : aucun chemin de clics depuis l’URL de départ (seulement dans un sitemap, ou liée seulement depuis de telles pages)', 'url'),
   deep_page: check(I, 'indexability', `Click depth over ${T.maxDepth}`, `Profondeur de clic supérieure à ${T.maxDepth}`),
   dead_end_page: check(I, 'indexability', 'Dead-end page: no outgoing links', 'Page sans issue : aucun lien sortant'),
   meta_robots_in_body: check(W, 'indexability', 'Meta robots in <body>', 'Meta robots dans le <body>'),
@@ -93,7 +105,7 @@ export const CHECKS = {
   x_robots_tag_directives: check(I, 'indexability', 'X-Robots-Tag header restricts search engines', 'En-tête X-Robots-Tag restreignant les moteurs'),
   robots_nosnippet: check(I, 'indexability', 'Snippets forbidden (nosnippet or max-snippet:0)', 'Extraits interdits (nosnippet ou max-snippet:0)'),
   noindex_with_canonical: check(W, 'indexability', 'Noindex page with a canonical to another URL', 'Page noindex avec une canonique vers une autre URL'),
-  single_inlink: check(I, 'indexability', 'Page with a single incoming internal link', 'Page avec un seul lien interne entrant'),
+  single_inlink: check(I, 'indexability', 'Page with a single incoming internal link', 'Page avec un seul lien interne entrant', 'url'),
 
   // Canonicals
   canonical_to_error: check(E, 'canonicals', 'Canonical to a 4xx/5xx page', 'Canonique vers une page en 4xx/5xx'),
@@ -117,12 +129,12 @@ export const CHECKS = {
   sitemap_missing: check(I, 'robots_sitemaps', 'No XML sitemap', 'Aucun sitemap XML', 'site'),
   sitemap_not_in_robots: check(I, 'robots_sitemaps', 'Sitemap not listed in robots.txt', 'Sitemap non déclaré dans le robots.txt', 'site'),
   // Named before the split below; now only the URLs answering 4xx/5xx or nothing (docs/decisions/checks-catalogue.md).
-  sitemap_bad_url: check(W, 'robots_sitemaps', 'Sitemap lists a URL answering 4xx/5xx or nothing', 'Le sitemap liste une URL en 4xx/5xx ou sans réponse'),
-  sitemap_redirect: check(W, 'robots_sitemaps', 'Sitemap lists a redirect', 'Le sitemap liste une redirection'),
+  sitemap_bad_url: check(W, 'robots_sitemaps', 'Sitemap lists a URL answering 4xx/5xx or nothing', 'Le sitemap liste une URL en 4xx/5xx ou sans réponse', 'url'),
+  sitemap_redirect: check(W, 'robots_sitemaps', 'Sitemap lists a redirect', 'Le sitemap liste une redirection', 'url'),
   sitemap_noindex: check(W, 'robots_sitemaps', 'Sitemap lists a noindex page', 'Le sitemap liste une page noindex'),
   sitemap_non_canonical: check(W, 'robots_sitemaps', 'Sitemap lists a non-canonical URL', 'Le sitemap liste une URL non canonique'),
-  sitemap_blocked: check(W, 'robots_sitemaps', 'Sitemap lists a URL blocked by robots.txt', 'Le sitemap liste une URL bloquée par le robots.txt'),
-  not_in_sitemap: check(I, 'robots_sitemaps', 'Indexable page missing from the sitemap', 'Page indexable absente du sitemap'),
+  sitemap_blocked: check(W, 'robots_sitemaps', 'Sitemap lists a URL blocked by robots.txt', 'Le sitemap liste une URL bloquée par le robots.txt', 'url'),
+  not_in_sitemap: check(I, 'robots_sitemaps', 'Indexable page missing from the sitemap', 'Page indexable absente du sitemap', 'url'),
   sitemap_too_large: check(W, 'robots_sitemaps', `Sitemap over ${thousands(T.sitemapMaxUrls, ',')} URLs or 50 MB`, `Sitemap de plus de ${thousands(T.sitemapMaxUrls, '\u00a0')} URL ou 50 Mo`, 'site'),
   sitemap_invalid: check(W, 'robots_sitemaps', 'Sitemap that is not a sitemap XML document', 'Sitemap qui n’est pas un document XML de sitemap', 'site'),
   sitemap_foreign_url: check(W, 'robots_sitemaps', 'Sitemap lists URLs of another host', 'Le sitemap liste des URL d’un autre hôte', 'site'),
@@ -163,7 +175,7 @@ export const CHECKS = {
   internal_nofollow_to_indexable: check(W, 'links_images', 'Nofollow on internal links to indexable pages', 'Nofollow sur des liens internes vers des pages indexables'),
   image_missing_alt: check(W, 'links_images', 'Image without alt', 'Image sans attribut alt'),
   image_alt_too_long: check(I, 'links_images', `Image alt over ${T.altMax} characters`, `Texte alternatif de plus de ${T.altMax} caractères`),
-  image_too_large: check(I, 'links_images', 'Image over 500 KB', 'Image de plus de 500 Ko'),
+  image_too_large: check(I, 'links_images', 'Image over 500 KB', 'Image de plus de 500 Ko', 'url'),
   broken_image: check(E, 'links_images', 'Broken image', 'Image cassée'),
   image_missing_dimensions: check(I, 'links_images', 'Image without width and height', 'Image sans largeur ni hauteur'),
   anchor_text_empty: check(W, 'links_images', 'Internal link without anchor text', 'Lien interne sans texte d’ancre'),

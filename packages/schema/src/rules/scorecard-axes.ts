@@ -8,8 +8,8 @@
  * Console and logs are a `weighted_mean` of their axes.
  */
 import type { Scorecard, ScoreCheck } from '../resources/scorecard.js';
-import { CRAWL_PILLAR_CATEGORIES, isSiteWideCheck, type ScoredCheck } from './crawl-changes.js';
-import { healthScoreExact, SEVERITY_WEIGHTS } from './health-score.js';
+import { checkBasis, CRAWL_PILLAR_CATEGORIES, type ScoredCheck } from './crawl-changes.js';
+import { checkShare, healthScoreExact, judgedPages, SEVERITY_WEIGHTS, type ScoredPages } from './health-score.js';
 
 type Pillar = Scorecard['pillars'][number];
 export type ScorecardAxis = Pillar['axes'][number];
@@ -25,18 +25,29 @@ export const CONTENT_AXES = CRAWL_PILLAR_CATEGORIES.contenu;
  */
 export const TECHNIQUE_CONTENT_AXIS = 'content_checks';
 
-/** The checks of a crawl as the health formula counts them: `pages` is the number of scored pages. */
-export interface ScoreData {
-  pages: number;
+/** The checks of a crawl as the health formula counts them, and its scored pages (the shares' denominators). */
+export interface ScoreData extends ScoredPages {
   checks: readonly ScoredCheck[];
 }
 
-/** One check's part of the formula: share of the scored pages (1 site-wide), weight, cost = weight × √share. */
-export function scoreCheck(check: ScoredCheck, pages: number): ScoreCheck {
-  const site = isSiteWideCheck(check.name);
-  const share = site ? 1 : pages > 0 ? Math.min(1, Math.max(0, check.pages / pages)) : 0;
+/**
+ * The accessibility pillar's data: its rules ran on the HTML pages answering 2xx (`audited`),
+ * every one of them judged and scored.
+ */
+export function auditedData(audited: number, checks: readonly ScoredCheck[]): ScoreData {
+  return { pages: audited, htmlPages: audited, checks };
+}
+
+/**
+ * One check's part of the formula: its share of the pages it judges (every scored URL, or the
+ * HTML pages answering 2xx; 1 site-wide), weight, cost = weight × √share.
+ */
+export function scoreCheck(check: ScoredCheck, scored: ScoredPages): ScoreCheck {
+  const basis = checkBasis(check.name);
+  const site = basis === 'site';
+  const share = checkShare(basis, check.pages, scored);
   const weight = SEVERITY_WEIGHTS[check.severity];
-  return { name: check.name, severity: check.severity, pages: site ? pages : check.pages, site, share, weight, cost: weight * Math.sqrt(share) };
+  return { name: check.name, severity: check.severity, pages: check.pages, judged_pages: judgedPages(basis, scored), site, share, weight, cost: weight * Math.sqrt(share) };
 }
 
 /**
@@ -47,7 +58,8 @@ export function scoreCheck(check: ScoredCheck, pages: number): ScoreCheck {
 export function scoreOf(data: ScoreData, categories: readonly string[]): number | null {
   const exact = healthScoreExact({
     pages: data.pages,
-    checks: data.checks.filter((c) => categories.includes(c.category)).map((c) => ({ severity: c.severity, pages: c.pages, site: isSiteWideCheck(c.name) })),
+    htmlPages: data.htmlPages,
+    checks: data.checks.filter((c) => categories.includes(c.category)).map((c) => ({ severity: c.severity, pages: c.pages, basis: checkBasis(c.name) })),
   });
   return exact === null ? null : Math.round(exact);
 }
@@ -61,7 +73,7 @@ const byCost = (a: ScoreCheck, b: ScoreCheck) => b.cost - a.cost || (a.name < b.
  */
 export function checksAxis(key: string, data: ScoreData, categories: readonly string[], counted = true): ScorecardAxis {
   if (!counted) return { key, score: null, weight: 0, factor: null, checks: [] };
-  const checks = data.checks.filter((c) => categories.includes(c.category)).map((c) => scoreCheck(c, data.pages)).sort(byCost);
+  const checks = data.checks.filter((c) => categories.includes(c.category)).map((c) => scoreCheck(c, data)).sort(byCost);
   const factor = data.pages > 0 ? Math.exp(-checks.reduce((sum, c) => sum + c.cost, 0)) : null;
   return { key, score: factor === null ? null : Math.round(100 * factor), weight: 1, factor, checks };
 }
@@ -76,10 +88,10 @@ export function pagespeedAxis(combined: number): ScorecardAxis {
 }
 
 /** 100 × Π factor of the axes that count: the unrounded score of a `product` pillar; null without scored pages. */
-export function productComputation(axes: readonly ScorecardAxis[], pages: number): ScoreComputation {
-  if (pages <= 0) return { method: 'product', scored_pages: pages, exact: null };
-  const exact = 100 * axes.filter((a) => a.weight > 0).reduce((p, a) => p * (a.factor ?? 1), 1);
-  return { method: 'product', scored_pages: pages, exact };
+export function productComputation(axes: readonly ScorecardAxis[], scored: ScoredPages): ScoreComputation {
+  const pages = { method: 'product' as const, scored_pages: scored.pages, html_pages: scored.htmlPages };
+  if (scored.pages <= 0) return { ...pages, exact: null };
+  return { ...pages, exact: 100 * axes.filter((a) => a.weight > 0).reduce((p, a) => p * (a.factor ?? 1), 1) };
 }
 
 /**
@@ -114,10 +126,10 @@ export function meanAxes(axes: readonly { key: string; score: number | null; wei
 /** Σ weight × score over the axes with a score: the unrounded score of a `weighted_mean` pillar. */
 export function meanComputation(axes: readonly { score: number | null; weight: number }[]): ScoreComputation {
   const scored = axes.filter((a) => a.score !== null && a.weight > 0);
-  return { method: 'weighted_mean', scored_pages: null, exact: scored.length ? scored.reduce((sum, a) => sum + a.weight * a.score!, 0) : null };
+  return { method: 'weighted_mean', scored_pages: null, html_pages: null, exact: scored.length ? scored.reduce((sum, a) => sum + a.weight * a.score!, 0) : null };
 }
 
 /** The computation of a pillar that has no score: its method, nothing to recompute. */
 export function noComputation(key: Pillar['key']): ScoreComputation {
-  return { method: key === 'acquisition' || key === 'logs' ? 'weighted_mean' : 'product', scored_pages: null, exact: null };
+  return { method: key === 'acquisition' || key === 'logs' ? 'weighted_mean' : 'product', scored_pages: null, html_pages: null, exact: null };
 }

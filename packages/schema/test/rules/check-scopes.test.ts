@@ -7,7 +7,7 @@ describe('check scopes', () => {
     for (const name of Object.keys(CHECKS) as CheckName[]) {
       const row = checkScope(name);
       expect(row.unit.length, name).toBeGreaterThan(5);
-      expect((CHECKS[name] as { scope?: string }).scope === 'site', name).toBe(row.scope === 'site');
+      expect((CHECKS[name] as { basis?: string }).basis === 'site', name).toBe(row.scope === 'site');
     }
   });
 

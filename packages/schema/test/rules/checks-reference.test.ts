@@ -28,6 +28,8 @@ describe('the check reference', () => {
     const rows = new Map(checkReference().map((r) => [r.name, r]));
     expect(rows.get('llms_txt_missing')?.site).toBe(true);
     expect(rows.get('http_5xx')?.site).toBe(false);
+    expect(rows.get('http_5xx')?.url).toBe(true);
+    expect(rows.get('title_missing')?.url).toBe(false);
   });
 
   it('docs/checks.md is generated from it and up to date (npm run docs:checks)', () => {

@@ -78,8 +78,12 @@ describe('recommendations', () => {
     // Technique counts the content checks too (its content_checks axis, as the scorecard does):
     // exp(−0.35·√0.25 − 0.12 − 0.35) → without http_4xx exp(−0.12 − 0.35).
     const expected = Math.round((100 * Math.exp(-0.12 - 0.35) - 100 * Math.exp(-0.35 * 0.5 - 0.12 - 0.35)) * 10) / 10;
-    expect(scorePointsWon(checks[0], checks, 100)).toBe(expected);
-    expect(scorePointsWon(checks[2], checks, 100)).toBe(0);
-    expect(scorePointsWon(checks[3], checks, 100)).toBe(Math.round((100 - 100 * Math.exp(-0.35)) * 10) / 10);
+    const scored = { pages: 100, htmlPages: 100 };
+    expect(scorePointsWon(checks[0], checks, scored)).toBe(expected);
+    expect(scorePointsWon(checks[2], checks, scored)).toBe(0);
+    expect(scorePointsWon(checks[3], checks, scored)).toBe(Math.round((100 - 100 * Math.exp(-0.35)) * 10) / 10);
+    // With 75 HTML pages among the 100 URLs, title_missing on 75 pages is on all of them: the same points.
+    const onHtml = checks.map((c) => (c.name === 'title_missing' ? { ...c, pages: 75 } : c));
+    expect(scorePointsWon(onHtml[3], onHtml, { pages: 100, htmlPages: 75 })).toBe(scorePointsWon(checks[3], checks, scored));
   });
 });

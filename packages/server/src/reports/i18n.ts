@@ -179,8 +179,8 @@ export interface ExportStrings {
     score: string;
     factor: string;
     weight: string;
-    /** Under a product pillar's table: what a client multiplies. */
-    scoredPages: (n: string) => string;
+    /** Under a product pillar's table: what the shares are of. */
+    scoredPages: (urls: string, html: string) => string;
     /** One check behind an axis: its share of the pages and its cost. */
     check: (label: string, severity: string, share: string, weight: string, sqrtShare: string, cost: string) => string;
     /** A site-wide check's share. */
@@ -197,6 +197,8 @@ export interface ExportStrings {
     method: string;
     methods: Record<'product' | 'weighted_mean', string>;
     scoredPagesHeader: string;
+    htmlPagesHeader: string;
+    judgedPagesHeader: string;
     axisScore: string;
     share: string;
     checkWeight: string;
@@ -373,14 +375,14 @@ const en: ExportStrings = {
   pillarsWithoutScore: 'Without a score in this report',
   scoreFromAxes:
     'How the score is computed: each check that fired costs weight × √share, with weight 0.35 for an error, 0.12 for a warning and 0 for a notice, ' +
-    'and share the part of the scored pages it fires on (1 for a site-wide check). An axis multiplies the score by exp(−Σ costs of its checks), its factor; ' +
+    'and share the part of the pages it judges that it fires on (of every internal URL for a check of statuses, redirects or sitemaps, of the HTML pages answering 2xx for a check of a page’s content, 1 for a site-wide check). An axis multiplies the score by exp(−Σ costs of its checks), its factor; ' +
     'the score is 100 × the product of the factors (PageSpeed, when measured, adds one), so it is not the average of the axes and never above the weakest one.',
   inputs: {
     axis: 'Axis',
     score: 'Score',
     factor: 'Factor',
     weight: 'Weight',
-    scoredPages: (n) => `Scored pages: ${n}.`,
+    scoredPages: (urls, html) => `Scored pages: ${urls} internal URLs, ${html} of them HTML pages answering 2xx.`,
     check: (label, severity, share, weight, sqrt, cost) => `${label} (${severity}, ${share}): ${weight} × √${sqrt} = ${cost}`,
     wholeSite: 'whole site',
     pagesOf: (pages, total) => `${pages} of ${total} pages`,
@@ -392,7 +394,9 @@ const en: ExportStrings = {
     exact: 'Before rounding',
     method: 'How the axes combine',
     methods: { product: '100 × product of the factors', weighted_mean: 'Weighted mean' },
-    scoredPagesHeader: 'Scored pages',
+    scoredPagesHeader: 'Scored URLs',
+    htmlPagesHeader: 'HTML pages (2xx)',
+    judgedPagesHeader: 'Pages judged',
     axisScore: 'Axis score',
     share: 'Share',
     checkWeight: 'Check weight',
@@ -569,14 +573,14 @@ const fr: ExportStrings = {
   pillarsWithoutScore: 'Sans score dans ce rapport',
   scoreFromAxes:
     "Comment le score est calculé : chaque vérification déclenchée coûte poids × √part, avec un poids de 0,35 pour une erreur, 0,12 pour un avertissement et 0 pour une information, " +
-    "et part la fraction des pages notées où elle se déclenche (1 pour une vérification à l'échelle du site). Un axe multiplie le score par exp(−Σ coûts de ses vérifications), son facteur ; " +
+    "et part la fraction des pages qu'elle juge où elle se déclenche (de toutes les URL internes pour une vérification de statut, de redirection ou de sitemap, des pages HTML en 2xx pour une vérification du contenu d'une page, 1 pour une vérification à l'échelle du site). Un axe multiplie le score par exp(−Σ coûts de ses vérifications), son facteur ; " +
     "le score vaut 100 × le produit des facteurs (PageSpeed, quand il est mesuré, en ajoute un) : ce n'est pas la moyenne des axes, et il n'est jamais au-dessus du plus faible.",
   inputs: {
     axis: 'Axe',
     score: 'Score',
     factor: 'Facteur',
     weight: 'Poids',
-    scoredPages: (n) => `Pages notées : ${n}.`,
+    scoredPages: (urls, html) => `Pages notées : ${urls} URL internes, dont ${html} pages HTML en 2xx.`,
     check: (label, severity, share, weight, sqrt, cost) => `${label} (${severity}, ${share}) : ${weight} × √${sqrt} = ${cost}`,
     wholeSite: 'tout le site',
     pagesOf: (pages, total) => `${pages} pages sur ${total}`,
@@ -588,7 +592,9 @@ const fr: ExportStrings = {
     exact: 'Avant arrondi',
     method: 'Combinaison des axes',
     methods: { product: '100 × produit des facteurs', weighted_mean: 'Moyenne pondérée' },
-    scoredPagesHeader: 'Pages notées',
+    scoredPagesHeader: 'URL notées',
+    htmlPagesHeader: 'Pages HTML (2xx)',
+    judgedPagesHeader: 'Pages jugées',
     axisScore: 'Score de l’axe',
     share: 'Part',
     checkWeight: 'Poids de la vérification',

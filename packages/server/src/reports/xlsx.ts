@@ -621,8 +621,8 @@ function* scorecardRows(pillars: ReportPillar[]): Iterable<ScorecardRow> {
 /**
  * The scorecard's inputs (docs/health-score.md, "Recomputing a score"): one row per check behind
  * an axis (an axis without a check has one row of its own), with the pillar, its score before
- * rounding and its scored pages, the axis's score, weight and factor, and the check's pages,
- * share, weight and cost, so a reader can recompute each score in the workbook: a product
+ * rounding and its scored pages (URLs and HTML pages), the axis's score, weight and factor, and
+ * the check's pages, the pages it judges, its share, weight and cost, so a reader can recompute each score in the workbook: a product
  * pillar is 100 × the product of its axes' factors, an axis's factor exp(−Σ cost).
  */
 async function writeScorecard(wb: Workbook, pillars: ReportPillar[], t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
@@ -635,6 +635,7 @@ async function writeScorecard(wb: Workbook, pillars: ReportPillar[], t: ExportSt
       { header: i.exact, width: 12, numFmt: '0.00', value: (r) => r.pillar.computation.exact ?? undefined },
       { header: i.method, width: 22, value: (r) => i.methods[r.pillar.computation.method] },
       { header: i.scoredPagesHeader, width: 12, value: (r) => r.pillar.computation.scored_pages ?? undefined },
+      { header: i.htmlPagesHeader, width: 12, value: (r) => r.pillar.computation.html_pages ?? undefined },
       { header: i.axis, width: 34, value: (r) => labels.axis(r.axis.key) },
       { header: i.axisScore, width: 10, value: (r) => r.axis.score ?? undefined },
       { header: i.weight, width: 8, numFmt: '0.00', value: (r) => r.axis.weight },
@@ -643,6 +644,7 @@ async function writeScorecard(wb: Workbook, pillars: ReportPillar[], t: ExportSt
       { header: t.label, width: 40, value: (r) => (r.check ? text(labels.check(r.check.name)) : undefined) },
       { header: t.severity, width: 14, value: (r) => (r.check ? labels.severity(r.check.severity) : undefined) },
       { header: t.pagesAffected, width: 12, value: (r) => r.check?.pages },
+      { header: i.judgedPagesHeader, width: 12, value: (r) => r.check?.judged_pages },
       { header: i.share, width: 10, value: (r) => r.check?.share, format: 'percent' },
       { header: i.checkWeight, width: 10, numFmt: '0.00', value: (r) => r.check?.weight },
       { header: i.cost, width: 10, numFmt: '0.0000', value: (r) => r.check?.cost },

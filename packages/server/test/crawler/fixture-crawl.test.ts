@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/crawler/index.js';
+import { checkBasis, isHtmlPage } from '@siteaudit/schema/rules';
 import { SITEMAP_PATHS, startFixtureSite, type FixtureSite } from './fixture-site.js';
 import { crawl, pairs } from '../../../../tests/support/crawler.js';
 
@@ -139,6 +140,15 @@ describe('crawl of the labelled fixture site', () => {
     });
     expect(home.word_count).toBeGreaterThan(200);
     expect(home.simhash).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('fires a check of a page only on HTML pages answering 2xx, so its share is of those pages (docs/health-score.md)', () => {
+    const htmlPages = new Set(result.pages.filter((p) => isHtmlPage(p)).map((p) => p.url));
+    const elsewhere = result.issues.filter((i) => i.name in CHECKS && checkBasis(i.name) === 'page' && !htmlPages.has(i.url)).map((i) => `${i.name} ${i.url}`);
+    expect(elsewhere).toEqual([]);
+    // The URL checks do fire elsewhere: a 404, a redirect, a URL blocked by robots.txt.
+    const urlChecks = result.issues.filter((i) => i.name in CHECKS && checkBasis(i.name) === 'url' && !htmlPages.has(i.url)).map((i) => i.name);
+    expect(urlChecks).toEqual(expect.arrayContaining(['http_4xx', 'redirect_chain', 'blocked_by_robots']));
   });
 
   it('sends pages and issues in batches, pages first', () => {

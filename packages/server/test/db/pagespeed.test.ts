@@ -8,6 +8,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthWithPageSpeed } from '../../src/modules/crawls/pagespeed-step.js';
+import { scoredPages } from '../../src/modules/crawls/check-counts.js';
 import { createLighthousePageSpeed, createPageSpeedInsights } from '../../src/providers/index.js';
 import { pageSpeedStandIn } from '../../../../tests/support/pagespeed-stand-in.js';
 import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../../../../tests/support/rendering.js';
@@ -154,11 +155,11 @@ describe('PageSpeed step with PageSpeed Insights', () => {
     // The health score takes the slow page and the combined score in (docs/decisions/scorecard.md).
     const rows = await psi.knex('crawls').whereIn('id', [base.id, crawl.id]).select('id', 'health_score');
     const baseScore = Number(rows.find((r) => r.id === base.id).health_score);
-    const [{ pages }] = await psi.knex('crawl_pages').where({ crawl_id: crawl.id, is_internal: true }).count({ pages: '*' });
-    expect(Number(rows.find((r) => r.id === crawl.id).health_score)).toBeCloseTo(healthWithPageSpeed(baseScore, Number(pages), 1, 75), 3); // PostgreSQL stores a real
+    const scored = await scoredPages(psi.knex, crawl.id);
+    expect(Number(rows.find((r) => r.id === crawl.id).health_score)).toBeCloseTo(healthWithPageSpeed(baseScore, scored, 1, 75), 3); // PostgreSQL stores a real
     const project = crawl.project_id;
     const technique = (await (await psi.call('GET', `/v1/projects/${project}/scorecard`)).json()).data.pillars.find((p: { key: string }) => p.key === 'technique');
-    expect(technique.score).toBe(Math.round(healthWithPageSpeed(baseScore, Number(pages), 1, 75)));
+    expect(technique.score).toBe(Math.round(healthWithPageSpeed(baseScore, scored, 1, 75)));
     expect(technique.axes).toContainEqual({ key: 'pagespeed', score: 75, weight: 1, factor: Math.exp(-0.35 * 0.25), checks: [] });
     // Its axes multiply to the score, PageSpeed and the slow page included.
     expect(Math.round(technique.computation.exact)).toBe(technique.score);

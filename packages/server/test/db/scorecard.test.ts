@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthScore } from '../../src/crawler/run/score.js';
+import { checkBasis, isHtmlPage, type ScoredPages } from '@siteaudit/schema/rules';
 import { acquisitionScore, expectedCtr } from '../../src/modules/scorecard/formulas.js';
 import { BROWSER_TIMEOUT, HAS_CHROMIUM, SKIP_NOTE, page, serve, type LocalSite } from '../../../../tests/support/rendering.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
@@ -50,15 +51,22 @@ const scorecard = async (projectId: string, token?: string) => {
 };
 const pillar = (card: { pillars: { key: string }[] }, key: string) => card.pillars.find((p) => p.key === key) as any;
 
-/** The scorecard formula on issues read through the API, over `pages` scored pages. */
-function expectedScore(issues: { name: string; severity: 'error' | 'warning' | 'info'; url: string }[], pages: number, siteWide: string[] = []): number | null {
+/** The scorecard formula on issues read through the API, over the crawl's scored pages. */
+function expectedScore(issues: { name: string; severity: 'error' | 'warning' | 'info'; url: string }[], scored: ScoredPages): number | null {
   const byName = new Map<string, { severity: 'error' | 'warning' | 'info'; urls: Set<string> }>();
   for (const i of issues) {
     const entry = byName.get(i.name) ?? { severity: i.severity, urls: new Set<string>() };
     entry.urls.add(i.url);
     byName.set(i.name, entry);
   }
-  return healthScore({ pages, checks: [...byName].map(([name, c]) => ({ severity: c.severity, pages: c.urls.size, site: siteWide.includes(name) })) });
+  return healthScore({ ...scored, checks: [...byName].map(([name, c]) => ({ severity: c.severity, pages: c.urls.size, basis: checkBasis(name) })) });
+}
+
+/** The crawl's scored URLs and, of them, its HTML pages answering 2xx, counted here from its stored pages. */
+async function scoredOf(crawlId: string): Promise<ScoredPages> {
+  const pages = (await h.knex('crawl_pages').where({ crawl_id: crawlId, is_internal: true })) as { is_internal: unknown; error_type: string | null; status_code: number | null; content_type: string | null }[];
+  const scored = pages.filter((p) => p.error_type !== 'protection');
+  return { pages: scored.length, htmlPages: scored.filter((p) => isHtmlPage({ ...p, is_internal: true })).length };
 }
 
 describe('scorecard', () => {
@@ -85,10 +93,9 @@ describe('scorecard', () => {
     expect(technique.axes.map((a: { key: string }) => a.key)).toEqual(['http', 'indexability', 'canonicals', 'robots_sitemaps', 'links_images', 'international', 'performance_security', 'content_checks']);
 
     const issues = await allIssues(h, crawl.id);
-    const [{ pages }] = await h.knex('crawl_pages').where({ crawl_id: crawl.id, is_internal: true }).count({ pages: '*' });
     const contentIssues = issues.filter((i) => ['titles', 'content', 'structured_data'].includes(i.category));
     const content = pillar(card, 'contenu');
-    expect(content).toMatchObject({ status: 'measured', score: expectedScore(contentIssues, Number(pages)), blocked_reason: 'ai_reachability_not_checked' });
+    expect(content).toMatchObject({ status: 'measured', score: expectedScore(contentIssues, await scoredOf(crawl.id)), blocked_reason: 'ai_reachability_not_checked' });
     expect(content.axes.find((a: { key: string }) => a.key === 'ai_reachability')).toEqual({ key: 'ai_reachability', score: null, weight: 0, factor: null, checks: [] });
     expect(pillar(card, 'accessibilite')).toMatchObject({ score: null, blocked_reason: 'accessibility_not_checked' });
   });
@@ -120,10 +127,11 @@ describe('scorecard', () => {
     const crawl = await crawlToSettled(h, campaign.id);
     const card = await scorecard(project.id);
     const issues = await allIssues(h, crawl.id);
-    const [{ pages }] = await h.knex('crawl_pages').where({ crawl_id: crawl.id, is_internal: true }).count({ pages: '*' });
+    const scored = await scoredOf(crawl.id);
+    expect(scored.htmlPages).toBeLessThan(scored.pages);
     for (const key of ['technique', 'contenu']) {
       const p = pillar(card, key);
-      expect(p.computation).toMatchObject({ method: 'product', scored_pages: Number(pages) });
+      expect(p.computation).toMatchObject({ method: 'product', scored_pages: scored.pages, html_pages: scored.htmlPages });
       // The score: 100 × the product of the factors of the axes that count.
       const exact = 100 * p.axes.filter((a: { weight: number }) => a.weight > 0).reduce((f: number, a: { factor: number }) => f * a.factor, 1);
       expect(exact).toBeCloseTo(p.computation.exact, 9);
@@ -133,8 +141,11 @@ describe('scorecard', () => {
         let cost = 0;
         for (const c of axis.checks) {
           const urls = new Set(issues.filter((i) => i.name === c.name).map((i) => i.url));
-          expect(c.pages, c.name).toBe(c.site ? Number(pages) : urls.size);
-          expect(c.share).toBeCloseTo(c.site ? 1 : urls.size / Number(pages), 12);
+          // Its share is of the pages it judges: a status check every scored URL, a page check the HTML pages.
+          const judged = checkBasis(c.name) === 'page' ? scored.htmlPages : scored.pages;
+          expect(c.judged_pages, c.name).toBe(judged);
+          expect(c.pages, c.name).toBe(urls.size);
+          expect(c.share).toBeCloseTo(c.site ? 1 : urls.size / judged, 12);
           expect(c.weight).toBe({ error: 0.35, warning: 0.12, info: 0 }[c.severity as 'error']);
           expect(c.cost).toBeCloseTo(c.weight * Math.sqrt(c.share), 12);
           cost += c.cost;
@@ -149,22 +160,30 @@ describe('scorecard', () => {
     expect(behind).toEqual([...new Set(issues.filter((i) => i.category !== 'accessibility').map((i) => i.name))].sort());
     expect(behind.length).toBeGreaterThan(0);
     // Search Console and logs are means of their axes; without data, nothing to recompute.
-    expect(pillar(card, 'acquisition').computation).toEqual({ method: 'weighted_mean', scored_pages: null, exact: null });
+    expect(pillar(card, 'acquisition').computation).toEqual({ method: 'weighted_mean', scored_pages: null, html_pages: null, exact: null });
   });
 
-  it('recomputes as the worked example of docs/health-score.md says (the test site, 6 scored pages)', async () => {
+  it('recomputes as the worked example of docs/health-score.md says (the test site, 6 scored URLs, 4 HTML pages)', async () => {
     const { project, campaign } = await projectWithCampaign(h, site.url);
     await crawlToSettled(h, campaign.id);
     const card = await scorecard(project.id);
     const technique = pillar(card, 'technique');
     const axis = (key: string) => technique.axes.find((a: { key: string }) => a.key === key);
-    expect(technique).toMatchObject({ score: 35, computation: { method: 'product', scored_pages: 6 } });
-    expect(technique.computation.exact).toBeCloseTo(34.879, 3);
-    expect(axis('http')).toMatchObject({ score: 54, factor: expect.closeTo(0.5377, 4) });
-    expect(axis('http').checks.map((c: { name: string; pages: number }) => [c.name, c.pages])).toEqual([['http_page', 4], ['broken_internal_link', 1], ['http_4xx', 1], ['link_to_redirect', 1]]);
-    expect(axis('links_images')).toMatchObject({ score: 83, factor: expect.closeTo(0.8254, 4) });
-    expect(axis('content_checks')).toMatchObject({ score: 79, factor: expect.closeTo(0.7859, 4) });
-    expect(pillar(card, 'contenu')).toMatchObject({ score: 79, computation: { exact: expect.closeTo(78.59, 2) } });
+    expect(technique).toMatchObject({ score: 28, computation: { method: 'product', scored_pages: 6, html_pages: 4 } });
+    expect(technique.computation.exact).toBeCloseTo(28.425, 3);
+    expect(axis('http')).toMatchObject({ score: 48, factor: expect.closeTo(0.4829, 4) });
+    // The 404 is a share of every scored URL; the page checks of the 4 HTML pages.
+    expect(axis('http').checks.map((c: { name: string; pages: number; judged_pages: number }) => [c.name, c.pages, c.judged_pages])).toEqual([
+      ['http_page', 4, 4],
+      ['broken_internal_link', 1, 4],
+      ['http_4xx', 1, 6],
+      ['link_to_redirect', 1, 4],
+    ]);
+    expect(axis('links_images')).toMatchObject({ score: 79, factor: expect.closeTo(0.7906, 4) });
+    expect(axis('content_checks')).toMatchObject({ score: 74, factor: expect.closeTo(0.7445, 4) });
+    expect(pillar(card, 'contenu')).toMatchObject({ score: 74, computation: { exact: expect.closeTo(74.45, 2) } });
+    // A site-wide check shows the pages it was found on, as the fix list does, and counts with share 1.
+    expect(axis('robots_sitemaps').checks).toEqual([{ name: 'sitemap_missing', severity: 'info', pages: 1, judged_pages: 6, site: true, share: 1, weight: 0, cost: 0 }]);
 
     // The fix list's score points agree with this computation: fixing a check multiplies its
     // pillar's score by exp(its cost), content checks counted in the technique pillar too.
@@ -248,7 +267,7 @@ describe('scorecard', () => {
         { key: 'ctr', score: 73, weight: 0.6, factor: null, checks: [] },
         { key: 'trend', score: 80, weight: 0.4, factor: null, checks: [] },
       ],
-      computation: { method: 'weighted_mean', scored_pages: null, exact: expect.closeTo(75.8, 9) },
+      computation: { method: 'weighted_mean', scored_pages: null, html_pages: null, exact: expect.closeTo(75.8, 9) },
     });
     expect(acquisitionScore(days)!.score).toBe(76);
   });
@@ -279,7 +298,7 @@ describe.skipIf(!HAS_CHROMIUM)(`accessibility pillar${SKIP_NOTE}`, () => {
         as_of: crawl.finished_at,
         blocked_reason: null,
         axes: [{ key: 'axe_fetched_html', score: 100, weight: 1, factor: 1, checks: [] }],
-        computation: { method: 'product', scored_pages: 2, exact: 100 },
+        computation: { method: 'product', scored_pages: 2, html_pages: 2, exact: 100 },
       });
 
       // A later crawl without the checks does not erase the pillar.
@@ -298,15 +317,10 @@ describe.skipIf(!HAS_CHROMIUM)(`accessibility pillar${SKIP_NOTE}`, () => {
       const crawl = await crawlToSettled(h, campaign.id);
       const a11y = await allIssues(h, crawl.id, '&category=accessibility');
       expect(a11y.length).toBeGreaterThan(0);
-      const [{ audited }] = await h.knex('crawl_pages')
-        .where({ crawl_id: crawl.id, is_internal: true })
-        .whereNull('error_type')
-        .andWhere('status_code', '>=', 200)
-        .andWhere('status_code', '<', 300)
-        .count({ audited: '*' });
-      const expected = expectedScore(a11y, Number(audited));
+      const audited = (await scoredOf(crawl.id)).htmlPages;
+      const expected = expectedScore(a11y, { pages: audited, htmlPages: audited });
       const accessibility = pillar(await scorecard(project.id), 'accessibilite');
-      expect(accessibility).toMatchObject({ score: expected, status: 'measured', computation: { method: 'product', scored_pages: Number(audited) } });
+      expect(accessibility).toMatchObject({ score: expected, status: 'measured', computation: { method: 'product', scored_pages: audited, html_pages: audited } });
       expect(accessibility.score).toBeLessThan(100);
     },
     BROWSER_TIMEOUT,

@@ -102,10 +102,12 @@ describe('the PageSpeed summary', () => {
 
 describe('the health score with PageSpeed', () => {
   it('costs nothing at 100 and no slow page, like an error on every page at 0', () => {
-    expect(healthWithPageSpeed(80, 10, 0, 100)).toBe(80);
-    expect(healthWithPageSpeed(80, 10, 0, null)).toBe(80);
-    expect(healthWithPageSpeed(100, 10, 0, 0)).toBeCloseTo(100 * Math.exp(-0.35), 9);
-    expect(healthWithPageSpeed(100, 4, 1, 100)).toBeCloseTo(100 * Math.exp(-0.12 * 0.5), 9);
-    expect(healthWithPageSpeed(90, 10, 2, 40)).toBeLessThan(healthWithPageSpeed(90, 10, 1, 40));
+    const ten = { pages: 10, htmlPages: 10 };
+    expect(healthWithPageSpeed(80, ten, 0, 100)).toBe(80);
+    expect(healthWithPageSpeed(80, ten, 0, null)).toBe(80);
+    expect(healthWithPageSpeed(100, ten, 0, 0)).toBeCloseTo(100 * Math.exp(-0.35), 9);
+    expect(healthWithPageSpeed(90, ten, 2, 40)).toBeLessThan(healthWithPageSpeed(90, ten, 1, 40));
+    // A slow page is a share of the HTML pages (the pages PageSpeed measures), not of every URL.
+    expect(healthWithPageSpeed(100, { pages: 9, htmlPages: 4 }, 1, 100)).toBeCloseTo(100 * Math.exp(-0.12 * 0.5), 9);
   });
 });

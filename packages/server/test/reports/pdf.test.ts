@@ -168,8 +168,8 @@ describe('renderPdf', () => {
     for (const pillar of ['Technical', 'Content and GEO', 'Accessibility', 'Search Console acquisition', 'Log exploration']) {
       expect(scorecard).toContain(pillar);
     }
-    expect(scorecard).toMatch(/Technical\s+61 \/ 100/);
-    expect(scorecard).toMatch(/Content and GEO\s+86 \/ 100/);
+    expect(scorecard).toMatch(/Technical\s+60 \/ 100/);
+    expect(scorecard).toMatch(/Content and GEO\s+85 \/ 100/);
     expect(scorecard).toContain('No Search Console property is linked.');
     expect(scorecard).toContain('Reachability by AI agents was not part of this audit.');
     // Failing checks of a pillar, each with its advice.
@@ -204,26 +204,28 @@ describe('renderPdf', () => {
     const text = (await pdfPages(await readAll(renderPdf(source)))).map((p) => p.replace(/\s+/g, ' '));
     expect(text[0]).toContain('Health score the score of the Technical pillar');
     const scorecard = text.slice(text.findIndex((p) => p.includes('Five pillars'))).join(' ');
-    const technical = scorecard.slice(scorecard.indexOf('Technical 61 / 100'), scorecard.indexOf('Content and GEO 86 / 100'));
+    const technical = scorecard.slice(scorecard.indexOf('Technical 60 / 100'), scorecard.indexOf('Content and GEO 85 / 100'));
     // Each axis with its score and factor, the checks behind it with their share and cost.
-    expect(technical).toContain('HTTP and redirects 89 × 0.886');
-    expect(technical).toContain('Broken internal link (error, 6 of 200 pages, 3%): 0.35 × √0.030 = 0.061');
-    expect(technical).toContain('Content and GEO checks 86 × 0.858');
+    expect(technical).toContain('HTTP and redirects 88 × 0.883');
+    // A link check is a share of the HTML pages, a status check of every scored URL.
+    expect(technical).toContain('Broken internal link (error, 6 of 180 pages, 3.3%): 0.35 × √0.033 = 0.064');
+    expect(technical).toContain('Server error (5xx) (error, 2 of 200 pages, 1%): 0.35 × √0.010 = 0.035');
+    expect(technical).toContain('Content and GEO checks 85 × 0.851');
     expect(technical).toContain('PageSpeed 61 × 0.874');
     expect(technical).toContain('combined score 61: exp(−0.35 × (1 − 61 / 100))');
     expect(technical).toContain('weight 0.35 for an error, 0.12 for a warning and 0 for a notice');
-    expect(technical).toContain('Scored pages: 200.');
+    expect(technical).toContain('Scored pages: 200 internal URLs, 180 of them HTML pages answering 2xx.');
     // The worked computation: 100 × the factors below 1.
-    expect(technical).toContain('Score = 100 × 0.886 × 0.955 × 0.963 × 0.858 × 0.874 = 61.04, rounded to 61.');
-    const product = 100 * 0.886 * 0.955 * 0.963 * 0.858 * 0.874;
-    expect(Math.round(product)).toBe(61);
+    expect(technical).toContain('Score = 100 × 0.883 × 0.952 × 0.961 × 0.851 × 0.874 = 60.06, rounded to 60.');
+    const product = 100 * 0.883 * 0.952 * 0.961 * 0.851 * 0.874;
+    expect(Math.round(product)).toBe(60);
     // Accessibility: one axis; the notice-free single check.
     expect(scorecard).toContain('Score = 100 × 0.987 = 98.74, rounded to 99.');
     const fr = (await pdfPages(await readAll(renderPdf(syntheticSource({ pages: 20, language: 'fr' }).source)))).map((p) => p.replace(/\s+/g, ' ')).join(' ');
     expect(fr).toContain('le score du pilier Technique');
     expect(fr).toContain('un poids de 0,35 pour une erreur');
-    expect(fr).toContain('Lien interne cassé (erreur, 6 pages sur 200, 3 %) : 0,35 × √0,030 = 0,061');
-    expect(fr).toContain('Score = 100 × 0,886 × 0,955 × 0,963 × 0,858 × 0,874 = 61,04, arrondi à 61.');
+    expect(fr).toContain('Lien interne cassé (erreur, 6 pages sur 180, 3,3 %) : 0,35 × √0,033 = 0,064');
+    expect(fr).toContain('Score = 100 × 0,883 × 0,952 × 0,961 × 0,851 × 0,874 = 60,06, arrondi à 60.');
   });
 
   it('draws the formulas with real glyphs and cuts no label, in French and in English', async () => {

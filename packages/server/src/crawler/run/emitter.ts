@@ -4,7 +4,7 @@
  * affected, not occurrences, without holding lists of URLs).
  */
 import { CHECKS, type CheckName } from '../checks.js';
-import type { UrlMatcher } from '@siteaudit/schema/rules';
+import { checkBasis, isHtmlPage, type UrlMatcher } from '@siteaudit/schema/rules';
 import type { ScoreInput } from './score.js';
 import type { CrawlSink, IssueRecord, PageRecord, ResourceRecord } from '../crawl-types.js';
 
@@ -36,6 +36,8 @@ export class Emitter {
   readonly counts = { error: 0, warning: 0, info: 0 };
   private readonly affected = new Map<CheckName, Bitset>();
   private readonly siteWide = new Set<CheckName>();
+  /** The HTML pages answering 2xx recorded: what a page check's share is of. */
+  private htmlPages = 0;
 
   constructor(
     private readonly sink: CrawlSink,
@@ -45,6 +47,7 @@ export class Emitter {
 
   /** Queues a page; resolves once a full batch (if any) is stored, which paces the crawl. */
   page(record: PageRecord): Promise<void> {
+    if (isHtmlPage(record)) this.htmlPages++;
     this.pageBatch.push(record);
     return this.pageBatch.length >= this.batchSize ? this.flushPages() : Promise.resolve();
   }
@@ -63,7 +66,7 @@ export class Emitter {
     if (this.exclusion.matches(url)) return Promise.resolve();
     const def = CHECKS[name];
     this.counts[def.severity]++;
-    if ('scope' in def && def.scope === 'site') this.siteWide.add(name);
+    if ('basis' in def && def.basis === 'site') this.siteWide.add(name);
     else if (pageId !== null) {
       let set = this.affected.get(name);
       if (!set) this.affected.set(name, (set = new Bitset()));
@@ -127,10 +130,11 @@ export class Emitter {
     await this.flushIssues();
   }
 
+  /** The score's input over `pages` scored URLs, of which the HTML pages this emitter recorded. */
   scoreInput(pages: number): ScoreInput {
     const checks: ScoreInput['checks'] = [];
-    for (const [name, set] of this.affected) checks.push({ severity: CHECKS[name].severity, pages: set.count });
-    for (const name of this.siteWide) checks.push({ severity: CHECKS[name].severity, pages, site: true });
-    return { pages, checks };
+    for (const [name, set] of this.affected) checks.push({ severity: CHECKS[name].severity, pages: set.count, basis: checkBasis(name) });
+    for (const name of this.siteWide) checks.push({ severity: CHECKS[name].severity, pages, basis: 'site' });
+    return { pages, htmlPages: this.htmlPages, checks };
   }
 }

@@ -7,9 +7,9 @@
  */
 import type { Knex } from 'knex';
 import { type CrawlChangesSummary, type Severity } from '@siteaudit/schema';
-import { CHANGE_KINDS, CHECKS, CONTENT_AXES, TARGETED_CHECKS, CRAWL_PILLARS, isSiteWideCheck, notComparedSummary, scoreOf, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
+import { CHANGE_KINDS, CHECKS, CONTENT_AXES, TARGETED_CHECKS, CRAWL_PILLARS, auditedData, isSiteWideCheck, notComparedSummary, scoreOf, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
 import { bool, isPostgres, json } from '../../store/database.js';
-import { auditedPages, crawlChecks, type CheckCount } from './check-counts.js';
+import { crawlChecks, type CheckCount } from './check-counts.js';
 import type { CrawlRow } from './crawl-row.js';
 import { issueBatches, seqRanges, type IssueBatch } from './change-batches.js';
 
@@ -39,7 +39,7 @@ async function pillarScores(db: Db, crawl: CrawlRow, data: Awaited<ReturnType<ty
   return {
     technique: crawl.health_score === null ? null : Math.round(Number(crawl.health_score)),
     contenu: scoreOf(data, contentAxes),
-    accessibilite: accessibility ? scoreOf({ pages: await auditedPages(db as Knex, crawl.id), checks: data.checks }, ['accessibility']) : null,
+    accessibilite: accessibility ? scoreOf(auditedData(data.htmlPages, data.checks), ['accessibility']) : null,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { isPostgres } from '../../store/database.js';
+import type { ScoredPages } from '@siteaudit/schema/rules';
 
 type Db = Knex | Knex.Transaction;
 
@@ -42,15 +43,22 @@ export async function checkCounts(knex: Db, crawlId: string): Promise<CheckCount
   return rows.map((c) => ({ name: c.name, severity: c.severity, category: c.category, pages: Number(c.pages), occurrences: Number(c.occurrences) }));
 }
 
-/** Distinct pages affected per check of a crawl (`checks`, when already read), and the number of scored pages. */
-export async function crawlChecks(knex: Db, crawlId: string, checks?: CheckCount[]): Promise<{ pages: number; checks: CheckCount[] }> {
-  // The crawler's denominator (docs/health-score.md): every internal URL recorded, since issues
-  // such as http_4xx sit on non-2xx URLs, challenge pages aside (never scored).
+/**
+ * A crawl's scored pages, the crawler's denominators (docs/health-score.md): every internal URL
+ * recorded (issues such as http_4xx sit on non-2xx URLs), challenge pages aside (never scored),
+ * and of them the HTML pages answering 2xx, which the page checks judge.
+ */
+export async function scoredPages(knex: Db, crawlId: string): Promise<ScoredPages> {
   const [{ count }] = await knex('crawl_pages')
     .where({ crawl_id: crawlId, is_internal: true })
     .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
     .count({ count: '*' });
-  return { pages: Number(count), checks: checks ?? (await checkCounts(knex, crawlId)) };
+  return { pages: Number(count), htmlPages: await auditedPages(knex, crawlId) };
+}
+
+/** Distinct pages affected per check of a crawl (`checks`, when already read), and its scored pages. */
+export async function crawlChecks(knex: Db, crawlId: string, checks?: CheckCount[]): Promise<ScoredPages & { checks: CheckCount[] }> {
+  return { ...(await scoredPages(knex, crawlId)), checks: checks ?? (await checkCounts(knex, crawlId)) };
 }
 
 /**
@@ -62,12 +70,16 @@ export async function auditedPages(knex: Db, crawlId: string): Promise<number> {
   return Number(count);
 }
 
-/** The crawl's internal pages answering 2xx with HTML, fetched without error: the query the page checks' readers start from. */
+/**
+ * The crawl's internal pages answering 2xx with HTML, fetched without error (`isHtmlPage`, the
+ * crawler's count, in SQL: the content type in any case): the query the page checks' readers
+ * start from.
+ */
 export function htmlPagesOf(knex: Db, crawlId: string): Knex.QueryBuilder {
   return knex('crawl_pages')
     .where({ crawl_id: crawlId, is_internal: true })
     .whereNull('error_type')
     .andWhere('status_code', '>=', 200)
     .andWhere('status_code', '<', 300)
-    .andWhere('content_type', 'like', '%html%');
+    .andWhereRaw("lower(content_type) like '%html%'");
 }

@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { htmlPagesOf } from './check-counts.js';
-import { compilePatterns } from '@siteaudit/schema/rules';
+import { checkBasis, checkShare, compilePatterns, type ScoredPages } from '@siteaudit/schema/rules';
 import { CHECKS, SEVERITY_WEIGHTS, THRESHOLDS } from '../../crawler/index.js';
 import type { PageSpeedMeasurement, PageSpeedProvider, PageSpeedStrategy } from '../../providers/pagespeed.js';
 
@@ -147,13 +147,13 @@ export async function measureSample(provider: PageSpeedProvider, sample: SampleE
 
 /**
  * The technique health score with PageSpeed in it (docs/decisions/scorecard.md): the crawler's
- * score × exp(−0.12 × √(slow pages / scored pages)) for lighthouse_mobile_slow, a warning like
+ * score × exp(−0.12 × √(slow pages / HTML pages)) for lighthouse_mobile_slow, a warning like
  * any other, × exp(−0.35 × (1 − combined / 100)) for the combined score, which weighs like an
  * error on every page when it is 0 and costs nothing at 100.
  */
-export function healthWithPageSpeed(base: number, scoredPages: number, slow: number, combined: number | null): number {
+export function healthWithPageSpeed(base: number, scored: ScoredPages, slow: number, combined: number | null): number {
   let penalty = 0;
-  if (slow > 0 && scoredPages > 0) penalty += SEVERITY_WEIGHTS[CHECKS.lighthouse_mobile_slow.severity] * Math.sqrt(Math.min(1, slow / scoredPages));
+  if (slow > 0) penalty += SEVERITY_WEIGHTS[CHECKS.lighthouse_mobile_slow.severity] * Math.sqrt(checkShare(checkBasis('lighthouse_mobile_slow'), slow, scored));
   if (combined !== null) penalty += SEVERITY_WEIGHTS.error * (1 - Math.min(100, Math.max(0, combined)) / 100);
   return base * Math.exp(-penalty);
 }

@@ -13,7 +13,7 @@ import { recordLatestCrawl } from '../projects/writes.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
 import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
-import { checkCounts, type CheckCount } from './check-counts.js';
+import { checkCounts, scoredPages, type CheckCount } from './check-counts.js';
 import { changesSummary, previousComparableCrawl, writeChanges } from './changes.js';
 import { publishFindingsEvents } from './findings-events.js';
 import type { CrawlJob } from './crawl-context.js';
@@ -60,11 +60,7 @@ export async function postProcess(job: CrawlJob): Promise<void> {
     let health = row.health_score === null ? null : Number(row.health_score);
     if (health !== null && pagespeed?.status === 'measured') {
       const [{ slow }] = await knex('crawl_issues').where({ crawl_id: crawlId, name: 'lighthouse_mobile_slow' }).countDistinct({ slow: 'url_hash' });
-      const [{ pages }] = await knex('crawl_pages')
-        .where({ crawl_id: crawlId, is_internal: true })
-        .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
-        .count({ pages: '*' });
-      health = healthWithPageSpeed(health, Number(pages), Number(slow), pagespeed.combined);
+      health = healthWithPageSpeed(health, await scoredPages(knex, crawlId), Number(slow), pagespeed.combined);
     }
     plan = startStep(setStep(plan, 'scoring', 'done'), 'comparing');
     // One write for the score and the step: a resumed run never applies the adjustment twice.

@@ -4,7 +4,7 @@
  */
 export { changeRows, toChange } from './change-list.js';
 export { changesSummary } from './changes.js';
-export { auditedPages, checkCounts, type CheckCount, crawlChecks } from './check-counts.js';
+export { checkCounts, type CheckCount, crawlChecks } from './check-counts.js';
 export { crawlById, type CrawlRow, type StoredPageSpeed } from './crawl-row.js';
 export { crawlIssues, crawlPages } from './crawl-streams.js';
 export { recommendations } from './recommendations.js';

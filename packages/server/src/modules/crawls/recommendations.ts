@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { type Language, type Recommendation } from '@siteaudit/schema';
 import { checkLabel, compareRecommendations, fixFor, pillarOf, recommendationImpact, scorePointsWon } from '@siteaudit/schema/rules';
-import { checkCounts, type CheckCount } from './check-counts.js';
+import { crawlChecks, type CheckCount } from './check-counts.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -16,12 +16,9 @@ type Db = Knex | Knex.Transaction;
  * the crawl's counts per check when already read (settlement reads them once for the comparison).
  */
 export async function recommendations(db: Db, crawlId: string, language: Language, checks?: CheckCount[]): Promise<Recommendation[]> {
-  const groups = checks ?? (await checkCounts(db, crawlId));
-  // The health score's denominator (docs/health-score.md): internal URLs, challenge pages aside.
-  const [{ scored }] = await db('crawl_pages')
-    .where({ crawl_id: crawlId, is_internal: true })
-    .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
-    .count({ scored: '*' });
+  // The health score's denominators (docs/health-score.md).
+  const scored = await crawlChecks(db, crawlId, checks);
+  const groups = scored.checks;
   return groups
     .map((g) => ({
       name: g.name,
@@ -31,8 +28,8 @@ export async function recommendations(db: Db, crawlId: string, language: Languag
       pillar: pillarOf(g.category),
       pages: g.pages,
       occurrences: g.occurrences,
-      impact: recommendationImpact({ name: g.name, severity: g.severity, category: g.category, pages: g.pages, scoredPages: Number(scored) }),
-      score_points: scorePointsWon(g, groups, Number(scored)),
+      impact: recommendationImpact({ name: g.name, severity: g.severity, category: g.category, pages: g.pages, scoredPages: scored.pages }),
+      score_points: scorePointsWon(g, groups, scored),
       advice: fixFor(g.name, g.category, language),
     }))
     .sort(compareRecommendations);

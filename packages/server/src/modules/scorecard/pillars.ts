@@ -7,10 +7,10 @@ import type { Scorecard } from '@siteaudit/schema';
 import type { Knex } from 'knex';
 import { bool, json } from '../../store/database.js';
 import type { CrawlRow, StoredPageSpeed } from '../crawls/crawl-row.js';
-import { auditedPages, crawlChecks, settledCrawls } from '../crawls/reads.js';
+import { crawlChecks, settledCrawls } from '../crawls/reads.js';
 import { completedImportsEnd, eachUrlStat, latestCrawlPages } from '../logs/reads.js';
 import { searchConsoleDays, searchConsoleLink } from '../search-console/reads.js';
-import { checksAxis, contentAxes, createLogJoin, LOG_PILLAR_DAYS, meanAxes, meanComputation, noComputation, productComputation, techniqueAxes } from '@siteaudit/schema/rules';
+import { auditedData, checksAxis, contentAxes, createLogJoin, LOG_PILLAR_DAYS, meanAxes, meanComputation, noComputation, productComputation, techniqueAxes } from '@siteaudit/schema/rules';
 import { ACQUISITION_WINDOW_DAYS, acquisitionScore } from './formulas.js';
 
 type Pillar = Scorecard['pillars'][number];
@@ -44,11 +44,11 @@ async function crawlPillars(knex: Knex, crawl: CrawlRow | undefined): Promise<Pi
     blocked_reason: crawl.health_score === null ? (bool(crawl.blocked) ? `crawl_blocked:${crawl.blocked_reason}` : 'no_internal_page') : null,
     axes: techniqueAxesOf,
     // The score is the crawl's health score as stored; its axes multiply to it (docs/health-score.md).
-    computation: crawl.health_score === null ? noComputation('technique') : productComputation(techniqueAxesOf, data.pages),
+    computation: crawl.health_score === null ? noComputation('technique') : productComputation(techniqueAxesOf, data),
   };
   const aiChecked = bool(config(crawl).check_ai_reachability);
   const content = contentAxes(data, aiChecked);
-  const computation = productComputation(content.axes, data.pages);
+  const computation = productComputation(content.axes, data);
   const score = computation.exact === null ? null : Math.round(computation.exact);
   return [
     technique,
@@ -75,10 +75,10 @@ async function accessibilityPillar(knex: Knex, projectId: string): Promise<Pilla
   const crawl = recent.find((c) => bool(config(c).check_accessibility) || bool(config(c).check_accessibility_rendered));
   if (!crawl) return unmeasured('accessibilite', 'accessibility_not_checked');
   const rendered = bool(config(crawl).check_accessibility_rendered);
-  const pages = await auditedPages(knex, crawl.id);
-  const { checks } = await crawlChecks(knex, crawl.id);
-  const axis = checksAxis(rendered ? 'axe_rendered' : 'axe_fetched_html', { pages, checks }, ['accessibility']);
-  const computation = productComputation([axis], pages);
+  const { htmlPages, checks } = await crawlChecks(knex, crawl.id);
+  const audited = auditedData(htmlPages, checks);
+  const axis = checksAxis(rendered ? 'axe_rendered' : 'axe_fetched_html', audited, ['accessibility']);
+  const computation = productComputation([axis], audited);
   const score = computation.exact === null ? null : Math.round(computation.exact);
   return {
     key: 'accessibilite',

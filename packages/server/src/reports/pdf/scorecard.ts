@@ -101,7 +101,7 @@ function drawInputs(ctx: PdfContext, pillar: ReportPillar): void {
         : { text: counted ? f.percent(axis.weight) : '—', color: counted ? INK : MUTED },
     ]);
     if (!product || !counted) continue;
-    for (const line of checkLines(ctx, axis, pillar.computation.scored_pages ?? 0)) table.row([{ text: line, color: MUTED, indent: 12 }, { text: '' }, { text: '' }]);
+    for (const line of checkLines(ctx, axis)) table.row([{ text: line, color: MUTED, indent: 12 }, { text: '' }, { text: '' }]);
   }
   layout.y += 4;
   const note = { size: 7.5, color: MUTED };
@@ -109,7 +109,8 @@ function drawInputs(ctx: PdfContext, pillar: ReportPillar): void {
   const exact = pillar.computation.exact;
   if (product) {
     const factors = shown.filter((a) => a.weight > 0 && a.factor !== null && a.factor < 1).map((a) => f.fixed(a.factor!, 3));
-    layout.paragraph(`${t.scoreFromAxes} ${pillar.computation.scored_pages !== null ? i.scoredPages(f.int(pillar.computation.scored_pages)) : ''}`, note, 3, box);
+    const { scored_pages: urls, html_pages: html } = pillar.computation;
+    layout.paragraph(`${t.scoreFromAxes} ${urls !== null && html !== null ? i.scoredPages(f.int(urls), f.int(html)) : ''}`, note, 3, box);
     if (exact !== null) layout.paragraph(i.product(factors.length ? factors.join(' × ') : '1', f.fixed(exact, 2), f.int(pillar.score!)), { size: 8.5, bold: true }, 8, box);
   } else {
     const terms = shown.filter((a) => a.weight > 0 && a.score !== null).map((a) => `${f.fixed(a.weight, 2)} × ${f.int(a.score!)}`);
@@ -119,13 +120,13 @@ function drawInputs(ctx: PdfContext, pillar: ReportPillar): void {
 }
 
 /** The checks behind an axis that cost points, most costly first; PageSpeed's own factor. */
-function checkLines(ctx: PdfContext, axis: Axis, scoredPages: number): string[] {
+function checkLines(ctx: PdfContext, axis: Axis): string[] {
   const { t, f, labels } = ctx;
   const i = t.inputs;
   if (axis.key === 'pagespeed' && axis.score !== null) return [i.pagespeed(f.int(axis.score))];
   const costly = axis.checks.filter((c) => c.cost > 0);
   const lines = costly.slice(0, PDF_CHECKS_PER_AXIS).map((c) => {
-    const share = c.site ? i.wholeSite : `${i.pagesOf(f.int(c.pages), f.int(scoredPages))}, ${f.percent(c.share)}`;
+    const share = c.site ? i.wholeSite : `${i.pagesOf(f.int(c.pages), f.int(c.judged_pages))}, ${f.percent(c.share)}`;
     return i.check(labels.check(c.name), labels.severity(c.severity).toLowerCase(), share, f.fixed(c.weight, 2), f.fixed(c.share, 3), f.fixed(c.cost, 3));
   });
   const rest = costly.slice(PDF_CHECKS_PER_AXIS);

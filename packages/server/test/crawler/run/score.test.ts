@@ -1,7 +1,7 @@
 /** The health score's published properties (docs/health-score.md), as property tests. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { healthScore, healthScoreExact, type ScoreInput } from '../../../src/crawler/index.js';
+import { healthScore as publishedScore, healthScoreExact } from '../../../src/crawler/index.js';
 
 type Sev = 'error' | 'warning' | 'info';
 const severity = fc.constantFrom<Sev>('error', 'warning', 'info');
@@ -12,7 +12,14 @@ const site = fc.integer({ min: 1, max: 500 }).chain((pages) =>
   }),
 );
 
-const score = (input: ScoreInput) => healthScoreExact(input)!;
+/** A site whose scored URLs are all HTML pages, so every check's share is of the same pages. */
+interface ScoreInput {
+  pages: number;
+  checks: { severity: Sev; pages: number; site?: boolean }[];
+}
+const input = ({ pages, checks }: ScoreInput) => ({ pages, htmlPages: pages, checks: checks.map((c) => ({ severity: c.severity, pages: c.pages, basis: c.site ? ('site' as const) : ('page' as const) })) });
+const score = (s: ScoreInput) => healthScoreExact(input(s))!;
+const healthScore = (s: ScoreInput) => publishedScore(input(s));
 
 describe('health score', () => {
   it('is 100 without issues, null without pages, and stays within 0..100', () => {
