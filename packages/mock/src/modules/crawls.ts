@@ -19,6 +19,8 @@ import {
   sectionOf,
   templatePattern,
   topCause,
+  causeDetails,
+  isHtmlPage,
   type CheckName,
   normaliseUrl,
   pagespeedSkipReason,
@@ -250,7 +252,7 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
     }
     // HTML pages as the server counts them (internal, 2xx, HTML; the server also leaves out
     // meta-refresh stubs, which the mock never generates), in all and per section: the template patterns' denominators.
-    const html = crawl.page_records.filter((p) => p.is_internal && p.error_type === null && p.status_code !== null && p.status_code >= 200 && p.status_code < 300 && (p.content_type ?? '').includes('html'));
+    const html = crawl.page_records.filter((p) => isHtmlPage(p));
     const htmlUrls = new Set(html.map((p) => p.url));
     const sections = new Map<string, number>();
     for (const p of html) sections.set(sectionOf(p.url) ?? '/', (sections.get(sectionOf(p.url) ?? '/') ?? 0) + 1);
@@ -261,8 +263,9 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
           const byDetails = new Map<string, Set<string>>();
           for (const i of issues) byDetails.set(i.details, (byDetails.get(i.details) ?? new Set()).add(i.url));
           const top = topCause(scope, [...byDetails].map(([details, u]) => ({ details, pages: u.size })), new Set(issues.map((i) => i.url)).size);
-          const found = top && templatePattern(pages, top, [...(byDetails.get(top.details) ?? [])], section);
-          return found && { ...found, details: localiseIssueDetails(found.details, language) };
+          const examples = issues.filter((i) => top?.variants.includes(i.details)).map((i) => i.url);
+          const found = top && templatePattern(pages, top, [...new Set(examples)], section);
+          return found && { ...found, details: causeDetails(top, (d) => localiseIssueDetails(d, language)) };
         };
         // Only occurrences on those HTML pages make a template (a 404 URL is no page of it).
         const onPages = occurrences_.filter((i) => htmlUrls.has(i.url));

@@ -80,23 +80,66 @@ export function templateCause(scope: CheckScope, details: string): string {
   return scope === 'page' || scope === 'site' ? key.replace(URL_PATH, '$1/…') : key;
 }
 
+/** A check's most common cause: its pages, the details written on most of them, and every details text of the cause. */
+export interface TopCause {
+  details: string;
+  pages: number;
+  variants: string[];
+}
+
 /**
  * The most common cause among a check's occurrences, from its distinct details and the pages
- * each is on: the pages of that cause (capped at `pages`, the check's distinct pages) and the
- * details written on most of them, which the pattern shows.
+ * each is on: the pages of that cause (capped at `pages`, the check's distinct pages), the
+ * details written on most of them, and all the details of the cause (`variants`: the same
+ * words, other counts or paths), which the pattern's details and examples are drawn from.
  */
-export function topCause(scope: CheckScope, rows: readonly { details: string; pages: number }[], pages: number): { details: string; pages: number } | null {
-  const causes = new Map<string, { pages: number; details: string; most: number }>();
+export function topCause(scope: CheckScope, rows: readonly { details: string; pages: number }[], pages: number): TopCause | null {
+  const causes = new Map<string, { pages: number; details: string; most: number; variants: string[] }>();
   for (const r of rows) {
     const key = templateCause(scope, r.details);
     const c = causes.get(key);
-    if (!c) causes.set(key, { pages: r.pages, details: r.details, most: r.pages });
+    if (!c) causes.set(key, { pages: r.pages, details: r.details, most: r.pages, variants: [r.details] });
     else {
       c.pages += r.pages;
+      c.variants.push(r.details);
       if (r.pages > c.most) Object.assign(c, { details: r.details, most: r.pages });
     }
   }
-  let top: { pages: number; details: string } | null = null;
+  let top: { pages: number; details: string; variants: string[] } | null = null;
   for (const c of causes.values()) if (!top || c.pages > top.pages) top = c;
-  return top && { details: top.details, pages: Math.min(top.pages, pages) };
+  return top && { details: top.details, pages: Math.min(top.pages, pages), variants: top.variants };
+}
+
+/** Stands for a count that varies while the details are localised: no real count is this large. */
+const SENTINEL = 987_654_000;
+
+/**
+ * A cause's details as its pattern shows them, in the reader's language (`localise`): the most
+ * common details, each count that differs between the cause's pages shown as the range it spans
+ * ("113–661 links" where the pages have 113 to 661), so that one page's count is never read as
+ * the template's. Counts stand in for the translation (its rules read digits), then the ranges
+ * are put back.
+ */
+export function causeDetails(cause: Pick<TopCause, 'details' | 'variants'>, localise: (details: string) => string): string {
+  const counts = (d: string) => [...d.matchAll(COUNT)].map((m) => Number(m[0]));
+  const shown = counts(cause.details);
+  const ranges = shown.map((n) => ({ min: n, max: n }));
+  for (const v of cause.variants) {
+    const c = counts(v);
+    if (c.length !== shown.length) continue;
+    c.forEach((n, i) => {
+      ranges[i].min = Math.min(ranges[i].min, n);
+      ranges[i].max = Math.max(ranges[i].max, n);
+    });
+  }
+  if (ranges.every((r) => r.min === r.max)) return localise(cause.details);
+  let position = 0;
+  const marked = cause.details.replace(COUNT, (n) => {
+    const at = position++;
+    return ranges[at].min === ranges[at].max ? n : String(SENTINEL + at);
+  });
+  return localise(marked).replace(/\b987654\d{3}\b/g, (m) => {
+    const r = ranges[Number(m) - SENTINEL];
+    return r ? `${r.min}–${r.max}` : m;
+  });
 }

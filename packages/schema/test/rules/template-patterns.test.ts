@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mayBeTemplate, SECTION_MIN_PAGES, sectionOf, TEMPLATE_MIN_PAGES, templateCause, templatePattern, topCause } from '../../src/rules/template-patterns.js';
+import { causeDetails, mayBeTemplate, SECTION_MIN_PAGES, sectionOf, TEMPLATE_MIN_PAGES, templateCause, templatePattern, topCause } from '../../src/rules/template-patterns.js';
+import { localiseIssueDetails } from '../../src/rules/issue-details.js';
 
 describe('template patterns', () => {
   it('is one details value on more than half of the HTML pages', () => {
@@ -35,9 +36,30 @@ describe('template patterns', () => {
       { details: 'canonical https://www.sqlite.org/c.html is on another host', pages: 1 },
       { details: 'canonical https://other.example/x is on another host', pages: 1 },
     ];
-    expect(topCause('page', rows, 4)).toEqual({ details: 'canonical https://www.sqlite.org/a.html is on another host', pages: 3 });
+    expect(topCause('page', rows, 4)).toEqual({ details: 'canonical https://www.sqlite.org/a.html is on another host', pages: 3, variants: rows.slice(0, 3).map((r) => r.details) });
     expect(templatePattern(5, topCause('page', rows, 4), [])).toMatchObject({ pages: 3, share: 0.6 });
     expect(topCause('link', [], 0)).toBeNull();
+  });
+
+  it('shows a count that differs between the pages of a cause as the range it spans, in either language', () => {
+    const rows = [
+      { details: '113 links', pages: 5 },
+      { details: '661 links', pages: 1 },
+      { details: '240 links', pages: 2 },
+    ];
+    const cause = topCause('page', rows, 8)!;
+    expect(cause).toMatchObject({ details: '113 links', pages: 8 });
+    expect(causeDetails(cause, (d) => localiseIssueDetails(d, 'en'))).toBe('113–661 links');
+    expect(causeDetails(cause, (d) => localiseIssueDetails(d, 'fr'))).toBe('113–661 liens');
+    // Counts that agree stay as they are; only the one that varies becomes a range.
+    const images = topCause('page', [
+      { details: '3 image(s) without alt: /a.png, /b.png (+1)', pages: 4 },
+      { details: '3 image(s) without alt: /a.png, /b.png (+1)', pages: 2 },
+      { details: '7 image(s) without alt: /a.png, /b.png (+5)', pages: 1 },
+    ], 7)!;
+    expect(causeDetails(images, (d) => localiseIssueDetails(d, 'fr'))).toBe('3–7 image(s) sans alt : /a.png, /b.png (+1–5)');
+    expect(causeDetails({ details: 'no <h1>', variants: ['no <h1>'] }, (d) => d)).toBe('no <h1>');
+    expect(causeDetails({ details: '2 <h1> tags', variants: ['2 <h1> tags'] }, (d) => localiseIssueDetails(d, 'fr'))).toBe('2 balises <h1>');
   });
 
   it('reads a section as the first path folder, and needs enough pages in it', () => {

@@ -85,3 +85,33 @@ describe('what a template is made of', () => {
     }
   });
 });
+
+describe('a template whose pages differ in a count', () => {
+  it('shows the range the count spans, not one page’s count, and examples from all its pages', async () => {
+    // 12 pages over 100 links each (the catalogue's threshold), from 101 to 112.
+    const paths = Array.from({ length: 12 }, (_, i) => `/t${i}`);
+    const routes: Record<string, { body: string; type?: string }> = { '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' } };
+    paths.forEach((p, i) => {
+      const extra = Array.from({ length: 89 + i }, (_, k) => `<a href="/x${k}">x${k}</a>`).join(' ');
+      const own = paths.map((q) => `<a href="${q}">${q}</a>`).join(' ');
+      routes[p === '/t0' ? '/' : p] = { body: page({ body: `<main><h1>Page ${p}</h1><p>Text.</p>${own} ${extra}</main>` }) };
+    });
+    const links = await serve(routes);
+    try {
+      const { campaign } = await projectWithCampaign(h, links.url, { max_urls: 30 });
+      const crawl = await crawlToSettled(h, campaign.id);
+      const counts = (await allIssues(h, crawl.id, '&name=too_many_links')).map((i) => Number(/^(\d+) links$/.exec(i.details)![1]));
+      expect(counts.length).toBe(12);
+      const [min, max] = [Math.min(...counts), Math.max(...counts)];
+      expect(min).toBeLessThan(max);
+      for (const [language, words] of [['en', 'links'], ['fr', 'liens']] as const) {
+        const summary = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues/summary`, { headers: { 'accept-language': language } })).json()).data;
+        const group = summary.groups.find((g: { name: string }) => g.name === 'too_many_links');
+        expect(group.templates).toEqual([expect.objectContaining({ scope: 'site', pages: 12, details: `${min}–${max} ${words}` })]);
+        expect(group.templates[0].examples).toHaveLength(3);
+      }
+    } finally {
+      await links.close();
+    }
+  });
+});

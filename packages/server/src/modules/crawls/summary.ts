@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { checkCounts, htmlPagesOf } from './check-counts.js';
 import type { IssueSummary, Language, TemplatePattern } from '@siteaudit/schema';
-import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, bySummaryOrder, templatePattern, topCause } from '@siteaudit/schema/rules';
+import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, bySummaryOrder, templatePattern, topCause, type TopCause, causeDetails } from '@siteaudit/schema/rules';
 import { issueDetailsIn } from '../../reports/issue-details.js';
 import type { CrawlRow } from './crawl-row.js';
 
@@ -45,6 +45,8 @@ async function htmlPages(knex: Knex, crawlId: string): Promise<{ total: number; 
 
 /** Distinct details read per check to find its most common causes: far above a template check's (a few values), enough for the others. */
 const MAX_DETAILS = 10_000;
+/** Details of a cause its examples are looked up among (bound values of one statement): the most common first. */
+const EXAMPLE_VARIANTS = 200;
 
 /**
  * The template decisions of check `name` (on `pages` distinct pages): its most common cause
@@ -69,12 +71,12 @@ async function templatesOf(knex: Knex, crawlId: string, name: string, pages: num
     .orderBy([{ column: 'pages', order: 'desc' }, { column: 'details' }])
     .limit(MAX_DETAILS)) as { section: string | null; details: string; pages: string | number }[];
   const scope = checkScope(name as CheckName).scope;
-  const found: { pattern: TemplatePattern | null }[] = [];
+  const found: { pattern: TemplatePattern | null; cause?: TopCause }[] = [];
   if (site) {
     const merged = new Map<string, number>();
     for (const r of rows) merged.set(r.details, (merged.get(r.details) ?? 0) + Number(r.pages));
     const top = topCause(scope, [...merged].map(([details, n]) => ({ details, pages: n })), pages);
-    found.push({ pattern: top && templatePattern(html.total, top, []) });
+    found.push({ pattern: top && templatePattern(html.total, top, []), cause: top ?? undefined });
   }
   if (!found[0]?.pattern) {
     found.length = 0;
@@ -82,18 +84,19 @@ async function templatesOf(knex: Knex, crawlId: string, name: string, pages: num
       const own = rows.filter((r) => r.section === section).map((r) => ({ details: r.details, pages: Number(r.pages) }));
       const top = topCause(scope, own, sectionPages);
       const pattern = top && templatePattern(sectionPages, top, [], section);
-      if (pattern) found.push({ pattern });
+      if (pattern) found.push({ pattern, cause: top! });
     }
     found.sort((a, b) => b.pattern!.pages - a.pattern!.pages || (a.pattern!.section! < b.pattern!.section! ? -1 : 1));
     found.splice(MAX_SECTION_PATTERNS);
   }
   const out: TemplatePattern[] = [];
-  for (const { pattern } of found) {
-    if (!pattern) continue;
-    const q = knex('crawl_issues').where({ crawl_id: crawlId, name, details: pattern.details });
+  for (const { pattern, cause } of found) {
+    if (!pattern || !cause) continue;
+    // Examples from every page of the cause (its details with other counts too), the first found.
+    const q = knex('crawl_issues').where({ crawl_id: crawlId, name }).whereIn('details', cause.variants.slice(0, EXAMPLE_VARIANTS));
     if (pattern.section !== null) q.andWhere({ section: pattern.section });
     const examples = (await q.orderBy('seq').limit(3).select('url')) as { url: string }[];
-    out.push({ ...pattern, details: issueDetailsIn(name, pattern.details, language), examples: examples.map((e) => e.url) });
+    out.push({ ...pattern, details: causeDetails(cause, (d) => issueDetailsIn(name, d, language)), examples: examples.map((e) => e.url) });
   }
   return out;
 }
