@@ -8,6 +8,15 @@ export const DateTime = z.iso.datetime();
 export const PlainDate = z.iso.date();
 
 /**
+ * `format: int64` in the OpenAPI document, for an integer that can pass 2^31 (byte sizes, summed
+ * hits), so that a generated Java, C# or Go client gives it a 64-bit type. Documentation only:
+ * validation is unchanged and the TypeScript type stays `number` (docs/decisions/openapi-generation.md).
+ */
+export const int64 = <T extends z.ZodType>(schema: T): T => schema.meta({ format: 'int64' });
+/** `format: int32`, for an integer that never leaves 32 bits but whose schema has no bounds (an HTTP status). */
+export const int32 = <T extends z.ZodType>(schema: T): T => schema.meta({ format: 'int32' });
+
+/**
  * False when a URL holds a user name or a password (`https://user:pw@host/`); true for any other
  * text, a URL or not (whether it is one is another rule's to say). Credentials in a URL the API
  * stores would be returned on every read.

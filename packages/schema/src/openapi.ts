@@ -2,11 +2,13 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { contract, type ContractEntry } from './contract.js';
 import { clientSample } from './code-samples.js';
-import { ERRORS, type ErrorCode } from './errors.js';
+import { ERRORS, Problem, type ErrorCode } from './errors.js';
 import { operationErrorCodes } from './operation-errors.js';
-import { COMMON_HEADERS, CONDITIONAL_HEADERS, OPTIONAL_RATE_HEADERS, RATE_HEADERS, SHARED_STATUSES, problemResponse, ref, registerSharedResponses } from './openapi-responses.js';
+import { COMMON_HEADERS, CONDITIONAL_HEADERS, OPTIONAL_RATE_HEADERS, RATE_HEADERS, SHARED_STATUSES, problemResponse, ref, registerSharedResponses, type ProblemUnions } from './openapi-responses.js';
 import { PROBLEM_FAMILIES } from './problem-families.js';
 import { rewriteNullables } from './openapi-nullable.js';
+import { toOpenApi30, type OpenApi30Document } from './openapi-30.js';
+export { toOpenApi30, type OpenApi30Document } from './openapi-30.js';
 import { templatePath } from './operations.js';
 import { WEBHOOK_EVENT_PAYLOADS, WebhookEvent } from './resources/events.js';
 import { LOG_UPLOAD_TYPES } from './resources/logs.js';
@@ -44,10 +46,23 @@ function errorHeaders(op: ContractEntry, status: number): Record<string, { $ref:
   return { ...COMMON_HEADERS, ...OPTIONAL_RATE_HEADERS, ...replayable };
 }
 
-/** The media types an upload accepts (LOG_UPLOAD_TYPES), each a binary string. */
+/**
+ * The media types an upload accepts (LOG_UPLOAD_TYPES), each a binary string,
+ * `application/octet-stream` first: a generator that picks the first media type sends the file
+ * as bytes, whatever it holds.
+ */
 function uploadContent(): Record<string, { schema: { type: 'string'; format: 'binary' } }> {
-  return Object.fromEntries(LOG_UPLOAD_TYPES.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]));
+  const types = [...LOG_UPLOAD_TYPES].sort((a, b) => Number(b === 'application/octet-stream') - Number(a === 'application/octet-stream'));
+  return Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]));
 }
+
+/** How the server reads an upload (pipeline.ts `readUpload`, the server's logs/parse-file.ts, the mock's http.ts). */
+const UPLOAD_BODY =
+  'The access log: Combined or Common Log Format, or JSON lines (docs/decisions/logs.md), sent as the body itself, ' +
+  'plain text or gzip-compressed. Gzip is recognised by its magic bytes (the file starts with `1f 8b`) and decompressed, ' +
+  'whatever the `Content-Type` or `Content-Encoding`; any other file is read as text. The `Content-Type` must be one of ' +
+  'the listed media types and `Content-Encoding`, when sent, `identity` or `gzip`: anything else is refused with 415 ' +
+  '`log_import.unsupported_media_type`.';
 
 /** How `Accept-Language` is read (rules.ts `pickLanguage`). */
 const ACCEPT_LANGUAGE =
@@ -68,7 +83,7 @@ const HEADER_PARAMETERS = {
   IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer: 304 when it still matches.', schema: { type: 'string' } },
   IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'A unique string per logical request: a retry with the same key does not repeat the operation.', schema: IDEMPOTENCY_KEY },
   IdempotencyKeyRequired: { name: 'Idempotency-Key', in: 'header', required: true, description: 'A unique string per logical request, required: a retry with the same key does not repeat the operation.', schema: IDEMPOTENCY_KEY },
-  ContentEncoding: { name: 'Content-Encoding', in: 'header', required: false, description: 'gzip: the file is gzip-compressed whatever its Content-Type.', schema: { type: 'string', enum: ['gzip', 'identity'] as string[] } },
+  ContentEncoding: { name: 'Content-Encoding', in: 'header', required: false, description: '`identity` (the default) or `gzip`; any other value is refused with 415. Informative only: a gzip file is recognised by its magic bytes, with or without this header.', schema: { type: 'string', enum: ['gzip', 'identity'] as string[] } },
 } as const;
 
 function describe(op: ContractEntry, docsUrl: string): string {
@@ -88,7 +103,7 @@ function describe(op: ContractEntry, docsUrl: string): string {
   ];
   if (op.adminOnly) lines.push('Reserved to team owners and admins.');
   if (op.billingExempt) lines.push('Never refused by billing: allowed on a plan without API write access.');
-  if (op.upload) lines.push('The body is the file itself, streamed as sent: plain text, or gzip (by its type or `Content-Encoding: gzip`), up to the plan\'s `logs.import_max_bytes`.');
+  if (op.upload) lines.push('The body is the file itself, streamed as sent: plain text, or gzip (recognised by its magic bytes, whatever its type or `Content-Encoding`), up to the plan\'s `logs.import_max_bytes`.');
   return lines.join(' ');
 }
 
@@ -104,6 +119,28 @@ function withoutRepositoryPaths<T>(document: T): T {
     if (Array.isArray(node)) return node.map(visit);
     if (!node || typeof node !== 'object') return node;
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? strip(v) : visit(v)]));
+  };
+  return visit(document) as T;
+}
+
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+
+/**
+ * `format: int32` on every integer whose bounds keep it within 32 bits (a `limit`, a score, a
+ * problem's `status`) and that states no format of its own: a generated Java, C# or Go client
+ * then gives it a 32-bit type. Integers that can pass 2^31 say `int64` in the contract (`int64()`,
+ * common.ts); the others keep no format, the generator's default. Documentation only.
+ */
+function withIntegerFormats<T>(document: T): T {
+  const bounded = (node: Record<string, unknown>) =>
+    typeof node.minimum === 'number' && typeof node.maximum === 'number' && node.minimum >= INT32.min && node.maximum <= INT32.max;
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!node || typeof node !== 'object') return node;
+    const schema = node as Record<string, unknown>;
+    const integer = schema.type === 'integer' || (Array.isArray(schema.type) && schema.type.includes('integer'));
+    const formatted = integer && schema.format === undefined && bounded(schema) ? { ...schema, format: 'int32' } : schema;
+    return Object.fromEntries(Object.entries(formatted).map(([k, v]) => [k, visit(v)]));
   };
   return visit(document) as T;
 }
@@ -135,7 +172,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     scheme: 'bearer',
     description: 'A team access token (prefix `sa_`), created by an operator or in the team settings.',
   });
-  registerSharedResponses(registry, docsUrl);
+  /** The unions of problem families the answers name (openapi-responses.ts `problemSchema`). */
+  const problemUnions: ProblemUnions = new Map();
+  registerSharedResponses(registry, docsUrl, problemUnions);
   for (const [name, parameter] of Object.entries(HEADER_PARAMETERS)) registry.registerComponent('parameters', name, parameter as never);
   /** The header parameters of each operation, by component name, added to its `parameters` once generated. */
   const headerParameters = new Map<string, string[]>();
@@ -178,7 +217,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     }
     for (const [status, codes] of errorsByStatus(op)) {
       const shared = SHARED_STATUSES[status];
-      responses[String(status)] = shared ? { $ref: `#/components/responses/${shared}` } : problemResponse(codes, docsUrl, errorHeaders(op, status));
+      responses[String(status)] = shared ? { $ref: `#/components/responses/${shared}` } : problemResponse(codes, docsUrl, errorHeaders(op, status), problemUnions);
     }
     responses['431'] = { $ref: '#/components/responses/HeadersTooLarge' };
     const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
@@ -197,7 +236,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         ...(Object.keys(paramsShape).length ? { params: op.params as z.ZodObject } : {}),
         ...(Object.keys(queryShape).length ? { query: op.query as z.ZodObject } : {}),
         ...(op.body ? { body: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: op.body } } } } : {}),
-        ...(op.upload ? { body: { required: true, description: 'The access log: Combined or Common Log Format, or JSON lines (docs/decisions/logs.md).', content: uploadContent() } } : {}),
+        ...(op.upload ? { body: { required: true, description: UPLOAD_BODY, content: uploadContent() } } : {}),
       },
       responses: sorted as never,
       'x-scope': op.scope,
@@ -215,7 +254,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     registry.registerWebhook({
       method: 'post',
       path: type,
-      operationId: `event_${type.replace('.', '_')}`,
+      // camelCase as every operation's: `crawl.completed` → `eventCrawlCompleted`.
+      operationId: `event${type.split(/[._]/).map((word) => word[0].toUpperCase() + word.slice(1)).join('')}`,
       // Tagged so references list them under a named group (untagged, Scalar's group is `webhook/undefined/`).
       tags: ['events'],
       summary: `The ${type} event`,
@@ -228,7 +268,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 
   // Named schemas no operation names through zod: each problem family (shared answers refer to
   // them as JSON), and the union of the webhook events (each event's own webhook names its payload).
-  const named = [...Object.values(PROBLEM_FAMILIES), WebhookEvent].map((schema) => ({ type: 'schema' as const, schema }));
+  // `Problem` too: no answer names it (each names a family), but it is the type of any problem.
+  const named = [Problem, ...Object.values(PROBLEM_FAMILIES), WebhookEvent].map((schema) => ({ type: 'schema' as const, schema }));
+  for (const [name, union] of problemUnions) registry.registerComponent('schemas', name, union as never);
   const generator = new OpenApiGeneratorV31([...registry.definitions, ...named]);
   const document = generator.generateDocument({
     openapi: '3.1.0',
@@ -253,5 +295,10 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       if (operation && names) operation.parameters = [...(operation.parameters ?? []), ...names.map((name) => ({ $ref: `#/components/parameters/${name}` }))];
     }
   }
-  return withoutRepositoryPaths(rewriteNullables(document));
+  return withIntegerFormats(withoutRepositoryPaths(rewriteNullables(document)));
+}
+
+/** The OpenAPI 3.0.3 rendering of the same document (openapi-30.ts), for generators that read only 3.0. */
+export function buildOpenApi30Document(options: OpenApiOptions = {}): OpenApi30Document {
+  return toOpenApi30(buildOpenApiDocument(options));
 }

@@ -1,6 +1,6 @@
 /**
  * The problem bodies of the OpenAPI document by family (docs/decisions/openapi-generation.md):
- * each extends `Problem` with its codes and the fields the server always sends with them, so a
+ * each is `Problem` narrowed to its codes, with the fields the server always sends with them, so a
  * generated client types `errors` of a 422 `validation_failed` as present. A code belongs to the
  * first family whose test it passes, else to the family of its HTTP status: a code added to
  * `ERRORS` lands in a family without being named here.
@@ -55,6 +55,11 @@ const FAMILIES: Record<string, Family> = {
 
 const CODES = Object.keys(ERRORS) as ErrorCode[];
 
+/** The codes of the family `name`, in catalogue order. */
+export function problemFamilyCodes(name: string): ErrorCode[] {
+  return CODES.filter((code) => problemFamilyOf(code) === name);
+}
+
 /** The name of the family of `code`. */
 export function problemFamilyOf(code: ErrorCode): string {
   const special = Object.entries(FAMILIES).find(([, f]) => f.has?.(code));
@@ -64,15 +69,21 @@ export function problemFamilyOf(code: ErrorCode): string {
   return byStatus[0];
 }
 
-/** Each family's schema: `Problem` narrowed to its codes and status, its fields required. */
+/**
+ * Each family's schema: `Problem`'s properties, `status` and `code` narrowed to the family's, its
+ * fields required. A standalone object, not `allOf: [Problem, narrowing]`: a child that redeclares
+ * its parent's `status` and `code` with other types stops AutoRest ("duplicate property") and is
+ * hidden by NSwag, and a family has nothing to inherit that it does not list. `status` is an
+ * integer with an `enum` (a `z.literal` would say `type: number`). Only the document reads these:
+ * the SDK's type is `Problem`.
+ */
 export const PROBLEM_FAMILIES: Record<string, z.ZodType> = Object.fromEntries(
   Object.entries(FAMILIES).flatMap(([name, family]) => {
-    const codes = CODES.filter((code) => problemFamilyOf(code) === name);
+    const codes = problemFamilyCodes(name);
     if (!codes.length) return [];
     const statuses = [...new Set(codes.map((code) => ERRORS[code].status))];
-    const status = statuses.length === 1 ? z.literal(statuses[0]) : z.union(statuses.map((s) => z.literal(s)));
-    // An intersection, so that the document writes `allOf: [{ $ref: Problem }, { narrowing }]`.
-    const schema = z.intersection(Problem, z.object({ status, code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), ...family.fields })).meta({
+    const status = z.int().meta({ enum: statuses, format: 'int32' });
+    const schema = z.object({ ...Problem.shape, status, code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), ...family.fields }).meta({
       id: name,
       description: `Problem details of the codes ${codes.map((c) => `\`${c}\``).join(', ')}.`,
     });

@@ -1,18 +1,21 @@
 /** The OpenAPI document: committed copy up to date, every operation and event present, named schemas by $ref. */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, WEBHOOK_EVENTS, contract, templatePath, type ContractEntry } from '../src/index.js';
+import { ERROR_CODES, LogImport as LogImportSchema, WEBHOOK_EVENTS, contract, templatePath, type ContractEntry } from '../src/index.js';
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { buildOpenApiDocument } from '../src/openapi.js';
+import { buildOpenApi30Document, buildOpenApiDocument } from '../src/openapi.js';
 import { rewriteNullables } from '../src/openapi-nullable.js';
+import { toOpenApi30 } from '../src/openapi-30.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 const committedPath = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
+const committed30Path = fileURLToPath(new URL('../../../docs/openapi-3.0.json', import.meta.url));
 // Through JSON, as `npm run openapi` writes it: undefined members disappear.
 const built = JSON.parse(JSON.stringify(buildOpenApiDocument())) as JsonObject;
 const paths = built.paths as Record<string, Record<string, JsonObject>>;
@@ -122,17 +125,21 @@ describe('components', () => {
     expect(ok.schema).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Project' } } });
     const body = (status: string) => ((getProject[status].content as JsonObject)['application/problem+json'] as JsonObject).schema;
     expect(body('404')).toEqual({ $ref: '#/components/schemas/NotFoundProblem' });
-    expect(body('403')).toEqual({ oneOf: [{ $ref: '#/components/schemas/MissingScopeProblem' }, { $ref: '#/components/schemas/PlanProblem' }] });
+    expect(body('403')).toEqual({ $ref: '#/components/schemas/MissingScopeOrPlanProblem' });
     expect(body('422')).toEqual({ $ref: '#/components/schemas/ValidationProblem' });
   });
 });
 
-/** The narrowing part of a problem family: `allOf: [{ $ref: Problem }, narrowing]`. */
+/** A problem family: `Problem`'s properties, narrowed, in one object (no `allOf` that redeclares them). */
 function family(name: string): JsonObject {
-  const allOf = schemas[name].allOf as JsonObject[];
-  expect(allOf[0], name).toEqual({ $ref: '#/components/schemas/Problem' });
-  return allOf[1];
+  const schema = schemas[name];
+  expect(schema.allOf, name).toBeUndefined();
+  expect(Object.keys(schema.properties as JsonObject), name).toEqual(expect.arrayContaining(Object.keys(schemas.Problem.properties as JsonObject)));
+  return schema;
 }
+
+/** The problem families, without the unions of them (`…OrPlanProblem`) nor the base. */
+const familyNames = () => Object.keys(schemas).filter((name) => name.endsWith('Problem') && name !== 'Problem' && !schemas[name].oneOf);
 
 describe('problem families', () => {
   it.each([
@@ -140,14 +147,14 @@ describe('problem families', () => {
     ['RateLimitedProblem', ['rate_limited'], ['window', 'retry_after', 'upgrade_to']],
     ['MissingScopeProblem', ['token.missing_scope'], ['required_scopes']],
     ['PlanProblem', ['api.not_in_plan', 'api.write_not_in_plan', 'plan_limit.exports.excel', 'keywords.project_limit'], ['upgrade_to']],
-  ])('%s extends Problem with its codes and requires the fields sent with them', (name, codes, fields) => {
+  ])('%s narrows Problem to its codes and requires the fields sent with them', (name, codes, fields) => {
     const narrowing = family(name);
     expect(((narrowing.properties as JsonObject).code as JsonObject).enum).toEqual(expect.arrayContaining(codes));
     expect(narrowing.required).toEqual(expect.arrayContaining(['code', ...fields]));
   });
 
   it('puts every catalogue code in exactly one family, and every problem answer refers to families', () => {
-    const families = Object.keys(schemas).filter((name) => name.endsWith('Problem') && name !== 'Problem');
+    const families = familyNames();
     const owners = new Map<string, string[]>();
     for (const name of families) {
       for (const code of ((family(name).properties as JsonObject).code as JsonObject).enum as string[]) owners.set(code, [...(owners.get(code) ?? []), name]);
@@ -165,9 +172,36 @@ describe('problem families', () => {
       const problem = (response.content as JsonObject | undefined)?.['application/problem+json'] as JsonObject | undefined;
       if (!problem) continue;
       const schema = problem.schema as JsonObject;
-      const refs = (schema.oneOf as JsonObject[] | undefined) ?? [schema];
+      const named = schemas[(schema.$ref as string).split('/').pop() as string];
+      const refs = (named.oneOf as JsonObject[] | undefined) ?? [schema];
       for (const ref of refs) expect(families.map((f) => `#/components/schemas/${f}`), at).toContain(ref.$ref);
     }
+  });
+
+  it('types status as an integer (a one-value enum), as Problem does', () => {
+    expect((schemas.Problem.properties as JsonObject).status).toMatchObject({ type: 'integer', minimum: 400, maximum: 599 });
+    for (const name of familyNames()) {
+      const status = (family(name).properties as JsonObject).status as JsonObject;
+      expect(status.type, name).toBe('integer');
+      expect(status.enum, name).toHaveLength(1);
+    }
+  });
+
+  it('names each union of families once, with a discriminator on code mapping every code of its members', () => {
+    const unions = Object.entries(schemas).filter(([, s]) => s.oneOf && (s.oneOf as JsonObject[]).every((o) => /Problem$/.test(String(o.$ref))));
+    expect(unions.map(([name]) => name).sort()).toEqual(['MissingScopeOrPlanOrForbiddenProblem', 'MissingScopeOrPlanProblem', 'ValidationOrUnprocessableProblem']);
+    for (const [name, union] of unions) {
+      const discriminator = union.discriminator as { propertyName: string; mapping: Record<string, string> };
+      expect(discriminator.propertyName, name).toBe('code');
+      const expected = (union.oneOf as JsonObject[]).flatMap((o) => {
+        const member = schemas[(o.$ref as string).split('/').pop() as string];
+        return (((member.properties as JsonObject).code as JsonObject).enum as string[]).map((code) => [code, o.$ref]);
+      });
+      expect(Object.entries(discriminator.mapping).sort(), name).toEqual(expected.sort());
+    }
+    // No inline union of problems is left in an answer.
+    const inline = [...subschemas(built.paths, '#/paths')].filter(([, node]) => Array.isArray(node.oneOf)).map(([at]) => at);
+    expect(inline).toEqual([]);
   });
 });
 
@@ -221,6 +255,29 @@ describe('generator-friendly forms', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('says int64 on the integers that can pass 2^31, int32 on bounded ones, and keeps them numbers', () => {
+    const property = (schema: string, ...path: string[]) => path.reduce((at, key) => ((at.properties as JsonObject)[key] as JsonObject), schemas[schema]);
+    for (const [schema, ...path] of [
+      ['LogImport', 'size_bytes'], ['LogImport', 'bot_hits'], ['LogImport', 'human_hits'], ['LogUrlStat', 'bytes'], ['LogUrlStat', 'hits'],
+      ['Export', 'size_bytes'], ['CrawledPage', 'size_bytes'], ['LogInsights', 'hits', 'bots'],
+    ]) {
+      expect(property(schema, ...path).format, `${schema}.${path.join('.')}`).toBe('int64');
+    }
+    expect(((property('LogImport', 'truncation').format as unknown) ?? null)).toBeNull();
+    expect((((schemas.LogImport.properties as JsonObject).truncation as JsonObject).properties as JsonObject).inflated_bytes).toMatchObject({ format: 'int64' });
+    expect(property('ListMeta', 'limit')).toMatchObject({ type: 'integer', format: 'int32' });
+    expect(property('CrawledPage', 'status_code')).toMatchObject({ format: 'int32' });
+    // Documentation only: the contract still parses and infers plain numbers.
+    const size: number | null = LogImportSchema.shape.size_bytes.parse(3_000_000_000);
+    expect(size).toBe(3_000_000_000);
+  });
+
+  it('lists the upload as bytes first and says how gzip is recognised', () => {
+    const body = paths['/v1/projects/{project}/log-imports'].post.requestBody as JsonObject;
+    expect(Object.keys(body.content as JsonObject)[0]).toBe('application/octet-stream');
+    expect(body.description).toContain('magic bytes');
+  });
+
   it('types the boolean filters of a query as booleans', () => {
     const internal = (paths['/v1/crawls/{crawl}/pages'].get.parameters as JsonObject[]).find((p) => p.name === 'internal');
     expect(internal?.schema).toMatchObject({ type: 'boolean' });
@@ -235,6 +292,14 @@ describe('generator-friendly forms', () => {
 describe('webhooks', () => {
   it('documents every event type, webhook.test included', () => {
     expect(Object.keys(webhooks).sort()).toEqual([...WEBHOOK_EVENTS, 'webhook.test'].sort());
+  });
+
+  it('names the webhooks in camelCase, as the operations, and the crawl events share one data schema', () => {
+    for (const [type, item] of Object.entries(webhooks)) expect(item.post.operationId, type).toMatch(/^event[A-Z][A-Za-z]+$/);
+    expect(webhooks['crawl.completed'].post.operationId).toBe('eventCrawlCompleted');
+    for (const name of ['CrawlCompletedEvent', 'CrawlFailedEvent', 'CrawlStoppedEvent']) {
+      expect((schemas[name].properties as JsonObject).data, name).toEqual({ $ref: '#/components/schemas/CrawlEventData' });
+    }
   });
 
   it.each([...WEBHOOK_EVENTS, 'webhook.test'])('%s is a POST whose body is a named event schema', (type) => {
@@ -259,4 +324,65 @@ describe('webhooks', () => {
       expect(refs).toContain(mapping[type]);
     }
   });
+});
+
+describe('docs/openapi-3.0.json', () => {
+  const built30 = JSON.parse(JSON.stringify(buildOpenApi30Document())) as JsonObject;
+  const schemas30 = (built30.components as JsonObject).schemas as Record<string, JsonObject>;
+
+  it('is up to date with the contract, and OpenAPI 3.0.3', () => {
+    const committed = JSON.parse(readFileSync(committed30Path, 'utf8')) as unknown;
+    expect(isDeepStrictEqual(committed, built30), 'docs/openapi-3.0.json is stale: run `npm run openapi` and commit the result').toBe(true);
+    expect(built30.openapi).toBe('3.0.3');
+  });
+
+  it('holds nothing 3.0 cannot say: no type list, no null type, no const, webhooks as x-webhooks', () => {
+    const wrong = [...subschemas(built30, '#')].filter(([at, node]) => !at.includes('/examples/') && (Array.isArray(node.type) || node.type === 'null' || 'const' in node)).map(([at]) => at);
+    expect(wrong).toEqual([]);
+    expect(built30.webhooks).toBeUndefined();
+    expect(Object.keys(built30['x-webhooks'] as JsonObject).sort()).toEqual(Object.keys(webhooks).sort());
+    expect((built30.info as JsonObject).license).toEqual({ name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' });
+  });
+
+  it('says nullable as 3.0 does, the same paths and schemas as the 3.1 document', () => {
+    expect(Object.keys(built30.paths as JsonObject)).toEqual(Object.keys(paths));
+    expect(Object.keys(schemas30)).toEqual(Object.keys(schemas));
+    expect((schemas30.Export.properties as JsonObject).size_bytes).toEqual({ type: 'integer', format: 'int64', nullable: true });
+    // An always-null property takes the type of its union sibling's.
+    expect((schemas30.PageChange.properties as JsonObject).severity).toMatchObject({ type: 'string', nullable: true, enum: [null] });
+  });
+
+  it('converts every 3.1 form the contract may produce', () => {
+    const source = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1', license: { name: 'MIT', identifier: 'MIT' } },
+      paths: {},
+      components: {
+        schemas: {
+          Level: { type: 'string', enum: ['low', 'high'] },
+          Sample: {
+            type: 'object',
+            properties: {
+              level: { anyOf: [{ $ref: '#/components/schemas/Level' }, { type: 'null' }], description: 'd' },
+              mode: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }] },
+              count: { type: ['integer', 'null'], exclusiveMinimum: 0, examples: [3] },
+              kind: { const: 'x', type: 'string' },
+            },
+          },
+        },
+      },
+    };
+    const properties = (toOpenApi30(source) as unknown as { components: { schemas: { Sample: { properties: JsonObject } } } }).components.schemas.Sample.properties;
+    expect(properties.level).toEqual({ allOf: [{ $ref: '#/components/schemas/Level' }], nullable: true, description: 'd' });
+    expect(properties.mode).toEqual({ type: 'string', enum: ['a', 'b', null], nullable: true });
+    expect(properties.count).toEqual({ type: 'integer', nullable: true, minimum: 0, exclusiveMinimum: true, example: 3 });
+    expect(properties.kind).toEqual({ type: 'string', enum: ['x'] });
+  });
+
+  // openapi-spec-validator (Python) where it is installed; redocly lints both in `npm run lint`.
+  const python = spawnSync('python3', ['-c', 'import openapi_spec_validator'], { stdio: 'ignore' }).status === 0;
+  it.skipIf(!python)('is valid for openapi-spec-validator', () => {
+    const script = 'import sys\nfrom openapi_spec_validator import validate\nfrom openapi_spec_validator.readers import read_from_filename\nvalidate(read_from_filename(sys.argv[1])[0])\nprint("valid")';
+    expect(execFileSync('python3', ['-c', script, committed30Path], { encoding: 'utf8' }).trim()).toBe('valid');
+  }, 60_000);
 });

@@ -3,7 +3,7 @@
  * previous comparable crawl of the campaign, and the prioritised fix list.
  */
 import { z } from 'zod';
-import { PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
+import { int32, PageQuery, Severity, SeverityCounts, Uuid } from '../common.js';
 import { CHANGE_KINDS, CRAWL_PILLARS, type ChangeKind } from '../rules/crawl-pillars.js';
 
 type IssueKind = Extract<ChangeKind, `issue_${string}`>;
@@ -37,8 +37,8 @@ export const PageChange = z
     severity: z.null(),
     category: z.null(),
     details: z.null(),
-    status_code: z.int().nullable().describe('the status in this crawl; null for page_removed, or when no HTTP response came'),
-    previous_status_code: z.int().nullable().describe('the status in the previous crawl; null for page_added, or when no HTTP response came'),
+    status_code: int32(z.int()).nullable().describe('the status in this crawl; null for page_removed, or when no HTTP response came'),
+    previous_status_code: int32(z.int()).nullable().describe('the status in the previous crawl; null for page_added, or when no HTTP response came'),
   })
   .meta({ id: 'PageChange', description: 'Extension: a page change, one internal URL added, removed or whose status changed.' });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, NoBody, PageQuery, queryBoolean, Severity, SeverityCounts, Uuid } from '../common.js';
+import { DateTime, int32, int64, NoBody, PageQuery, queryBoolean, Severity, SeverityCounts, Uuid } from '../common.js';
 
 /** Full value sets the spec leaves open (docs/decisions/crawl-lifecycle.md). */
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'stopped'] as const;
@@ -109,7 +109,7 @@ export type IssueSummary = z.infer<typeof IssueSummary>;
 export const CrawledPage = z
   .object({
     url: z.string(),
-    status_code: z.int().nullable().describe('null when no HTTP response was received'),
+    status_code: int32(z.int()).nullable().describe('null when no HTTP response was received'),
     error_type: z.string().nullable(),
     content_type: z.string().nullable(),
     is_internal: z.boolean(),
@@ -120,7 +120,7 @@ export const CrawledPage = z
     word_count: z.int().nullable(),
     canonical_url: z.string().nullable(),
     response_time_ms: z.number().nullable(),
-    size_bytes: z.int().nullable(),
+    size_bytes: int64(z.int()).nullable(),
     internal_links: z.int(),
     external_links: z.int(),
     images: z.int(),
@@ -137,15 +137,15 @@ export const PageResource = z
   .object({
     url: z.string(),
     type: z.enum(RESOURCE_TYPES),
-    status_code: z.int().nullable().describe('the answer to the URL itself (3xx when it redirects); null when no HTTP response was received or it was not requested'),
-    final_status_code: z.int().nullable().describe('the answer at the end of its redirects; equals status_code when it does not redirect'),
+    status_code: int32(z.int()).nullable().describe('the answer to the URL itself (3xx when it redirects); null when no HTTP response was received or it was not requested'),
+    final_status_code: int32(z.int()).nullable().describe('the answer at the end of its redirects; equals status_code when it does not redirect'),
     redirect_url: z.string().nullable().describe('where the URL redirects; null when it does not'),
     error_type: z
       .string()
       .nullable()
       .describe('why no usable answer came: a network failure (timeout, dns, connection, tls, address_refused, protocol), redirect_loop, too_many_redirects, protection, or blocked_by_robots (not requested)'),
     content_type: z.string().nullable(),
-    size_bytes: z.int().nullable().describe('Content-Length of the final answer, when given'),
+    size_bytes: int64(z.int()).nullable().describe('Content-Length of the final answer, when given'),
   })
   .meta({ id: 'PageResource', description: 'One URL a page loads (stylesheet, script, image…), as the crawl found it.' });
 export type PageResource = z.infer<typeof PageResource>;

@@ -4,11 +4,14 @@ import { Crawl } from './crawls.js';
 import { Export } from './exports.js';
 import { webhookEvent } from './webhooks.js';
 
+/** The `data` of the three crawl events: one named schema, so that a generated client has one type for it. */
+export const CrawlEventData = z.object({ crawl: Crawl }).meta({ id: 'CrawlEventData', description: 'The crawl the event is about, as GET /v1/crawls/{crawl} answers it.' });
+
 /** The payload of each event type, sent as the body of a delivery (docs/decisions/webhooks.md). */
 export const WEBHOOK_EVENT_PAYLOADS = {
-  'crawl.completed': webhookEvent('crawl.completed', z.object({ crawl: Crawl })).meta({ id: 'CrawlCompletedEvent' }),
-  'crawl.failed': webhookEvent('crawl.failed', z.object({ crawl: Crawl })).meta({ id: 'CrawlFailedEvent' }),
-  'crawl.stopped': webhookEvent('crawl.stopped', z.object({ crawl: Crawl })).meta({ id: 'CrawlStoppedEvent' }),
+  'crawl.completed': webhookEvent('crawl.completed', CrawlEventData).meta({ id: 'CrawlCompletedEvent' }),
+  'crawl.failed': webhookEvent('crawl.failed', CrawlEventData).meta({ id: 'CrawlFailedEvent' }),
+  'crawl.stopped': webhookEvent('crawl.stopped', CrawlEventData).meta({ id: 'CrawlStoppedEvent' }),
   'export.ready': webhookEvent('export.ready', z.object({ export: Export })).meta({ id: 'ExportReadyEvent' }),
   'recommendations.ready': webhookEvent(
     'recommendations.ready',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, Uuid } from '../common.js';
+import { DateTime, int64, Uuid } from '../common.js';
 import { agencyNameProblem, BRANDING_LOGO_MAX_BYTES, BRANDING_LOGO_MAX_CHARS, BRANDING_NAME_MAX, readLogo } from '../rules/export-branding.js';
 
 export const EXPORT_FORMATS = ['pdf', 'xlsx'] as const;
@@ -12,7 +12,7 @@ export const Export = z
     crawl_id: Uuid,
     format: z.enum(EXPORT_FORMATS),
     status: z.enum(EXPORT_STATUSES),
-    size_bytes: z.int().nullable(),
+    size_bytes: int64(z.int()).nullable(),
     download_url: z.string().nullable().describe('set when ready, until expires_at'),
     error: z.string().nullable(),
     created_at: DateTime,

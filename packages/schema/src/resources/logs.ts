@@ -3,7 +3,7 @@
  * what search and AI bots fetched, and what the join with the latest crawl says of it.
  */
 import { z } from 'zod';
-import { DateTime, PageQuery, PlainDate, Uuid } from '../common.js';
+import { DateTime, int64, PageQuery, PlainDate, Uuid } from '../common.js';
 
 /** Bot families a request is classified into by its user agent (rules/logs.ts). */
 export const BOT_FAMILIES = [
@@ -38,7 +38,7 @@ export const LogImport = z
     project_id: Uuid,
     status: z.enum(LOG_IMPORT_STATUSES),
     format: z.enum(LOG_FORMATS).nullable().describe('detected on the first line that parses; null until then'),
-    size_bytes: z.int().min(0).describe('bytes received, as sent (compressed when gzip)'),
+    size_bytes: int64(z.int().min(0).describe('bytes received, as sent (compressed when gzip)')),
     lines: z.object({
       read: z.int().min(0),
       kept: z.int().min(0).describe('lines parsed into a request'),
@@ -47,15 +47,15 @@ export const LogImport = z
     refusals: z
       .array(z.object({ line: z.int().min(1), reason: z.string() }))
       .describe('the first refused lines (at most 10) with why; the lines themselves are not kept'),
-    human_hits: z.int().min(0).describe('requests not made by a known bot: counted, never stored one by one'),
-    bot_hits: z.int().min(0),
+    human_hits: int64(z.int().min(0).describe('requests not made by a known bot: counted, never stored one by one')),
+    bot_hits: int64(z.int().min(0)),
     period: z
       .object({ from: DateTime, to: DateTime })
       .nullable()
       .describe('first and last request time of the kept lines; null when none was kept'),
     truncation: z
       .object({
-        inflated_bytes: z.int().min(0).describe('bytes of text recovered (decompressed) before the cut'),
+        inflated_bytes: int64(z.int().min(0).describe('bytes of text recovered (decompressed) before the cut')),
         partial_line: z.boolean().describe('the last recovered line stops mid-way: refused (reason `truncated_line`), never read as a shorter line'),
       })
       .nullable()
@@ -74,10 +74,10 @@ export const LogUrlStat = z
     path: z.string().describe("path and query string as the server resolved them: RFC 3986 normalised (escapes of unreserved characters decoded, other escapes in upper case, dot segments removed, what a URI may not hold raw percent-encoded), the server's log escapes (`\\x5C`) read as the bytes sent, `//` kept; every spelling of one target is one path"),
     family: z.enum(BOT_FAMILIES),
     verification: z.enum(VERIFICATIONS),
-    hits: z.int().min(1),
+    hits: int64(z.int().min(1)),
     last_visit: DateTime,
-    status_codes: z.record(z.string(), z.int().min(1)).describe('hits by status code served'),
-    bytes: z.int().min(0),
+    status_codes: z.record(z.string(), int64(z.int().min(1))).describe('hits by status code served'),
+    bytes: int64(z.int().min(0)),
   })
   .meta({ id: 'LogUrlStat', description: 'Extension (docs/decisions/logs.md): one URL as one bot family fetched it.' });
 export type LogUrlStat = z.infer<typeof LogUrlStat>;
@@ -88,7 +88,7 @@ export const LogDayStat = z
     family: z.enum([...BOT_FAMILIES, 'human']),
     verification: z.enum(VERIFICATIONS),
     status_class: z.enum(STATUS_CLASSES),
-    hits: z.int().min(1),
+    hits: int64(z.int().min(1)),
   })
   .meta({ id: 'LogDayStat', description: "Extension (docs/decisions/logs.md): hits of one day by family and status class. A day is the date in the line's own offset, as the server wrote it." });
 export type LogDayStat = z.infer<typeof LogDayStat>;
@@ -99,7 +99,7 @@ export const LogFinding = z
   .object({
     kind: z.enum(LOG_FINDING_KINDS),
     path: z.string(),
-    bot_hits: z.int().min(0).describe('verified and not-applicable bot hits on the URL; 0 for indexable_not_visited'),
+    bot_hits: int64(z.int().min(0).describe('verified and not-applicable bot hits on the URL; 0 for indexable_not_visited')),
     last_visit: DateTime.nullable(),
   })
   .meta({ id: 'LogFinding', description: 'Extension (docs/decisions/logs.md): a URL bots visit that the crawl did not find, or an indexable page no bot visited.' });
@@ -113,17 +113,17 @@ export const LogInsights = z
     project_id: Uuid,
     period: z.object({ from: DateTime, to: DateTime }).nullable().describe('what the imports cover; null without logs'),
     crawl_id: Uuid.nullable().describe('the settled crawl joined; null when none'),
-    hits: z.object({ bots: z.int().min(0), unverified_claims: z.int().min(0), humans: z.int().min(0) }),
-    families: z.array(z.object({ family: z.enum(BOT_FAMILIES), verification: z.enum(VERIFICATIONS), hits: z.int().min(0), urls: z.int().min(0), last_visit: DateTime.nullable() })),
+    hits: z.object({ bots: int64(z.int().min(0)), unverified_claims: int64(z.int().min(0)), humans: int64(z.int().min(0)) }),
+    families: z.array(z.object({ family: z.enum(BOT_FAMILIES), verification: z.enum(VERIFICATIONS), hits: int64(z.int().min(0)), urls: z.int().min(0), last_visit: DateTime.nullable() })),
     budget: z
-      .array(z.object({ bucket: z.enum(BUDGET_BUCKETS), hits: z.int().min(0), share: z.number().min(0).max(1) }))
+      .array(z.object({ bucket: z.enum(BUDGET_BUCKETS), hits: int64(z.int().min(0)), share: z.number().min(0).max(1) }))
       .describe('verified and not-applicable bot hits; empty without a settled crawl'),
     coverage: z
       .object({ indexable_pages: z.int().min(0), visited: z.int().min(0), not_in_crawl_urls: z.int().min(0) })
       .nullable()
       .describe('null without a settled crawl'),
     ai: z
-      .object({ search_hits: z.int().min(0), training_hits: z.int().min(0), urls: z.int().min(0), last_visit: DateTime.nullable() })
+      .object({ search_hits: int64(z.int().min(0)), training_hits: int64(z.int().min(0)), urls: z.int().min(0), last_visit: DateTime.nullable() })
       .describe("AI agents' activity (the crawler's lists of AI search and training agents)"),
   })
   .meta({ id: 'LogInsights', description: 'Extension (docs/decisions/logs.md): bot activity and crawl budget, joined with the latest settled crawl.' });

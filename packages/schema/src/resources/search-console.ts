@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DateTime, Period, PlainDate, Uuid } from '../common.js';
+import { DateTime, int64, Period, PlainDate, Uuid } from '../common.js';
 
 export const SEARCH_CONSOLE_STATUSES = ['unconfigured', 'pending', 'ready', 'error'] as const;
 
 const Metrics = {
-  clicks: z.int(),
-  impressions: z.int(),
+  clicks: int64(z.int()),
+  impressions: int64(z.int()),
   ctr: z.number().describe('clicks / impressions, 0..1'),
   position: z.number().nullable().describe('mean position weighted by impressions'),
 };

@@ -1,6 +1,7 @@
 /**
  * The API's own documentation, outside the contract (no token, no rate limit): the OpenAPI
- * document at GET /openapi.json, the interactive reference at GET /docs (Scalar, every asset
+ * document at GET /openapi.json (3.1) and GET /openapi-3.0.json (its 3.0.3 rendering, for
+ * generators that read only 3.0), the interactive reference at GET /docs (Scalar, every asset
  * served from here: nothing from a CDN, no fonts from the internet), the error catalogue at
  * GET /docs/errors (what every problem `type` points at), the audit's check catalogue at
  * GET /docs/checks (what each issue `name` means, why it matters, how to fix it; docs/checks.md is
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { apiReference } from '@scalar/express-api-reference';
 import { ERRORS, ERROR_DESCRIPTIONS, type ErrorCode } from '@siteaudit/schema';
 import { CATEGORY_TITLES, checkReference } from '@siteaudit/schema/rules';
-import { buildOpenApiDocument } from '@siteaudit/schema/openapi';
+import { buildOpenApiDocument, toOpenApi30 } from '@siteaudit/schema/openapi';
 import express, { type Request, type Response } from 'express';
 
 export interface DocsOptions {
@@ -69,7 +70,7 @@ td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:
 <h1>Errors</h1>
 <p>Every error is an RFC 9457 problem (<code>application/problem+json</code>) whose <code>type</code> is this page with the code as anchor.
 Switch on <code>code</code>, never on <code>title</code> (it follows Accept-Language: French by default, English on request).
-<a href="./">API reference</a> · <a href="../openapi.json">OpenAPI document</a></p>
+<a href="./">API reference</a> · <a href="../openapi.json">OpenAPI document</a> (<a href="../openapi-3.0.json">3.0</a>)</p>
 <table><thead><tr><th>Code</th><th>Status</th><th>Title (en, fr)</th><th>Meaning</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
@@ -98,7 +99,7 @@ td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:
 <h1>Checks</h1>
 <p>Every issue occurrence names one of these ${rows.length} checks (<code>name</code>), or an axe-core accessibility rule as <code>a11y_&lt;rule&gt;</code>
 (impact critical → error, serious → warning, moderate and minor → info). Info never lowers the health score; checks marked (site) are reported once for the site.
-<a href="./">API reference</a> · <a href="errors">Errors</a> · <a href="../openapi.json">OpenAPI document</a></p>
+<a href="./">API reference</a> · <a href="errors">Errors</a> · <a href="../openapi.json">OpenAPI document</a> (<a href="../openapi-3.0.json">3.0</a>)</p>
 ${sections.join('\n')}
 </body></html>
 `;
@@ -108,14 +109,15 @@ ${sections.join('\n')}
 export function docsRouter(options: DocsOptions): express.Router {
   const router = express.Router({ strict: true });
   const version = serverVersion();
-  let document: { base: string | null; json: string } | null = null;
-  const openapi = () => {
+  let document: { base: string | null; json: string; json30: string } | null = null;
+  /** The document (3.1, or its 3.0.3 rendering), built again when the public URL changes. */
+  const openapi = (version30 = false) => {
     const base = options.publicUrl();
     if (document?.base !== base) {
       const built = buildOpenApiDocument({ version, docsUrl: options.docsUrl, ...(base ? { serverUrl: base } : {}) });
-      document = { base, json: JSON.stringify(built) };
+      document = { base, json: JSON.stringify(built), json30: JSON.stringify(toOpenApi30(built)) };
     }
-    return document.json;
+    return version30 ? document.json30 : document.json;
   };
   const scalar = scalarScript();
   const errors = errorsPage();
@@ -123,6 +125,9 @@ export function docsRouter(options: DocsOptions): express.Router {
 
   router.get('/openapi.json', (_req: Request, res: Response) => {
     res.type('application/json').send(openapi());
+  });
+  router.get('/openapi-3.0.json', (_req: Request, res: Response) => {
+    res.type('application/json').send(openapi(true));
   });
   router.get('/docs/assets/scalar.js', (_req: Request, res: Response) => {
     res.sendFile(scalar, { maxAge: '1d', headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
@@ -159,7 +164,7 @@ export function docsRouter(options: DocsOptions): express.Router {
     res.json({
       name: 'Site Audit API',
       version,
-      links: { docs: `${base}/docs`, openapi: `${base}/openapi.json`, errors: `${options.docsUrl}/errors`, checks: `${options.docsUrl}/checks` },
+      links: { docs: `${base}/docs`, openapi: `${base}/openapi.json`, openapi_3_0: `${base}/openapi-3.0.json`, errors: `${options.docsUrl}/errors`, checks: `${options.docsUrl}/checks` },
     });
   });
   return router;

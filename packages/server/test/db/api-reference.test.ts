@@ -38,6 +38,13 @@ describe('the served documentation', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
     expect(ids.sort()).toEqual([...OPERATION_IDS].sort());
     expect(JSON.stringify(doc)).toContain('https://siteaudit.dev/docs/errors#not_found');
+    // Its 3.0.3 rendering, for generators that read only 3.0, with the same server.
+    const res30 = await fetch(`${h.url}/openapi-3.0.json`);
+    expect(res30.status).toBe(200);
+    const doc30 = (await res30.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, unknown> };
+    expect(doc30.openapi).toBe('3.0.3');
+    expect(doc30.servers[0].url).toBe(h.url);
+    expect(Object.keys(doc30.paths)).toEqual(Object.keys(doc.paths));
   });
 
   it('answers GET /v1 with an index instead of 404, with or without the trailing slash', async () => {
@@ -47,7 +54,7 @@ describe('the served documentation', () => {
       expect(await res.json()).toEqual({
         name: 'Site Audit API',
         version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-        links: { docs: `${h.url}/docs`, openapi: `${h.url}/openapi.json`, errors: 'https://siteaudit.dev/docs/errors', checks: 'https://siteaudit.dev/docs/checks' },
+        links: { docs: `${h.url}/docs`, openapi: `${h.url}/openapi.json`, openapi_3_0: `${h.url}/openapi-3.0.json`, errors: 'https://siteaudit.dev/docs/errors', checks: 'https://siteaudit.dev/docs/checks' },
       });
     }
   });
