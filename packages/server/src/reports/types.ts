@@ -22,11 +22,16 @@ export interface ReportBranding {
   logo: { type: 'png' | 'jpeg'; bytes: Uint8Array } | null;
 }
 
-/** One entry of the fix list: the check, the pages it fires on, the score points its fix would win. */
+/**
+ * One entry of the fix list: the check, the pages it fires on, the score points its fix would win
+ * and the pillar they are points of (a content check's are the Content and GEO pillar's, not the
+ * technical health score's).
+ */
 export interface ReportFix {
   name: string;
   pages: number;
   score_points: number;
+  pillar: string;
 }
 
 /** A scorecard pillar (the API's) with the issue categories its score is computed from. */

@@ -325,10 +325,11 @@ async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings
   if (groups.length > 0) {
     sheet.skip();
     const fixes = new Map((source.fixes ?? []).map((f) => [f.name, f]));
-    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences, ...(source.fixes ? [t.pagesAffected, t.scorePoints] : [])]);
+    // The score points are of the check's pillar, named beside them.
+    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences, ...(source.fixes ? [t.pagesAffected, t.scorePoints, t.changes.pillar] : [])]);
     for (const g of groups) {
       const fix = fixes.get(g.name);
-      const costs = source.fixes ? [fix?.pages ?? '', fix?.score_points ?? ''] : [];
+      const costs = source.fixes ? [fix?.pages ?? '', fix?.score_points ?? '', fix ? labels.pillar(fix.pillar) : ''] : [];
       await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences, ...costs]);
     }
   }

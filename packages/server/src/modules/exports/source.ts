@@ -109,7 +109,7 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     healthScore: crawl.health_score === null ? null : Math.round(crawl.health_score),
     summary,
     // The fix list as GET /v1/crawls/{crawl}/recommendations orders it, so the report agrees.
-    fixes: (await recommendations(knex, crawl.id, language)).map((r) => ({ name: r.name, pages: r.pages, score_points: r.score_points })),
+    fixes: (await recommendations(knex, crawl.id, language)).map((r) => ({ name: r.name, pages: r.pages, score_points: r.score_points, pillar: r.pillar })),
     pagespeed: stored ? { crawl_id: crawl.id, ...stored } : null,
     scorecard,
     history: await healthHistory(knex, crawl),
