@@ -386,7 +386,8 @@ const en: ExportStrings = {
     pagesOf: (pages, total) => `${pages} of ${total} pages`,
     otherChecks: (n, cost) => `${n} more checks: ${cost} together`,
     pagespeed: (combined) => `combined score ${combined}: exp(−0.35 × (1 − ${combined} / 100))`,
-    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, rounded to ${score}.`,
+    // The factors are printed rounded (as in the table) and their product is not quite the exact score: say so.
+    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, rounded to ${score} (computed with the exact factors; those shown are rounded to 3 decimals).`,
     mean: (terms, exact, score) => `Score = ${terms} = ${exact}, rounded to ${score}.`,
     meanFormula: 'The score is the weighted mean of the axes that have a score: Σ weight × score.',
     exact: 'Before rounding',
@@ -582,7 +583,7 @@ const fr: ExportStrings = {
     pagesOf: (pages, total) => `${pages} pages sur ${total}`,
     otherChecks: (n, cost) => `${n} autres vérifications : ${cost} à elles toutes`,
     pagespeed: (combined) => `score combiné ${combined} : exp(−0,35 × (1 − ${combined} / 100))`,
-    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, arrondi à ${score}.`,
+    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, arrondi à ${score} (calculé avec les facteurs exacts ; ceux affichés sont arrondis à 3 décimales).`,
     mean: (terms, exact, score) => `Score = ${terms} = ${exact}, arrondi à ${score}.`,
     meanFormula: 'Le score est la moyenne pondérée des axes qui ont un score : Σ poids × score.',
     exact: 'Avant arrondi',
