@@ -122,7 +122,7 @@ describe('project → campaign → crawl → advance → settled reports → exp
     const file = await call('GET', ready.download_url!, { token: token() });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/pdf');
-    expect(file.headers.get('content-disposition')).toBe('attachment; filename="siteaudit-shop-example-com-2026-01-15-fr.pdf"');
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="siteaudit-shop-example-com-2026-01-15-1000-fr.pdf"');
     expect(new TextDecoder().decode(file.bytes.slice(0, 5))).toBe('%PDF-');
     expect(file.bytes.byteLength).toBe(ready.size_bytes);
 

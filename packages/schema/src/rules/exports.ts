@@ -16,14 +16,19 @@ export type ExportFileFormat = keyof typeof EXPORT_CONTENT_TYPES;
 export const DEFAULT_EXPORT_RETENTION_DAYS = 7;
 
 /**
- * The attachment name of a download: `siteaudit-<project slug>-<day the crawl finished>-<language>.<format>`,
- * so the French and the English report of one crawl do not overwrite each other.
+ * The attachment name of a download: `siteaudit-<project slug>-<day>-<hhmm>-<language>.<format>`,
+ * the day and time (UTC) the crawl finished, so the French and the English report of one crawl,
+ * and the reports of two crawls finished the same day (a before and an after), do not overwrite
+ * each other.
  *
  * @example
- * exportFilename('example-com', '2026-01-15T10:00:07.000Z', 'pdf', 'fr'); // 'siteaudit-example-com-2026-01-15-fr.pdf'
+ * exportFilename('example-com', '2026-01-15T10:00:07.000Z', 'pdf', 'fr'); // 'siteaudit-example-com-2026-01-15-1000-fr.pdf'
  */
 export function exportFilename(projectSlug: string | null | undefined, finishedAt: string, format: ExportFileFormat, language: string): string {
-  return `siteaudit-${projectSlug ?? 'crawl'}-${finishedAt.slice(0, 10)}-${language}.${format}`;
+  // Normalised to UTC; a value that is not a date is taken as it is rather than failing a download.
+  const date = new Date(finishedAt);
+  const iso = Number.isNaN(date.getTime()) ? finishedAt : date.toISOString();
+  return `siteaudit-${projectSlug ?? 'crawl'}-${iso.slice(0, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}-${language}.${format}`;
 }
 
 /**

@@ -206,6 +206,12 @@ export interface ExportStrings {
   };
 }
 
+/**
+ * Whether a count takes the singular in `language` ("1 page", and in French "0 page" too). The
+ * strings receive counts already formatted (`1,234`, `1 234`): their digits are the count.
+ */
+const singular = (language: 'en' | 'fr', formatted: string) => new Intl.PluralRules(language).select(Number(formatted.replace(/\D/g, ''))) === 'one';
+
 const en: ExportStrings = {
   locale: 'en-GB',
   reportTitle: 'Site audit report',
@@ -243,7 +249,7 @@ const en: ExportStrings = {
   templateDecisions: 'Template decisions',
   templateNote: 'A check on more than half of the HTML pages of the site, or of one section, for one cause is one decision of its template: fixed once in the template, it is fixed on every page. The pages stay listed one by one in the issues.',
   templateScope: (section) => (section === null ? 'whole site' : `section ${section}`),
-  templatePages: (pages, share) => `${pages} pages (${share})`,
+  templatePages: (pages, share) => `${pages} ${singular('en', pages) ? 'page' : 'pages'} (${share})`,
   share: 'Share',
   examples: 'Examples',
   noIssues: 'No issues found.',
@@ -302,7 +308,7 @@ const en: ExportStrings = {
   whyItMatters: 'Why it matters',
   occurrenceCount: (count, n) => `${n} ${count === 1 ? 'occurrence' : 'occurrences'}`,
   noFailingCheck: 'No failing check.',
-  moreChecks: (n) => `… and ${n} more checks, listed under Issues by severity and category.`,
+  moreChecks: (n) => `… and ${n} more ${singular('en', n) ? 'check' : 'checks'}, listed under Issues by severity and category.`,
   chartByCategory: 'Issues by category and severity',
   chartHistory: 'Health score over recent comparable crawls',
   historyFirst: 'First comparable crawl: the chart fills in with the next crawls run with the same settings.',
@@ -363,7 +369,7 @@ const en: ExportStrings = {
     previous: 'Previous',
     current: 'Now',
     delta: 'Change',
-    checksHeading: 'Checks that changed the most',
+    checksHeading: 'Checks that moved the most, most severe first',
     newCount: 'New',
     fixedCount: 'Fixed',
     goneCount: 'Gone with page',
@@ -382,13 +388,14 @@ const en: ExportStrings = {
     score: 'Score',
     factor: 'Factor',
     weight: 'Weight',
-    scoredPages: (urls, html) => `Scored pages: ${urls} internal URLs, ${html} of them HTML pages answering 2xx.`,
+    scoredPages: (urls, html) => `Scored pages: ${urls} internal ${singular('en', urls) ? 'URL' : 'URLs'}, ${html} of them HTML ${singular('en', html) ? 'page' : 'pages'} answering 2xx.`,
     check: (label, severity, share, weight, sqrt, cost) => `${label} (${severity}, ${share}): ${weight} × √${sqrt} = ${cost}`,
     wholeSite: 'whole site',
-    pagesOf: (pages, total) => `${pages} of ${total} pages`,
-    otherChecks: (n, cost) => `${n} more checks: ${cost} together`,
+    pagesOf: (pages, total) => `${pages} of ${total} ${singular('en', total) ? 'page' : 'pages'}`,
+    otherChecks: (n, cost) => (singular('en', n) ? `${n} more check: ${cost}` : `${n} more checks: ${cost} together`),
     pagespeed: (combined) => `combined score ${combined}: exp(−0.35 × (1 − ${combined} / 100))`,
-    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, rounded to ${score}.`,
+    // The factors are printed rounded (as in the table) and their product is not quite the exact score: say so.
+    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, rounded to ${score} (computed with the exact factors; those shown are rounded to 3 decimals).`,
     mean: (terms, exact, score) => `Score = ${terms} = ${exact}, rounded to ${score}.`,
     meanFormula: 'The score is the weighted mean of the axes that have a score: Σ weight × score.',
     exact: 'Before rounding',
@@ -441,7 +448,7 @@ const fr: ExportStrings = {
   templateDecisions: 'Décisions de modèle',
   templateNote: 'Un contrôle qui se déclenche pour une même cause sur plus de la moitié des pages HTML du site, ou d’une section, relève d’une décision de son modèle de page : corrigé une fois dans le modèle, il l’est sur toutes les pages. Les pages restent listées une à une dans les problèmes.',
   templateScope: (section) => (section === null ? 'tout le site' : `section ${section}`),
-  templatePages: (pages, share) => `${pages} pages (${share})`,
+  templatePages: (pages, share) => `${pages} ${singular('fr', pages) ? 'page' : 'pages'} (${share})`,
   share: 'Part',
   examples: 'Exemples',
   noIssues: 'Aucun problème détecté.',
@@ -500,7 +507,7 @@ const fr: ExportStrings = {
   whyItMatters: 'Pourquoi c’est important',
   occurrenceCount: (count, n) => `${n} ${count < 2 ? 'occurrence' : 'occurrences'}`,
   noFailingCheck: 'Aucune vérification en échec.',
-  moreChecks: (n) => `… et ${n} autres vérifications, listées dans Problèmes par gravité et catégorie.`,
+  moreChecks: (n) => (singular('fr', n) ? `… et ${n} autre vérification, listée dans Problèmes par gravité et catégorie.` : `… et ${n} autres vérifications, listées dans Problèmes par gravité et catégorie.`),
   chartByCategory: 'Problèmes par catégorie et gravité',
   chartHistory: 'Score de santé des derniers crawls comparables',
   historyFirst: 'Premier crawl comparable : le graphique se complète avec les prochains crawls lancés avec les mêmes réglages.',
@@ -561,7 +568,7 @@ const fr: ExportStrings = {
     previous: 'Avant',
     current: 'Maintenant',
     delta: 'Écart',
-    checksHeading: 'Vérifications qui ont le plus changé',
+    checksHeading: 'Vérifications qui ont le plus bougé, les plus graves d’abord',
     newCount: 'Nouveaux',
     fixedCount: 'Corrigés',
     goneCount: 'Partis avec leur page',
@@ -580,13 +587,13 @@ const fr: ExportStrings = {
     score: 'Score',
     factor: 'Facteur',
     weight: 'Poids',
-    scoredPages: (urls, html) => `Pages notées : ${urls} URL internes, dont ${html} pages HTML en 2xx.`,
+    scoredPages: (urls, html) => `Pages notées : ${urls} URL ${singular('fr', urls) ? 'interne' : 'internes'}, dont ${html} ${singular('fr', html) ? 'page' : 'pages'} HTML en 2xx.`,
     check: (label, severity, share, weight, sqrt, cost) => `${label} (${severity}, ${share}) : ${weight} × √${sqrt} = ${cost}`,
     wholeSite: 'tout le site',
-    pagesOf: (pages, total) => `${pages} pages sur ${total}`,
-    otherChecks: (n, cost) => `${n} autres vérifications : ${cost} à elles toutes`,
+    pagesOf: (pages, total) => `${pages} ${singular('fr', pages) ? 'page' : 'pages'} sur ${total}`,
+    otherChecks: (n, cost) => (singular('fr', n) ? `${n} autre vérification : ${cost}` : `${n} autres vérifications : ${cost} à elles toutes`),
     pagespeed: (combined) => `score combiné ${combined} : exp(−0,35 × (1 − ${combined} / 100))`,
-    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, arrondi à ${score}.`,
+    product: (factors, exact, score) => `Score = 100 × ${factors} = ${exact}, arrondi à ${score} (calculé avec les facteurs exacts ; ceux affichés sont arrondis à 3 décimales).`,
     mean: (terms, exact, score) => `Score = ${terms} = ${exact}, arrondi à ${score}.`,
     meanFormula: 'Le score est la moyenne pondérée des axes qui ont un score : Σ poids × score.',
     exact: 'Avant arrondi',

@@ -22,11 +22,22 @@ export interface ReportBranding {
   logo: { type: 'png' | 'jpeg'; bytes: Uint8Array } | null;
 }
 
-/** One entry of the fix list: the check, the pages it fires on, the score points its fix would win. */
+/**
+ * A change as the reports list it: for a page without a status in a crawl, why (its `error_type`
+ * there: blocked by robots.txt, a timeout…), so the sheet says what the page became.
+ */
+export type ReportChange = CrawlChange & { error_type?: string | null; previous_error_type?: string | null };
+
+/**
+ * One entry of the fix list: the check, the pages it fires on, the score points its fix would win
+ * and the pillar they are points of (a content check's are the Content and GEO pillar's, not the
+ * technical health score's).
+ */
 export interface ReportFix {
   name: string;
   pages: number;
   score_points: number;
+  pillar: string;
 }
 
 /** A scorecard pillar (the API's) with the issue categories its score is computed from. */
@@ -89,7 +100,7 @@ export interface ExportSource {
    * summary, when the previous crawl finished, and every change, streamed. Absent: the section
    * and the sheet are left out.
    */
-  changes?: { summary: CrawlChangesSummary; previousFinishedAt: string | null; items(): AsyncIterable<CrawlChange> };
+  changes?: { summary: CrawlChangesSummary; previousFinishedAt: string | null; items(): AsyncIterable<ReportChange> };
   /**
    * What the project's access logs say (docs/decisions/exports.md#the-log-section). Absent when the
    * project has no completed log import: the section and the sheets are left out.

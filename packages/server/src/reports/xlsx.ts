@@ -1,4 +1,4 @@
-import type { CrawlChange, IssueOccurrence, LogDayStat, LogUrlStat, PageSpeedResult } from '@siteaudit/schema';
+import type { IssueOccurrence, LogDayStat, LogUrlStat, PageSpeedResult } from '@siteaudit/schema';
 import { issueDetailsIn } from './issue-details.js';
 import type ExcelJS from 'exceljs';
 import { type EventEmitter, once } from 'node:events';
@@ -8,7 +8,7 @@ import { abortError, isAbortError } from '../abort.js';
 import { type ExportStrings, exportStrings, formatters, parseDate, statusList } from './i18n.js';
 import { type ReportLabels, reportLabels } from './labels.js';
 import { rankGroups } from './top-issues.js';
-import type { ExportSource, ReportLogs, ReportPage, ReportPillar } from './types.js';
+import type { ExportSource, ReportChange, ReportLogs, ReportPage, ReportPillar } from './types.js';
 
 /**
  * Page URLs become real hyperlinks up to this many rows. exceljs keeps every hyperlink of a sheet (and
@@ -325,10 +325,11 @@ async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings
   if (groups.length > 0) {
     sheet.skip();
     const fixes = new Map((source.fixes ?? []).map((f) => [f.name, f]));
-    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences, ...(source.fixes ? [t.pagesAffected, t.scorePoints] : [])]);
+    // The score points are of the check's pillar, named beside them.
+    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences, ...(source.fixes ? [t.pagesAffected, t.scorePoints, t.changes.pillar] : [])]);
     for (const g of groups) {
       const fix = fixes.get(g.name);
-      const costs = source.fixes ? [fix?.pages ?? '', fix?.score_points ?? ''] : [];
+      const costs = source.fixes ? [fix?.pages ?? '', fix?.score_points ?? '', fix ? labels.pillar(fix.pillar) : ''] : [];
       await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences, ...costs]);
     }
   }
@@ -474,7 +475,9 @@ async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: Expor
 
 async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
   const c = t.changes;
-  const spec: SheetSpec<CrawlChange> = {
+  // A page without a status says why (blocked by robots.txt, a timeout), as the Pages sheet does.
+  const status = (code: number | null, error: string | null | undefined) => (code === null && error ? labels.pageError(error) : num(code));
+  const spec: SheetSpec<ReportChange> = {
     name: t.sheets.changes,
     columns: [
       { header: c.kind, width: 22, value: (change) => c.kinds[change.kind] },
@@ -483,8 +486,8 @@ async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings
       { header: t.severity, width: 14, value: (change) => (change.severity ? labels.severity(change.severity) : undefined) },
       { header: t.url, width: 60, value: (change) => text(change.url) },
       { header: t.details, width: 60, value: (change) => (change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language))) },
-      { header: t.status, width: 10, value: (change) => num(change.status_code) },
-      { header: c.previousStatus, width: 14, value: (change) => num(change.previous_status_code) },
+      { header: t.status, width: 10, value: (change) => status(change.status_code, change.error_type) },
+      { header: c.previousStatus, width: 14, value: (change) => status(change.previous_status_code, change.previous_error_type) },
     ],
   };
   const { summary } = source.changes!;

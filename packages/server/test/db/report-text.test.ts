@@ -16,7 +16,9 @@ import { exportedFile } from './support/exports.js';
 let h: Harness;
 let site: Site;
 let crawlId: string;
-let fixes: { name: string; label: string; severity: string; pages: number; occurrences: number; score_points: number }[];
+let fixes: { name: string; label: string; severity: string; pages: number; occurrences: number; score_points: number; pillar: string }[];
+/** The points are of the check's pillar: the reports name it. */
+const PILLAR_EN: Record<string, string> = { technique: 'Technical', contenu: 'Content and GEO', accessibilite: 'Accessibility' };
 
 beforeAll(async () => {
   h = await startHarness();
@@ -42,18 +44,20 @@ describe('the reports of a real crawl', () => {
     }
   });
 
-  it('the workbook lists the checks in that order, with their pages and score points', async () => {
+  it('the workbook lists the checks in that order, with their pages, score points and the pillar of the points', async () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load((await exportedFile(h, crawlId, 'xlsx', 'en')) as unknown as ArrayBuffer);
     const rows: unknown[][] = [];
     wb.getWorksheet('Summary')!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
     const header = rows.findIndex((r) => r[0] === 'Issue');
-    expect(rows[header]).toEqual(['Issue', 'Label', 'Severity', 'Category', 'Occurrences', 'Pages affected', 'Score points']);
+    expect(rows[header]).toEqual(['Issue', 'Label', 'Severity', 'Category', 'Occurrences', 'Pages affected', 'Score points', 'Pillar']);
     // The groups run to the template decisions, listed below them.
     const decisions = rows.findIndex((r) => r[0] === 'Template decisions');
     const listed = rows.slice(header + 1, decisions < 0 ? undefined : decisions).filter((r) => typeof r[0] === 'string' && r[0] !== '');
     expect(listed.map((r) => r[0])).toEqual(fixes.map((f) => f.name));
-    expect(listed.map((r) => [r[5], r[6]])).toEqual(fixes.map((f) => [f.pages, f.score_points]));
+    expect(listed.map((r) => [r[5], r[6], r[7]])).toEqual(fixes.map((f) => [f.pages, f.score_points, PILLAR_EN[f.pillar]]));
+    // A content check's points are the Content and GEO pillar's, and say so.
+    expect(listed.map((r) => r[7])).toContain('Content and GEO');
   });
 
   it('both reports print the issue summary\'s template decisions, one line each, in both languages', async () => {
@@ -93,6 +97,7 @@ describe('the reports of a real crawl', () => {
       // Each with its pages and points, as the API gives them.
       const first = list[0];
       expect(section).toContain(language === 'en' ? `pages affected: ${first.pages}` : `pages touchées : ${first.pages}`);
+      if (language === 'en') for (const f of list.slice(0, 10)) expect(section).toContain(`score points: +${f.score_points} (${PILLAR_EN[f.pillar]})`);
     }
   });
 

@@ -54,10 +54,49 @@ describe('what changed since the last crawl, in the reports', () => {
     const en = (await pdfPages(await readAll(renderPdf(withChanges('en'))))).join('\n');
     expect(en).toContain('Since the last crawl');
     expect(en).toContain('5 March 2025');
-    for (const text of ['Still there', 'Gone with their page', 'Pages added', 'Status code changed', 'Checks that changed the most', 'Server error (5xx)', '+2', '-7']) expect(en).toContain(text);
+    for (const text of ['Still there', 'Gone with their page', 'Pages added', 'Status code changed', 'Checks that moved the most, most severe first', 'Server error (5xx)', '+2', '-7']) expect(en).toContain(text);
     const fr = (await pdfPages(await readAll(renderPdf(withChanges('fr'))))).join('\n');
-    for (const text of ['Depuis le dernier crawl', 'Partis avec leur page', 'Toujours présents', 'Pages ajoutées', 'Vérifications qui ont le plus changé', '5 mars 2025']) expect(fr).toContain(text);
+    for (const text of ['Depuis le dernier crawl', 'Partis avec leur page', 'Toujours présents', 'Pages ajoutées', 'Vérifications qui ont le plus bougé, les plus graves d’abord', '5 mars 2025']) expect(fr).toContain(text);
     expect(fr).not.toContain('Since the last crawl');
+  });
+
+  it('lists the checks that moved the most, most severe first, whatever the API order (most new first)', async () => {
+    // A repaired site: big fixes, one new error, new warnings, and notices "+1 new" that the API's
+    // order (most new first) puts ahead of the fixes.
+    const row = (name: string, severity: 'error' | 'warning' | 'info', n: { new?: number; fixed?: number; gone?: number }) => ({
+      name, severity, category: 'http', new: n.new ?? 0, fixed: n.fixed ?? 0, gone_with_page: n.gone ?? 0, persisting: 0,
+    });
+    const apiOrder = [
+      row('http_4xx', 'error', { new: 1, fixed: 1 }),
+      ...['redirect_external', 'resource_redirect', 'temporary_redirect', 'url_non_ascii', 'url_underscores', 'url_uppercase'].map((n) => row(n, 'info', { new: 1 })),
+      row('url_session_id', 'warning', { new: 1 }),
+      row('url_spaces', 'warning', { new: 1 }),
+      row('broken_internal_link', 'error', { fixed: 9 }),
+      row('link_to_redirect', 'warning', { fixed: 7 }),
+      row('noindex', 'warning', { fixed: 1 }),
+      row('title_duplicate', 'warning', { fixed: 1 }),
+    ];
+    const base = withChanges('en');
+    const source = { ...base, changes: { ...base.changes!, summary: { ...base.changes!.summary, checks: apiOrder } } };
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n');
+    const table = text.slice(text.indexOf('Checks that moved the most, most severe first')).replace(/\s+/g, ' ');
+    const rows = [
+      'Broken internal link Error −9',
+      'Internal page answers 4xx Error +1 −1',
+      'Internal link to a redirect Warning −7',
+      'Noindex (meta tag or X-Robots-Tag) Warning −1',
+      'Duplicate title Warning −1',
+      'Session id in the URL Warning +1',
+      'URL with spaces Warning +1',
+      'Internal URL redirects to another host Notice +1',
+      'Resource loaded through a redirect Notice +1',
+      'Temporary redirect (302/307) Notice +1',
+    ];
+    const at = rows.map((r) => table.indexOf(r));
+    expect(at.every((i) => i >= 0), table.slice(0, 1200)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // Ten rows: the last notices make way.
+    expect(table).not.toContain('URL with uppercase letters Notice');
   });
 
   it('says why there is no comparison, and leaves the section out when the source has none', async () => {

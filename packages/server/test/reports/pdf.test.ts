@@ -215,17 +215,18 @@ describe('renderPdf', () => {
     expect(technical).toContain('combined score 61: exp(−0.35 × (1 − 61 / 100))');
     expect(technical).toContain('weight 0.35 for an error, 0.12 for a warning and 0 for a notice');
     expect(technical).toContain('Scored pages: 200 internal URLs, 180 of them HTML pages answering 2xx.');
-    // The worked computation: 100 × the factors below 1.
-    expect(technical).toContain('Score = 100 × 0.883 × 0.952 × 0.961 × 0.851 × 0.874 = 60.06, rounded to 60.');
+    // The worked computation: 100 × the factors below 1. The printed factors multiply to 60.08, not
+    // 60.06: the line says the exact score comes from the exact factors, those shown are rounded.
+    expect(technical).toContain('Score = 100 × 0.883 × 0.952 × 0.961 × 0.851 × 0.874 = 60.06, rounded to 60 (computed with the exact factors; those shown are rounded to 3 decimals).');
     const product = 100 * 0.883 * 0.952 * 0.961 * 0.851 * 0.874;
     expect(Math.round(product)).toBe(60);
     // Accessibility: one axis; the notice-free single check.
-    expect(scorecard).toContain('Score = 100 × 0.987 = 98.74, rounded to 99.');
+    expect(scorecard).toContain('Score = 100 × 0.987 = 98.74, rounded to 99 (computed with the exact factors; those shown are rounded to 3 decimals).');
     const fr = (await pdfPages(await readAll(renderPdf(syntheticSource({ pages: 20, language: 'fr' }).source)))).map((p) => p.replace(/\s+/g, ' ')).join(' ');
     expect(fr).toContain('le score du pilier Technique');
     expect(fr).toContain('un poids de 0,35 pour une erreur');
     expect(fr).toContain('Lien interne cassé (erreur, 6 pages sur 180, 3,3 %) : 0,35 × √0,033 = 0,064');
-    expect(fr).toContain('Score = 100 × 0,883 × 0,952 × 0,961 × 0,851 × 0,874 = 60,06, arrondi à 60.');
+    expect(fr).toContain('Score = 100 × 0,883 × 0,952 × 0,961 × 0,851 × 0,874 = 60,06, arrondi à 60 (calculé avec les facteurs exacts ; ceux affichés sont arrondis à 3 décimales).');
   });
 
   it('draws the formulas with real glyphs and cuts no label, in French and in English', async () => {

@@ -2,7 +2,7 @@
  * What other modules read of the crawls: issue summaries, changes, PageSpeed results, running
  * crawls, page URLs, counts per check, settled crawls, issues and pages streamed for the reports.
  */
-export { changeRows, toChange } from './change-list.js';
+export { type ChangeRow, changeRows, toChange } from './change-list.js';
 export { changesSummary } from './changes.js';
 export { checkCounts, type CheckCount, crawlChecks } from './check-counts.js';
 export { crawlById, type CrawlRow, type StoredPageSpeed } from './crawl-row.js';

@@ -1,10 +1,27 @@
 /** The PDF's "since the last crawl" section (docs/decisions/crawl-changes.md): what changed since the previous comparable crawl. */
+import type { CrawlChangesSummary } from '@siteaudit/schema';
+import { SEVERITY_RANK } from '@siteaudit/schema/rules';
 import { SEVERITIES } from '../i18n.js';
 import type { PdfContext } from './context.js';
 import { MUTED, SEVERITY_COLOURS } from './layout.js';
 
-/** Checks listed under the summary, those with the most new then fixed occurrences first. */
+/** Checks listed under the summary: those that moved the most (`mostMoved`). */
 export const PDF_CHANGED_CHECKS = 10;
+
+type MovedCheck = CrawlChangesSummary['checks'][number];
+
+/**
+ * The checks that moved the most: errors, then warnings, then notices, then the most occurrences
+ * new, fixed or gone with their page, then by name. The summary's own order (most new first) is
+ * the API's; taken as it is, a repaired site's fixed errors fell behind notices "+1 new".
+ */
+export function mostMoved(checks: readonly MovedCheck[], count = PDF_CHANGED_CHECKS): MovedCheck[] {
+  const moved = (k: MovedCheck) => k.new + k.fixed + k.gone_with_page;
+  return checks
+    .filter((k) => moved(k) > 0)
+    .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || moved(b) - moved(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, count);
+}
 
 const GOOD = '#1f7a3d';
 const BAD = '#b3261e';
@@ -64,7 +81,7 @@ export function drawChanges(ctx: PdfContext): void {
     ]);
   }
 
-  const moved = summary.checks.filter((k) => k.new + k.fixed + k.gone_with_page > 0).slice(0, PDF_CHANGED_CHECKS);
+  const moved = mostMoved(summary.checks);
   layout.heading(c.checksHeading, 2);
   if (moved.length === 0) {
     layout.paragraph(c.noChange, { size: 10, color: MUTED });

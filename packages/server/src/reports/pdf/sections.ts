@@ -139,8 +139,9 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
     layout.labelRow(labels.check(issue.name), count, { size: 11, bold: true }, { size: 11, bold: true }, { x: layout.left + indent });
     const colon = language === 'fr' ? ' : ' : ': ';
     // Pages affected and the points a fix would win: what orders the list (the API's fix list).
+    // The points are of the check's pillar, named: the cover's score is the technical one.
     const fix = ctx.source.fixes?.find((x) => x.name === issue.name);
-    const costs = fix ? ` · ${t.pagesAffected.toLowerCase()}${colon}${f.int(fix.pages)} · ${t.scorePoints.toLowerCase()}${colon}+${f.num(fix.score_points)}` : '';
+    const costs = fix ? ` · ${t.pagesAffected.toLowerCase()}${colon}${f.int(fix.pages)} · ${t.scorePoints.toLowerCase()}${colon}+${f.num(fix.score_points)} (${labels.pillar(fix.pillar)})` : '';
     layout.paragraph(`${labels.severity(issue.severity)} · ${labels.category(issue.category)} · ${t.occurrences.toLowerCase()}${colon}${count}${costs}`, { size: 8, color: MUTED }, 3, {
       x: layout.left + indent,
       width: layout.width - indent,
