@@ -218,6 +218,13 @@ export const OPERATOR_OF: Partial<Record<BotFamily, VerifiedOperator>> = {
   bingbot: 'bing',
 };
 
+/**
+ * A reverse-DNS answer for one address: true or false for every claim it makes, or the families
+ * whose claims it verifies (a name Google gives its user-triggered fetchers verifies a
+ * FeedFetcher-Google claim, not a Googlebot one).
+ */
+export type ClaimVerdict = boolean | readonly BotFamily[];
+
 const GOOGLE_OTHER = /GoogleOther|Google-InspectionTool|Storebot-Google|AdsBot-Google|Mediapartners-Google|APIs-Google|FeedFetcher-Google|Google-Safety/;
 
 /**
