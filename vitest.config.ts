@@ -7,13 +7,14 @@ import { DurationSequencer } from './tests/setup/duration-sequencer.js';
 import { DEFAULT_TEST_DATABASE_URL } from './tests/setup/postgres-database.js';
 
 /**
- * Files a server writes where no test said otherwise (export files, by default under
- * ./.siteaudit/exports, the folder a local server uses) go to a scratch directory instead, removed
+ * Files a server writes where no test said otherwise (export files and log uploads, by default
+ * under ./.siteaudit/exports and ./.siteaudit/logs, the folders a local server uses) go to a scratch directory instead, removed
  * at the end (tests/setup/scratch.ts). Child processes of the tests inherit it.
  */
 if (!process.env.SITEAUDIT_TEST_SCRATCH) {
   process.env.SITEAUDIT_TEST_SCRATCH = mkdtempSync(path.join(tmpdir(), 'siteaudit-tests-'));
   process.env.SITEAUDIT_EXPORT_DIR = path.join(process.env.SITEAUDIT_TEST_SCRATCH, 'exports');
+  process.env.SITEAUDIT_LOG_DIR = path.join(process.env.SITEAUDIT_TEST_SCRATCH, 'logs');
 }
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));

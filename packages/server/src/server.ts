@@ -31,7 +31,7 @@ import { campaignsModule } from './modules/campaigns/index.js';
 import { crawlsModule } from './modules/crawls/index.js';
 import { defaultExportDirectory, exportsModule, type ExportsOptions } from './modules/exports/index.js';
 import { scorecardModule } from './modules/scorecard/index.js';
-import { logsModule, type LogsOptions } from './modules/logs/index.js';
+import { defaultLogDirectory, logsModule, type LogsOptions } from './modules/logs/index.js';
 import { positionsModule } from './modules/positions/index.js';
 import { searchConsoleModule } from './modules/search-console/index.js';
 import type { Providers } from './providers/index.js';
@@ -43,6 +43,7 @@ import { problemTypeBase, resolvePlans, type PlanOverrides } from '@siteaudit/sc
 import { DEFAULT_DOCS_URL } from '@siteaudit/schema/openapi';
 import type { Services } from './services.js';
 import { closeDatabase, migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
+import { storeId } from './store/store-id.js';
 
 export interface SiteAuditServerOptions {
   /** `sqlite::memory:`, a file path or `sqlite:./file.db`, a `postgres://` URL, or a knex instance. Default `sqlite:./siteaudit.db`. */
@@ -218,16 +219,18 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   // to it here. Started in this order when this process runs jobs, closed in the reverse order.
   const quotas = new QuotaReader();
   const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads, analysisThreads: options.crawlAnalysisThreads });
-  const logs = logsModule(services, options.logs);
+  // The uploads' folder is the store's own, the same after a restart (none for an in-memory database).
+  const inMemory = db.dialect === 'sqlite' && (db.knex.client.config.connection as { filename?: string } | undefined)?.filename === ':memory:';
   const exports = exportsModule(services, {
     ...options.exports,
     directory: options.exports?.directory ?? defaultExportDirectory(db.dialect === 'sqlite' && /memory/.test(String(options.database ?? ''))),
   });
+  const logs = logsModule(services, { exports: exports.provides.eraser }, { ...options.logs, defaultDirectory: inMemory ? undefined : defaultLogDirectory(await storeId(db.knex)) });
   const modules = [
     accountModule(services, { rateLimiter, quotas }),
     crawls,
-    logs,
     exports,
+    logs,
     projectsModule(services, { stopper: crawls.provides.stopper, logs: logs.provides.eraser, exports: exports.provides.eraser }),
     campaignsModule(services, { stopper: crawls.provides.stopper, exports: exports.provides.eraser }),
     scorecardModule(services),

@@ -86,6 +86,7 @@ export {
   AI_SEARCH_AGENTS,
   AI_TRAINING_CRAWLERS,
   botFamily,
+  type ClaimVerdict,
   isParameterised,
   JSON_FIELD_MAP,
   type LogAggregate,

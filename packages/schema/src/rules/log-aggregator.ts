@@ -12,7 +12,7 @@
  */
 import { BOT_FAMILIES, type BotFamily } from '../resources/logs.js';
 import { normaliseLogPath } from './log-paths.js';
-import { addStatus, addUrlAggregate, botFamily, isRealDateTime, OPERATOR_OF, parseLogLine, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
+import { addStatus, addUrlAggregate, botFamily, isRealDateTime, OPERATOR_OF, parseLogLine, type ClaimVerdict, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
 
 export const REFUSAL_SAMPLES = 10;
 
@@ -149,7 +149,7 @@ export interface LogAggregator {
   /** Settles the waiting claims in place: `verified` passed reverse DNS, every other one is unverified. */
   settle(verified: ReadonlySet<string>): void;
   /** Settles one address's claims now (its reverse-DNS answer); its later claims are settled as they come. */
-  decide(ip: string, verified: boolean): void;
+  decide(ip: string, verdict: ClaimVerdict): void;
   /**
    * URL statistics held that `spill` would hand out (settled ones), each weighing one plus one
    * per 128 characters of its path, so that memory, not only the count, is bounded by a threshold.
@@ -185,7 +185,9 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
   /** Per Google or Bing family: claims outside the ranges, by address, with their paths and day counts. */
   const pending: (Map<string, Pending> | undefined)[] = [];
   /** Addresses outside the ranges met so far (at most `maxClaims`): null while waiting, then their answer. */
-  const claimed = new Map<string, boolean | null>();
+  const claimed = new Map<string, ClaimVerdict | null>();
+  /** Whether a verdict verifies family `f`'s claims. */
+  const passes = (verdict: ClaimVerdict, f: number) => (typeof verdict === 'boolean' ? verdict : verdict.includes(FAMILY_NAMES[f] as BotFamily));
   /** Weight (`weight`) of the entries in `settled` and `unverified`, and of the paths in `pending`. */
   let settledCount = 0;
   let pendingCount = 0;
@@ -275,16 +277,16 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     }
   }
 
-  function decide(ip: string, ok: boolean): void {
+  function decide(ip: string, verdict: ClaimVerdict): void {
     if (!claimed.has(ip)) return;
     built = null;
     for (let f = 0; f < HUMAN; f++) {
       const claims = pending[f]?.get(ip);
       if (!claims) continue;
       pending[f]!.delete(ip);
-      settleClaims(f, ip, claims, ok);
+      settleClaims(f, ip, claims, passes(verdict, f));
     }
-    claimed.set(ip, ok);
+    claimed.set(ip, verdict);
   }
 
   function spill(): Generator<[string, string, string, UrlAggregate]> {
@@ -371,7 +373,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     if (operator !== undefined) {
       const ip = text.slice(ipStart, ipEnd);
       if (!verify(operator, ip)) {
-        let answer = claimed.get(ip);
+        const verdict = claimed.get(ip);
+        let answer = verdict === undefined || verdict === null ? verdict : passes(verdict, family);
         if (answer === undefined) {
           // Past the lookups there will be, a claim is unverified at once (nothing waits for it).
           answer = claimed.size < maxClaims ? null : false;

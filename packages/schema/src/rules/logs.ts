@@ -12,10 +12,15 @@ export const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot
 export const AI_TRAINING_CRAWLERS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended', 'anthropic-ai', 'Bytespider', 'meta-externalagent', 'Meta-ExternalAgent', 'Amazonbot', 'cohere-ai', 'Diffbot', 'omgili', 'ImagesiftBot', 'Timpibot'] as const;
 /** SEO tools' crawlers (backlink indexes, site auditors): bots, never humans. */
 export const SEO_TOOLS = /AhrefsBot|AhrefsSiteAudit|SemrushBot|SiteAuditBot-Semrush|MJ12bot|DotBot|rogerbot|BLEXBot|Screaming Frog|serpstatbot|SeznamBot-Ahrefs|DataForSeoBot|Barkrowler|SEOkicks|linkdexbot|Sitebulb|spbot|MegaIndex|BacklinksExtendedBot/i;
-/** Link previews fetched when a URL is shared. */
-export const SOCIAL_PREVIEWS = /facebookexternalhit|facebookcatalog|Twitterbot|LinkedInBot|Slackbot|Slack-ImgProxy|Discordbot|TelegramBot|WhatsApp|Pinterestbot|Pinterest\/|redditbot|SkypeUriPreview|Iframely|Embedly|vkShare|Mastodon\//;
-/** Search engines other than the ones with a family of their own. */
-export const OTHER_SEARCH_ENGINES = /SeznamBot|PetalBot|Sogou|Qwantify|Qwantbot|Exabot|ia_archiver|Mojeek|MojeekBot|NaverBot|Yeti\/|coccocbot|YisouSpider|360Spider|Daum|BraveBot/;
+/*
+ * Crawler tokens, never a brand alone: a person in an app's browser carries the brand too
+ * (`[Pinterest/iOS]`, `SogouMobileBrowser/`, `DaumApps/`, `YaBrowser/`, `baiduboxapp/`, `GSA/`),
+ * and a request counted as a bot keeps its path and query string (docs/decisions/logs.md, Privacy).
+ */
+/** Link previews fetched when a URL is shared (`Pinterest/0.2` is Pinterest's preview fetcher, `WhatsApp/2…` WhatsApp's, at the start). */
+export const SOCIAL_PREVIEWS = /facebookexternalhit|facebookcatalog|Twitterbot|LinkedInBot|Slackbot|Slack-ImgProxy|Discordbot|TelegramBot|^WhatsApp\/|Pinterestbot|Pinterest\/0\.|redditbot|SkypeUriPreview|Iframely|Embedly|vkShare|Mastodon\//;
+/** Search engines other than the ones with a family of their own (Sogou's spiders: `Sogou web spider`, `Sogou inst spider`, `Sogou Pic Spider`…; Daum's: `Daumoa`). */
+export const OTHER_SEARCH_ENGINES = /SeznamBot|PetalBot|Sogou[\w -]{0,16}[Ss]pider|Qwantify|Qwantbot|Exabot|ia_archiver|MojeekBot|NaverBot|Yeti\/|coccocbot|YisouSpider|360Spider|Daumoa|BraveBot/;
 /** This product's own crawler (packages/server/src/crawler/crawl-config.ts). */
 export const OWN_CRAWLER = 'SiteAuditBot/';
 
@@ -212,6 +217,13 @@ export const OPERATOR_OF: Partial<Record<BotFamily, VerifiedOperator>> = {
   google_other: 'google',
   bingbot: 'bing',
 };
+
+/**
+ * A reverse-DNS answer for one address: true or false for every claim it makes, or the families
+ * whose claims it verifies (a name Google gives its user-triggered fetchers verifies a
+ * FeedFetcher-Google claim, not a Googlebot one).
+ */
+export type ClaimVerdict = boolean | readonly BotFamily[];
 
 const GOOGLE_OTHER = /GoogleOther|Google-InspectionTool|Storebot-Google|AdsBot-Google|Mediapartners-Google|APIs-Google|FeedFetcher-Google|Google-Safety/;
 

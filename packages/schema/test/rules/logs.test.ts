@@ -92,4 +92,42 @@ describe('bot families', () => {
   ])('%s → %s', (ua, family) => {
     expect(botFamily(ua)).toBe(family);
   });
+
+  // A person in an app's browser carries the app's brand; counted as a bot, their paths and query
+  // strings would be kept per path. Only the crawlers' own tokens make a bot.
+  it.each([
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [Pinterest/iOS]',
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.6422.165 Mobile Safari/537.36 [Pinterest/Android]',
+    'Mozilla/5.0 (Linux; Android 13; V2145A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/91.0.4472.114 Mobile Safari/537.36 SogouMobileBrowser/5.28.11',
+    'Mozilla/5.0 (Linux; Android 12; SM-G991N Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/114.0.5735.196 Mobile Safari/537.36 DaumApps/8.5.0 DaumDevice/mobile',
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 YaBrowser/24.6.0.0 Safari/537.36',
+    'Mozilla/5.0 (Linux; Android 11; M2101K6G) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.5993.111 YaApp_Android/23.93.1 YandexSearch/23.93.1 Mobile Safari/537.36',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 SP-engine/2.94.0 main%2F1.0 baiduboxapp/13.58.0.10 (Baidu; P2 17.5) NABar/1.0',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/318.0.636488555 Mobile/15E148 Safari/604.1',
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240705.005; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Mobile Safari/537.36 GoogleApp/15.26.36.29.arm64',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 DuckDuckGo/7 Safari/605.1.15',
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36 Edg/122.0.0.0 BingSapphire/28.1',
+    'Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.230 Mobile Safari/537.36 WhatsApp/2.24.1.6',
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) coc_coc_browser/120.0.226 Chrome/114.0.5735.226 Safari/537.36',
+  ])('a person in an app or a browser is human: %s', (ua) => {
+    expect(botFamily(ua)).toBe(null);
+  });
+
+  it.each([
+    ['Mozilla/5.0 (compatible; Pinterestbot/1.0; +http://www.pinterest.com/bot.html)', 'social_preview'],
+    ['Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2272.96 Mobile Safari/537.36 (compatible; Pinterestbot/1.0; +http://www.pinterest.com/bot.html)', 'social_preview'],
+    ['Pinterest/0.2 (+http://www.pinterest.com/bot.html)', 'social_preview'],
+    ['WhatsApp/2.23.20.0 A', 'social_preview'],
+    ['Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)', 'other_search_engine'],
+    ['Sogou inst spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)', 'other_search_engine'],
+    ['Sogou Pic Spider/3.0(+http://www.sogou.com/docs/help/webmasters.htm#07)', 'other_search_engine'],
+    ['Mozilla/5.0 (compatible; MSIE or Firefox mutant; not on Windows server;) Daumoa/4.0', 'other_search_engine'],
+    ['Mozilla/5.0 (compatible; MojeekBot/0.11; +https://www.mojeek.com/bot.html)', 'other_search_engine'],
+    ['Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)', 'yandexbot'],
+    ['Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)', 'yandexbot'],
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 13_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0.5 Mobile/15E148 Safari/604.1 (compatible; Baiduspider-render/2.0; +http://www.baidu.com/search/spider.html)', 'baiduspider'],
+    ['FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)', 'google_other'],
+  ])('a crawler is still its family: %s → %s', (ua, family) => {
+    expect(botFamily(ua)).toBe(family);
+  });
 });

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pendingClaims, settleVerifications } from '@siteaudit/schema/rules';
+import { createLogAggregator, pendingClaims, settleVerifications } from '@siteaudit/schema/rules';
 import { publishedRangeCheck } from '../../src/modules/logs/bot-ranges.js';
 import { parseLogFile } from '../../src/modules/logs/parse-file.js';
-import { verifyByReverseDns, type DnsResolver } from '../../src/modules/logs/reverse-dns.js';
+import { reverseDnsLookup, type DnsResolver } from '../../src/modules/logs/reverse-dns.js';
 
 describe('published ranges', () => {
   const inRanges = publishedRangeCheck();
@@ -23,16 +23,62 @@ describe('published ranges', () => {
 });
 
 describe('reverse DNS', () => {
-  const resolver: DnsResolver = {
-    reverse: async (ip) => ({ '1.1.1.1': ['crawl-1-1-1-1.googlebot.com'], '2.2.2.2': ['crawl.googlebot.com.attacker.example'], '3.3.3.3': ['msnbot-3-3-3-3.search.msn.com.'], '4.4.4.4': ['crawl-4.googlebot.com'] })[ip] ?? Promise.reject(new Error('ENOTFOUND')),
-    lookup: async (host) => ({ 'crawl-1-1-1-1.googlebot.com': ['1.1.1.1'], 'msnbot-3-3-3-3.search.msn.com': ['3.3.3.3'], 'crawl-4.googlebot.com': ['9.9.9.9'] })[host] ?? [],
+  const names: Record<string, string[]> = {
+    '1.1.1.1': ['crawl-1-1-1-1.googlebot.com'],
+    '2.2.2.2': ['crawl.googlebot.com.attacker.example'],
+    '3.3.3.3': ['msnbot-3-3-3-3.search.msn.com.'],
+    '4.4.4.4': ['crawl-4.googlebot.com'],
+    // Any Google Cloud VM: its PTR is Google's and resolves back, yet it is a customer's machine.
+    '6.6.6.6': ['6.6.6.6.bc.googleusercontent.com'],
+    '7.7.7.7': ['7-7-7-7.gae.googleusercontent.com'],
+    '8.8.4.4': ['rate-limited-proxy-8-8-4-4.google.com'],
+    '9.9.4.4': ['geo-crawl-9-9-4-4.geo.googlebot.com'],
   };
+  const resolver: DnsResolver = {
+    reverse: async (ip) => names[ip] ?? Promise.reject(new Error('ENOTFOUND')),
+    lookup: async (host) => {
+      if (host === 'crawl-4.googlebot.com') return ['9.9.9.9'];
+      const ip = Object.keys(names).find((key) => names[key].some((name) => name.replace(/\.$/, '') === host));
+      return ip ? [ip] : [];
+    },
+  };
+  const verdict = reverseDnsLookup(resolver);
+  /** The families an address verifies for, sorted. */
+  const lookup = async (ip: string, operator: 'google' | 'bing') => {
+    const answer = await verdict(ip, operator);
+    return typeof answer === 'boolean' ? answer : [...answer].sort();
+  };
+  const GOOGLE_CRAWLERS = ['googlebot', 'googlebot_smartphone', 'googlebot_image', 'googlebot_video', 'googlebot_news', 'google_other'];
+
   it('needs the PTR in the operator domain and the forward lookup back to the address', async () => {
-    const claims = new Map([['1.1.1.1', 'google'], ['2.2.2.2', 'google'], ['3.3.3.3', 'bing'], ['4.4.4.4', 'google'], ['5.5.5.5', 'google'], ['1.1.1.1 ', 'bing']] as const);
-    expect([...(await verifyByReverseDns(resolver, new Map(claims)))].sort()).toEqual(['1.1.1.1', '3.3.3.3']);
+    expect(await lookup('1.1.1.1', 'google')).toEqual([...GOOGLE_CRAWLERS].sort());
+    expect(await lookup('2.2.2.2', 'google')).toEqual([]);
+    expect(await lookup('3.3.3.3', 'bing')).toEqual(['bingbot']);
+    expect(await lookup('4.4.4.4', 'google')).toEqual([]);
+    expect(await lookup('5.5.5.5', 'google')).toEqual([]);
+    expect(await lookup('1.1.1.1', 'bing')).toEqual([]);
   });
+
+  it("takes googlebot.com, geo.googlebot.com and google.com for Google's crawlers, gae.googleusercontent.com only for its fetchers (google_other), no other googleusercontent.com", async () => {
+    expect(await lookup('9.9.4.4', 'google')).toEqual([...GOOGLE_CRAWLERS].sort());
+    expect(await lookup('8.8.4.4', 'google')).toEqual([...GOOGLE_CRAWLERS].sort());
+    expect(await lookup('7.7.7.7', 'google')).toEqual(['google_other']);
+    expect(await lookup('6.6.6.6', 'google')).toEqual([]);
+  });
+
+  it('settles each family of one address by its own domains: a Googlebot claim from a fetcher\'s address stays a claim', () => {
+    const aggregator = createLogAggregator(() => false, { onClaim: () => {} });
+    const at = (path: string, ua: string) => `7.7.7.7 - - [09/Mar/2026:08:00:00 +0000] "GET ${path} HTTP/1.1" 200 10 "-" "${ua}"`;
+    aggregator.add(at('/feed.xml', 'FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)'));
+    aggregator.add(at('/a', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'));
+    aggregator.decide('7.7.7.7', ['google_other']);
+    // Claims met after the answer are settled by it too.
+    aggregator.add(at('/b', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'));
+    expect([...aggregator.urlEntries()].map(([family, verification, path]) => `${family} ${verification} ${path}`).sort()).toEqual(['google_other verified /feed.xml', 'googlebot unverified /a', 'googlebot unverified /b']);
+  });
+
   it('verifies nothing when the step is off', async () => {
-    expect((await verifyByReverseDns(null, new Map([['1.1.1.1', 'google']]))).size).toBe(0);
+    expect(await reverseDnsLookup(null)('1.1.1.1', 'google')).toBe(false);
   });
 });
 

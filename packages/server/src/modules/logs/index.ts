@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { access, rename, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,10 +28,16 @@ import { reverseDnsLookup, systemResolver, type DnsResolver } from './reverse-dn
 import { eachUrlStat } from './report-reads.js';
 import { beginImportWrites, clearImportRows, completeImport, importTotals, refreshPlannerStatistics, toLogImport, urlStatPage, writeRows, type LogImportRow, type LogSummary } from './store.js';
 import { receiveFile } from './upload.js';
+import { openLogDirectory } from './directory.js';
+
+export { defaultLogDirectory } from './directory.js';
 import { importFileName, RunningParses, stagingFileName, sweepUploads, SWEEP_EVERY_MS } from './retention.js';
 
 export interface LogsOptions {
-  /** Where uploads wait for parsing (default SITEAUDIT_LOG_DIR, else a temporary directory). */
+  /**
+   * Where uploads wait for parsing: default SITEAUDIT_LOG_DIR, else `./.siteaudit/logs/<store id>`
+   * (a temporary folder of the process's own for an in-memory database). Created 0700.
+   */
   directory?: string;
   /** Reverse-DNS adapter for claims outside the published ranges; null turns the step off. Default: the system resolver. */
   resolver?: DnsResolver | null;
@@ -50,7 +56,21 @@ export interface LogEraser {
   afterDelete(): Promise<void>;
 }
 
+/**
+ * What an import's deletion asks of the exports module (handed by server.ts): the project's
+ * exports that may show its paths go too, rows and files.
+ */
+export interface LogExportEraser {
+  afterLogImportDelete(projectId: string, since: string): Promise<number>;
+}
+
+export interface LogsNeeds {
+  exports: LogExportEraser;
+}
+
 const IMPORT_FAILED = 'log_import.parse_failed: The file could not be read (corrupt gzip data, or unreadable bytes). Send it again.';
+/** The upload is not in the folder (removed while no process ran, or the job ran where the folder is another): said as it is, never as corrupt data. */
+const FILE_MISSING = "log_import.file_missing: The uploaded file is no longer in the server's upload folder (removed before its parse, or the process that parsed it uses another folder than the one that received it), so nothing was read. Send it again.";
 
 /**
  * Writes a parse's batches as they come, each its own statement (the single SQLite connection is
@@ -104,12 +124,15 @@ function pageAfter<T>(items: T[], key: (item: T) => unknown[], after: unknown[] 
 
 const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function logsModule(services: Services, options: LogsOptions = {}) {
+/** `defaultDirectory`: the store's own folder (server.ts, directory.ts); without it, a temporary one (an in-memory database). */
+export function logsModule(services: Services, needs: LogsNeeds, options: LogsOptions & { defaultDirectory?: string } = {}) {
   const { knex, reads } = services;
-  const configured = options.directory ?? process.env.SITEAUDIT_LOG_DIR;
-  // A directory of our own making goes with the server (nothing in it outlives the process's uploads).
-  const directory = configured ?? mkdtempSync(join(tmpdir(), 'siteaudit-logs-'));
-  mkdirSync(directory, { recursive: true });
+  const log = services.logger.child({ module: 'logs' });
+  const configured = options.directory ?? (process.env.SITEAUDIT_LOG_DIR || undefined);
+  // A temporary folder goes with the process: its database (in memory) goes too.
+  const temporary = configured === undefined && options.defaultDirectory === undefined;
+  const directory = configured ?? options.defaultDirectory ?? mkdtempSync(join(tmpdir(), 'siteaudit-logs-'));
+  openLogDirectory(directory, configured === undefined, (message) => log.warn(message));
   const parses = new RunningParses();
   let sweeper: NodeJS.Timeout | null = null;
   const sweep = () =>
@@ -139,7 +162,6 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
     log.warn('the WAL could not be truncated after a deletion: read connections kept it busy; the next checkpoint will');
   }
   const lookup = reverseDnsLookup(options.resolver === undefined ? systemResolver : options.resolver);
-  const log = services.logger.child({ module: 'logs' });
 
   async function findImport(teamId: string, projectId: string, id: string): Promise<LogImportRow> {
     const row = await knex('log_imports').where({ id, team_id: teamId, project_id: projectId }).first();
@@ -156,6 +178,13 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
       // Its import deleted before its turn: nothing to parse, nothing to keep.
       if (!row) return rm(file, { force: true });
       if ((row.status !== 'queued' && row.status !== 'parsing') || !row.file_key) return;
+      // Another attempt would not find it either: failed now, for what it is.
+      if (!(await access(file).then(() => true, () => false))) {
+        log.warn({ import: row.id, project: row.project_id, file }, 'log import failed: its upload is not in the upload folder');
+        await clearImportRows(knex, row.id);
+        await knex('log_imports').where({ id: row.id }).update({ status: 'failed', error: FILE_MISSING, file_key: null, finished_at: services.clock().toISOString() });
+        return;
+      }
       await knex('log_imports').where({ id: row.id }).update({ status: 'parsing' });
       const started = performance.now();
       // A retried parse starts from nothing: statistics are added up as they come (store.ts).
@@ -303,6 +332,12 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
       // read and the pillar, which sum the project's completed imports, no longer count it.
       await eraseUploads([row.id]);
       await knex('log_imports').where({ id: row.id }).delete();
+      // Its paths are in the log section of the reports made since it completed: they go too
+      // (no one made while it was queued or parsing could show it).
+      if (row.finished_at && row.status === 'completed') {
+        const removed = await needs.exports.afterLogImportDelete(project.id, row.finished_at);
+        if (removed > 0) log.info({ import: row.id, project: project.id, exports: removed }, 'exports showing a deleted log import removed');
+      }
       await purgeDeleted();
     },
 
@@ -360,6 +395,7 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
 
   return defineModule({
     name: 'logs',
+    needs: ['exports'],
     handlers,
     jobs: [importJob],
     provides: { eraser, receiveUpload },
@@ -373,7 +409,7 @@ export function logsModule(services: Services, options: LogsOptions = {}) {
     async close() {
       if (sweeper) clearInterval(sweeper);
       await parses.stop(parses.running());
-      if (!configured) await rm(directory, { recursive: true, force: true });
+      if (temporary) await rm(directory, { recursive: true, force: true });
     },
   });
 }

@@ -11,7 +11,7 @@
  *   (`lookup`, on the API thread, at most MAX_REVERSE_LOOKUPS addresses); an answer settles that
  *   address's claims, so claims do not wait in memory for the end of the file.
  */
-import { createLogAggregator, type VerifiedOperator } from '@siteaudit/schema/rules';
+import { createLogAggregator, type ClaimVerdict, type VerifiedOperator } from '@siteaudit/schema/rules';
 import { publishedRangeCheck } from './bot-ranges.js';
 import { parseLogFile } from './parse-file.js';
 import { MAX_REVERSE_LOOKUPS } from './reverse-dns.js';
@@ -36,8 +36,8 @@ export interface ParseRequest {
 /** What the job receives: a batch of rows to write, or, after the last one, the import's summary. */
 export type ParseStep = { batch: RowBatch } | { done: LogSummary };
 
-/** Whether an address's claim passes reverse DNS (the job's resolver). */
-export type Lookup = (ip: string, operator: VerifiedOperator) => Promise<boolean>;
+/** Which of an address's claims pass reverse DNS (the job's resolver). */
+export type Lookup = (ip: string, operator: VerifiedOperator) => Promise<ClaimVerdict>;
 
 export function createParseSession(request: ParseRequest, lookup: Lookup) {
   const spillAt = request.spillAt ?? SPILL_AT;
@@ -47,8 +47,8 @@ export function createParseSession(request: ParseRequest, lookup: Lookup) {
     onClaim(ip, operator) {
       const answer: Promise<void> = lookup(ip, operator)
         .catch(() => false)
-        .then((ok) => {
-          aggregator.decide(ip, ok);
+        .then((verdict) => {
+          aggregator.decide(ip, verdict);
           lookups.delete(answer);
         });
       lookups.add(answer);

@@ -4,12 +4,12 @@
  * the thread asks the job to look up the addresses reverse DNS must check (the resolver lives there).
  */
 import { parentPort } from 'node:worker_threads';
-import type { VerifiedOperator } from '@siteaudit/schema/rules';
+import type { ClaimVerdict, VerifiedOperator } from '@siteaudit/schema/rules';
 import { giveWayToRequests } from '../../threads/give-way.js';
 import { createParseSession, type ParseRequest, type ParseSession } from './parse-session.js';
 
 /** From the job. */
-export type ParseMessage = { step: 'start'; request: ParseRequest } | { step: 'next' } | { step: 'verdict'; ip: string; verified: boolean } | { step: 'stop' };
+export type ParseMessage = { step: 'start'; request: ParseRequest } | { step: 'next' } | { step: 'verdict'; ip: string; verified: ClaimVerdict } | { step: 'stop' };
 /** To the job. */
 export type ThreadMessage = { kind: 'lookup'; ip: string; operator: VerifiedOperator } | { kind: 'stopped' } | { kind: 'answer'; ok: true; value: unknown } | { kind: 'answer'; ok: false; message: string };
 
@@ -18,7 +18,7 @@ giveWayToRequests();
 
 const port = parentPort!;
 const post = (message: ThreadMessage) => port.postMessage(message);
-const verdicts = new Map<string, (verified: boolean) => void>();
+const verdicts = new Map<string, (verified: ClaimVerdict) => void>();
 let session: ParseSession | null = null;
 
 port.on('message', (message: ParseMessage) => {

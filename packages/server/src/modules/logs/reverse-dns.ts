@@ -1,10 +1,11 @@
 /**
  * Reverse-DNS verification of a crawler claim, as Google and Bing document it: the address's PTR
- * name must end in the operator's domain, and that name must resolve back to the address. Behind
+ * name must end in a domain the claimed family's operator gives it (FAMILY_DOMAINS), and that name must resolve back to the address. Behind
  * an adapter so tests use a stand-in; the default uses the system resolver.
  */
 import { promises as dns } from 'node:dns';
-import type { VerifiedOperator } from '@siteaudit/schema/rules';
+import type { BotFamily } from '@siteaudit/schema';
+import { OPERATOR_OF, type ClaimVerdict, type VerifiedOperator } from '@siteaudit/schema/rules';
 
 export interface DnsResolver {
   /** PTR names of an address (dns.reverse). */
@@ -21,36 +22,58 @@ export const systemResolver: DnsResolver = {
   },
 };
 
-/** developers.google.com/search/docs/crawling-indexing/verifying-googlebot; bing.com/webmasters/help/how-to-verify-bingbot-3905dc26. */
-export const OPERATOR_DOMAINS: Record<VerifiedOperator, readonly string[]> = {
-  google: ['googlebot.com', 'google.com', 'googleusercontent.com'],
-  bing: ['search.msn.com'],
+/**
+ * The domains a family's PTR name may end in (developers.google.com/search/docs/crawling-indexing/verifying-googlebot;
+ * bing.com/webmasters/help/how-to-verify-bingbot-3905dc26). Google's common crawlers (Googlebot,
+ * GoogleOther, Google-InspectionTool, Storebot-Google) resolve to `googlebot.com` (`geo.googlebot.com`
+ * included) or `google.com`, its special crawlers (AdsBot, Mediapartners, APIs-Google) to `google.com`,
+ * and only its user-triggered fetchers (FeedFetcher-Google, in `google_other`) to
+ * `gae.googleusercontent.com`. The rest of `googleusercontent.com` is any Google Cloud customer's
+ * machine (`*.bc.googleusercontent.com`): it verifies nothing.
+ */
+export const FAMILY_DOMAINS: Partial<Record<BotFamily, readonly string[]>> = {
+  googlebot: ['googlebot.com', 'google.com'],
+  googlebot_smartphone: ['googlebot.com', 'google.com'],
+  googlebot_image: ['googlebot.com', 'google.com'],
+  googlebot_video: ['googlebot.com', 'google.com'],
+  googlebot_news: ['googlebot.com', 'google.com'],
+  google_other: ['googlebot.com', 'google.com', 'gae.googleusercontent.com'],
+  bingbot: ['search.msn.com'],
 };
+
+/** The families an operator's claims belong to. */
+const FAMILIES_OF: Record<VerifiedOperator, BotFamily[]> = { google: [], bing: [] };
+for (const [family, operator] of Object.entries(OPERATOR_OF)) FAMILIES_OF[operator].push(family as BotFamily);
+
+const under = (name: string, domain: string) => name === domain || name.endsWith(`.${domain}`);
 
 /** At most this many addresses are looked up per import; the rest stay unverified. */
 export const MAX_REVERSE_LOOKUPS = 500;
 const CONCURRENCY = 16;
 
-async function verifyOne(resolver: DnsResolver, operator: VerifiedOperator, ip: string): Promise<boolean> {
+/** The operator's families whose claims the address verifies: a PTR name in their domains that resolves back to it. */
+async function verifyOne(resolver: DnsResolver, operator: VerifiedOperator, ip: string): Promise<BotFamily[]> {
+  const passed = new Set<BotFamily>();
   try {
     const names = await resolver.reverse(ip);
     for (const raw of names) {
       const name = raw.replace(/\.$/, '').toLowerCase();
-      if (!OPERATOR_DOMAINS[operator].some((domain) => name === domain || name.endsWith(`.${domain}`))) continue;
+      const families = FAMILIES_OF[operator].filter((family) => FAMILY_DOMAINS[family]!.some((domain) => under(name, domain)));
+      if (families.length === 0) continue;
       const addresses = await resolver.lookup(name);
-      if (addresses.includes(ip)) return true;
+      if (addresses.includes(ip)) for (const family of families) passed.add(family);
     }
   } catch {
     // NXDOMAIN, timeout: not verified.
   }
-  return false;
+  return [...passed];
 }
 
 /**
  * One address at a time as the parse meets it (parse-session.ts), at most CONCURRENCY lookups in
  * flight; always false when the step is off. The parse asks for at most MAX_REVERSE_LOOKUPS.
  */
-export function reverseDnsLookup(resolver: DnsResolver | null): (ip: string, operator: VerifiedOperator) => Promise<boolean> {
+export function reverseDnsLookup(resolver: DnsResolver | null): (ip: string, operator: VerifiedOperator) => Promise<ClaimVerdict> {
   if (!resolver) return async () => false;
   let running = 0;
   const queue: (() => void)[] = [];
@@ -64,19 +87,4 @@ export function reverseDnsLookup(resolver: DnsResolver | null): (ip: string, ope
       queue.shift()?.();
     }
   };
-}
-
-/** The addresses among `claims` whose reverse DNS verifies their operator. */
-export async function verifyByReverseDns(resolver: DnsResolver | null, claims: Map<string, VerifiedOperator>): Promise<Set<string>> {
-  const verified = new Set<string>();
-  if (!resolver) return verified;
-  const queue = [...claims].slice(0, MAX_REVERSE_LOOKUPS);
-  const work = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [ip, operator] = next;
-      if (await verifyOne(resolver, operator, ip)) verified.add(ip);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, work));
-  return verified;
 }

@@ -29,7 +29,8 @@ export async function receiveFile(body: Readable, file: string, maxBytes: number
     },
   });
   try {
-    await pipeline(body, counter, createWriteStream(file));
+    // 0600: the file holds every address and user agent of the log; `wx` never follows a file already there.
+    await pipeline(body, counter, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
     return { size, digest: hash.digest('hex') };
   } catch (error) {
     await rm(file, { force: true });

@@ -83,10 +83,11 @@ export interface ChildServer {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startChild(db: ChildDatabase, port: number, extra: string[] = []): Promise<ChildServer> {
+/** `env`: variables to set (or, empty, to unset) over the test process's own. */
+export async function startChild(db: ChildDatabase, port: number, extra: string[] = [], env: Record<string, string> = {}): Promise<ChildServer> {
   const child = spawn(TSX, [...FROM_SOURCE, CLI, 'start', '--database', db.url, '--port', String(port), '--allow-private-addresses', ...extra], {
     cwd: db.dir,
-    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
