@@ -85,7 +85,7 @@ export const CrawlChangesSummary = z
           persisting: z.int().min(0),
         }),
       )
-      .describe('every check with occurrences new, fixed, gone with their page or persisting: most new first, then most fixed, then by name'),
+      .describe('every check with occurrences new, fixed, gone with their page or persisting: most new first, then most fixed, then most gone with their page, then by name'),
   })
   .meta({ id: 'CrawlChangesSummary', description: 'Extension (docs/decisions/crawl-changes.md): what changed since the previous comparable crawl.' });
 export type CrawlChangesSummary = z.infer<typeof CrawlChangesSummary>;
