@@ -580,7 +580,7 @@ export function behaviourSuite(setup: () => Target) {
       expect(scorecard.pillars.find((x) => x.key === 'logs')!.computation.method).toBe('weighted_mean');
     });
 
-    it('imports an access log (extension): parsed, bots classified and verified, joined with the crawl, scored', async () => {
+    it('imports an access log (extension): parsed, bots classified and verified, failed claims counted per day only, joined with the crawl, scored', async () => {
       const project = await newProject();
       const campaign = (await client.campaigns.list({ project: project.id })).data[0];
       await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
@@ -592,6 +592,7 @@ export function behaviourSuite(setup: () => Target) {
         `66.249.66.1 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "${googlebot}"`,
         `66.249.66.1 - - [${stamp}] "GET /gone HTTP/1.1" 404 128 "-" "${googlebot}"`,
         `203.0.113.9 - - [${stamp}] "GET /admin HTTP/1.1" 404 128 "-" "${googlebot}"`,
+        `203.0.113.9 - - [${stamp}] "GET /users/jane.doe@example.com/profile?phone=+33699999999 HTTP/1.1" 200 128 "-" "${googlebot}"`,
         `40.77.167.9 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"`,
         `192.0.2.1 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0"`,
         'not a log line',
@@ -603,14 +604,22 @@ export function behaviourSuite(setup: () => Target) {
         await new Promise((r) => setTimeout(r, 50));
         done = await client.logs.imports.get({ project: project.id, import: queued.id });
       }
-      expect(done).toMatchObject({ status: 'completed', format: 'combined', lines: { read: 6, kept: 5, refused: 1 }, refusals: [{ line: 6, reason: 'unrecognised_format' }], human_hits: 1, bot_hits: 4 });
+      expect(done).toMatchObject({ status: 'completed', format: 'combined', lines: { read: 7, kept: 6, refused: 1 }, refusals: [{ line: 7, reason: 'unrecognised_format' }], human_hits: 1, bot_hits: 5 });
 
+      // The claims from outside Google's ranges keep no path: not listed, and the unverified filter lists nothing.
       const urls = await client.logs.urls({ project: project.id, limit: 100 });
-      expect(urls.data.map((u) => `${u.family} ${u.verification} ${u.path}`)).toEqual(['bingbot verified /', 'googlebot verified /', 'googlebot unverified /admin', 'googlebot verified /gone']);
+      expect(urls.data.map((u) => `${u.family} ${u.verification} ${u.path}`)).toEqual(['bingbot verified /', 'googlebot verified /', 'googlebot verified /gone']);
+      expect((await client.logs.urls({ project: project.id, verification: 'unverified' })).data).toEqual([]);
       const findings = await client.logs.findings({ project: project.id, kind: 'not_in_crawl' });
       expect(findings.data.map((f) => f.path)).toContain('/gone');
       const insights = await client.logs.insights({ project: project.id });
-      expect(insights.hits).toEqual({ bots: 3, unverified_claims: 1, humans: 1 });
+      expect(insights.hits).toEqual({ bots: 3, unverified_claims: 2, humans: 1 });
+      expect(insights.families).toContainEqual({ family: 'googlebot', verification: 'unverified', hits: 2, urls: 0, last_visit: null });
+      const claims = await client.logs.days({ project: project.id, family: 'googlebot' });
+      expect(claims.data.filter((d) => d.verification === 'unverified')).toEqual([
+        { date: day.toISOString().slice(0, 10), family: 'googlebot', verification: 'unverified', status_class: '2xx', hits: 1 },
+        { date: day.toISOString().slice(0, 10), family: 'googlebot', verification: 'unverified', status_class: '4xx', hits: 1 },
+      ]);
       const days = await client.logs.days({ project: project.id, family: 'human' });
       expect(days.data).toEqual([{ date: day.toISOString().slice(0, 10), family: 'human', verification: 'not_applicable', status_class: '2xx', hits: 1 }]);
 

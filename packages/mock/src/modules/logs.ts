@@ -3,10 +3,10 @@
  * server's line rules and shows `queued` until `logs.parsed` runs (a second later), then
  * `completed`. The mock has no DNS and not the published range files: a Google claim is verified
  * inside 66.249.64.0/19 (Googlebot's historical block), a Bing claim inside Bing's published
- * IPv4 prefixes; any other claim is unverified.
+ * IPv4 prefixes; any other claim is unverified, counted per day only (no path), as the server does.
  */
 import { type BotFamily, type Scorecard, type LogDayStat, type LogImport } from '@siteaudit/schema';
-import { createLogAggregator, INFLATION_FAILED, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, logInsights, logPillar, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
+import { createLogAggregator, INFLATION_FAILED, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, logInsights, logPillar, type LogTotals, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, empty, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
@@ -62,6 +62,7 @@ function parse(projectId: string, id: string, upload: MockUpload, now: Date): { 
   const partial = upload.inflatedBytes === undefined ? null : lines.pop()!;
   for (const line of lines) add(line);
   if (partial !== null) aggregator.truncated(upload.inflatedBytes!, partial);
+  // Every claim outside the ranges fails: it leaves day counts only, no URL statistic.
   settleVerifications(aggregate, new Set());
   const urls: UrlStat[] = [...aggregate.urls].map(([key, v]) => {
     const [family, verification, ...rest] = key.split('\t');
@@ -115,6 +116,15 @@ function urlStats(db: MockDb, projectId: string): UrlStat[] {
     }
   }
   return [...merged.values()];
+}
+
+/** Unverified claims per family, from the day counts (they have no URL statistic). */
+function unverifiedClaims(db: MockDb, projectId: string): LogTotals['unverified'] {
+  const hits = new Map<BotFamily, number>();
+  for (const record of completed(db, projectId)) {
+    for (const d of record.days) if (d.verification === 'unverified' && d.family !== 'human') hits.set(d.family, (hits.get(d.family) ?? 0) + d.hits);
+  }
+  return [...hits].map(([family, n]) => ({ family, hits: n }));
 }
 
 /** The latest settled crawl's internal pages, as the server's join reads them. */
@@ -212,7 +222,7 @@ export const logOperations = {
     const from = imports.map((i) => i.period?.from).filter((x): x is string => !!x).sort()[0];
     const to = imports.map((i) => i.period?.to).filter((x): x is string => !!x).sort().at(-1);
     const humans = imports.reduce((n, i) => n + i.human_hits, 0);
-    return data(logInsights(project.id, urlStats(db, project.id), humans, from && to ? { from, to } : null, crawlPages(db, project)));
+    return data(logInsights(project.id, urlStats(db, project.id), { humans, unverified: unverifiedClaims(db, project.id) }, from && to ? { from, to } : null, crawlPages(db, project)));
   },
   listLogUrls({ db, caller, params, query }) {
     const project = ownedProject(db, params.project, caller);

@@ -26,7 +26,11 @@ export const BOT_FAMILIES = [
   'siteaudit',
 ] as const;
 export type BotFamily = (typeof BOT_FAMILIES)[number];
-/** `verified`: the address is in the operator's published ranges or its reverse DNS checks out; `unverified`: a claim that failed both; `not_applicable`: a family whose operator publishes nothing we check. */
+/**
+ * `verified`: the address is in the operator's published ranges or its reverse DNS checks out;
+ * `unverified`: a claim that failed both, counted per day only (no path: docs/decisions/logs.md,
+ * Privacy); `not_applicable`: a family whose operator publishes nothing we check.
+ */
 export const VERIFICATIONS = ['verified', 'unverified', 'not_applicable'] as const;
 export const LOG_IMPORT_STATUSES = ['queued', 'parsing', 'completed', 'failed'] as const;
 export const LOG_FORMATS = ['combined', 'common', 'json'] as const;
@@ -73,7 +77,7 @@ export const LogUrlStat = z
   .object({
     path: z.string().describe("path and query string as the server resolved them: RFC 3986 normalised (escapes of unreserved characters decoded, other escapes in upper case, dot segments removed, what a URI may not hold raw percent-encoded), the server's log escapes (`\\x5C`) read as the bytes sent, `//` kept; every spelling of one target is one path"),
     family: z.enum(BOT_FAMILIES),
-    verification: z.enum(VERIFICATIONS),
+    verification: z.enum(VERIFICATIONS).describe('`verified` or `not_applicable`: a Google or Bing claim that fails verification (`unverified`) is counted per day only (logs/days, insights), never per URL'),
     hits: int64(z.int().min(1)),
     last_visit: DateTime,
     status_codes: z.record(z.string(), int64(z.int().min(1))).describe('hits by status code served'),
@@ -113,8 +117,22 @@ export const LogInsights = z
     project_id: Uuid,
     period: z.object({ from: DateTime, to: DateTime }).nullable().describe('what the imports cover; null without logs'),
     crawl_id: Uuid.nullable().describe('the settled crawl joined; null when none'),
-    hits: z.object({ bots: int64(z.int().min(0)), unverified_claims: int64(z.int().min(0)), humans: int64(z.int().min(0)) }),
-    families: z.array(z.object({ family: z.enum(BOT_FAMILIES), verification: z.enum(VERIFICATIONS), hits: int64(z.int().min(0)), urls: z.int().min(0), last_visit: DateTime.nullable() })),
+    hits: z.object({
+      bots: int64(z.int().min(0)),
+      unverified_claims: int64(z.int().min(0).describe('requests whose user agent claims Google or Bing and whose claim failed verification: counted per day and family, their paths not kept')),
+      humans: int64(z.int().min(0)),
+    }),
+    families: z
+      .array(
+        z.object({
+          family: z.enum(BOT_FAMILIES),
+          verification: z.enum(VERIFICATIONS),
+          hits: int64(z.int().min(0)),
+          urls: z.int().min(0).describe('distinct URLs; 0 for `unverified`, whose paths are not kept'),
+          last_visit: DateTime.nullable().describe('null for `unverified`, counted per day only'),
+        }),
+      )
+      .describe('hits per family and verification, most hits first; `unverified` entries come from the day counts'),
     budget: z
       .array(z.object({ bucket: z.enum(BUDGET_BUCKETS), hits: int64(z.int().min(0)), share: z.number().min(0).max(1) }))
       .describe('verified and not-applicable bot hits; empty without a settled crawl'),
@@ -132,7 +150,10 @@ export type LogInsights = z.infer<typeof LogInsights>;
 export const LogImportParams = z.strictObject({ project: Uuid, import: Uuid });
 export const ListLogUrlsQuery = PageQuery.extend({
   family: z.enum(BOT_FAMILIES).optional(),
-  verification: z.enum(VERIFICATIONS).optional(),
+  verification: z
+    .enum(VERIFICATIONS)
+    .optional()
+    .describe('`unverified` is accepted and lists nothing: claims that fail verification are counted per day only (logs/days, `insights.hits.unverified_claims`), never per URL'),
 });
 export const ListLogDaysQuery = PageQuery.extend({
   family: z.enum([...BOT_FAMILIES, 'human']).optional(),

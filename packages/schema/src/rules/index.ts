@@ -75,6 +75,7 @@ export {
   logInsights,
   logPillar,
   type LogPillarAxes,
+  type LogTotals,
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';

@@ -1,7 +1,9 @@
 /**
  * Folds access-log lines into what an import keeps (docs/decisions/logs.md): per URL × bot family
  * × verification, hits, last visit, status codes and bytes; per day × family × verification ×
- * status class, hits (humans only there). Shared by the server's parse threads and the mock.
+ * status class, hits (humans and failed Google or Bing claims only there: by the product's own
+ * check those are not the bot they claim, so their paths are kept no more than a person's).
+ * Shared by the server's parse threads and the mock.
  *
  * The hot path (docs/benchmarks.md, bench/logs) reads a Combined Log Format line in place, by
  * indexes into the decoded chunk: no regular expression, no string per line except, for a bot,
@@ -146,7 +148,7 @@ export interface LogAggregator {
   result(): LogAggregate;
   /** The claims waiting for reverse DNS (at most `limit`), in the order they were met. */
   claims(limit: number): [string, VerifiedOperator][];
-  /** Settles the waiting claims in place: `verified` passed reverse DNS, every other one is unverified. */
+  /** Settles the waiting claims in place: `verified` passed reverse DNS, every other one is unverified (its paths dropped). */
   settle(verified: ReadonlySet<string>): void;
   /** Settles one address's claims now (its reverse-DNS answer); its later claims are settled as they come. */
   decide(ip: string, verdict: ClaimVerdict): void;
@@ -178,17 +180,15 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
   const { onClaim, maxClaims = Infinity } = options;
   const agg = { format: null, linesRead: 0, kept: 0, refused: 0, refusals: [], humanHits: 0, botHits: 0, from: null, to: null } as unknown as LogAggregate;
   const families = new Map<string, number>();
-  /** Per bot family: settled URL statistics by path (verified or not applicable). */
+  /** Per bot family: settled URL statistics by path (verified or not applicable). A failed claim keeps none. */
   let settled: (Map<string, UrlAggregate> | undefined)[] = [];
-  /** Per Google or Bing family: claims that failed verification, by path (after `settle`). */
-  let unverified: (Map<string, UrlAggregate> | undefined)[] = [];
-  /** Per Google or Bing family: claims outside the ranges, by address, with their paths and day counts. */
+  /** Per Google or Bing family: claims outside the ranges, by address, with their paths (dropped if the claim fails) and day counts. */
   const pending: (Map<string, Pending> | undefined)[] = [];
   /** Addresses outside the ranges met so far (at most `maxClaims`): null while waiting, then their answer. */
   const claimed = new Map<string, ClaimVerdict | null>();
   /** Whether a verdict verifies family `f`'s claims. */
   const passes = (verdict: ClaimVerdict, f: number) => (typeof verdict === 'boolean' ? verdict : verdict.includes(FAMILY_NAMES[f] as BotFamily));
-  /** Weight (`weight`) of the entries in `settled` and `unverified`, and of the paths in `pending`. */
+  /** Weight (`weight`) of the entries in `settled`, and of the paths in `pending`. */
   let settledCount = 0;
   let pendingCount = 0;
   const dayCounts = new Map<number, number>();
@@ -211,7 +211,6 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
       const name = FAMILY_NAMES[f];
       const verification = OPERATORS[f] === undefined ? 'not_applicable' : 'verified';
       for (const [path, value] of settled[f] ?? []) yield [name, verification, path, value];
-      for (const [path, value] of unverified[f] ?? []) yield [name, 'unverified', path, value];
       for (const [ip, claims] of pending[f] ?? []) for (const [path, value] of claims.paths) yield [name, `?${ip}`, path, value];
     }
   }
@@ -249,11 +248,15 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     return { urls, days };
   }
 
-  /** Moves one address's waiting claims of family `f` into the settled or unverified statistics. */
+  /**
+   * Moves one address's waiting claims of family `f` into the settled statistics; a failed claim's
+   * paths are dropped (only its day counts stay, as a person's).
+   */
   function settleClaims(f: number, ip: string, claims: Pending, ok: boolean): void {
-    const into = ok ? (settled[f] ??= new Map()) : (unverified[f] ??= new Map());
     for (const [path, value] of claims.paths) {
       pendingCount -= weight(path);
+      if (!ok) continue;
+      const into = (settled[f] ??= new Map());
       const prior = into.get(path);
       if (prior) addUrlAggregate(prior, value);
       else {
@@ -291,25 +294,23 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
 
   function spill(): Generator<[string, string, string, UrlAggregate]> {
     // Detached now, not at the first read: what is counted after this call belongs to the next spill.
-    const parts = [settled, unverified];
+    const part = settled;
     settled = [];
-    unverified = [];
     settledCount = 0;
     built = null;
-    return entriesOf(parts);
+    return entriesOf(part);
   }
 
-  function* entriesOf(parts: (Map<string, UrlAggregate> | undefined)[][]): Generator<[string, string, string, UrlAggregate]> {
+  function* entriesOf(part: (Map<string, UrlAggregate> | undefined)[]): Generator<[string, string, string, UrlAggregate]> {
     for (let f = 0; f < HUMAN; f++) {
+      const paths = part[f];
+      if (!paths) continue;
       const name = FAMILY_NAMES[f];
-      for (const [i, verification] of [[0, OPERATORS[f] === undefined ? 'not_applicable' : 'verified'], [1, 'unverified']] as const) {
-        const paths = parts[i][f];
-        if (!paths) continue;
-        // Each entry is let go once handed out, so memory shrinks as the caller stores them.
-        for (const [path, value] of paths) {
-          paths.delete(path);
-          yield [name, verification, path, value];
-        }
+      const verification = OPERATORS[f] === undefined ? 'not_applicable' : 'verified';
+      // Each entry is let go once handed out, so memory shrinks as the caller stores them.
+      for (const [path, value] of paths) {
+        paths.delete(path);
+        yield [name, verification, path, value];
       }
     }
   }
@@ -366,8 +367,6 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
       return;
     }
     agg.botHits++;
-    // Every spelling of one target counts as one path (RFC 3986 normalisation, log-paths.ts).
-    const path = normaliseLogPath(text.slice(pathStart, pathEnd));
     const operator = OPERATORS[family];
     const key = day * DAY_KEY + family * 15 + (operator === undefined ? NOT_APPLICABLE : VERIFIED) * 5 + klass;
     if (operator !== undefined) {
@@ -384,15 +383,16 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
           }
         }
         if (answer === false) {
+          // Not the bot it claims: counted per day only, as a person is (no path).
           const k = key + (UNVERIFIED - VERIFIED) * 5;
           dayCounts.set(k, (dayCounts.get(k) ?? 0) + 1);
-          if (count((unverified[family] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
           return;
         }
         if (answer === null) {
           const byIp = (pending[family] ??= new Map());
           let claims = byIp.get(ip);
           if (!claims) byIp.set(own(ip), (claims = { paths: new Map(), days: new Map() }));
+          const path = normaliseLogPath(text.slice(pathStart, pathEnd));
           if (count(claims.paths, path, time, status, bytes)) pendingCount += weight(path);
           claims.days.set(key, (claims.days.get(key) ?? 0) + 1);
           return;
@@ -401,6 +401,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
       }
     }
     dayCounts.set(key, (dayCounts.get(key) ?? 0) + 1);
+    // Every spelling of one target counts as one path (RFC 3986 normalisation, log-paths.ts).
+    const path = normaliseLogPath(text.slice(pathStart, pathEnd));
     if (count((settled[family] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
   }
 

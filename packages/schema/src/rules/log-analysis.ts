@@ -20,6 +20,15 @@ export interface UrlStat {
   bytes: number;
 }
 
+/**
+ * What the imports count without a path: human requests, and Google or Bing claims that failed
+ * verification per family (their day counts, `log_day_stats`; docs/decisions/logs.md, Privacy).
+ */
+export interface LogTotals {
+  humans: number;
+  unverified: readonly { family: BotFamily; hits: number }[];
+}
+
 /** What the join reads of a crawled page. */
 export interface JoinPage {
   url: string;
@@ -67,7 +76,10 @@ export const IMPORTANT_DEPTH = 1;
 export const FRESH_DAYS = 7;
 export const STALE_DAYS = 30;
 
-/** Statistics that count: unverified claims are kept apart and never counted as the bot. */
+/**
+ * Unverified claims have no URL statistic (day counts only); a row of one, from an import made
+ * before that rule or by an older process, is not read.
+ */
 const trusted = (s: UrlStat) => s.verification !== 'unverified';
 
 function sumStatuses(stat: UrlStat, from: number, to: number): number {
@@ -100,7 +112,7 @@ export const LOG_PILLAR_AXES = ['indexable_hits', 'coverage', 'waste', 'freshnes
 export interface LogJoin {
   add(stat: UrlStat): void;
   /** The insights read; `crawlId` null when there is no crawl (no budget, no coverage). */
-  insights(projectId: string, humans: number, period: { from: string; to: string } | null, crawlId: string | null): LogInsights;
+  insights(projectId: string, totals: LogTotals, period: { from: string; to: string } | null, crawlId: string | null): LogInsights;
   /** The findings of one kind, sorted by path (the list's keyset); none without a crawl. */
   findings(kind: LogFinding['kind']): LogFinding[];
   /** The `logs` pillar: each axis 0–100, the score their mean over the measurable ones (equal weights); null when none is. */
@@ -119,23 +131,19 @@ export function createLogJoin(crawlPages: readonly JoinPage[] | null): LogJoin {
   const visits = new Map<string, Visit>();
   const families = new Map<string, LogInsights['families'][number]>();
   let bots = 0;
-  let unverified = 0;
   /** Trusted hits answered 3xx to 5xx, except 304 (a revalidation answered cheaply), the pillar's waste. */
   let wasted = 0;
   const ai = { search_hits: 0, training_hits: 0, urls: new Set<string>(), last_visit: null as string | null };
   const buckets = Object.fromEntries(BUDGET_BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
 
   function add(s: UrlStat): void {
+    if (!trusted(s)) return;
     const key = `${s.family}\t${s.verification}`;
     let f = families.get(key);
     if (!f) families.set(key, (f = { family: s.family, verification: s.verification, hits: 0, urls: 0, last_visit: null }));
     f.hits += s.hits;
     f.urls++;
     if (f.last_visit === null || s.last_visit > f.last_visit) f.last_visit = s.last_visit;
-    if (!trusted(s)) {
-      unverified += s.hits;
-      return;
-    }
     bots += s.hits;
     const redirects = sumStatuses(s, 300, 400) - (s.status_codes['304'] ?? 0);
     const clientErrors = sumStatuses(s, 400, 500);
@@ -183,14 +191,17 @@ export function createLogJoin(crawlPages: readonly JoinPage[] | null): LogJoin {
 
   return {
     add,
-    insights(projectId, humans, period, crawlId) {
+    insights(projectId, totals, period, crawlId) {
       const withCrawl = crawlId !== null && crawlPages !== null;
+      // Unverified claims per family from their day counts: hits only (no path, hence no URL count or last visit).
+      const claims = totals.unverified.filter((c) => c.hits > 0).map((c) => ({ family: c.family, verification: 'unverified' as const, hits: c.hits, urls: 0, last_visit: null }));
+      const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
       return {
         project_id: projectId,
         period,
         crawl_id: crawlId,
-        hits: { bots, unverified_claims: unverified, humans },
-        families: [...families.values()].sort((a, b) => b.hits - a.hits || (a.family < b.family ? -1 : 1)),
+        hits: { bots, unverified_claims: claims.reduce((n, c) => n + c.hits, 0), humans: totals.humans },
+        families: [...families.values(), ...claims].sort((a, b) => b.hits - a.hits || order(a.family, b.family) || order(a.verification, b.verification)),
         budget: withCrawl ? BUDGET_BUCKETS.map((bucket) => ({ bucket, hits: buckets[bucket], share: bots === 0 ? 0 : Math.min(1, buckets[bucket] / bots) })) : [],
         coverage: withCrawl ? { indexable_pages: indexable.size, visited: visitedIndexable(), not_in_crawl_urls: notInCrawl() } : null,
         ai: { search_hits: ai.search_hits, training_hits: ai.training_hits, urls: ai.urls.size, last_visit: ai.last_visit },
@@ -249,11 +260,11 @@ export function logFindings(join: LogJoin, kind: LogFinding['kind']): LogFinding
 export function logInsights(
   projectId: string,
   stats: readonly UrlStat[],
-  humans: number,
+  totals: LogTotals,
   period: { from: string; to: string } | null,
   crawl: { id: string; pages: readonly JoinPage[] } | null,
 ): LogInsights {
-  return joinLogs(stats, crawl?.pages ?? null).insights(projectId, humans, period, crawl?.id ?? null);
+  return joinLogs(stats, crawl?.pages ?? null).insights(projectId, totals, period, crawl?.id ?? null);
 }
 
 export function logPillar(stats: readonly UrlStat[], pages: readonly JoinPage[] | null, asOf: Date): LogPillarAxes {

@@ -321,7 +321,7 @@ export interface LogAggregate {
   botHits: number;
   from: number | null;
   to: number | null;
-  /** `family \t verification \t path` */
+  /** `family \t verification \t path`: bots, and claims waiting for reverse DNS (`?<ip>`); a failed claim (`unverified`) has none, `days` alone counts it. */
   urls: Map<string, UrlAggregate>;
   /** `YYYY-MM-DD \t family \t verification \t status class` (family `human` included). */
   days: Map<string, number>;
@@ -339,14 +339,18 @@ export function addUrlAggregate(into: UrlAggregate, value: UrlAggregate): void {
 
 /**
  * Settles the `?<ip>` verifications with the reverse-DNS answers (`verified` holds the addresses
- * that passed) and drops the addresses: what is stored never names one.
+ * that passed) and drops the addresses: what is stored never names one. A claim that fails keeps
+ * its day counts only, no path (by this check it is not the bot it claims; a person's paths are
+ * not kept either).
  */
 export function settleVerifications(agg: LogAggregate, verified: ReadonlySet<string>): void {
   const settle = (v: string) => (v.startsWith('?') ? (verified.has(v.slice(1)) ? 'verified' : 'unverified') : v);
   const urls = new Map<string, UrlAggregate>();
   for (const [key, value] of agg.urls) {
     const [family, verification, ...rest] = key.split('\t');
-    const k = `${family}\t${settle(verification)}\t${rest.join('\t')}`;
+    const settled = settle(verification);
+    if (settled === 'unverified') continue;
+    const k = `${family}\t${settled}\t${rest.join('\t')}`;
     const prior = urls.get(k);
     if (!prior) urls.set(k, { ...value, statuses: [...value.statuses] });
     else addUrlAggregate(prior, value);

@@ -8,18 +8,19 @@ import { addUrlAggregate, botFamily, localDate, type LogAggregate, OPERATOR_OF, 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 describe('aggregation', () => {
-  it('counts humans per day only, keeps Google claims outside the ranges pending, then settles them without addresses', () => {
+  it('counts humans per day only, keeps Google claims outside the ranges pending, then settles them without addresses, a failed one without its path', () => {
     const { aggregate, add } = createLogAggregator((_op, ip) => ip === '66.249.66.1');
     add(`66.249.66.1 - - [09/Mar/2026:08:00:00 +0000] "GET / HTTP/1.1" 200 10 "-" "${GOOGLEBOT}"`);
     add(`10.0.0.9 - - [09/Mar/2026:08:00:00 +0000] "GET / HTTP/1.1" 200 10 "-" "${GOOGLEBOT}"`);
-    add(`10.0.0.7 - - [09/Mar/2026:08:00:00 +0000] "GET / HTTP/1.1" 200 10 "-" "${GOOGLEBOT}"`);
+    add(`10.0.0.7 - - [09/Mar/2026:08:00:00 +0000] "GET /users/jane.doe@example.com?phone=+33699999999 HTTP/1.1" 200 10 "-" "${GOOGLEBOT}"`);
     add('192.0.2.1 - - [09/Mar/2026:08:00:00 +0000] "GET /me HTTP/1.1" 200 10 "-" "Firefox"');
     add('junk');
     expect(aggregate).toMatchObject({ linesRead: 5, kept: 4, refused: 1, humanHits: 1, botHits: 3 });
     expect([...pendingClaims(aggregate)]).toEqual([['10.0.0.9', 'google'], ['10.0.0.7', 'google']]);
     settleVerifications(aggregate, new Set(['10.0.0.9']));
-    expect(Object.fromEntries([...aggregate.urls].map(([k, v]) => [k, v.hits]))).toEqual({ 'googlebot\tverified\t/': 2, 'googlebot\tunverified\t/': 1 });
-    expect(JSON.stringify([...aggregate.urls, ...aggregate.days])).not.toMatch(/10\.0\.0|192\.0\.2|\/me/);
+    expect(Object.fromEntries([...aggregate.urls].map(([k, v]) => [k, v.hits]))).toEqual({ 'googlebot\tverified\t/': 2 });
+    expect(Object.fromEntries(aggregate.days)).toEqual({ '2026-03-09\tgooglebot\tverified\t2xx': 2, '2026-03-09\tgooglebot\tunverified\t2xx': 1, '2026-03-09\thuman\tnot_applicable\t2xx': 1 });
+    expect(JSON.stringify([...aggregate.urls, ...aggregate.days])).not.toMatch(/10\.0\.0|192\.0\.2|\/me|jane|phone/);
   });
 
   it('read = kept + refused, whatever the lines', () => {
@@ -190,7 +191,7 @@ describe('aggregation', () => {
     );
   });
 
-  it('asks about at most maxClaims addresses, the first met; claims from any other address are unverified at once', () => {
+  it('asks about at most maxClaims addresses, the first met; claims from any other address are unverified at once; unverified claims keep day counts only', () => {
     const line = (ip: string, path: string) => `${ip} - - [09/Mar/2026:08:00:00 +0000] "GET ${path} HTTP/1.1" 200 10 "-" "${GOOGLEBOT}"`;
     const asked: string[] = [];
     const { add, aggregate, heldPending, decide } = createLogAggregator((_op, ip) => ip === '66.249.66.1', { maxClaims: 2, onClaim: (ip) => asked.push(ip) });
@@ -206,8 +207,6 @@ describe('aggregation', () => {
       'googlebot\tverified\t/a': 2,
       'googlebot\tverified\t/d': 1,
       'googlebot\tverified\t/e': 1,
-      'googlebot\tunverified\t/b': 1,
-      'googlebot\tunverified\t/c': 2,
     });
     expect(Object.fromEntries(aggregate.days)).toEqual({ '2026-03-09\tgooglebot\tverified\t2xx': 4, '2026-03-09\tgooglebot\tunverified\t2xx': 3 });
   });

@@ -538,7 +538,8 @@ async function writeLogs(wb: Workbook, logs: ReportLogs, scorecard: ReportPillar
 
   sheet.skip();
   sheet.header([l.family, l.verification, l.hits, l.urls, l.lastVisit]);
-  for (const x of insights.families) await sheet.add([labels.botFamily(x.family), labels.verification(x.verification), x.hits, x.urls, date(x.last_visit)], [4]);
+  // An unverified claim has hits only (counted per day, no path): its URL count is left empty, not 0.
+  for (const x of insights.families) await sheet.add([labels.botFamily(x.family), labels.verification(x.verification), x.hits, x.verification === 'unverified' ? undefined : x.urls, date(x.last_visit)], [4]);
 
   if (insights.budget.length > 0) {
     sheet.skip();

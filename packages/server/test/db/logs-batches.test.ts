@@ -18,8 +18,9 @@ const LOG = Array.from({ length: 4 * PATHS }, (_, i) => {
   const status = [200, 200, 301, 404, 200, 500][i % 6];
   const who = i % 4;
   const agent = who === 0 ? googlebot : who === 1 ? bingbot : who === 2 ? gptbot : browser;
-  // Outside the published ranges with no resolver: Google and Bing claims end unverified.
-  return accessLine(`203.0.113.${i % 50}`, 1 + (i % 9), path, status, agent);
+  // Google and Bing from inside their published ranges (verified: a claim that fails keeps no URL statistic).
+  const ip = who === 0 ? `66.249.66.${i % 50}` : who === 1 ? `157.55.39.${i % 50}` : `203.0.113.${i % 50}`;
+  return accessLine(ip, 1 + (i % 9), path, status, agent);
 }).join('\n');
 
 interface Side {

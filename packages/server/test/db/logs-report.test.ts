@@ -133,7 +133,8 @@ describe('the log section of the reports', () => {
       'Unverified bot claims (kept apart) 2',
       'Human hits (counted, never stored one by one) 3',
       'Googlebot (desktop) Verified 8 5',
-      'Googlebot (desktop) Claim not verified 2 1',
+      // Counted per day only: hits, no URL count, no last visit.
+      'Googlebot (desktop) Claim not verified 2 — —',
       'Bingbot Verified 1 1',
       'AI training crawlers Nothing to verify 1 1',
       `Score ${pillar.score} / 100`,
@@ -154,8 +155,8 @@ describe('the log section of the reports', () => {
       expect(text).toContain(expected);
     }
     for (const axis of pillar.axes as { key: string; score: number | null }[]) expect(axis.score).not.toBeNull();
-    // Unverified claims are kept apart: not among the top URLs.
-    expect(text).not.toContain('/wp-login.php 2');
+    // Unverified claims keep no path: not among the top URLs, nowhere in the section.
+    expect(text).not.toContain('/wp-login.php');
   });
 
   it('prints the section in the French PDF, in French', async () => {
@@ -167,7 +168,7 @@ describe('the log section of the reports', () => {
       'Robots déclarés non vérifiés (comptés à part) 2',
       'Visites humaines (comptées, jamais stockées une à une) 3',
       'Googlebot (ordinateur) Vérifié 8 5',
-      'Googlebot (ordinateur) Déclaration non vérifiée 2 1',
+      'Googlebot (ordinateur) Déclaration non vérifiée 2 — —',
       'Exploration des logs',
       'Redirections (3xx) 1 10 %',
       'URL visitées par les robots que le crawl n’a pas trouvées (2)',
@@ -191,17 +192,25 @@ describe('the log section of the reports', () => {
     const urls = rows(en.getWorksheet('Log URLs')!);
     expect(urls).toHaveLength(api.urls.length);
     expect(urls).toContainEqual(['/', 'Googlebot (desktop)', 'Verified', '3', '15360', '200 × 3', '2026-03-09T08:15:00.000Z']);
-    expect(urls).toContainEqual(['/wp-login.php', 'Googlebot (desktop)', 'Claim not verified', '2', '10240', '404 × 2', '2026-03-09T08:15:00.000Z']);
+    // Unverified claims are counted per day only: no row of the URL sheet is theirs.
+    expect(urls.flat()).not.toContain('/wp-login.php');
+    expect(urls.flat()).not.toContain('Claim not verified');
 
     const days = rows(en.getWorksheet('Log days')!);
     expect(days).toHaveLength(api.days.length);
     expect(days[0][0]).toBe('2026-03-09');
     expect(days).toContainEqual(['2026-03-09', 'Humans', 'Nothing to verify', '2xx', '3']);
     expect(days).toContainEqual(['2026-03-09', 'Googlebot (desktop)', 'Verified', '3xx', '1']);
+    expect(days).toContainEqual(['2026-03-09', 'Googlebot (desktop)', 'Claim not verified', '4xx', '2']);
 
     const summary = rows(en.getWorksheet('Logs')!);
     expect(summary).toContainEqual(['Bot hits (verified, or nothing to verify)', '10']);
     expect(summary).toContainEqual(['Unverified bot claims (kept apart)', '2']);
+    // Their family row: the hits, no URL count (their paths are not kept), no last visit.
+    const claims = summary.find((r) => r[0] === 'Googlebot (desktop)' && r[1] === 'Claim not verified')!;
+    expect(claims.slice(0, 3)).toEqual(['Googlebot (desktop)', 'Claim not verified', '2']);
+    expect(claims.slice(3).filter((c) => c !== '')).toEqual([]);
+    expect(summary.flat()).not.toContain('/wp-login.php');
     expect(summary).toContainEqual(['Human hits (counted, never stored one by one)', '3']);
     expect(summary).toContainEqual(['Redirects (3xx)', '1', '0.1']);
     expect(summary).toContainEqual(['URLs bots fetch that the crawl did not find (2)', '/orphan-page', '2', '2026-03-09T08:15:00.000Z']);

@@ -113,13 +113,21 @@ describe('log imports', () => {
     expect(list.map((i: { id: string }) => i.id)).toEqual([importId]);
   });
 
-  it('verifies Google claims by the published ranges, then by reverse DNS, and keeps unverified claims apart', async () => {
+  it('verifies Google claims by the published ranges, then by reverse DNS, and counts unverified claims per day only', async () => {
     const verified = (await (await h.call('GET', `/v1/projects/${projectId}/logs/urls?family=googlebot&verification=verified&limit=100`)).json()).data;
     expect(verified.map((u: { path: string }) => u.path)).toEqual(['/', '/blog/', '/blog/post-1', '/missing?utm=x', '/old', '/orphan-page']);
     expect(verified[0]).toMatchObject({ hits: 2, status_codes: { '200': 2 }, bytes: 10240, last_visit: '2026-03-09T08:15:00.000Z' });
-    const unverified = (await (await h.call('GET', `/v1/projects/${projectId}/logs/urls?verification=unverified`)).json()).data;
-    // A PTR outside googlebot.com, and no PTR at all: both stay claims.
-    expect(unverified.map((u: { path: string; family: string }) => `${u.family} ${u.path}`)).toEqual(['googlebot /', 'googlebot /wp-login.php']);
+    // A PTR outside googlebot.com, and no PTR at all: both stay claims, counted per day, no path (the filter is still accepted).
+    const unverified = await h.call('GET', `/v1/projects/${projectId}/logs/urls?verification=unverified`);
+    expect(unverified.status).toBe(200);
+    expect((await unverified.json()).data).toEqual([]);
+    const all = (await (await h.call('GET', `/v1/projects/${projectId}/logs/urls?limit=100`)).json()).data;
+    expect(all.map((u: { path: string }) => u.path)).not.toContain('/wp-login.php');
+    const days = (await (await h.call('GET', `/v1/projects/${projectId}/logs/days?family=googlebot&limit=100`)).json()).data;
+    expect(days.filter((d: { verification: string }) => d.verification === 'unverified')).toEqual([
+      { date: '2026-03-09', family: 'googlebot', verification: 'unverified', status_class: '2xx', hits: 1 },
+      { date: '2026-03-09', family: 'googlebot', verification: 'unverified', status_class: '4xx', hits: 1 },
+    ]);
     // Only the addresses outside the ranges were looked up.
     expect([...new Set(lookups)].sort()).toEqual(['198.51.100.7', '198.51.100.8', '203.0.113.9']);
     const bing = (await (await h.call('GET', `/v1/projects/${projectId}/logs/urls?family=bingbot`)).json()).data;
@@ -149,6 +157,7 @@ describe('log imports', () => {
     expect(orphans.map((f: { path: string }) => f.path)).not.toContain('/wp-login.php');
     const insights = (await (await h.call('GET', `/v1/projects/${projectId}/logs/insights`)).json()).data;
     expect(insights.hits).toEqual({ bots: 10, unverified_claims: 2, humans: 3 });
+    expect(insights.families).toContainEqual({ family: 'googlebot', verification: 'unverified', hits: 2, urls: 0, last_visit: null });
     expect(insights.ai).toMatchObject({ training_hits: 1, search_hits: 0, urls: 1 });
     const bucket = (name: string) => insights.budget.find((b: { bucket: string }) => b.bucket === name).hits;
     expect(bucket('redirect')).toBe(1);

@@ -66,7 +66,7 @@ describe('reverse DNS', () => {
     expect(await lookup('6.6.6.6', 'google')).toEqual([]);
   });
 
-  it('settles each family of one address by its own domains: a Googlebot claim from a fetcher\'s address stays a claim', () => {
+  it('settles each family of one address by its own domains: a Googlebot claim from a fetcher\'s address stays a claim, counted per day only', () => {
     const aggregator = createLogAggregator(() => false, { onClaim: () => {} });
     const at = (path: string, ua: string) => `7.7.7.7 - - [09/Mar/2026:08:00:00 +0000] "GET ${path} HTTP/1.1" 200 10 "-" "${ua}"`;
     aggregator.add(at('/feed.xml', 'FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)'));
@@ -74,7 +74,8 @@ describe('reverse DNS', () => {
     aggregator.decide('7.7.7.7', ['google_other']);
     // Claims met after the answer are settled by it too.
     aggregator.add(at('/b', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'));
-    expect([...aggregator.urlEntries()].map(([family, verification, path]) => `${family} ${verification} ${path}`).sort()).toEqual(['google_other verified /feed.xml', 'googlebot unverified /a', 'googlebot unverified /b']);
+    expect([...aggregator.urlEntries()].map(([family, verification, path]) => `${family} ${verification} ${path}`).sort()).toEqual(['google_other verified /feed.xml']);
+    expect([...aggregator.dayEntries()].map(([date, family, verification, klass, hits]) => `${date} ${family} ${verification} ${klass} ${hits}`).sort()).toEqual(['2026-03-09 google_other verified 2xx 1', '2026-03-09 googlebot unverified 2xx 2']);
   });
 
   it('verifies nothing when the step is off', async () => {
@@ -95,9 +96,11 @@ describe('parsing a file', () => {
       expect(agg.refusals).toEqual([{ line: 5001, reason: 'line_too_long' }, { line: 5002, reason: 'unrecognised_format' }]);
       // Claims outside the ranges wait for reverse DNS, one entry per address, until settled.
       expect(pendingClaims(agg).size).toBe(250);
+      expect(agg.urls.size).toBe(250 * 7);
+      // None passes: the claims leave their day counts, no path.
       settleVerifications(agg, new Set());
-      expect([...agg.urls.keys()].every((k) => k.startsWith('googlebot\tunverified\t/p/'))).toBe(true);
-      expect(agg.urls.size).toBe(7);
+      expect(agg.urls.size).toBe(0);
+      expect([...agg.days]).toEqual([['2026-03-09\tgooglebot\tunverified\t2xx', 5000]]);
     }
   });
 });

@@ -27,13 +27,14 @@ const PAGES: JoinPage[] = [
 ].map((path) => ({ url: `https://www.acme.example${path}`, status_code: 200, content_type: 'text/html', canonical_url: null, depth: 2, noindex: false, robots_disallowed: false }));
 const DAYS: LogDayStat[] = [
   { date: '2025-03-10', family: 'googlebot', verification: 'verified', status_class: '2xx', hits: 12_000 },
+  { date: '2025-03-10', family: 'googlebot', verification: 'unverified', status_class: '4xx', hits: 30 },
   { date: '2025-03-10', family: 'human', verification: 'not_applicable', status_class: '2xx', hits: 400 },
 ];
 
 function withLogs(language: 'fr' | 'en'): { source: ExportSource; urlsRead: () => number } {
   const { source } = syntheticSource({ pages: 5, language });
   let read = 0;
-  const summary = logSummary(PROJECT, STATS, { period: { from: '2025-03-01T00:00:00.000Z', to: '2025-03-10T06:00:00.000Z' }, humans: 400 }, { id: source.crawl.id, pages: PAGES });
+  const summary = logSummary(PROJECT, STATS, { period: { from: '2025-03-01T00:00:00.000Z', to: '2025-03-10T06:00:00.000Z' }, humans: 400, unverified: [{ family: 'googlebot', hits: 30 }] }, { id: source.crawl.id, pages: PAGES });
   return {
     source: {
       ...source,
@@ -66,7 +67,7 @@ describe('the log section on a large log', () => {
 
 
   it('keeps bounded lists: the top paths by hits and the first examples of each finding', () => {
-    const { insights, topUrls, findings } = logSummary(PROJECT, STATS, { period: null, humans: 0 }, { id: PROJECT, pages: PAGES });
+    const { insights, topUrls, findings } = logSummary(PROJECT, STATS, { period: null, humans: 0, unverified: [] }, { id: PROJECT, pages: PAGES });
     expect(topUrls).toHaveLength(LOG_TOP_URLS);
     // Paths with 7 Googlebot hits (i % 7 = 6) plus Bingbot's on every tenth come first.
     expect(topUrls[0]).toMatchObject({ path: '/p/1000', hits: 8, families: ['googlebot', 'bingbot'], status_codes: { '200': 7, '301': 1 } });

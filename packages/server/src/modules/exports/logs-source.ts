@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { BOT_FAMILIES, type LogFinding } from '@siteaudit/schema';
-import { joinLogs, logFindings, logInsights, type JoinPage, type UrlStat } from '@siteaudit/schema/rules';
+import { joinLogs, logFindings, logInsights, type JoinPage, type LogTotals, type UrlStat } from '@siteaudit/schema/rules';
 import type { ReportLogs, ReportLogUrl } from '../../reports/index.js';
 import { completedImportCount, dayStats, importTotals, latestCrawlPages, urlStatStream, urlStats } from '../logs/reads.js';
 
@@ -35,7 +35,7 @@ export function topUrls(stats: readonly UrlStat[], count: number): ReportLogUrl[
 export function logSummary(
   projectId: string,
   stats: readonly UrlStat[],
-  totals: { period: { from: string; to: string } | null; humans: number },
+  totals: LogTotals & { period: { from: string; to: string } | null },
   crawl: { id: string; pages: readonly JoinPage[] } | null,
 ): Pick<ReportLogs, 'insights' | 'topUrls' | 'findings'> {
   const join = crawl ? joinLogs(stats, crawl.pages) : null;
@@ -46,7 +46,7 @@ export function logSummary(
     return { count: all.length, examples: all.slice(0, LOG_FINDING_EXAMPLES) };
   };
   return {
-    insights: logInsights(projectId, stats, totals.humans, totals.period, crawl),
+    insights: logInsights(projectId, stats, totals, totals.period, crawl),
     topUrls: topUrls(stats, LOG_TOP_URLS),
     findings: { not_in_crawl: finding('not_in_crawl'), indexable_not_visited: finding('indexable_not_visited') },
   };

@@ -346,7 +346,7 @@ export function logsModule(services: Services, needs: LogsNeeds, options: LogsOp
       const [totals, crawl] = await Promise.all([importTotals(reads, project.id), latestCrawlPages(reads, project.id)]);
       const join = createLogJoin(crawl?.pages ?? null);
       await eachUrlStat(reads, project.id, undefined, join.add);
-      return { body: { data: join.insights(project.id, totals.humans, totals.period, crawl?.id ?? null) } };
+      return { body: { data: join.insights(project.id, totals, totals.period, crawl?.id ?? null) } };
     },
 
     async listLogUrls(ctx, { params, query }) {

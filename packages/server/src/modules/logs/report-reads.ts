@@ -14,7 +14,8 @@ const PAGE = 1000;
 type Row = { path: string; family: string; verification: string; import_id: string; hits: number | string; last_visit: string; status_codes: string; bytes: number | string };
 
 /**
- * Every URL statistic of the project, by path, family and verification, summed over its imports.
+ * Every URL statistic of the project, by path, family and verification, summed over its imports
+ * (never an unverified claim's: those are day counts only).
  * Rows are read PAGE at a time in key order (import last), so the rows of one key arrive together
  * and are merged as they pass: nothing but the current key is held. The order is the keyset
  * index's (migration 015: code points, `collate "C"` on PostgreSQL), so a page is a range of it.
@@ -27,6 +28,7 @@ export async function* urlStatStream(knex: Knex, projectId: string, page = PAGE,
     const q = knex('log_url_stats')
       .where({ project_id: projectId })
       .whereIn('import_id', completedImports(knex, projectId, since))
+      .whereNot('verification', 'unverified')
       .select('path', 'family', 'verification', 'import_id', 'hits', 'last_visit', 'status_codes', 'bytes')
       .orderByRaw(`path${c}, family${c}, verification${c}, import_id`)
       .limit(page);

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { BotFamily, LogImport } from '@siteaudit/schema';
-import { statusRecord, storedPath, type LogAggregate, type UrlAggregate, type UrlStat } from '@siteaudit/schema/rules';
+import { statusRecord, storedPath, type LogAggregate, type LogTotals, type UrlAggregate, type UrlStat } from '@siteaudit/schema/rules';
 import { json } from '../../store/database.js';
 
 export interface LogImportRow {
@@ -310,12 +310,15 @@ export interface UrlStatQuery {
  * (code points), as SQLite does and as the cursors compare.
  */
 export async function urlStatPage(knex: Knex, projectId: string, query: UrlStatQuery): Promise<UrlStat[]> {
+  // Unverified claims are kept as day counts only: the filter stays valid and lists nothing.
+  if (query.verification === 'unverified') return [];
   const postgres = (knex.client as { dialect?: string }).dialect === 'postgresql';
   const c = postgres ? ' collate "C"' : '';
   const key = `path${c}, family${c}, verification${c}`;
   const q = knex('log_url_stats')
     .where('project_id', projectId)
     .whereIn('import_id', completedImports(knex, projectId, query.since))
+    .whereNot('verification', 'unverified')
     .groupByRaw(key)
     .select(knex.raw(`path${c} as path, family${c} as family, verification${c} as verification`))
     .sum({ hits: 'hits', bytes: 'bytes' })
@@ -334,13 +337,28 @@ export async function urlStatPage(knex: Knex, projectId: string, query: UrlStatQ
   });
 }
 
-/** Period and human hits of the project's completed imports. */
-export async function importTotals(knex: Knex, projectId: string): Promise<{ period: { from: string; to: string } | null; humans: number }> {
-  const [row] = (await knex('log_imports')
-    .where({ project_id: projectId, status: 'completed' })
-    .whereNotNull('period_to')
-    .min({ from: 'period_from' })
-    .max({ to: 'period_to' })
-    .sum({ humans: 'human_hits' })) as { from: string | null; to: string | null; humans: string | number | null }[];
-  return { period: row?.from && row.to ? { from: row.from, to: row.to } : null, humans: Number(row?.humans ?? 0) };
+/** Period and human hits of the project's completed imports, and their unverified claims per family (day counts). */
+export async function importTotals(knex: Knex, projectId: string): Promise<LogTotals & { period: { from: string; to: string } | null }> {
+  const [[row], claims] = await Promise.all([
+    knex('log_imports')
+      .where({ project_id: projectId, status: 'completed' })
+      .whereNotNull('period_to')
+      .min({ from: 'period_from' })
+      .max({ to: 'period_to' })
+      .sum({ humans: 'human_hits' })
+      .then((rows) => rows as { from: string | null; to: string | null; humans: string | number | null }[]),
+    knex('log_day_stats')
+      .where({ project_id: projectId, verification: 'unverified' })
+      .whereIn('import_id', completedImports(knex, projectId))
+      .groupBy('family')
+      .select('family')
+      .sum({ hits: 'hits' })
+      .orderBy('family')
+      .then((rows) => rows as { family: BotFamily; hits: string | number }[]),
+  ]);
+  return {
+    period: row?.from && row.to ? { from: row.from, to: row.to } : null,
+    humans: Number(row?.humans ?? 0),
+    unverified: claims.map((c) => ({ family: c.family, hits: Number(c.hits) })),
+  };
 }

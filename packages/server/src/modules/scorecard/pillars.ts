@@ -136,8 +136,9 @@ async function logsPillar(knex: Knex, projectId: string, now: Date): Promise<Pil
   const since = new Date(now.getTime() - LOG_PILLAR_DAYS * 86_400_000).toISOString();
   const crawl = await latestCrawlPages(knex, projectId);
   const join = createLogJoin(crawl?.pages ?? null);
-  const imports = await completedImportsEnd(knex, projectId);
-  if ((await eachUrlStat(knex, projectId, since, join.add)) === 0) return unmeasured('logs', imports.count > 0 ? 'no_recent_logs' : 'no_logs');
+  const imports = await completedImportsEnd(knex, projectId, since);
+  if (imports.recent === 0) return unmeasured('logs', imports.count > 0 ? 'no_recent_logs' : 'no_logs');
+  await eachUrlStat(knex, projectId, since, join.add);
   const result = join.pillar(now);
   return {
     key: 'logs',

@@ -30,7 +30,8 @@ export function drawLogs(ctx: PdfContext): void {
   layout.keyValue(l.unverifiedClaims, f.int(insights.hits.unverified_claims), { keyWidth: 300 });
   layout.keyValue(l.humanHits, f.int(insights.hits.humans), { keyWidth: 300 });
 
-  // Families: verified and not-applicable first, the unverified claims after, greyed.
+  // Families: verified and not-applicable first, the unverified claims after, greyed, with hits
+  // only (kept per day, never per path: no URL count, no last visit).
   layout.heading(l.byFamily, 2, TABLE_ROOM);
   const families = layout.table([
     { header: l.family, width: w - 140 - 2 * 60 - 100 },
@@ -46,7 +47,7 @@ export function drawLogs(ctx: PdfContext): void {
       { text: labels.botFamily(fam.family), color },
       { text: labels.verification(fam.verification), color },
       { text: f.int(fam.hits), color, bold: fam.verification !== 'unverified' },
-      { text: f.int(fam.urls), color },
+      { text: fam.verification === 'unverified' ? t.notAvailable : f.int(fam.urls), color },
       { text: f.date(fam.last_visit), color },
     ]);
   }

@@ -25,6 +25,7 @@ import * as logUrlStatsByPath from './027-log-url-stats-by-path.js';
 import * as crawlLinksByTarget from './028-crawl-links-by-target.js';
 import * as crawlIssueIndexes from './029-crawl-issue-indexes.js';
 import * as crawlLinkChunks from './030-crawl-link-chunks.js';
+import * as logUnverifiedPaths from './031-log-unverified-paths.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '028-crawl-links-by-target': crawlLinksByTarget,
   '029-crawl-issue-indexes': crawlIssueIndexes,
   '030-crawl-link-chunks': crawlLinkChunks,
+  '031-log-unverified-paths': logUnverifiedPaths,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
