@@ -49,25 +49,21 @@ export async function checkCounts(knex: Db, crawlId: string): Promise<CheckCount
  * and of them the HTML pages answering 2xx, which the page checks judge.
  */
 export async function scoredPages(knex: Db, crawlId: string): Promise<ScoredPages> {
-  const [{ count }] = await knex('crawl_pages')
+  // One pass over the crawl's pages for both counts (a million rows on a large crawl, read by the
+  // scorecard and the fix list): the HTML condition is htmlPagesOf's.
+  const [row] = (await knex('crawl_pages')
     .where({ crawl_id: crawlId, is_internal: true })
     .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
-    .count({ count: '*' });
-  return { pages: Number(count), htmlPages: await auditedPages(knex, crawlId) };
+    .select(
+      knex.raw('count(*) as pages'),
+      knex.raw("coalesce(sum(case when error_type is null and status_code >= 200 and status_code < 300 and lower(content_type) like '%html%' then 1 else 0 end), 0) as html"),
+    )) as { pages: string | number; html: string | number }[];
+  return { pages: Number(row.pages), htmlPages: Number(row.html) };
 }
 
 /** Distinct pages affected per check of a crawl (`checks`, when already read), and its scored pages. */
 export async function crawlChecks(knex: Db, crawlId: string, checks?: CheckCount[]): Promise<ScoredPages & { checks: CheckCount[] }> {
   return { ...(await scoredPages(knex, crawlId)), checks: checks ?? (await checkCounts(knex, crawlId)) };
-}
-
-/**
- * The pages the accessibility rules ran on: internal pages answering 2xx with HTML, challenge
- * pages aside (the crawler audits exactly those).
- */
-export async function auditedPages(knex: Db, crawlId: string): Promise<number> {
-  const [{ count }] = await htmlPagesOf(knex, crawlId).count({ count: '*' });
-  return Number(count);
 }
 
 /**
