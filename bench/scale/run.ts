@@ -25,7 +25,6 @@ import { startBenchSite, type BenchSite } from '../crawl/site.js';
 
 const ROOT = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
 const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const freePort = () =>
@@ -40,8 +39,10 @@ const freePort = () =>
 
 async function worker(database: string): Promise<ChildProcess> {
   const port = await freePort();
-  const child = spawn(TSX, ['--tsconfig', path.join(ROOT, 'tsconfig.json'), CLI, 'start', '--database', database, '--port', String(port), '--allow-private-addresses', '--log-level', 'warn'], {
-    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'production', SITEAUDIT_JOB_ENGINE: 'pg-boss' },
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'start', '--database', database, '--port', String(port), '--allow-private-addresses', '--log-level', 'warn'], {
+    // One node process with tsx as its loader: the `tsx` command would relay SIGTERM through a parent
+    // that sends SIGKILL when the child is slow to acknowledge it.
+    env: { ...process.env, TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'), DATABASE_URL: '', NODE_ENV: 'production', SITEAUDIT_JOB_ENGINE: 'pg-boss' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

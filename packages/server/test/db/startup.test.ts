@@ -14,12 +14,9 @@ import { SCOPES } from '@siteaudit/schema';
 import { createSiteAuditServer } from '../../src/index.js';
 import { DATABASE, onPostgres } from '../../../../tests/support/harness.js';
 import { expectProblem } from '../../../../tests/support/http.js';
-import { freePort } from './support/child-server.js';
+import { FROM_SOURCE, SOURCE_ENV, freePort } from './support/child-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const FROM_SOURCE = ['--tsconfig', path.join(ROOT, 'tsconfig.json')];
 const ROUNDS = 5;
 
 const running: ChildProcess[] = [];
@@ -53,8 +50,8 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
 /** Starts `siteaudit-server start` from source; resolves with its base URL once it listens, or rejects with its output. */
 function startServer(database: string, port: number): { child: ChildProcess; listening: Promise<string> } {
   // No configured key: the first process generates one and keeps it in the database.
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '', SITEAUDIT_SECRET_KEY: '' };
-  const child = spawn(TSX, [...FROM_SOURCE, CLI, 'start', '--port', String(port), '--database', database], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, ...SOURCE_ENV, DATABASE_URL: '', SITEAUDIT_SECRET_KEY: '' };
+  const child = spawn(process.execPath, [...FROM_SOURCE, 'start', '--port', String(port), '--database', database], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.push(child);
   let output = '';
   const listening = new Promise<string>((resolve, reject) => {

@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import type { AddressInfo } from 'node:net';
 import { SCOPES } from '@siteaudit/schema';
@@ -19,8 +19,13 @@ import { databaseFromTemplate } from '../../../../../tests/support/postgres-temp
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const FROM_SOURCE = ['--tsconfig', path.join(ROOT, 'tsconfig.json')];
+/**
+ * The CLI from source in one node process, tsx as its loader. Not the `tsx` command: that runs
+ * the CLI in a second process and, when the child has not told it of a relayed SIGTERM within
+ * 30 ms (a loaded machine), sends SIGKILL, so a graceful stop would reset every connection.
+ */
+export const FROM_SOURCE = ['--import', pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href, CLI];
+export const SOURCE_ENV = { TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json') };
 
 export interface ChildDatabase {
   /** What `--database` takes. */
@@ -85,9 +90,9 @@ export interface ChildServer {
 
 /** `env`: variables to set (or, empty, to unset) over the test process's own. */
 export async function startChild(db: ChildDatabase, port: number, extra: string[] = [], env: Record<string, string> = {}): Promise<ChildServer> {
-  const child = spawn(TSX, [...FROM_SOURCE, CLI, 'start', '--database', db.url, '--port', String(port), '--allow-private-addresses', ...extra], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, 'start', '--database', db.url, '--port', String(port), '--allow-private-addresses', ...extra], {
     cwd: db.dir,
-    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'production', ...env },
+    env: { ...process.env, ...SOURCE_ENV, DATABASE_URL: '', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -107,8 +112,7 @@ export async function startChild(db: ChildDatabase, port: number, extra: string[
     output: () => out,
     exited,
     async kill(signal) {
-      // tsx runs the CLI in a node process of its own and relays SIGTERM to it once; SIGKILL
-      // cannot be relayed, so it goes to the whole process group.
+      // SIGKILL goes to the whole process group: the server's own children (a renderer) too.
       if (child.exitCode === null && child.signalCode === null) {
         if (signal === 'SIGKILL') process.kill(-child.pid!, 'SIGKILL');
         else child.kill(signal);
@@ -133,7 +137,7 @@ export function runToEnd(command: string, args: string[], options: SpawnOptions)
 
 /** Runs one CLI command to its end. */
 export function runCli(db: ChildDatabase, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return runToEnd(TSX, [...FROM_SOURCE, CLI, ...args], { cwd: db.dir, env: { ...process.env, DATABASE_URL: '' } });
+  return runToEnd(process.execPath, [...FROM_SOURCE, ...args], { cwd: db.dir, env: { ...process.env, ...SOURCE_ENV, DATABASE_URL: '' } });
 }
 
 export interface SlowSite {
