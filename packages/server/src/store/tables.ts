@@ -26,6 +26,7 @@ export const TABLE_OWNERS = {
   crawl_link_chunks: 'crawls',
   quota_usage: 'crawls',
   exports: 'exports',
+  export_erasures: 'exports',
   position_trackers: 'positions',
   tracked_keywords: 'positions',
   keyword_checks: 'positions',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/schema';
 import { frequencyUpgrade, nextRunAt, normaliseSchedule, normaliseSiteUrl, type Plan, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan as assertPlanLimit } from '@siteaudit/schema/pipeline';
@@ -9,9 +10,9 @@ import { byCreation, newestFirst } from '../paging.js';
 import { assertPublicSite, assertUnlocked, findProject } from '../projects/project-row.js';
 import { defaultCampaignRow, findCampaign, toCampaign, type CampaignRow } from './campaign-row.js';
 
-/** Reads the export files of what is about to be deleted, and removes them once it is (the exports module provides it). */
+/** Runs a deletion and removes the export files of what it deleted, even across a crash (the exports module provides it). */
 export interface ExportEraser {
-  beforeDelete(where: { campaign_id: string }): Promise<() => Promise<void>>;
+  deleteWith(where: { campaign_id: string }, remove: (trx: Knex.Transaction) => Promise<unknown>): Promise<void>;
 }
 
 /** Stops the running crawls of a campaign: what its deletion needs (the crawls module provides it). */
@@ -101,9 +102,7 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper, expor
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
       // A running crawl is stopped first, then the campaign and its crawls go (deleteCampaign, docs/openapi.json).
       await crawls.stopWhere({ campaign_id: campaign.id });
-      const removeExportFiles = await exports.beforeDelete({ campaign_id: campaign.id });
-      await knex('campaigns').where({ id: campaign.id }).delete();
-      await removeExportFiles();
+      await exports.deleteWith({ campaign_id: campaign.id }, (trx) => trx('campaigns').where({ id: campaign.id }).delete());
     },
   };
 }

@@ -34,12 +34,18 @@ export function exportsModule(services: Services, options: ExportsOptions & { di
   const store = options.store ?? createDirectoryBlobStore(options.directory);
   const retentionMs = (options.retentionDays ?? DEFAULT_EXPORT_RETENTION_DAYS) * 86_400_000;
   const expiry = exportExpiry(services, store);
+  const eraser = exportEraser(services, store);
   return defineModule({
     name: 'exports',
     handlers: exportHandlers(services, store, expiry),
-    jobs: [generateJob(services, store, retentionMs), exportSweepJob(services, expiry)],
-    // A project's or a campaign's deletion removes its exports' files (their modules' `needs`).
-    provides: { eraser: exportEraser(services.knex, store) },
-    start: () => ensureExportSweep(services),
+    jobs: [generateJob(services, store, retentionMs), exportSweepJob(services, expiry, eraser)],
+    // A project's, a campaign's or a log import's deletion removes exports (their modules' `needs`).
+    provides: { eraser },
+    start: async () => {
+      await ensureExportSweep(services);
+      // What a process killed mid-deletion left (eraser.ts); the sweep also retries it.
+      const resumed = await eraser.resume();
+      if (resumed > 0) services.logger.child({ module: 'exports' }).info({ erasures: resumed }, 'export erasures left by a stopped process finished');
+    },
   });
 }

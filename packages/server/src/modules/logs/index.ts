@@ -57,11 +57,12 @@ export interface LogEraser {
 }
 
 /**
- * What an import's deletion asks of the exports module (handed by server.ts): the project's
- * exports that may show its paths go too, rows and files.
+ * What an import's deletion asks of the exports module (handed by server.ts): it runs the
+ * deletion, and the project's exports that may show its paths (made since `since`, when the import
+ * completed) go too, rows and files, even across a crash.
  */
 export interface LogExportEraser {
-  afterLogImportDelete(projectId: string, since: string): Promise<number>;
+  logImportDeleteWith(projectId: string, since: string | null, remove: (trx: Knex.Transaction) => Promise<unknown>): Promise<number>;
 }
 
 export interface LogsNeeds {
@@ -331,13 +332,11 @@ export function logsModule(services: Services, needs: LogsNeeds, options: LogsOp
       // Its parse stops and its file goes first; its statistics cascade with the row, so every
       // read and the pillar, which sum the project's completed imports, no longer count it.
       await eraseUploads([row.id]);
-      await knex('log_imports').where({ id: row.id }).delete();
       // Its paths are in the log section of the reports made since it completed: they go too
       // (no one made while it was queued or parsing could show it).
-      if (row.finished_at && row.status === 'completed') {
-        const removed = await needs.exports.afterLogImportDelete(project.id, row.finished_at);
-        if (removed > 0) log.info({ import: row.id, project: project.id, exports: removed }, 'exports showing a deleted log import removed');
-      }
+      const since = row.finished_at && row.status === 'completed' ? row.finished_at : null;
+      const removed = await needs.exports.logImportDeleteWith(project.id, since, (trx) => trx('log_imports').where({ id: row.id }).delete());
+      if (removed > 0) log.info({ import: row.id, project: project.id, exports: removed }, 'exports showing a deleted log import removed');
       await purgeDeleted();
     },
 

@@ -16,9 +16,9 @@ export interface LogEraser {
   afterDelete(): Promise<void>;
 }
 
-/** Reads the export files of what is about to be deleted, and removes them once it is (the exports module provides it). */
+/** Runs a deletion and removes the export files of what it deleted, even across a crash (the exports module provides it). */
 export interface ExportEraser {
-  beforeDelete(where: { project_id: string }): Promise<() => Promise<void>>;
+  deleteWith(where: { project_id: string }, remove: (trx: Knex.Transaction) => Promise<unknown>): Promise<void>;
 }
 
 /** Stops the running crawls of a project: what its deletion needs (the crawls module provides it). */
@@ -106,9 +106,7 @@ export function projectHandlers(services: Services, { stopper: crawls, logs, exp
       // no readable copy.
       await crawls.stopWhere({ project_id: project.id });
       await logs.beforeProjectDelete(project.id);
-      const removeExportFiles = await exports.beforeDelete({ project_id: project.id });
-      await knex('projects').where({ id: project.id }).delete();
-      await removeExportFiles();
+      await exports.deleteWith({ project_id: project.id }, (trx) => trx('projects').where({ id: project.id }).delete());
       await logs.afterDelete();
     },
   };

@@ -26,6 +26,7 @@ import * as crawlLinksByTarget from './028-crawl-links-by-target.js';
 import * as crawlIssueIndexes from './029-crawl-issue-indexes.js';
 import * as crawlLinkChunks from './030-crawl-link-chunks.js';
 import * as logUnverifiedPaths from './031-log-unverified-paths.js';
+import * as exportErasures from './032-export-erasures.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '029-crawl-issue-indexes': crawlIssueIndexes,
   '030-crawl-link-chunks': crawlLinkChunks,
   '031-log-unverified-paths': logUnverifiedPaths,
+  '032-export-erasures': exportErasures,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
