@@ -16,6 +16,13 @@
  *   `exclusiveMinimum: n` → `minimum: n, exclusiveMinimum: true` (and maximum);
  * - `webhooks` → `x-webhooks`; `info.license.identifier` → `info.license.url`.
  *
+ * One addition: each operation's optional request headers (`x-optional-headers`: Accept-Language,
+ * Idempotency-Key, If-None-Match, Content-Encoding) are declared as its parameters. The 3.1
+ * document only names them, since TypeScript generators make a declared optional header an
+ * argument of every call; the generators of typed languages this rendering serves make them
+ * optional arguments (openapi-generator's `idempotency_key=None`, NSwag's `string? idempotencyKey`),
+ * without which a client could not send them.
+ *
  * Anything else 3.0 cannot hold (another type list) throws, so a new form in the contract is
  * noticed by `npm run openapi` rather than written wrong.
  */
@@ -118,6 +125,26 @@ function withSchemas30(node: Json, at: string): Json {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'schema' ? schema30(value, null, `${at}/schema`) : withSchemas30(value, `${at}/${key}`)]));
 }
 
+/** Each operation's `x-optional-headers` as references to its parameters, after those it declares. */
+function withOptionalHeaders(paths: Json): Json {
+  if (!isObject(paths)) return paths;
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      isObject(item)
+        ? Object.fromEntries(
+            Object.entries(item).map(([method, operation]) => {
+              if (!isObject(operation) || !Array.isArray(operation['x-optional-headers'])) return [method, operation];
+              const declared = (operation.parameters ?? []) as Json[];
+              const added = operation['x-optional-headers'].map((name) => ({ $ref: `#/components/parameters/${name as string}` }));
+              return [method, { ...operation, parameters: [...declared, ...added] }];
+            }),
+          )
+        : item,
+    ]),
+  );
+}
+
 /** The 3.0.3 rendering of a 3.1 document built by `buildOpenApiDocument`. */
 export function toOpenApi30(document: unknown): OpenApi30Document {
   const source = JSON.parse(JSON.stringify(document)) as JsonObject;
@@ -138,11 +165,11 @@ export function toOpenApi30(document: unknown): OpenApi30Document {
     openapi: '3.0.3',
     info: {
       ...about,
-      description: `${about.description as string} This is the OpenAPI 3.0.3 rendering of the 3.1 document (\`/openapi.json\`), for generators that read only 3.0: a nullable value is \`nullable: true\`, the webhook events are under \`x-webhooks\`.`,
+      description: `${about.description as string} This is the OpenAPI 3.0.3 rendering of the 3.1 document (\`/openapi.json\`), for generators that read only 3.0 and those of typed languages: a nullable value is \`nullable: true\`, the webhook events are under \`x-webhooks\`, and each operation declares its optional request headers as parameters.`,
       ...(license ? { license: { ...licence, ...(typeof identifier === 'string' && !licence.url ? { url: `${SPDX}${identifier}.html` } : {}) } } : {}),
     },
     ...(withSchemas30(rest, '#') as JsonObject),
-    paths: withSchemas30(paths, '#/paths'),
+    paths: withSchemas30(withOptionalHeaders(paths), '#/paths'),
     components: { ...(withSchemas30({ ...(components as JsonObject), schemas: {} }, '#/components') as JsonObject), schemas },
     ...(webhooks ? { 'x-webhooks': withSchemas30(webhooks, '#/webhooks') } : {}),
   };

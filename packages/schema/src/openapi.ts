@@ -86,14 +86,18 @@ const HEADER_PARAMETERS = {
   ContentEncoding: { name: 'Content-Encoding', in: 'header', required: false, description: '`identity` (the default) or `gzip`; any other value is refused with 415. Informative only: a gzip file is recognised by its magic bytes, with or without this header.', schema: { type: 'string', enum: ['gzip', 'identity'] as string[] } },
 } as const;
 
-function describe(op: ContractEntry, docsUrl: string): string {
-  const parameter = (name: keyof typeof HEADER_PARAMETERS) => `\`${HEADER_PARAMETERS[name].name}\``;
-  const optional = [
-    parameter('AcceptLanguage'),
-    ...(op.idempotency === 'accepted' ? [parameter('IdempotencyKey')] : []),
-    ...(op.upload ? [parameter('ContentEncoding')] : []),
-    ...(op.method === 'GET' && !NEVER_NOT_MODIFIED.has(op.id) ? [parameter('IfNoneMatch')] : []),
+/** The optional request headers an operation reads, by component name (`#/components/parameters`). */
+function optionalHeaders(op: ContractEntry): (keyof typeof HEADER_PARAMETERS)[] {
+  return [
+    'AcceptLanguage',
+    ...(op.idempotency === 'accepted' ? (['IdempotencyKey'] as const) : []),
+    ...(op.upload ? (['ContentEncoding'] as const) : []),
+    ...(op.method === 'GET' && !NEVER_NOT_MODIFIED.has(op.id) ? (['IfNoneMatch'] as const) : []),
   ];
+}
+
+function describe(op: ContractEntry, docsUrl: string): string {
+  const optional = optionalHeaders(op).map((name) => `\`${HEADER_PARAMETERS[name].name}\``);
   const lines = [
     // The extension's group in the served reference, whose description says what it adds.
     ...(op.extension ? [`**Extension** beyond the specification ([${op.sdk[0]}](${docsUrl}#tag/${op.sdk[0]})).`] : []),
@@ -121,6 +125,38 @@ function withoutRepositoryPaths<T>(document: T): T {
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? strip(v) : visit(v)]));
   };
   return visit(document) as T;
+}
+
+/**
+ * Success bodies as named components: `{ data: Project }` is `ProjectResponse`, `{ data: Project[],
+ * meta }` is `ProjectList`. Inline, generators for other languages name each after its operation
+ * and status (openapi-generator's `GetProject200Response`, `UpdateProject200Response`…): one type
+ * per operation for one shape. A body whose shape differs from its name's is named after its
+ * operation (`<OperationId>Response`).
+ */
+function withNamedEnvelopes<T extends OpenApiDocument>(document: T): T {
+  const schemas = (document.components ??= {}).schemas ??= {};
+  const refName = (ref: unknown) => (typeof ref === 'string' ? ref.slice(ref.lastIndexOf('/') + 1) : null);
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> }>)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const content = response.content?.['application/json'];
+        const schema = content?.schema;
+        if (!/^2/.test(status) || !schema || schema.$ref) continue;
+        const data = (schema.properties as Record<string, Record<string, unknown>> | undefined)?.data;
+        const single = refName(data?.$ref);
+        const listed = data?.type === 'array' ? refName((data.items as Record<string, unknown> | undefined)?.$ref) : null;
+        if (!single && !listed) continue;
+        const same = (name: string) => !schemas[name] || JSON.stringify(schemas[name]) === JSON.stringify(schema);
+        const own = `${operation.operationId![0].toUpperCase()}${operation.operationId!.slice(1)}Response`;
+        const name = [single ? `${single}Response` : `${listed}List`, own].find(same);
+        if (!name) throw new Error(`No free component name for the ${status} body of ${operation.operationId}`);
+        schemas[name] = schema as never;
+        content.schema = { $ref: `#/components/schemas/${name}` };
+      }
+    }
+  }
+  return document;
 }
 
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
@@ -242,6 +278,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       'x-scope': op.scope,
       'x-cost': op.cost,
       'x-idempotency': op.idempotency,
+      // Named, not declared (above): the 3.0 rendering declares them (openapi-30.ts).
+      'x-optional-headers': optionalHeaders(op),
       'x-error-codes': operationErrorCodes({ ...op, hasBody: op.body !== null }),
       ...(op.adminOnly ? { 'x-roles': ['owner', 'admin'] } : {}),
       ...(op.extension ? { 'x-extension': op.extension } : {}),
@@ -295,7 +333,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       if (operation && names) operation.parameters = [...(operation.parameters ?? []), ...names.map((name) => ({ $ref: `#/components/parameters/${name}` }))];
     }
   }
-  return withIntegerFormats(withoutRepositoryPaths(rewriteNullables(document)));
+  return withIntegerFormats(withoutRepositoryPaths(rewriteNullables(withNamedEnvelopes(document))));
 }
 
 /** The OpenAPI 3.0.3 rendering of the same document (openapi-30.ts), for generators that read only 3.0. */

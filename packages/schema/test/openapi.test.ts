@@ -119,10 +119,28 @@ describe('components', () => {
     expect(copies).toEqual([]);
   });
 
+  it('names every JSON success body: <Resource>Response for one, <Resource>List for a page of them', () => {
+    const bodies: string[] = [];
+    for (const item of Object.values(paths)) {
+      for (const operation of Object.values(item as Record<string, JsonObject>)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, JsonObject>)) {
+          const schema = ((response.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)?.schema as JsonObject | undefined;
+          if (status.startsWith('2') && schema) bodies.push(`${operation.operationId} ${String(schema.$ref)}`);
+        }
+      }
+    }
+    expect(bodies).toContain('listProjects #/components/schemas/ProjectList');
+    expect(bodies).toContain('createProject #/components/schemas/ProjectResponse');
+    expect(bodies).toContain('getProject #/components/schemas/ProjectResponse');
+    expect(bodies.filter((body) => !/ #\/components\/schemas\/\w+(Response|List)$/.test(body))).toEqual([]);
+    expect(schemas.ProjectList).toMatchObject({ properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Project' } }, meta: { $ref: '#/components/schemas/ListMeta' } } });
+  });
+
   it('answers single resources by $ref and errors with the problem family of their codes', () => {
     const getProject = paths['/v1/projects/{project}'].get.responses as Record<string, JsonObject>;
     const ok = (getProject['200'].content as JsonObject)['application/json'] as JsonObject;
-    expect(ok.schema).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Project' } } });
+    expect(ok.schema).toEqual({ $ref: '#/components/schemas/ProjectResponse' });
+    expect(schemas.ProjectResponse).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Project' } }, required: ['data'] });
     const body = (status: string) => ((getProject[status].content as JsonObject)['application/problem+json'] as JsonObject).schema;
     expect(body('404')).toEqual({ $ref: '#/components/schemas/NotFoundProblem' });
     expect(body('403')).toEqual({ $ref: '#/components/schemas/MissingScopeOrPlanProblem' });
@@ -350,6 +368,26 @@ describe('docs/openapi-3.0.json', () => {
     expect((schemas30.Export.properties as JsonObject).size_bytes).toEqual({ type: 'integer', format: 'int64', nullable: true });
     // An always-null property takes the type of its union sibling's.
     expect((schemas30.PageChange.properties as JsonObject).severity).toMatchObject({ type: 'string', nullable: true, enum: [null] });
+  });
+
+  it('declares each operation\'s optional request headers as its parameters (the 3.1 document only names them)', () => {
+    const paths30 = built30.paths as Record<string, Record<string, JsonObject>>;
+    const components30 = (built30.components as JsonObject).parameters as Record<string, JsonObject>;
+    for (const entry of entries) {
+      const refs = ((paths30[templatePath(entry.path)][entry.method.toLowerCase()].parameters ?? []) as JsonObject[]).map((p) => String(p.$ref ?? p.name));
+      const headers = refs.filter((r) => r.startsWith('#/components/parameters/')).map((r) => components30[r.split('/').pop()!]);
+      const expected = [
+        ...(entry.idempotency === 'required' ? [['Idempotency-Key', true]] : []),
+        ['Accept-Language', false],
+        ...(entry.idempotency === 'accepted' ? [['Idempotency-Key', false]] : []),
+        ...(entry.upload ? [['Content-Encoding', false]] : []),
+      ];
+      const names = headers.map((h) => [h.name, h.required]);
+      expect(names.filter(([name]) => name !== 'If-None-Match'), entry.id).toEqual(expected);
+      // If-None-Match on the reads that answer 304, as the 3.1 document's 304 answers say.
+      const conditional = '304' in ((paths[templatePath(entry.path)][entry.method.toLowerCase()] as JsonObject).responses as JsonObject);
+      expect(names.some(([name]) => name === 'If-None-Match'), entry.id).toBe(conditional);
+    }
   });
 
   it('converts every 3.1 form the contract may produce', () => {
