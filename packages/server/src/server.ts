@@ -45,6 +45,9 @@ import type { Services } from './services.js';
 import { closeDatabase, migrate, openDatabase, type Database, type DatabaseOption } from './store/database.js';
 import { storeId } from './store/store-id.js';
 
+/** How long an idle keep-alive connection stays open (docs/deployment.md, "Keep-alive"). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export interface SiteAuditServerOptions {
   /** `sqlite::memory:`, a file path or `sqlite:./file.db`, a `postgres://` URL, or a knex instance. Default `sqlite:./siteaudit.db`. */
   database?: DatabaseOption;
@@ -316,6 +319,11 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           }),
         );
         const http = tracked.server;
+        // Idle connections are kept longer than balancers keep theirs (Node's 5 s default is below
+        // an ALB's or nginx's 60 s): else a balancer, or a client whose loop lagged, sends a request
+        // on a connection the server is closing and gets a reset (docs/deployment.md, "Keep-alive").
+        http.keepAliveTimeout = KEEP_ALIVE_MS;
+        http.headersTimeout = KEEP_ALIVE_MS + 1_000;
         connections = drain.connections = tracked;
         http.on('clientError', (error: Error, socket) => answerClientError(error, socket, typeBase));
         http.once('error', reject);
