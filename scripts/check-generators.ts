@@ -13,7 +13,8 @@
  * delivered against `WebhookEvent`. Results: docs/openapi-clients.md.
  *
  * Options: `--dir <folder>` keeps and reuses an install folder (else a new temporary one, removed
- * at the end); `--only <name,…>` runs some of the generators.
+ * at the end); `--only <name,…>` runs some of the generators; `--exchanges <file>` writes every
+ * answer recorded, as JSON, for scripts/check-go-openapi.sh to validate with Go's kin-openapi.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,7 +58,7 @@ const GENERATORS: { name: string; folder: string; generate: (bin: (name: string)
   { name: 'openapi-zod-client', folder: 'zod', generate: (bin, out) => [[bin('openapi-zod-client'), DOCUMENT, '-o', path.join(out, 'zod/api.ts')]] },
 ];
 
-const { values: args } = parseArgs({ options: { dir: { type: 'string' }, only: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { dir: { type: 'string' }, only: { type: 'string' }, exchanges: { type: 'string' } } });
 const selected = GENERATORS.filter((g) => !args.only || args.only.split(',').includes(g.name));
 
 function log(line: string): void {
@@ -303,6 +304,7 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const out = path.join(dir, 'out');
   const results: Result[] = [];
+  const allExchanges: Exchange[] = [];
   try {
     install(dir);
     generate(dir, out);
@@ -339,6 +341,7 @@ async function main(): Promise<void> {
         result.events = (bodies.get(`/${g.name}`) ?? []).map((body) => (JSON.parse(body) as { type: string }).type);
         const recorded = await Promise.all(exchanges);
         result.requests = recorded.length;
+        allExchanges.push(...recorded);
         result.violations = [
           ...recorded.flatMap((x) => checker.check(x)),
           ...(bodies.get(`/${g.name}`) ?? []).flatMap((body) => checker.checkComponent('WebhookEvent', JSON.parse(body))),
@@ -351,6 +354,7 @@ async function main(): Promise<void> {
       await server.close();
     }
 
+    if (args.exchanges) writeFileSync(args.exchanges, JSON.stringify(allExchanges));
     log('\n| Generator | Version | tsc --strict | Flow | Answers validated | Page changes read (severity null) | Webhook bodies validated | Violations |');
     log('|---|---|---|---|---|---|---|---|');
     const versions: Record<string, string> = { 'openapi-fetch': `openapi-typescript ${PINNED['openapi-typescript']} + openapi-fetch ${PINNED['openapi-fetch']}`, 'hey-api': PINNED['@hey-api/openapi-ts'], orval: `${PINNED.orval} (axios ${PINNED.axios})`, 'typed-openapi': PINNED['typed-openapi'], 'openapi-zod-client': `${PINNED['openapi-zod-client']} (@zodios/core ${PINNED['@zodios/core']}, zod ${PINNED.zod})` };
