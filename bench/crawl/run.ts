@@ -77,7 +77,7 @@ const { values } = parseArgs({
 const siteKind = values.site as SiteKind;
 if (siteKind !== 'shop' && siteKind !== 'dense') throw new Error('--site is shop or dense');
 const serveMode = values.serve as ServeMode;
-if (serveMode !== 'stored' && serveMode !== 'rendered') throw new Error('--serve is stored or rendered');
+if (!['stored', 'rendered', 'nginx', 'python'].includes(serveMode)) throw new Error('--serve is stored, rendered, nginx or python');
 
 interface ChildResult {
   variant: Variant;

@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { seededRandom as rng } from '../seeded-random.js';
+import { startFileSite, type FileServer } from './file-site.js';
 
 /**
  * Above this many pages only the gzipped copy of each page is kept (a client that does not accept
@@ -264,9 +265,10 @@ async function listen(server: Server): Promise<number> {
  * How pages are served: `stored`, rendered and compressed once up front (the fetch loop then
  * measures the client alone); `rendered`, rendered and compressed for every request, as a site
  * built by a template engine without a cache answers (what the crawl CPU issue's own site did:
- * its ceiling then includes the server's work, on the same cores).
+ * its ceiling then includes the server's work, on the same cores); `nginx` or `python`, the dense
+ * site as files served by that program (file-site.ts).
  */
-export type ServeMode = 'stored' | 'rendered';
+export type ServeMode = 'stored' | 'rendered' | FileServer;
 
 /**
  * Starts the site (and its "external" neighbour); `stored` renders and compresses every page up front.
@@ -305,6 +307,18 @@ export async function startBenchSite(pages: number, kind: SiteKind = 'shop', ser
   });
   const externalPort = await listen(externalServer);
   const external = `http://127.0.0.1:${externalPort}`;
+  if (serve === 'nginx' || serve === 'python') {
+    if (kind !== 'dense') throw new Error(`--serve ${serve} serves the dense site only`);
+    const files = await startFileSite(pages, serve, external);
+    return {
+      ...files,
+      close: async () => {
+        await files.close();
+        externalServer.closeAllConnections();
+        await new Promise<void>((resolve) => externalServer.close(() => resolve()));
+      },
+    };
+  }
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
