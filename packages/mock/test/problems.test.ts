@@ -25,6 +25,10 @@ describe('problem details, validation and languages', () => {
     expect(res.body).toMatchObject({ code: 'unauthenticated', title: 'Authentication required' });
     const other = await call('GET', '/v1/projects', { headers: { 'Accept-Language': 'de' } });
     expect(other.body.title).toBe(ERRORS.unauthenticated.title.fr);
+    // French refused, anything else welcome: English.
+    const notFrench = await call('GET', '/v1/projects', { headers: { 'Accept-Language': 'fr;q=0, *' } });
+    expect(notFrench.headers.get('content-language')).toBe('en');
+    expect(notFrench.body.title).toBe('Authentication required');
   });
 
   it('answers 422 validation_failed with errors by field path', async () => {

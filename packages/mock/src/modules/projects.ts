@@ -57,7 +57,7 @@ function scorecard(db: MockDb, project: ProjectRecord, now: Date): Scorecard {
         unmeasured('technique', 'no_completed_crawl'),
         unmeasured('contenu', 'no_completed_crawl'),
         unmeasured('accessibilite', 'accessibility_not_checked'),
-        unmeasured('acquisition', 'search_console_no_data'),
+        unmeasured('acquisition', 'search_console_not_linked'),
         logsPillar(db, project, now),
       ],
     };
@@ -91,7 +91,7 @@ function scorecard(db: MockDb, project: ProjectRecord, now: Date): Scorecard {
         computation: explained.contenu.computation,
       },
       unmeasured('accessibilite', 'accessibility_not_checked'),
-      unmeasured('acquisition', 'search_console_no_data'),
+      unmeasured('acquisition', 'search_console_not_linked'),
       logsPillar(db, project, now),
     ],
   };

@@ -20,4 +20,14 @@ describe('language negotiation (docs/decisions/errors.md)', () => {
     expect(pickLanguage('en;q=0')).toBe('fr');
     expect(pickLanguage('fr;q=0, en;q=0.2')).toBe('en');
   });
+
+  it('gives the weight of * to the language the header does not name', () => {
+    expect(pickLanguage('*')).toBe('fr');
+    expect(pickLanguage('fr;q=0, *')).toBe('en');
+    expect(pickLanguage('en;q=0, *')).toBe('fr');
+    expect(pickLanguage('*;q=0.5, en;q=0.1')).toBe('fr');
+    expect(pickLanguage('de, *;q=0.5, fr;q=0.1')).toBe('en');
+    expect(pickLanguage('en, *')).toBe('en');
+    expect(pickLanguage('*;q=0')).toBe('fr');
+  });
 });

@@ -194,6 +194,16 @@ function pipelineRequest(req: IncomingMessage, res: ServerResponse, params: Reco
 }
 
 /**
+ * A row written under a parent that a request running at the same time deleted (a campaign or a
+ * tracked keyword of a project being deleted): a handler has found the parent, so the parent is
+ * gone, and the answer is the 404 of a resource that is no longer there, not a 500.
+ */
+function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '23503' || (typeof e?.message === 'string' && e.message.includes('FOREIGN KEY constraint failed'));
+}
+
+/**
  * The layer that routes every operation: the contract's own matcher (`matchOperation`) finds it
  * in a few pattern tests, where one express route per operation would walk up to forty router
  * layers per request. A path the contract does not route goes on to `next` (405, 404, or the
@@ -227,7 +237,14 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): NodeLayer 
     etag: etagOf,
     discard: (stream) => stream.destroy(),
     receiveUpload: deps.receiveUpload && ((_op, caller, params, upload) => deps.receiveUpload!(caller, params as { project: string }, upload as Upload<Readable>)),
-    handle: (op, ctx, input) => byId[op](ctx, input),
+    handle: async (op, ctx, input) => {
+      try {
+        return await byId[op](ctx, input);
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw new ApiError('not_found');
+        throw error;
+      }
+    },
     validateResponses: deps.validateResponses,
     unexpected: (error, { req, res }, warning) => {
       deps.onError(error, req, res, warning);

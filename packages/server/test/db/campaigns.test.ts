@@ -185,6 +185,18 @@ describe('partial update', () => {
     expect(row.retries).toBe(4);
   });
 
+  it('keeps each change of partial updates sent at the same time', async () => {
+    const campaign = await createOk({ ...FULL, name: 'Concurrent' });
+    const changes = [{ name: 'Concurrent renamed' }, { max_depth: 7 }, { pagespeed: false }, { max_urls: 321 }, { timeout: 45 }, { http_password: 'other-Secret' }];
+    const answers = await Promise.all(changes.map((body) => h.call('PATCH', `/v1/campaigns/${campaign.id}`, { body })));
+    expect(answers.map((a) => a.status)).toEqual(changes.map(() => 200));
+    const read = (await (await h.call('GET', `/v1/campaigns/${campaign.id}`)).json()).data;
+    expect(read).toMatchObject({ name: 'Concurrent renamed', max_depth: 7, pagespeed: false, max_urls: 321 });
+    const row = await h.knex('campaigns').where({ id: campaign.id }).first();
+    expect(row.timeout).toBe(45);
+    expect(row.retries).toBe(4);
+  });
+
   it('refuses invalid values and unknown fields, changing nothing', async () => {
     const campaign = await createOk(minimal('Strict'));
     const bad = await expectProblem(await h.call('PATCH', `/v1/campaigns/${campaign.id}`, { body: { max_depth: -1, colour: 'red' } }), 422, 'validation_failed');

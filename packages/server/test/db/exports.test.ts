@@ -64,6 +64,14 @@ describe('exports', () => {
     await h.server.jobs.idle();
   });
 
+  it('returns one export to identical requests sent at the same time', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => request('pdf', { 'accept-language': 'en' })));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(202));
+    const ids = new Set(await Promise.all(answers.map(async (a) => (await a.json()).data.id)));
+    expect(ids.size).toBe(1);
+    await h.server.jobs.idle();
+  });
+
   it('builds a workbook with summary, issues, pages and PageSpeed sheets', async () => {
     const id = (await (await request('xlsx')).json()).data.id;
     await h.server.jobs.idle();

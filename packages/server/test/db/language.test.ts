@@ -27,7 +27,7 @@ describe('error titles', () => {
   });
 
   it('are English with Accept-Language: en, and regional or weighted forms', async () => {
-    for (const header of ['en', 'en-US,en;q=0.9', 'en-GB', 'de-DE, en;q=0.5', 'fr;q=0.3, en;q=0.8']) {
+    for (const header of ['en', 'en-US,en;q=0.9', 'en-GB', 'de-DE, en;q=0.5', 'fr;q=0.3, en;q=0.8', 'fr;q=0, *', 'de, *;q=0.5, fr;q=0.1']) {
       const { res, body } = await unauthenticated(header);
       expect(body.title, header).toBe('Authentication required');
       expect(res.headers.get('content-language'), header).toBe('en');
@@ -35,7 +35,7 @@ describe('error titles', () => {
   });
 
   it('fall back to French for other languages and keep French when preferred', async () => {
-    for (const header of ['de', 'es-ES,it;q=0.9', 'fr-FR,en;q=0.5', 'fr-CA', '*', 'en;q=0']) {
+    for (const header of ['de', 'es-ES,it;q=0.9', 'fr-FR,en;q=0.5', 'fr-CA', '*', 'en;q=0', '*;q=0.5, en;q=0.1']) {
       const { res, body } = await unauthenticated(header);
       expect(body.title, header).toBe('Authentification requise');
       expect(res.headers.get('content-language'), header).toBe('fr');

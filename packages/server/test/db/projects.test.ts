@@ -295,4 +295,26 @@ describe('delete', () => {
     const list = await (await h.call('GET', '/v1/projects?limit=100')).json();
     expect(list.data.map((p: { id: string }) => p.id)).not.toContain(project.id);
   });
+
+  it('answers 404, never 500, to writes into the project that arrive while it is deleted', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const project = (await (await create({ url: 'https://racing.example/' })).json()).data;
+      const writes = [
+        h.call('POST', `/v1/projects/${project.id}/campaigns`, { body: { name: 'c', start_url: 'https://racing.example/', max_depth: 1, max_urls: 10 } }),
+        h.call('POST', `/v1/projects/${project.id}/tracked-keywords`, { body: { keywords: ['a', 'b'] }, headers: { 'idempotency-key': `racing-${i}` } }),
+      ];
+      const [deleted, ...answers] = await Promise.all([h.call('DELETE', `/v1/projects/${project.id}`), ...writes]);
+      expect(deleted.status).toBe(204);
+      for (const answer of answers) {
+        const text = await answer.text();
+        seen.add(`${answer.status}`);
+        // Done before the deletion, or refused as a project that is no longer there.
+        expect([200, 201, 404], text).toContain(answer.status);
+      }
+      expect(await h.knex('campaigns').where({ project_id: project.id })).toEqual([]);
+      expect(await h.knex('tracked_keywords').where({ project_id: project.id })).toEqual([]);
+    }
+    expect(seen.size).toBeGreaterThan(0);
+  });
 });

@@ -206,6 +206,23 @@ describe('secret rotation', () => {
     expect(signedBy(rotated.secret, after)).toBe(true);
     expect(signedBy(hook.secret, after)).toBe(false);
   });
+
+  it('never hands out a secret that signs nothing: two rotations at the same time are one after the other', async () => {
+    const t = await team();
+    const r = await receiver();
+    const hook = await t.hook(r.url);
+    const answers = await Promise.all([1, 2, 3].map(() => t.call('POST', `/v1/webhooks/${hook.id}/rotate-secret`)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const secrets = await Promise.all(answers.map(async (a) => (await a.json()).data.secret as string));
+    expect(new Set(secrets).size).toBe(3);
+
+    await t.publish();
+    await h.server.jobs.idle();
+    const [delivered] = r.requests;
+    // The last rotation's secret and the one it replaced sign; the two replaced before stop.
+    expect(secrets.filter((secret) => signedBy(secret, delivered))).toHaveLength(2);
+    expect(signedBy(hook.secret, delivered)).toBe(false);
+  });
 });
 
 describe('retries and disablement', () => {

@@ -4,8 +4,9 @@ import { type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/sch
 import { frequencyUpgrade, nextRunAt, normaliseSchedule, normaliseSiteUrl, type Plan, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan as assertPlanLimit } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
+import { transaction } from '../../store/retry.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { assertPublicSite, assertUnlocked, findProject } from '../projects/project-row.js';
 import { defaultCampaignRow, findCampaign, toCampaign, type CampaignRow } from './campaign-row.js';
@@ -87,13 +88,22 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper, expor
     },
 
     async updateCampaign(ctx, { params, body }) {
-      const current = await findCampaign(knex, ctx.caller, params.campaign);
-      assertUnlocked(await findProject(knex, ctx.caller, current.project_id));
+      const found = await findCampaign(knex, ctx.caller, params.campaign);
+      assertUnlocked(await findProject(knex, ctx.caller, found.project_id));
       if (body.start_url !== undefined) await assertPublicSite(services.network, body.start_url, 'start_url', ctx.language);
-      const row = applyBody(services, current, body, ctx.now);
-      assertWithinPlan(services, ctx.caller.plan, row);
-      const { id, team_id, project_id, created_at, ...changes } = row;
-      await knex('campaigns').where({ id }).update(changes);
+      // Read, merged and written in one transaction, the row locked (SQLite runs one transaction
+      // at a time), and only the columns that change are written: two partial updates at the same
+      // time each keep the other's fields instead of writing back the values they read.
+      const row = await transaction(knex, async (trx) => {
+        const query = trx('campaigns').where({ id: found.id });
+        const current = (await (services.dialect === 'postgres' ? query.forUpdate() : query).first()) as CampaignRow | undefined;
+        if (!current) throw notFound();
+        const next = applyBody(services, current, body, ctx.now);
+        assertWithinPlan(services, ctx.caller.plan, next);
+        const changes = Object.fromEntries(Object.entries(next).filter(([column, value]) => value !== current[column as keyof CampaignRow]));
+        if (Object.keys(changes).length > 0) await trx('campaigns').where({ id: current.id }).update(changes);
+        return next;
+      });
       return { body: { data: toCampaign(row) } };
     },
 

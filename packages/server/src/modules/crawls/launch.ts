@@ -27,7 +27,9 @@ function configHash(config: ReturnType<typeof crawlConfig>): string {
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
-  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e.message ?? '');
+  // SQLite names every constraint failure SQLITE_CONSTRAINT: a foreign key that failed (the
+  // campaign deleted meanwhile) is no crawl already running.
+  return e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
 }
 
 /**

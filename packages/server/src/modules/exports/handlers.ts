@@ -12,6 +12,7 @@ import { bool } from '../../store/database.js';
 import { transaction } from '../../store/retry.js';
 import { crawlById, findCrawl, toCrawl } from '../crawls/crawl-row.js';
 import { projectIdentity } from '../projects/reads.js';
+import { lockTeam } from '../team-lock.js';
 import { BlobNotFoundError, type BlobStore } from './blob-store.js';
 import type { ExportExpiry } from './expiry.js';
 import { toExport, type ExportRow } from './export-row.js';
@@ -37,6 +38,9 @@ export function exportHandlers(services: Services, store: BlobStore, { current }
       // Cover branding (docs/decisions/export-branding.md), validated by the contract; part of what makes two requests the same.
       const branding = body.branding ? JSON.stringify({ agency_name: body.branding.agency_name, logo: body.branding.logo }) : null;
       const row = await transaction(knex, async (trx) => {
+        // Looked up and inserted under the team lock: two identical requests at the same time on
+        // PostgreSQL would otherwise both find none in progress and queue two exports.
+        await lockTeam(trx, services.dialect, ctx.caller.teamId);
         // An identical export still in progress is returned instead of a second one (createExport, docs/openapi.json).
         const existing = await trx('exports')
           .where(identity)

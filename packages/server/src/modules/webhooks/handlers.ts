@@ -122,16 +122,24 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
     },
 
     async rotateWebhookSecret(ctx, { params }) {
-      const hook = await findWebhook(knex, ctx.caller, params.webhook);
       const secret = generateWebhookSecret();
-      // The current secret keeps signing for 24 h; one from an earlier rotation stops now.
-      const changes = {
-        secret_enc: secrets.encrypt(secret, secretContext(hook.id)),
-        previous_secret_enc: hook.secret_enc,
-        secret_rotation_ends_at: secretRotationEndsAt(ctx.now).toISOString(),
-      };
-      await knex('webhooks').where({ id: hook.id }).update(changes);
-      return { body: { data: { ...toWebhook({ ...hook, ...changes }), secret } } };
+      // Read and written in one transaction, the row locked (SQLite runs one transaction at a
+      // time): two rotations at the same time each keep the secret the other one replaced, and
+      // no caller is handed a secret that never signs.
+      const rotated = await transaction(knex, async (trx) => {
+        const query = trx('webhooks').where({ id: params.webhook, team_id: ctx.caller.teamId });
+        const hook = (await (services.dialect === 'postgres' ? query.forUpdate() : query).first()) as WebhookRow | undefined;
+        if (!hook) throw notFound();
+        // The current secret keeps signing for 24 h; one from an earlier rotation stops now.
+        const changes = {
+          secret_enc: secrets.encrypt(secret, secretContext(hook.id)),
+          previous_secret_enc: hook.secret_enc,
+          secret_rotation_ends_at: secretRotationEndsAt(ctx.now).toISOString(),
+        };
+        await trx('webhooks').where({ id: hook.id }).update(changes);
+        return { ...hook, ...changes };
+      });
+      return { body: { data: { ...toWebhook(rotated), secret } } };
     },
 
     async testWebhook(ctx, { params }) {
