@@ -36,6 +36,16 @@ describe('projects', () => {
     }
   });
 
+  it('refuses a webhook URL the public DNS never resolves, as the server does, and takes it as a site', async () => {
+    for (const host of ['hooks.acme.invalid', 'hooks.acme.test', 'hooks.acme.example', 'INVALID.', 'a.b.test.']) {
+      const hook = await call('POST', '/v1/webhooks', { token: token(), body: { url: `https://${host}/hook`, events: ['crawl.completed'] } });
+      expect([hook.status, hook.body.code], host).toEqual([422, 'webhook.url_refused']);
+      const project = await call('POST', '/v1/projects', { token: token(), body: { url: `https://${host}/` } });
+      expect(project.status, host).toBe(201);
+    }
+    expect((await call('POST', '/v1/webhooks', { token: token(), body: { url: 'https://hooks.example.com/in', events: ['crawl.completed'] } })).status).toBe(201);
+  });
+
   it('refuses a site on an obviously private host with 422 project.url_refused', async () => {
     for (const url of ['http://localhost:3000', 'http://127.0.0.1', 'http://10.1.2.3', 'http://[::1]/', 'http://2130706433/']) {
       const res = await call('POST', '/v1/projects', { token: token(), body: { url } });

@@ -12,6 +12,7 @@ import {
   isRetriedEvent,
   secretRotationEndsAt,
   nextEventTime,
+  isUnresolvableName,
   webhookUrlSchemeError,
 } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
@@ -49,11 +50,11 @@ function newSecret(env: MockEnv): string {
   return WEBHOOK_SECRET_PREFIX + base64(env.random.bytes(WEBHOOK_SECRET_BYTES));
 }
 
-/** The server's rules: https (http too with private addresses allowed), to a public host. */
+/** The server's rules: https (http too with private addresses allowed), to a public host, under a name the public DNS may resolve. */
 function assertWebhookUrl(env: MockEnv, url: string, language: Language): void {
   const schemeErrors = webhookUrlSchemeError(url, env.allowPrivateAddresses, language);
   if (schemeErrors) fail('validation_failed', { errors: schemeErrors });
-  if (!env.allowPrivateAddresses && isObviouslyPrivateHost(url)) {
+  if (!env.allowPrivateAddresses && (isObviouslyPrivateHost(url) || isUnresolvableName(new URL(url).hostname))) {
     fail('webhook.url_refused', { errors: { url: [{ code: 'url_refused', message: 'Must be an https URL that resolves to a public address' }] } });
   }
 }

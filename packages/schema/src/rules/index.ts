@@ -59,7 +59,7 @@ export { isKnownIssueDetail, localiseIssueDetails } from './issue-details.js';
 export { CRAWL_ERROR_MESSAGES, localiseCrawlError, siteUnreachableError, type CrawlErrorCode } from './crawl-error-text.js';
 export { canonicalKeyword } from './keywords.js';
 export { pickLanguage } from './language.js';
-export { isLocalHostName } from './local-names.js';
+export { isLocalHostName, isUnresolvableName } from './local-names.js';
 export {
   FRESH_DAYS,
   IMPORTANT_DEPTH,

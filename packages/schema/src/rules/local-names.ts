@@ -13,6 +13,22 @@
 const LOCAL_ZONES = ['localhost', 'local', 'home.arpa', 'internal', 'lan'];
 
 export function isLocalHostName(hostname: string): boolean {
+  return inZones(hostname, LOCAL_ZONES);
+}
+
+/**
+ * Names the public DNS never resolves: `.invalid` (RFC 6761 §6.4), `.test` (§6.2) and `.example`
+ * (RFC 2606). A webhook URL must resolve to a public address (the spec), so one there is refused
+ * by name, whatever the resolver says (a resolver that is down does not refuse a real name).
+ * Project URLs may name a site not live yet, and are not refused for it.
+ */
+const UNRESOLVABLE_ZONES = ['invalid', 'test', 'example'];
+
+export function isUnresolvableName(hostname: string): boolean {
+  return inZones(hostname, UNRESOLVABLE_ZONES);
+}
+
+function inZones(hostname: string, zones: readonly string[]): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
-  return LOCAL_ZONES.some((zone) => host === zone || host.endsWith(`.${zone}`));
+  return zones.some((zone) => host === zone || host.endsWith(`.${zone}`));
 }

@@ -45,6 +45,29 @@ describe('with private addresses refused', () => {
   });
 });
 
+describe('webhook URLs the public DNS never resolves', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ network: { allowPrivateAddresses: false } });
+  });
+  afterAll(() => h.close());
+
+  it.each(['hooks.acme.invalid', 'hooks.acme.test', 'hooks.acme.example', 'INVALID.', 'a.b.test.'])('refuses https://%s/ with webhook.url_refused, and still takes it as a site not live yet', async (host) => {
+    const hook = await h.call('POST', '/v1/webhooks', { body: { url: `https://${host}/hook`, events: ['crawl.completed'] } });
+    expect((await expectProblem(hook, 422, 'webhook.url_refused')).errors.url).toBeDefined();
+    const created = await h.call('POST', '/v1/projects', { body: { url: `https://${host}/` } });
+    expect(created.status).toBe(201);
+    await h.call('DELETE', `/v1/projects/${(await created.json()).data.id}`);
+  });
+
+  it('takes a name that merely does not resolve right now', async () => {
+    // Every name is unresolvable on this machine's network: a down resolver does not refuse it.
+    const hook = await h.call('POST', '/v1/webhooks', { body: { url: 'https://hooks.example.com/in', events: ['crawl.completed'] } });
+    expect(hook.status).toBe(201);
+    await h.call('DELETE', `/v1/webhooks/${(await hook.json()).data.id}`);
+  });
+});
+
 describe('with private addresses allowed', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { type Language } from '@siteaudit/schema';
-import { webhookUrlSchemeError } from '@siteaudit/schema/rules';
+import { isUnresolvableName, webhookUrlSchemeError } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
@@ -34,16 +34,17 @@ async function findWebhook(db: Knex, caller: Caller, id: string): Promise<Webhoo
 }
 
 /**
- * https to a public address (docs/decisions/webhooks.md). A name that does not resolve yet is accepted:
- * every connection is vetted again at delivery. With private addresses allowed (development),
- * http and private addresses too; the scheme rule is the one the mock applies.
+ * https to a public address (docs/decisions/webhooks.md). A name that does not resolve yet is accepted
+ * (the resolver may be down), unless the public DNS never resolves it (`.invalid`, `.test`,
+ * `.example`): every connection is vetted again at delivery. With private addresses allowed
+ * (development), http and private addresses too; the scheme rule is the one the mock applies.
  */
 async function assertWebhookUrl(services: Services, url: string, language: Language): Promise<void> {
   const allowPrivate = services.network.allowPrivateAddresses;
   const schemeErrors = webhookUrlSchemeError(url, allowPrivate, language);
   if (schemeErrors) throw new ApiError('validation_failed', { errors: schemeErrors });
   const verdict = await checkUrlAddress(url, { allowPrivate, httpsOnly: !allowPrivate });
-  if (verdict === 'refused') {
+  if (verdict === 'refused' || (!allowPrivate && isUnresolvableName(new URL(url).hostname))) {
     throw new ApiError('webhook.url_refused', {
       errors: { url: [{ code: 'url_refused', message: 'Must be an https URL that resolves to a public address' }] },
     });
