@@ -15,8 +15,9 @@ export function ifNoneMatchMatches(header: string | null | undefined, etag: stri
 }
 
 /**
- * Operations whose body changes on every call (`/v1/me` and `/v1/usage` carry the rate limit's
- * state): their ETag never matches, and `If-None-Match` is not read, `*` included, so never a 304.
+ * Operations whose body changes on every call (`/v1/me` gives the token's `last_used_at`, this very
+ * call; `/v1/usage` the rate limit's state, this call counted): their ETag never matches, and
+ * `If-None-Match` is not read, `*` included, so never a 304.
  */
 export const NEVER_NOT_MODIFIED: ReadonlySet<string> = new Set(['getMe', 'getUsage']);
 
