@@ -632,6 +632,28 @@ export function behaviourSuite(setup: () => Target) {
       expect(logsPillar.axes.find((a) => a.key === 'waste')!.score).toBe(67);
     });
 
+    it('keeps the path of a shared link a preview fetched without its query string; a crawler keeps its (extension)', async () => {
+      const project = await newProject();
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const slack = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
+      const log = [
+        `54.209.1.1 - - [${stamp}] "GET /invite?token=4f2a9c&email=jane.doe%40example.com HTTP/1.1" 200 512 "-" "${slack}"`,
+        `54.209.1.1 - - [${stamp}] "GET /invite?token=77b1e0&email=john%40example.org HTTP/1.1" 200 512 "-" "${slack}"`,
+        `66.249.66.1 - - [${stamp}] "GET /search?q=shoes HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+      ].join('\n');
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done).toMatchObject({ status: 'completed', bot_hits: 3 });
+      const urls = await client.logs.urls({ project: project.id, limit: 100 });
+      expect(urls.data.map((u) => `${u.family} ${u.path} ${u.hits}`).sort()).toEqual(['googlebot /search?q=shoes 1', 'social_preview /invite 2']);
+    });
+
     it('keeps what decompresses of a gzip cut short, says so, and refuses the cut line (extension)', async () => {
       const project = await newProject();
       const lines = Array.from({ length: 3000 }, (_, i) => `192.0.2.1 - - [09/Mar/2026:08:00:00 +0000] "GET /p/${i}-${(i * 2654435761) % 1e9} HTTP/1.1" 200 ${i} "-" "Firefox/${i}"`);

@@ -32,6 +32,16 @@ const FAMILY_NAMES: readonly string[] = [...BOT_FAMILIES, 'human'];
 const HUMAN = BOT_FAMILIES.length;
 const FAMILY_INDEX = new Map<BotFamily, number>(BOT_FAMILIES.map((f, i) => [f, i]));
 const OPERATORS: readonly (VerifiedOperator | undefined)[] = BOT_FAMILIES.map((f) => OPERATOR_OF[f]);
+/**
+ * A link preview fetches the link a person shared, often in a private conversation (an invitation,
+ * a password reset, `?email=…`): its path is kept without the query string (docs/decisions/logs.md,
+ * Privacy). Crawlers find their URLs on the public web, and keep theirs.
+ */
+const SOCIAL_PREVIEW = FAMILY_INDEX.get('social_preview')!;
+const withoutQuery = (path: string) => {
+  const q = path.indexOf('?');
+  return q === -1 ? path : path.slice(0, q);
+};
 const CLASS_NAMES = ['2xx', '3xx', '4xx', '5xx', 'other'] as const;
 /** Day counter keys: `day * DAY_KEY + family * 15 + verification * 5 + class` (VERIFICATION_NAMES order). */
 const DAY_KEY = 1000;
@@ -402,7 +412,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     }
     dayCounts.set(key, (dayCounts.get(key) ?? 0) + 1);
     // Every spelling of one target counts as one path (RFC 3986 normalisation, log-paths.ts).
-    const path = normaliseLogPath(text.slice(pathStart, pathEnd));
+    const target = text.slice(pathStart, pathEnd);
+    const path = normaliseLogPath(family === SOCIAL_PREVIEW ? withoutQuery(target) : target);
     if (count((settled[family] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
   }
 
