@@ -17,9 +17,12 @@ export class MemoryRateCounters {
       entry = { minute: { start: 0, used: 0 }, day: { start: 0, used: 0 } };
       this.teams.set(teamId, entry);
     }
+    // A window only moves forward: a call that read the clock before the boundary and reaches
+    // the counters after it (or a clock that steps back) counts in the window that has begun,
+    // instead of starting the one that ended over again and forgetting the new one's units.
     for (const w of RATE_WINDOWS) {
       const start = rateWindowStart(w, now);
-      if (entry[w].start !== start) entry[w] = { start, used: 0 };
+      if (start > entry[w].start) entry[w] = { start, used: 0 };
     }
     return entry;
   }
@@ -35,7 +38,10 @@ export class MemoryRateCounters {
   /** Gives units back (a 304 costs nothing). */
   refund(teamId: string, cost: number, now: Date): void {
     const entry = this.current(teamId, now);
-    for (const w of RATE_WINDOWS) entry[w].used = Math.max(0, entry[w].used - cost);
+    // Units charged in a window that has ended since are not taken from the one that followed.
+    for (const w of RATE_WINDOWS) {
+      if (entry[w].start === rateWindowStart(w, now)) entry[w].used = Math.max(0, entry[w].used - cost);
+    }
   }
 
   /** Both windows now, without charging. */

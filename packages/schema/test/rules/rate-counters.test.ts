@@ -32,3 +32,20 @@ describe('rate counters in memory (docs/decisions/rate-limits.md)', () => {
     expect(counters.peek('a', limits, at('10:00:04')).map((s) => s.used)).toEqual([0, 0]);
   });
 });
+
+describe('a call dated before the window that has begun', () => {
+  it('counts in the new window and never sets it back to the ended one', () => {
+    const counters = new MemoryRateCounters();
+    expect(counters.take('t', 4, limits, at('10:01:00')).ok).toBe(true);
+    expect(counters.take('t', 2, limits, at('10:00:59')).ok).toBe(false);
+    expect(counters.take('t', 1, limits, at('10:00:59')).ok).toBe(true);
+    expect(counters.peek('t', limits, at('10:01:01')).map((s) => s.used)).toEqual([5, 5]);
+  });
+
+  it('is refunded only from the window it was dated in', () => {
+    const counters = new MemoryRateCounters();
+    counters.take('t', 3, limits, at('10:01:00'));
+    counters.refund('t', 2, at('10:00:59'));
+    expect(counters.peek('t', limits, at('10:01:01')).map((s) => s.used)).toEqual([3, 1]);
+  });
+});

@@ -49,8 +49,11 @@ export function createMemoryRateLimiter(): RateLimiter {
  * exactly as many pass as fit.
  */
 export function createPostgresRateLimiter(knex: Knex): RateLimiter {
-  // Units charged in a window of the stored row, read as of the window holding `now`.
-  const current = (w: RateWindow) => `case when r.${w}_start = excluded.${w}_start then r.${w}_used else 0 end`;
+  // Units charged in the window of the stored row, read as of the window holding `now`. A window
+  // only moves forward: a call that read the clock before the boundary and arrives after another
+  // began the next window (or a process whose clock lags) counts in the window that has begun,
+  // instead of setting the row back to the ended one and losing the new window's units.
+  const current = (w: RateWindow) => `case when r.${w}_start >= excluded.${w}_start then r.${w}_used else 0 end`;
   const fits = RATE_WINDOWS.map((w) => `(cast(:${w}_limit as integer) is null or ${current(w)} + :cost <= cast(:${w}_limit as integer))`).join(' and ');
   const TAKE = `
     insert into team_rate_counters as r (team_id, minute_start, minute_used, day_start, day_used, charged)
@@ -59,15 +62,17 @@ export function createPostgresRateLimiter(knex: Knex): RateLimiter {
       charged = ${fits},
       minute_used = ${current('minute')} + case when ${fits} then :cost else 0 end,
       day_used = ${current('day')} + case when ${fits} then :cost else 0 end,
-      minute_start = excluded.minute_start,
-      day_start = excluded.day_start
+      minute_start = greatest(r.minute_start, excluded.minute_start),
+      day_start = greatest(r.day_start, excluded.day_start)
     returning minute_used, day_used, charged`;
+  // Gives back to a window still current only: units charged in a window that has ended are not
+  // taken from the next one (nor is the row set back to the ended window).
   const REFUND = `
     update team_rate_counters set
-      minute_used = case when minute_start = :minute_start then greatest(0, minute_used - :cost) else 0 end,
-      day_used = case when day_start = :day_start then greatest(0, day_used - :cost) else 0 end,
-      minute_start = :minute_start,
-      day_start = :day_start
+      minute_used = case when minute_start = :minute_start then greatest(0, minute_used - :cost) when minute_start > :minute_start then minute_used else 0 end,
+      day_used = case when day_start = :day_start then greatest(0, day_used - :cost) when day_start > :day_start then day_used else 0 end,
+      minute_start = greatest(minute_start, :minute_start),
+      day_start = greatest(day_start, :day_start)
     where team_id = :team`;
   const starts = (now: Date) => ({ minute_start: rateWindowStart('minute', now), day_start: rateWindowStart('day', now) });
 
@@ -99,7 +104,7 @@ export function createPostgresRateLimiter(knex: Knex): RateLimiter {
     async peek(teamId, limits, now) {
       const row = await knex('team_rate_counters').where({ team_id: teamId }).first();
       const used = { minute: 0, day: 0 } as Record<RateWindow, number>;
-      if (row) for (const w of RATE_WINDOWS) used[w] = Number(row[`${w}_start`]) === rateWindowStart(w, now) ? row[`${w}_used`] : 0;
+      if (row) for (const w of RATE_WINDOWS) used[w] = Number(row[`${w}_start`]) >= rateWindowStart(w, now) ? row[`${w}_used`] : 0;
       return rateWindowStates(used, limits, now);
     },
   };

@@ -229,6 +229,23 @@ describe('update', () => {
     expect(slugs.sort()).toEqual(['same-name', 'same-name-2']);
   });
 
+  it('answers a rename and a new URL sent at the same time each as one after the other', async () => {
+    for (let i = 0; i < 5; i++) {
+      const project = (await (await create({ url: `https://racing-update-${i}.example/` })).json()).data;
+      const name = `Renamed ${i}`;
+      const url = `https://moved-${i}.example/`;
+      const answers = await Promise.all([{ name }, { url }].map((body) => h.call('PATCH', `/v1/projects/${project.id}`, { body })));
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      const [renamed, moved] = await Promise.all(answers.map(async (r) => (await r.json()).data));
+      expect(renamed.name).toBe(name);
+      expect(moved.url).toBe(url);
+      // Whichever came second saw the first: one answer shows both changes, as the project now is.
+      const read = (await (await h.call('GET', `/v1/projects/${project.id}`)).json()).data;
+      expect(read).toMatchObject({ name, url, domain: `moved-${i}.example` });
+      expect([renamed, moved].filter((answer) => answer.name === name && answer.url === url)).toHaveLength(1);
+    }
+  });
+
   it('accepts an empty body and changes nothing', async () => {
     const project = (await (await create({ url: 'https://noop.example/' })).json()).data;
     const res = await h.call('PATCH', `/v1/projects/${project.id}`, { body: {} });

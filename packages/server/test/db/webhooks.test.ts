@@ -4,7 +4,7 @@
  * the address guard in webhooks-guard.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { onPostgres, startHarness, type Harness } from '../../../../tests/support/harness.js';
 
 let h: Harness;
 let offset = 0;
@@ -251,6 +251,34 @@ describe('PATCH /v1/webhooks/{webhook}', () => {
       const res = await t.call('PATCH', `/v1/webhooks/${hook.id}`, { body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
+  });
+
+  // PostgreSQL: a transaction of the test plays the delivery worker's, holding the row while the
+  // PATCH arrives. SQLite runs one transaction at a time on its single connection, so there the
+  // worker's transaction cannot be held open between the PATCH's read and its write from a test.
+  it.skipIf(!onPostgres)('deactivating while an automatic disablement commits keeps its reason and answers the row as it is', async () => {
+    const t = await team();
+    const hook = await created(await t.create({ url: URL_A, events: ['crawl.completed'] }));
+    await h.knex('webhooks').where({ id: hook.id }).update({ consecutive_failures: 14 });
+    const disabledAt = new Date().toISOString();
+    const worker = await h.knex.transaction();
+    await worker('webhooks').where({ id: hook.id }).increment('consecutive_failures', 1);
+    await worker('webhooks').where({ id: hook.id }).update({ active: false, disabled_reason: 'consecutive_failures', disabled_at: disabledAt });
+    const patch = t.call('PATCH', `/v1/webhooks/${hook.id}`, { body: { active: false, description: 'off by hand' } });
+    // The PATCH waits for the worker's row lock (its read, or its write without one).
+    for (let i = 0; i < 100; i++) {
+      const { rows } = await h.knex.raw(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%webhooks%'`);
+      if (rows[0].n > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await worker.commit();
+    const res = await patch;
+    expect(res.status).toBe(200);
+    const data = (await res.json()).data;
+    expect(data).toMatchObject({ active: false, disabled_reason: 'consecutive_failures', consecutive_failures: 15, description: 'off by hand' });
+    const row = await h.knex('webhooks').where({ id: hook.id }).first();
+    expect(row).toMatchObject({ disabled_reason: 'consecutive_failures', consecutive_failures: 15, description: 'off by hand' });
+    expect(new Date(row.disabled_at).toISOString()).toBe(disabledAt);
   });
 });
 

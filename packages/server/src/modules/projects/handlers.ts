@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { defaultProjectName, firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { insertDefaultCampaign } from '../campaigns/writes.js';
 import { byCreation, newestFirst } from '../paging.js';
@@ -74,29 +74,32 @@ export function projectHandlers(services: Services, { stopper: crawls, logs, exp
     },
 
     async updateProject(ctx, { params, body }) {
-      const project = await findProject(knex, ctx.caller, params.project);
-      assertUnlocked(project);
-      const changes: Partial<ProjectRow> & { profile?: null; priority_urls?: null } = {};
-      if (body.url !== undefined) {
-        const site = normaliseSiteUrl(body.url);
-        await assertPublicSite(services.network, site.href, 'url', ctx.language);
-        if (site.href !== project.url) {
+      assertUnlocked(await findProject(knex, ctx.caller, params.project));
+      const site = body.url !== undefined ? normaliseSiteUrl(body.url) : undefined;
+      if (site) await assertPublicSite(services.network, site.href, 'url', ctx.language);
+      // Read and written in one transaction, the row locked (SQLite runs one transaction at a
+      // time): two updates at the same time (a rename, a new URL) each answer the other's change
+      // when it came first, instead of the project as it was before both.
+      const row = await transaction(knex, async (trx) => {
+        // Under the team lock, like creation: two renames at once cannot pick the same slug.
+        if (body.name !== undefined) await lockTeam(trx, services.dialect, ctx.caller.teamId);
+        const query = trx('projects').where({ id: params.project, team_id: ctx.caller.teamId });
+        const project = (await (services.dialect === 'postgres' ? query.forUpdate() : query).first()) as ProjectRow | undefined;
+        if (!project) throw notFound();
+        assertUnlocked(project);
+        const changes: Partial<ProjectRow> & { profile?: null; priority_urls?: null } = {};
+        if (site && site.href !== project.url) {
           // A new site makes the learned profile and priority URLs meaningless (docs/decisions/projects.md).
           Object.assign(changes, { url: site.href, domain: site.hostname, profile: null, priority_urls: null });
         }
-      }
-      if (body.name !== undefined) changes.name = body.name;
-      if (Object.keys(changes).length > 0) {
-        await transaction(knex, async (trx) => {
-          if (body.name !== undefined) {
-            // Under the team lock, like creation: two renames at once cannot pick the same slug.
-            await lockTeam(trx, services.dialect, ctx.caller.teamId);
-            changes.slug = await uniqueSlug(trx, ctx.caller.teamId, slugify(body.name), project.id);
-          }
-          await trx('projects').where({ id: project.id }).update(changes);
-        });
-      }
-      return { body: { data: toProject({ ...project, ...changes }) } };
+        if (body.name !== undefined) {
+          changes.name = body.name;
+          changes.slug = await uniqueSlug(trx, ctx.caller.teamId, slugify(body.name), project.id);
+        }
+        if (Object.keys(changes).length > 0) await trx('projects').where({ id: project.id }).update(changes);
+        return { ...project, ...changes };
+      });
+      return { body: { data: toProject(row) } };
     },
 
     async deleteProject(ctx, { params }) {

@@ -97,20 +97,30 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
     },
 
     async updateWebhook(ctx, { params, body }) {
-      const current = await findWebhook(knex, ctx.caller, params.webhook);
+      await findWebhook(knex, ctx.caller, params.webhook);
       if (body.url !== undefined) await assertWebhookUrl(services, body.url, ctx.language);
-      const changes: Partial<WebhookRow> = {};
-      if (body.url !== undefined) changes.url = body.url;
-      if (body.events !== undefined) changes.events = JSON.stringify([...new Set(body.events)]);
-      if (body.description !== undefined) changes.description = body.description;
-      if (body.active === true) {
-        // Re-enabling clears the disablement and resets the counter.
-        Object.assign(changes, { active: true, disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
-      } else if (body.active === false && (current.active === true || current.active === 1)) {
-        Object.assign(changes, { active: false, disabled_reason: 'manual', disabled_at: ctx.now.toISOString() });
-      }
-      if (Object.keys(changes).length > 0) await knex('webhooks').where({ id: current.id }).update(changes);
-      return { body: { data: toWebhook({ ...current, ...changes }) } };
+      // Read and written in one transaction, the row locked (SQLite runs one transaction at a
+      // time): a deactivation decided on a row read before an automatic disablement committed
+      // wrote `manual` over its `consecutive_failures` reason, and the answer showed the failure
+      // counter as it was before the deliveries that ran meanwhile.
+      const row = await transaction(knex, async (trx) => {
+        const query = trx('webhooks').where({ id: params.webhook, team_id: ctx.caller.teamId });
+        const current = (await (services.dialect === 'postgres' ? query.forUpdate() : query).first()) as WebhookRow | undefined;
+        if (!current) throw notFound();
+        const changes: Partial<WebhookRow> = {};
+        if (body.url !== undefined) changes.url = body.url;
+        if (body.events !== undefined) changes.events = JSON.stringify([...new Set(body.events)]);
+        if (body.description !== undefined) changes.description = body.description;
+        if (body.active === true) {
+          // Re-enabling clears the disablement and resets the counter.
+          Object.assign(changes, { active: true, disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
+        } else if (body.active === false && (current.active === true || current.active === 1)) {
+          Object.assign(changes, { active: false, disabled_reason: 'manual', disabled_at: ctx.now.toISOString() });
+        }
+        if (Object.keys(changes).length > 0) await trx('webhooks').where({ id: current.id }).update(changes);
+        return { ...current, ...changes };
+      });
+      return { body: { data: toWebhook(row) } };
     },
 
     async deleteWebhook(ctx, { params }) {
