@@ -4,7 +4,7 @@
  * to completion): the server's SQLite default and the mock. A call is checked against both
  * windows before either is charged, so a refused call costs nothing.
  */
-import { RATE_WINDOWS, decideRate, rateWindowStart, rateWindowStates, type RateDecision, type RateLimits, type RateWindow, type RateWindowState } from './rate-limits.js';
+import { RATE_WINDOWS, RATE_WINDOW_SECONDS, decideRate, rateWindowStart, rateWindowStates, type RateDecision, type RateLimits, type RateWindow, type RateWindowState } from './rate-limits.js';
 
 type Windows = Record<RateWindow, { start: number; used: number }>;
 
@@ -18,11 +18,12 @@ export class MemoryRateCounters {
       this.teams.set(teamId, entry);
     }
     // A window only moves forward: a call that read the clock before the boundary and reaches
-    // the counters after it (or a clock that steps back) counts in the window that has begun,
-    // instead of starting the one that ended over again and forgetting the new one's units.
+    // the counters after it counts in the window that has begun, instead of starting the one that
+    // ended over again and forgetting the new one's units. Such a call is late by moments; a clock
+    // set back by more than a window (the mock's, a test's) starts afresh.
     for (const w of RATE_WINDOWS) {
       const start = rateWindowStart(w, now);
-      if (start > entry[w].start) entry[w] = { start, used: 0 };
+      if (start > entry[w].start || start < entry[w].start - RATE_WINDOW_SECONDS[w] * 1000) entry[w] = { start, used: 0 };
     }
     return entry;
   }

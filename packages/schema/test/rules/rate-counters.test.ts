@@ -33,6 +33,16 @@ describe('rate counters in memory (docs/decisions/rate-limits.md)', () => {
   });
 });
 
+describe('a clock set back by more than a window (the mock\'s, a test\'s)', () => {
+  it('starts that window afresh, as a new one', () => {
+    const counters = new MemoryRateCounters();
+    counters.take('t', 5, limits, at('10:05:00'));
+    expect(counters.take('t', 1, limits, at('10:05:01')).ok).toBe(false);
+    // Two minutes earlier: the minute window starts over; the day's units stay charged.
+    expect(counters.peek('t', limits, at('10:03:00')).map((s) => s.used)).toEqual([0, 5]);
+  });
+});
+
 describe('a call dated before the window that has begun', () => {
   it('counts in the new window and never sets it back to the ended one', () => {
     const counters = new MemoryRateCounters();
