@@ -5,12 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 
-// Names under .test (RFC 6761) resolve by this table, and nowhere when absent from it.
+// Names under example.net (RFC 2606, a real zone: not refused by name as .test is) resolve by
+// this table, and nowhere when absent from it.
 const { table } = vi.hoisted(() => ({ table: {} as Record<string, { address: string; family: 4 | 6 }[]> }));
 vi.mock('node:dns/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:dns/promises')>();
   const lookup = (async (host: string, options: object) => {
-    if (!host.endsWith('.test')) return actual.lookup(host, options as never);
+    if (!host.endsWith('.example.net')) return actual.lookup(host, options as never);
     if (table[host]) return table[host];
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
   }) as typeof actual.lookup;
@@ -82,11 +83,11 @@ describe('webhook URL guard with allowPrivateAddresses false', () => {
 
   it('accepts a name that does not resolve yet, and refuses the delivery once it resolves to a private address', async () => {
     const t = await team();
-    const res = await t.call('POST', '/v1/webhooks', { url: 'https://hooks.later.test/in', events: ['crawl.completed'] });
+    const res = await t.call('POST', '/v1/webhooks', { url: 'https://hooks.later.example.net/in', events: ['crawl.completed'] });
     expect(res.status).toBe(201);
     const hook = (await res.json()).data;
 
-    table['hooks.later.test'] = [{ address: '127.0.0.1', family: 4 }];
+    table['hooks.later.example.net'] = [{ address: '127.0.0.1', family: 4 }];
     await h.knex.transaction((trx) => h.server.events.publish({ type: 'crawl.completed', teamId: t.teamId, data: {} }, trx));
     await h.server.jobs.idle();
     const [delivery] = (await (await t.call('GET', `/v1/webhooks/${hook.id}/deliveries`)).json()).data;
@@ -96,7 +97,7 @@ describe('webhook URL guard with allowPrivateAddresses false', () => {
 
   it('records a name that resolves nowhere as dns_failure, not refused_address', async () => {
     const t = await team();
-    const res = await t.call('POST', '/v1/webhooks', { url: 'https://gone.test/in', events: ['crawl.completed'] });
+    const res = await t.call('POST', '/v1/webhooks', { url: 'https://gone.example.net/in', events: ['crawl.completed'] });
     expect(res.status).toBe(201);
     const hook = (await res.json()).data;
     const sent = await t.call('POST', `/v1/webhooks/${hook.id}/test`);
