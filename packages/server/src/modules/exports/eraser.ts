@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Services } from '../../services.js';
+import { isPostgres } from '../../store/database.js';
 import { transaction } from '../../store/retry.js';
 import { crawlIdsWhere } from '../crawls/reads.js';
 import type { BlobStore } from './blob-store.js';
@@ -83,6 +84,11 @@ export function exportEraser(services: Services, store: BlobStore): ExportEraser
       // generation under way finds its row gone and removes what it wrote (generate-job.ts).
       const crawlIds = await crawlIdsWhere(knex, { project_id: erasure.project_id });
       keys = await transaction(knex, async (trx) => {
+        // Another process resuming the same record may have resolved it first: its files stand
+        // in the record then, and are not overwritten by this run's (empty) list.
+        const query = trx('export_erasures').where({ id: erasure.id });
+        const current = (await (isPostgres(trx) ? query.forUpdate() : query).first()) as ErasureRow | undefined;
+        if (!current || !current.since) return current?.blob_keys ?? null;
         // Made after the deletion, an export cannot show the import: kept.
         const rows = await exportsOf(trx, crawlIds, (q) => q.where('created_at', '<=', erasure.created_at).andWhere((w) => w.where('finished_at', '>=', erasure.since!).orWhere('status', 'generating')));
         for (let i = 0; i < rows.length; i += IDS_PER_QUERY) await trx('exports').whereIn('id', rows.slice(i, i + IDS_PER_QUERY).map((row) => row.id)).delete();
