@@ -34,7 +34,9 @@ export function requestObserver(logger: Logger, metrics: Metrics | null): ((req:
   if (!metrics && logger.level === 'silent') return null;
   return (req, res) => {
     const started = performance.now();
+    metrics?.inFlight(1);
     res.once('close', () => {
+      metrics?.inFlight(-1);
       const { operation, team } = facts(res);
       // Requests this app left to the application embedding it are that application's to log.
       if (operation === undefined) return;

@@ -12,6 +12,8 @@ export interface Metrics {
   registry: Registry;
   /** One answered request: `operation` is the contract's operation id, or `unrouted`. */
   request(operation: string, status: number, seconds: number): void;
+  /** A request received (+1) or answered, refused or abandoned (-1): the in-flight gauge. */
+  inFlight(delta: 1 | -1): void;
   pagesFetched(count: number): void;
   delivery(outcome: 'succeeded' | 'retrying' | 'failed'): void;
   jobFailed(kind: string): void;
@@ -42,6 +44,8 @@ export function createMetrics(knex: Knex): Metrics {
     buckets: LATENCY_BUCKETS,
     registers,
   });
+  // What a stop still waits for (docs/reliability.md, "Stop sequence"), and what a stuck store piles up.
+  const inFlight = new Gauge({ name: 'siteaudit_http_requests_in_flight', help: 'API requests received and not yet answered', registers });
   const refusals = new Counter({ name: 'siteaudit_rate_limit_refusals_total', help: 'Requests refused with 429 (rate limit, or failed authentications), by operation', labelNames: ['operation'], registers });
   const pages = new Counter({ name: 'siteaudit_crawl_pages_fetched_total', help: 'Pages fetched and stored by crawls in this process', registers });
   const deliveries = new Counter({ name: 'siteaudit_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed)', labelNames: ['outcome'], registers });
@@ -80,6 +84,7 @@ export function createMetrics(knex: Knex): Metrics {
       latency.observe({ operation }, seconds);
       if (status === 429) refusals.inc({ operation });
     },
+    inFlight: (delta) => inFlight.inc(delta),
     pagesFetched: (count) => pages.inc(count),
     delivery: (outcome) => deliveries.inc({ outcome }),
     jobFailed: (kind) => failures.inc({ kind }),

@@ -72,6 +72,14 @@ async function lifecycleEvents(): Promise<string[]> {
   return rows.map((d) => d.event_type).sort();
 }
 
+async function until(done: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await done()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`waited 30 s for ${what}`);
+}
+
 async function storedPages(crawlId: string) {
   const rows = (await db.knex('crawl_pages').where({ crawl_id: crawlId, is_internal: true }).select('url')) as { url: string }[];
   return { rows: rows.length, distinct: new Set(rows.map((r) => r.url)).size };
@@ -115,7 +123,9 @@ describe('crashes and shutdown (server in a child process)', () => {
   }, 120_000);
 
   it('SIGTERM with requests in flight: every request is answered, and no idempotency key stays claimed', async () => {
-    const server = await start(['--shutdown-grace', '30']);
+    const metricsPort = await freePort();
+    const server = await start(['--shutdown-grace', '30', '--metrics', '--metrics-port', String(metricsPort)]);
+    const inFlight = async () => Number(/^siteaudit_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())?.[1]);
     const { port } = new URL(server.url);
     const keys = Array.from({ length: 20 }, (_, i) => `term-${i}`);
     const bodies = keys.map((_, i) => JSON.stringify({ url: `${site.url}/p/${i + 1}` }));
@@ -143,9 +153,12 @@ describe('crashes and shutdown (server in a child process)', () => {
       });
       return { slow, answer, finish: () => finish() };
     });
-    await new Promise((r) => setTimeout(r, 1000)); // every request has reached the server
+    // Every request has reached the server: the quick ones are answered, the slow ones in flight
+    // (read from the server, not waited for: a loaded machine may take seconds).
+    await Promise.all(posted.filter((p) => !p.slow).map((p) => p.answer));
+    await until(async () => (await inFlight()) === keys.length / 2, 'the slow requests in flight');
     const exited = server.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500)); // shutdown has begun
+    await until(async () => /server stopping/.test(server.output()), 'shutdown begun');
     for (const p of posted) p.finish();
     const answers = await Promise.all(posted.map((p) => p.answer));
     expect(await exited).toBe(0);

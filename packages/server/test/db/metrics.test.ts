@@ -44,6 +44,8 @@ describe('GET /metrics', () => {
     expect(value(after, 'siteaudit_http_requests_total{operation="listProjects",status="200"}')).toBe(value(before, 'siteaudit_http_requests_total{operation="listProjects",status="200"}') + 1);
     expect(value(after, 'siteaudit_http_requests_total{operation="listProjects",status="401"}')).toBe(value(before, 'siteaudit_http_requests_total{operation="listProjects",status="401"}') + 1);
     expect(value(after, 'siteaudit_http_request_duration_seconds_count{operation="listProjects"}')).toBe(value(before, 'siteaudit_http_request_duration_seconds_count{operation="listProjects"}') + 2);
+    // Both answered: none left in flight (crash-shutdown.test.ts sees it count requests held open).
+    expect(after).toMatch(/^siteaudit_http_requests_in_flight 0$/m);
     // Scrapes themselves are not API requests.
     expect(after).not.toMatch(/operation="unrouted"/);
   });
