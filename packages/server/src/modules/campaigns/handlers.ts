@@ -4,7 +4,7 @@ import { type CreateCampaignBody, type UpdateCampaignBody } from '@siteaudit/sch
 import { frequencyUpgrade, nextRunAt, normaliseSchedule, normaliseSiteUrl, type Plan, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan as assertPlanLimit } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, deletedOrNotFound, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 import { byCreation, newestFirst } from '../paging.js';
@@ -112,7 +112,7 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper, expor
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
       // A running crawl is stopped first, then the campaign and its crawls go (deleteCampaign, docs/openapi.json).
       await crawls.stopWhere({ campaign_id: campaign.id });
-      await exports.deleteWith({ campaign_id: campaign.id }, (trx) => trx('campaigns').where({ id: campaign.id }).delete());
+      await exports.deleteWith({ campaign_id: campaign.id }, async (trx) => deletedOrNotFound(await trx('campaigns').where({ id: campaign.id }).delete()));
     },
   };
 }

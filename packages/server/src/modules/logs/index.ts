@@ -15,7 +15,7 @@ import { createLogJoin, INFLATION_FAILED, INFLATION_LIMIT, limitUpgrade, refusal
 import { assertIncluded, type Upload } from '@siteaudit/schema/pipeline';
 import type { Handlers, ReceivedUpload } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, deletedOrNotFound, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 import { defineJobHandler, defineModule } from '../module.js';
@@ -335,7 +335,7 @@ export function logsModule(services: Services, needs: LogsNeeds, options: LogsOp
       // Its paths are in the log section of the reports made since it completed: they go too
       // (no one made while it was queued or parsing could show it).
       const since = row.finished_at && row.status === 'completed' ? row.finished_at : null;
-      const removed = await needs.exports.logImportDeleteWith(project.id, since, (trx) => trx('log_imports').where({ id: row.id }).delete());
+      const removed = await needs.exports.logImportDeleteWith(project.id, since, async (trx) => deletedOrNotFound(await trx('log_imports').where({ id: row.id }).delete()));
       if (removed > 0) log.info({ import: row.id, project: project.id, exports: removed }, 'exports showing a deleted log import removed');
       await purgeDeleted();
     },

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { defaultProjectName, firstFreeSlug, normaliseSiteUrl, slugify } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, deletedOrNotFound, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { insertDefaultCampaign } from '../campaigns/writes.js';
 import { byCreation, newestFirst } from '../paging.js';
@@ -109,7 +109,7 @@ export function projectHandlers(services: Services, { stopper: crawls, logs, exp
       // no readable copy.
       await crawls.stopWhere({ project_id: project.id });
       await logs.beforeProjectDelete(project.id);
-      await exports.deleteWith({ project_id: project.id }, (trx) => trx('projects').where({ id: project.id }).delete());
+      await exports.deleteWith({ project_id: project.id }, async (trx) => deletedOrNotFound(await trx('projects').where({ id: project.id }).delete()));
       await logs.afterDelete();
     },
   };

@@ -5,7 +5,7 @@ import { isUnresolvableName, webhookUrlSchemeError } from '@siteaudit/schema/rul
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, deletedOrNotFound, notFound } from '../../http/errors.js';
 import { checkUrlAddress } from '../../net/url-check.js';
 import type { Services } from '../../services.js';
 import { deliveryLogCutoff, secretRotationEndsAt, TEST_EVENT_TYPE } from '../../delivery/policy.js';
@@ -128,7 +128,7 @@ export function webhookHandlers(services: Services): Pick<Handlers, WebhookOps> 
       const hook = await findWebhook(knex, ctx.caller, params.webhook);
       await transaction(knex, async (trx) => {
         await trx('webhook_deliveries').where({ webhook_id: hook.id }).delete();
-        await trx('webhooks').where({ id: hook.id }).delete();
+        deletedOrNotFound(await trx('webhooks').where({ id: hook.id }).delete());
       });
     },
 
