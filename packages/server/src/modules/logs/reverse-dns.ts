@@ -4,6 +4,8 @@
  * an adapter so tests use a stand-in; the default uses the system resolver.
  */
 import { promises as dns } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { isPublicAddress } from '../../net/address-guard.js';
 import type { BotFamily } from '@siteaudit/schema';
 import { OPERATOR_OF, type ClaimVerdict, type VerifiedOperator } from '@siteaudit/schema/rules';
 
@@ -51,17 +53,33 @@ const under = (name: string, domain: string) => name === domain || name.endsWith
 export const MAX_REVERSE_LOOKUPS = 500;
 const CONCURRENCY = 16;
 
+/**
+ * The address as it is asked about and compared: IPv4-mapped IPv6 (`::ffff:66.249.66.1`, a
+ * dual-stack server's log) unwrapped, IPv6 in one spelling; null for anything that is not a
+ * public unicast address (loopback, private, link-local, CGNAT, a proxy's own address, text that
+ * is no address): no crawler calls from there, so its claim fails without a question, and the
+ * resolver (and whatever it forwards to) never learns the addresses of a site's own network.
+ */
+function publicForm(ip: string): string | null {
+  if (!isPublicAddress(ip)) return null;
+  // RFC 5952's compact spelling for IPv6 (ipaddr.js's toString).
+  return ipaddr.process(ip).toString();
+}
+
+/** An answer of a forward lookup in `publicForm`'s spelling (a resolver may write IPv6 another way). */
+const sameAddress = (answer: string, address: string) => ipaddr.isValid(answer) && publicForm(answer) === address;
+
 /** The operator's families whose claims the address verifies: a PTR name in their domains that resolves back to it. */
-async function verifyOne(resolver: DnsResolver, operator: VerifiedOperator, ip: string): Promise<BotFamily[]> {
+async function verifyOne(resolver: DnsResolver, operator: VerifiedOperator, address: string): Promise<BotFamily[]> {
   const passed = new Set<BotFamily>();
   try {
-    const names = await resolver.reverse(ip);
+    const names = await resolver.reverse(address);
     for (const raw of names) {
       const name = raw.replace(/\.$/, '').toLowerCase();
       const families = FAMILIES_OF[operator].filter((family) => FAMILY_DOMAINS[family]!.some((domain) => under(name, domain)));
       if (families.length === 0) continue;
       const addresses = await resolver.lookup(name);
-      if (addresses.includes(ip)) for (const family of families) passed.add(family);
+      if (addresses.some((answer) => sameAddress(answer, address))) for (const family of families) passed.add(family);
     }
   } catch {
     // NXDOMAIN, timeout: not verified.
@@ -71,17 +89,20 @@ async function verifyOne(resolver: DnsResolver, operator: VerifiedOperator, ip: 
 
 /**
  * One address at a time as the parse meets it (parse-session.ts), at most CONCURRENCY lookups in
- * flight; always false when the step is off. The parse asks for at most MAX_REVERSE_LOOKUPS.
+ * flight; always false when the step is off, and, without a question, for an address that is not
+ * public unicast (`publicForm`). The parse asks for at most MAX_REVERSE_LOOKUPS.
  */
 export function reverseDnsLookup(resolver: DnsResolver | null): (ip: string, operator: VerifiedOperator) => Promise<ClaimVerdict> {
   if (!resolver) return async () => false;
   let running = 0;
   const queue: (() => void)[] = [];
   return async (ip, operator) => {
+    const address = publicForm(ip);
+    if (address === null) return false;
     while (running >= CONCURRENCY) await new Promise<void>((resolve) => queue.push(resolve));
     running++;
     try {
-      return await verifyOne(resolver, operator, ip);
+      return await verifyOne(resolver, operator, address);
     } finally {
       running--;
       queue.shift()?.();
