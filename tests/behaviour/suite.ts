@@ -654,6 +654,23 @@ export function behaviourSuite(setup: () => Target) {
       expect(urls.data.map((u) => `${u.family} ${u.path} ${u.hits}`).sort()).toEqual(['googlebot /search?q=shoes 1', 'social_preview /invite 2']);
     });
 
+    it('refuses a line over 64 KiB unread, as line_too_long, whatever it holds (extension)', async () => {
+      const project = await newProject();
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+      const log = [`66.249.66.1 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "${googlebot}"`, `66.249.66.1 - - [${stamp}] "GET /${'a'.repeat(70_000)} HTTP/1.1" 414 0 "-" "${googlebot}"`].join('\r\n');
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done).toMatchObject({ status: 'completed', lines: { read: 2, kept: 1, refused: 1 }, refusals: [{ line: 2, reason: 'line_too_long' }], bot_hits: 1 });
+      expect((await client.logs.urls({ project: project.id, limit: 100 })).data.map((u) => u.path)).toEqual(['/']);
+    });
+
     it('keeps what decompresses of a gzip cut short, says so, and refuses the cut line (extension)', async () => {
       const project = await newProject();
       const lines = Array.from({ length: 3000 }, (_, i) => `192.0.2.1 - - [09/Mar/2026:08:00:00 +0000] "GET /p/${i}-${(i * 2654435761) % 1e9} HTTP/1.1" 200 ${i} "-" "Firefox/${i}"`);

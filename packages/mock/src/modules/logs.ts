@@ -6,7 +6,7 @@
  * IPv4 prefixes; any other claim is unverified, counted per day only (no path), as the server does.
  */
 import { type BotFamily, type Scorecard, type LogDayStat, type LogImport } from '@siteaudit/schema';
-import { createLogAggregator, INFLATION_FAILED, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, logInsights, logPillar, type LogTotals, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
+import { createLogAggregator, INFLATION_FAILED, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, MAX_LOG_LINE_CHARS, logInsights, logPillar, type LogTotals, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, empty, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
@@ -60,8 +60,16 @@ function parse(projectId: string, id: string, upload: MockUpload, now: Date): { 
   const lines = upload.text.split('\n');
   // A gzip stream cut short: its last line, cut mid-way, is refused (as on the server).
   const partial = upload.inflatedBytes === undefined ? null : lines.pop()!;
-  for (const line of lines) add(line);
-  if (partial !== null) aggregator.truncated(upload.inflatedBytes!, partial);
+  // A line past the bound is refused unread, as the server's parse does.
+  for (const line of lines) {
+    if (line.length > MAX_LOG_LINE_CHARS) aggregator.refuse('line_too_long');
+    else add(line);
+  }
+  if (partial !== null) {
+    const overlong = partial.length > MAX_LOG_LINE_CHARS;
+    if (overlong) aggregator.refuse('line_too_long');
+    aggregator.truncated(upload.inflatedBytes!, overlong ? '' : partial);
+  }
   // Every claim outside the ranges fails: it leaves day counts only, no URL statistic.
   settleVerifications(aggregate, new Set());
   const urls: UrlStat[] = [...aggregate.urls].map(([key, v]) => {

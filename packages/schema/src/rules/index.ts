@@ -90,6 +90,7 @@ export {
   type ClaimVerdict,
   isParameterised,
   JSON_FIELD_MAP,
+  MAX_LOG_LINE_CHARS,
   type LogAggregate,
   type LogTruncation,
   type LogFormat,

@@ -26,6 +26,12 @@ export const OWN_CRAWLER = 'SiteAuditBot/';
 
 export type LogFormat = 'combined' | 'common' | 'json';
 
+/**
+ * A line longer than this (in UTF-16 units, a trailing `\r` included) is refused as
+ * `line_too_long` without being read: no access log line comes near it. The server and the mock alike.
+ */
+export const MAX_LOG_LINE_CHARS = 64 * 1024;
+
 /** One request of a log, as far as the analysis needs it. */
 export interface LogRequest {
   /** Epoch milliseconds. */
