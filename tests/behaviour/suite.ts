@@ -654,6 +654,29 @@ export function behaviourSuite(setup: () => Target) {
       expect(urls.data.map((u) => `${u.family} ${u.path} ${u.hits}`).sort()).toEqual(['googlebot /search?q=shoes 1', 'social_preview /invite 2']);
     });
 
+    it('keeps no e-mail address of a bot\'s target, and no query of a fetch a person set off (extension)', async () => {
+      const project = await newProject();
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+      const chatgptUser = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
+      const log = [
+        `66.249.66.1 - - [${stamp}] "GET /users/profile?email=bob%40example.com&tab=2 HTTP/1.1" 200 512 "-" "${googlebot}"`,
+        `66.249.66.1 - - [${stamp}] "GET /contact/alice@example.org HTTP/1.1" 200 512 "-" "${googlebot}"`,
+        `23.98.142.176 - - [${stamp}] "GET /reset?token=4f2a9c&email=gina%40example.com HTTP/1.1" 200 512 "-" "${chatgptUser}"`,
+      ].join('\n');
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done).toMatchObject({ status: 'completed', bot_hits: 3 });
+      const urls = await client.logs.urls({ project: project.id, limit: 100 });
+      expect(urls.data.map((u) => `${u.family} ${u.path}`).sort()).toEqual(['ai_search /reset', 'googlebot /contact/(email)', 'googlebot /users/profile?email=(email)&tab=2']);
+    });
+
     it('refuses a line over 64 KiB unread, as line_too_long, whatever it holds (extension)', async () => {
       const project = await newProject();
       const day = new Date(target.now().getTime() - DAY_MS);

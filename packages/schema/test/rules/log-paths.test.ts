@@ -81,6 +81,23 @@ describe('normaliseLogPath', () => {
   });
 });
 
+describe('e-mail addresses', () => {
+  it('are replaced by (email) in the path and the query, raw or escaped, and nothing else is', () => {
+    expect(normaliseLogPath('/users/frank@example.com/profile')).toBe('/users/(email)/profile');
+    expect(normaliseLogPath('/p?email=bob%40example.com&tab=2')).toBe('/p?email=(email)&tab=2');
+    expect(normaliseLogPath('/p?e=jane%2Bshop%40Example.ORG')).toBe('/p?e=(email)');
+    expect(normaliseLogPath('/x?to=a.b-c_d@sub.example.co.uk')).toBe('/x?to=(email)');
+    expect(normaliseLogPath('/img/logo@2x.png')).toBe('/img/logo@2x.png');
+    expect(normaliseLogPath('/@jane')).toBe('/@jane');
+    expect(normaliseLogPath('/a%40b')).toBe('/a%40b');
+    expect(normaliseLogPath(normaliseLogPath('/u/x%40example.com'))).toBe('/u/(email)');
+  });
+
+  it('leave a crawled URL with one joined with the logged path (both sides are normalised alike)', () => {
+    expect(joinPath('https://shop.example/users/frank@example.com/profile')).toBe(joinPath(normaliseLogPath('/users/frank%40example.com/profile')));
+  });
+});
+
 describe('log escapes', () => {
   it("reads nginx's \\xHH and Apache's \\\" \\\\ as the bytes sent, so \\x5C is a backslash, not /", () => {
     expect(decodeLogEscapes('/a\\x5Cb.html')).toBe('/a%5Cb.html');

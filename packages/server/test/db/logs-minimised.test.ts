@@ -1,0 +1,70 @@
+/**
+ * What a bot's request keeps of its target (docs/decisions/logs.md, Privacy), over HTTP and in the
+ * tables, on both databases: an e-mail address in a path or query is never stored (`(email)`
+ * stands for it), and a request a person set off (a link preview, an AI assistant fetching the
+ * page its user gave it, Google's feed fetcher) keeps its path without the query string, as
+ * crawlers, which find their URLs on the public web, do not.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../../../tests/support/harness.js';
+import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
+import { manualClock } from '../../../../tests/support/http.js';
+
+const { googlebot, gptbot } = USER_AGENTS;
+const CHATGPT_USER = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
+const CLAUDE_USER = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)';
+const FEEDFETCHER = 'FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)';
+const FACEBOOK = 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)';
+const LOG = [
+  // Googlebot, from Google's published ranges: a crawler keeps its query, never the address in it.
+  accessLine('66.249.66.1', 9, '/users/profile.html?email=bob%40example.com&tab=2', 200, googlebot),
+  accessLine('66.249.66.1', 9, '/contact/alice.smith@example.org', 404, googlebot),
+  accessLine('66.249.66.1', 9, '/img/logo@2x.png', 200, googlebot),
+  // User-triggered fetchers: no query string.
+  accessLine('23.98.142.176', 9, '/reset.html?token=CHATGPT-TOKEN&email=gina%40example.com', 200, CHATGPT_USER),
+  accessLine('160.79.104.10', 9, '/users/profile.html?token=CLAUDE-TOKEN', 200, CLAUDE_USER),
+  accessLine('66.249.66.5', 9, '/feed.xml?private_token=FEED-TOKEN', 200, FEEDFETCHER),
+  accessLine('31.13.103.1', 9, '/users/frank@example.com/profile', 404, FACEBOOK),
+  // An AI crawler: a crawler, its query kept.
+  accessLine('20.171.207.1', 9, '/catalogue?page=2', 200, gptbot),
+].join('\n');
+
+const clock = manualClock('2026-03-10T10:00:00.000Z');
+let h: Harness;
+let project: string;
+
+beforeAll(async () => {
+  h = await startHarness({ clock: clock.clock, logs: { resolver: null } });
+  project = (await (await h.call('POST', '/v1/projects', { body: { url: 'https://shop.example/', name: 'Minimised' } })).json()).data.id;
+  const res = await fetch(`${h.url}/v1/projects/${project}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'text/plain' }, body: LOG });
+  expect(res.status).toBe(202);
+  await h.server.jobs.idle();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('what a bot request keeps of its target', () => {
+  it('over HTTP: e-mail addresses replaced, user-triggered fetches without their query, crawlers with theirs', async () => {
+    const res = await h.call('GET', `/v1/projects/${project}/logs/urls?limit=100`);
+    expect(res.status).toBe(200);
+    const urls = (await res.json()).data.map((u: { family: string; verification: string; path: string }) => `${u.family} ${u.verification} ${u.path}`);
+    expect(urls.sort()).toEqual(
+      [
+        'ai_search not_applicable /reset.html',
+        'ai_search not_applicable /users/profile.html',
+        'ai_training not_applicable /catalogue?page=2',
+        'google_other verified /feed.xml',
+        'googlebot verified /contact/(email)',
+        'googlebot verified /img/logo@2x.png',
+        'googlebot verified /users/profile.html?email=(email)&tab=2',
+        'social_preview not_applicable /users/(email)/profile',
+      ].sort(),
+    );
+  });
+
+  it('in the tables: no address, no token of a person anywhere', async () => {
+    const rows = JSON.stringify([await h.knex('log_url_stats').select(), await h.knex('log_day_stats').select(), await h.knex('log_imports').select()]);
+    for (const needle of ['example.com', 'example.org', '%40', 'TOKEN', 'bob', 'alice', 'gina', 'frank']) expect(rows).not.toContain(needle);
+  });
+});
