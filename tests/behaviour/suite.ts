@@ -694,6 +694,32 @@ export function behaviourSuite(setup: () => Target) {
       expect((await client.logs.urls({ project: project.id, limit: 100 })).data.map((u) => u.path)).toEqual(['/']);
     });
 
+    it('deleting a log import removes the reports made since it completed, which may show its paths; one made before stays (extension)', async () => {
+      const project = await newProject();
+      const campaign = (await client.campaigns.list({ project: project.id })).data[0];
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const before = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'pdf' })).id, { intervalMs: 50 });
+      expect(before.status).toBe('ready');
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const log = `66.249.66.1 - - [${stamp}] "GET /private-offer HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`;
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done.status).toBe('completed');
+      // Made once the import completed (a report's time is its own clock's: wait past the second).
+      await new Promise((r) => setTimeout(r, 1100));
+      const after = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'xlsx' })).id, { intervalMs: 50 });
+      expect(after.status).toBe('ready');
+      await client.logs.imports.delete({ project: project.id, import: queued.id });
+      expect(await client.exports.get({ export: after.id }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+      expect((await client.exports.get({ export: before.id })).status).toBe('ready');
+    });
+
     it('keeps what decompresses of a gzip cut short, says so, and refuses the cut line (extension)', async () => {
       const project = await newProject();
       const lines = Array.from({ length: 3000 }, (_, i) => `192.0.2.1 - - [09/Mar/2026:08:00:00 +0000] "GET /p/${i}-${(i * 2654435761) % 1e9} HTTP/1.1" 200 ${i} "-" "Firefox/${i}"`);

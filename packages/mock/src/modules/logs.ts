@@ -10,6 +10,7 @@ import { createLogAggregator, INFLATION_FAILED, joinLogs, type JoinPage, limitUp
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, empty, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
+import { removeExportsShowingLogs } from './exports.js';
 import { assertUnlocked, basePath, DAY, iso, nextSeq, ownedProject, SECOND } from '../store.js';
 
 const PARSE_MS = 1 * SECOND;
@@ -222,6 +223,8 @@ export const logOperations = {
     const record = db.logImports.get(params.import);
     if (!record || record.import.project_id !== project.id) notFound();
     db.logImports.delete(params.import);
+    // Its paths are in the reports made since it completed: they go too, as on the server.
+    if (record.import.status === 'completed' && record.import.finished_at) removeExportsShowingLogs(db, project.id, record.import.finished_at);
     return empty();
   },
   getLogInsights({ db, caller, params }) {
