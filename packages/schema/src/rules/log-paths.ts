@@ -120,8 +120,12 @@ export function normaliseLogPath(target: string): string {
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
   const normalPath = removeDotSegments(normaliseComponent(path, PATH_CHARS));
-  const normal = q === -1 ? normalPath : `${normalPath}?${normaliseComponent(target.slice(q + 1), QUERY_CHARS)}`;
-  return normal.includes('@') || normal.includes('%40') ? normal.replace(EMAIL, REDACTED_EMAIL) : normal;
+  return redactEmails(q === -1 ? normalPath : `${normalPath}?${normaliseComponent(target.slice(q + 1), QUERY_CHARS)}`);
+}
+
+/** A normalised target with every e-mail address replaced by `(email)` (what normaliseLogPath ends with; a migration applies it to stored paths). */
+export function redactEmails(target: string): string {
+  return target.includes('@') || target.includes('%40') ? target.replace(EMAIL, REDACTED_EMAIL) : target;
 }
 
 /**

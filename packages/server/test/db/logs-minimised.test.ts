@@ -6,6 +6,7 @@
  * crawlers, which find their URLs on the public web, do not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationSource } from '../../src/store/migrations/index.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { accessLine, USER_AGENTS } from '../../../../tests/support/access-log.js';
 import { manualClock } from '../../../../tests/support/http.js';
@@ -32,12 +33,14 @@ const LOG = [
 const clock = manualClock('2026-03-10T10:00:00.000Z');
 let h: Harness;
 let project: string;
+let importId: string;
 
 beforeAll(async () => {
   h = await startHarness({ clock: clock.clock, logs: { resolver: null } });
   project = (await (await h.call('POST', '/v1/projects', { body: { url: 'https://shop.example/', name: 'Minimised' } })).json()).data.id;
   const res = await fetch(`${h.url}/v1/projects/${project}/log-imports`, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'text/plain' }, body: LOG });
   expect(res.status).toBe(202);
+  importId = (await res.json()).data.id;
   await h.server.jobs.idle();
 });
 afterAll(async () => {
@@ -66,5 +69,25 @@ describe('what a bot request keeps of its target', () => {
   it('in the tables: no address, no token of a person anywhere', async () => {
     const rows = JSON.stringify([await h.knex('log_url_stats').select(), await h.knex('log_day_stats').select(), await h.knex('log_imports').select()]);
     for (const needle of ['example.com', 'example.org', '%40', 'TOKEN', 'bob', 'alice', 'gina', 'frank']) expect(rows).not.toContain(needle);
+  });
+
+  it('rewrites at migration 033 the paths an import made before the rule kept with an address, adding a row to the one already under the new path', async () => {
+    const options = { migrationSource, tableName: 'siteaudit_migrations' };
+    await h.knex.migrate.down({ ...options, name: '033-log-email-paths' });
+    const row = { import_id: importId, project_id: project, family: 'googlebot', verification: 'verified', last_visit: '2026-03-09T09:00:00.000Z', bytes: 100 };
+    // Rows as imports kept them before: one meets the rewritten path already there, one does not.
+    await h.knex('log_url_stats').insert([
+      { ...row, path: '/users/profile.html?email=carol%40example.net&tab=2', hits: 2, status_codes: '{"200":1,"304":1}' },
+      { ...row, path: '/team/dan@example.net/', hits: 1, status_codes: '{"200":1}' },
+    ]);
+    await h.knex.migrate.latest(options);
+    const stats = (await h.knex('log_url_stats').where({ project_id: project, family: 'googlebot' }).orderBy('path').select('path', 'hits', 'bytes', 'last_visit', 'status_codes')).map((r) => ({ ...r, hits: Number(r.hits), bytes: Number(r.bytes), status_codes: JSON.parse(r.status_codes) }));
+    expect(stats).toEqual([
+      { path: '/contact/(email)', hits: 1, bytes: 5120, last_visit: '2026-03-09T08:15:00.000Z', status_codes: { 404: 1 } },
+      { path: '/img/logo@2x.png', hits: 1, bytes: 5120, last_visit: '2026-03-09T08:15:00.000Z', status_codes: { 200: 1 } },
+      { path: '/team/(email)/', hits: 1, bytes: 100, last_visit: '2026-03-09T09:00:00.000Z', status_codes: { 200: 1 } },
+      { path: '/users/profile.html?email=(email)&tab=2', hits: 3, bytes: 5220, last_visit: '2026-03-09T09:00:00.000Z', status_codes: { 200: 2, 304: 1 } },
+    ]);
+    expect(JSON.stringify(await h.knex('log_url_stats').select())).not.toMatch(/example\.net|%40/);
   });
 });
