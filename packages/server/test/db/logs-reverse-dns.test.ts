@@ -1,8 +1,8 @@
 /**
- * Reverse DNS asks only about public unicast addresses (docs/decisions/logs.md, "Bots, verified"
- * and Privacy): a Google claim from a loopback, private, link-local or CGNAT address (a proxy's
- * own, a site's internal network), or from text that is no address, fails without a question, so
- * the resolver never learns them. An IPv4-mapped address is asked about as IPv4, and a forward
+ * Reverse DNS never asks about an address of a private or local network (docs/decisions/logs.md,
+ * "Bots, verified" and Privacy): a Google claim from a loopback, private, link-local, CGNAT or
+ * unique-local address (a proxy's own, a site's internal network), or from text that is no
+ * address, fails without a question, so the resolver never learns them. An IPv4-mapped address is asked about as IPv4, and a forward
  * answer written in another IPv6 spelling still verifies. Over HTTP, both databases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,11 +65,11 @@ afterAll(async () => {
 });
 
 describe('reverse DNS of Google claims', () => {
-  it('asks only about public addresses, IPv4-mapped ones as IPv4, IPv6 in one spelling', () => {
+  it('asks about no address of a private or local network, IPv4-mapped ones as IPv4, IPv6 in one spelling', () => {
     expect([...asked].sort()).toEqual(['2a00:1450:4001:829::200e', '8.8.4.4', '9.9.9.9']);
   });
 
-  it('verifies the public claims whose names resolve back (whatever the spelling) and counts the others as unverified, per day only', async () => {
+  it('verifies the other claims whose names resolve back (whatever the spelling) and counts the others as unverified, per day only', async () => {
     const urls = (await (await h.call('GET', `/v1/projects/${project}/logs/urls?limit=100`)).json()).data;
     expect(urls.map((u: { family: string; verification: string; path: string }) => `${u.family} ${u.verification} ${u.path}`)).toEqual([
       'googlebot verified /mapped',

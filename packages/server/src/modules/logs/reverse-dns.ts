@@ -5,7 +5,6 @@
  */
 import { promises as dns } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { isPublicAddress } from '../../net/address-guard.js';
 import type { BotFamily } from '@siteaudit/schema';
 import { OPERATOR_OF, type ClaimVerdict, type VerifiedOperator } from '@siteaudit/schema/rules';
 
@@ -54,16 +53,24 @@ export const MAX_REVERSE_LOOKUPS = 500;
 const CONCURRENCY = 16;
 
 /**
+ * Ranges of a private or local network (ipaddr.js's names, after `process` unwraps IPv4-mapped
+ * IPv6): loopback, RFC 1918 private, link-local, CGNAT (100.64/10), unique-local (fc00::/7),
+ * unspecified, broadcast, multicast. No crawler calls from there: such an address is a reverse
+ * proxy's own (a log without the real client address) or the site's internal network.
+ */
+const LOCAL_RANGES = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal', 'loopback', 'private', 'carrierGradeNat', 'uniqueLocal']);
+
+/**
  * The address as it is asked about and compared: IPv4-mapped IPv6 (`::ffff:66.249.66.1`, a
- * dual-stack server's log) unwrapped, IPv6 in one spelling; null for anything that is not a
- * public unicast address (loopback, private, link-local, CGNAT, a proxy's own address, text that
- * is no address): no crawler calls from there, so its claim fails without a question, and the
- * resolver (and whatever it forwards to) never learns the addresses of a site's own network.
+ * dual-stack server's log) unwrapped, IPv6 in RFC 5952's compact spelling; null for an address of
+ * a private or local network (LOCAL_RANGES) and for text that is no address: its claim fails
+ * without a question, so the resolver (and whatever it forwards to) never learns the addresses of
+ * a site's own network.
  */
 function publicForm(ip: string): string | null {
-  if (!isPublicAddress(ip)) return null;
-  // RFC 5952's compact spelling for IPv6 (ipaddr.js's toString).
-  return ipaddr.process(ip).toString();
+  if (!ipaddr.isValid(ip)) return null;
+  const parsed = ipaddr.process(ip);
+  return LOCAL_RANGES.has(parsed.range()) ? null : parsed.toString();
 }
 
 /** An answer of a forward lookup in `publicForm`'s spelling (a resolver may write IPv6 another way). */
@@ -89,8 +96,8 @@ async function verifyOne(resolver: DnsResolver, operator: VerifiedOperator, addr
 
 /**
  * One address at a time as the parse meets it (parse-session.ts), at most CONCURRENCY lookups in
- * flight; always false when the step is off, and, without a question, for an address that is not
- * public unicast (`publicForm`). The parse asks for at most MAX_REVERSE_LOOKUPS.
+ * flight; always false when the step is off, and, without a question, for an address of a private
+ * or local network, or no address at all (`publicForm`). The parse asks for at most MAX_REVERSE_LOOKUPS.
  */
 export function reverseDnsLookup(resolver: DnsResolver | null): (ip: string, operator: VerifiedOperator) => Promise<ClaimVerdict> {
   if (!resolver) return async () => false;
