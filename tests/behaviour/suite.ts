@@ -663,7 +663,7 @@ export function behaviourSuite(setup: () => Target) {
       const chatgptUser = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
       const log = [
         `66.249.66.1 - - [${stamp}] "GET /users/profile?email=bob%40example.com&tab=2 HTTP/1.1" 200 512 "-" "${googlebot}"`,
-        `66.249.66.1 - - [${stamp}] "GET /contact/alice@example.org HTTP/1.1" 200 512 "-" "${googlebot}"`,
+        `::ffff:66.249.66.1 - - [${stamp}] "GET /contact/alice@example.org HTTP/1.1" 200 512 "-" "${googlebot}"`,
         `23.98.142.176 - - [${stamp}] "GET /reset?token=4f2a9c&email=gina%40example.com HTTP/1.1" 200 512 "-" "${chatgptUser}"`,
       ].join('\n');
       const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
