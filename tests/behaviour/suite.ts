@@ -632,7 +632,7 @@ export function behaviourSuite(setup: () => Target) {
       expect(logsPillar.axes.find((a) => a.key === 'waste')!.score).toBe(67);
     });
 
-    it('keeps the path of a shared link a preview fetched without its query string; a crawler keeps its (extension)', async () => {
+    it('keeps the path of a shared link a preview fetched without its query string or a token in it; a crawler keeps its (extension)', async () => {
       const project = await newProject();
       const day = new Date(target.now().getTime() - DAY_MS);
       const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -641,6 +641,7 @@ export function behaviourSuite(setup: () => Target) {
       const log = [
         `54.209.1.1 - - [${stamp}] "GET /invite?token=4f2a9c&email=jane.doe%40example.com HTTP/1.1" 200 512 "-" "${slack}"`,
         `54.209.1.1 - - [${stamp}] "GET /invite?token=77b1e0&email=john%40example.org HTTP/1.1" 200 512 "-" "${slack}"`,
+        `54.209.1.1 - - [${stamp}] "GET /reset/MQ/5ur-3d2f2f0c9b7e4a6c8d1e/ HTTP/1.1" 200 512 "-" "${slack}"`,
         `66.249.66.1 - - [${stamp}] "GET /search?q=shoes HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
       ].join('\n');
       const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
@@ -649,9 +650,9 @@ export function behaviourSuite(setup: () => Target) {
         await new Promise((r) => setTimeout(r, 50));
         done = await client.logs.imports.get({ project: project.id, import: queued.id });
       }
-      expect(done).toMatchObject({ status: 'completed', bot_hits: 3 });
+      expect(done).toMatchObject({ status: 'completed', bot_hits: 4 });
       const urls = await client.logs.urls({ project: project.id, limit: 100 });
-      expect(urls.data.map((u) => `${u.family} ${u.path} ${u.hits}`).sort()).toEqual(['googlebot /search?q=shoes 1', 'social_preview /invite 2']);
+      expect(urls.data.map((u) => `${u.family} ${u.path} ${u.hits}`).sort()).toEqual(['googlebot /search?q=shoes 1', 'social_preview /invite 2', 'social_preview /reset/MQ/(token)/ 1']);
     });
 
     it('keeps no e-mail address of a bot\'s target, and no query of a fetch a person set off (extension)', async () => {

@@ -79,7 +79,7 @@ export {
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';
-export { decodeLogEscapes, MAX_STORED_PATH, normaliseLogPath, REDACTED_EMAIL, redactEmails, removeDotSegments, storedPath } from './log-paths.js';
+export { decodeLogEscapes, MAX_STORED_PATH, normaliseLogPath, REDACTED_EMAIL, REDACTED_TOKEN, redactEmails, redactTokens, removeDotSegments, storedPath } from './log-paths.js';
 export {
   addStatus,
   addUrlAggregate,

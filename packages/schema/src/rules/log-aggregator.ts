@@ -13,7 +13,7 @@
  * nested maps while folding; the `family \t verification \t path` keys are built once at the end.
  */
 import { BOT_FAMILIES, type BotFamily } from '../resources/logs.js';
-import { normaliseLogPath } from './log-paths.js';
+import { normaliseLogPath, redactTokens } from './log-paths.js';
 import { addStatus, addUrlAggregate, botFamily, isRealDateTime, isUserTriggered, OPERATOR_OF, parseLogLine, type ClaimVerdict, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
 
 export const REFUSAL_SAMPLES = 10;
@@ -36,8 +36,9 @@ const OPERATORS: readonly (VerifiedOperator | undefined)[] = BOT_FAMILIES.map((f
  * A link preview fetches the link a person shared, often in a private conversation (an invitation,
  * a password reset, `?email=…`), and a user-triggered fetcher (an AI assistant's `ChatGPT-User`,
  * Google's `FeedFetcher-Google`) the URL its user gave it: their path is kept without the query
- * string (docs/decisions/logs.md, Privacy). Crawlers find their URLs on the public web, and keep
- * theirs. `familyOf` adds this flag to the family index of such a user agent.
+ * string, and a secret-looking path segment (a reset or invitation token) becomes `(token)`
+ * (`redactTokens`; docs/decisions/logs.md, Privacy). Crawlers find their URLs on the public web,
+ * and keep theirs. `familyOf` adds this flag to the family index of such a user agent.
  */
 const USER_TRIGGERED = 256;
 const withoutQuery = (path: string) => {
@@ -407,7 +408,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
           let claims = byIp.get(ip);
           if (!claims) byIp.set(own(ip), (claims = { paths: new Map(), days: new Map() }));
           const target = text.slice(pathStart, pathEnd);
-          const path = normaliseLogPath(queryless ? withoutQuery(target) : target);
+          const path = queryless ? redactTokens(normaliseLogPath(withoutQuery(target))) : normaliseLogPath(target);
           if (count(claims.paths, path, time, status, bytes)) pendingCount += weight(path);
           claims.days.set(key, (claims.days.get(key) ?? 0) + 1);
           return;
@@ -418,7 +419,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     dayCounts.set(key, (dayCounts.get(key) ?? 0) + 1);
     // Every spelling of one target counts as one path (RFC 3986 normalisation, log-paths.ts).
     const target = text.slice(pathStart, pathEnd);
-    const path = normaliseLogPath(queryless ? withoutQuery(target) : target);
+    const path = queryless ? redactTokens(normaliseLogPath(withoutQuery(target))) : normaliseLogPath(target);
     if (count((settled[family] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
   }
 

@@ -123,6 +123,36 @@ export function normaliseLogPath(target: string): string {
   return redactEmails(q === -1 ? normalPath : `${normalPath}?${normaliseComponent(target.slice(q + 1), QUERY_CHARS)}`);
 }
 
+/** What a secret-looking path segment of a fetch a person set off becomes (`redactTokens`). */
+export const REDACTED_TOKEN = '(token)';
+
+/**
+ * A segment that reads as a secret rather than a name: a UUID, or a run of 16 or more letters and
+ * digits, with at least two of each, unbroken by any separator (a reset or invitation token, a
+ * signed id: `5ur-3d2f2f0c9b7e4a6c8d1e`, `ABCDEF0123456789TOKEN`). A slug's words are short
+ * (`2026-11-30-my-first-post`), and stay.
+ */
+const TOKEN_SEGMENT = /^[^/]*(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|(?=[A-Za-z0-9]*[0-9][A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,})[^/]*$/;
+
+/**
+ * The path of a fetch a person set off (a link preview, a user-triggered fetcher: `isUserTriggered`)
+ * with each secret-looking segment replaced by `(token)`: such a link was shared privately, and an
+ * invitation's or a password reset's token in its path (`/reset/MQ/5ur-3d2f…/`) is a key to an
+ * account. Crawlers' paths keep theirs: they found them on the public web.
+ */
+export function redactTokens(path: string): string {
+  if (path.length < 17) return path;
+  const segments = path.split('/');
+  let changed = false;
+  for (let i = 1; i < segments.length; i++) {
+    if (segments[i].length >= 16 && TOKEN_SEGMENT.test(segments[i])) {
+      segments[i] = REDACTED_TOKEN;
+      changed = true;
+    }
+  }
+  return changed ? segments.join('/') : path;
+}
+
 /** A normalised target with every e-mail address replaced by `(email)` (what normaliseLogPath ends with; a migration applies it to stored paths). */
 export function redactEmails(target: string): string {
   return target.includes('@') || target.includes('%40') ? target.replace(EMAIL, REDACTED_EMAIL) : target;
