@@ -632,7 +632,7 @@ export function behaviourSuite(setup: () => Target) {
       expect(logsPillar.axes.find((a) => a.key === 'waste')!.score).toBe(67);
     });
 
-    it('keeps the path of a shared link a preview fetched without its query string; a crawler keeps its (extension)', async () => {
+    it('keeps the path of a shared link a preview fetched without its query string or a token in it; a crawler keeps its (extension)', async () => {
       const project = await newProject();
       const day = new Date(target.now().getTime() - DAY_MS);
       const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -641,7 +641,31 @@ export function behaviourSuite(setup: () => Target) {
       const log = [
         `54.209.1.1 - - [${stamp}] "GET /invite?token=4f2a9c&email=jane.doe%40example.com HTTP/1.1" 200 512 "-" "${slack}"`,
         `54.209.1.1 - - [${stamp}] "GET /invite?token=77b1e0&email=john%40example.org HTTP/1.1" 200 512 "-" "${slack}"`,
+        `54.209.1.1 - - [${stamp}] "GET /reset/MQ/5ur-3d2f2f0c9b7e4a6c8d1e/ HTTP/1.1" 200 512 "-" "${slack}"`,
         `66.249.66.1 - - [${stamp}] "GET /search?q=shoes HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+      ].join('\n');
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done).toMatchObject({ status: 'completed', bot_hits: 4 });
+      const urls = await client.logs.urls({ project: project.id, limit: 100 });
+      expect(urls.data.map((u) => `${u.family} ${u.path} ${u.hits}`).sort()).toEqual(['googlebot /search?q=shoes 1', 'social_preview /invite 2', 'social_preview /reset/MQ/(token)/ 1']);
+    });
+
+    it('keeps no e-mail address of a bot\'s target, and no query of a fetch a person set off (extension)', async () => {
+      const project = await newProject();
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+      const chatgptUser = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
+      const log = [
+        `66.249.66.1 - - [${stamp}] "GET /users/profile?email=bob%40example.com&tab=2 HTTP/1.1" 200 512 "-" "${googlebot}"`,
+        `::ffff:66.249.66.1 - - [${stamp}] "GET /contact/alice@example.org HTTP/1.1" 200 512 "-" "${googlebot}"`,
+        `23.98.142.176 - - [${stamp}] "GET /reset?token=4f2a9c&email=gina%40example.com HTTP/1.1" 200 512 "-" "${chatgptUser}"`,
       ].join('\n');
       const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
       let done = queued;
@@ -651,7 +675,50 @@ export function behaviourSuite(setup: () => Target) {
       }
       expect(done).toMatchObject({ status: 'completed', bot_hits: 3 });
       const urls = await client.logs.urls({ project: project.id, limit: 100 });
-      expect(urls.data.map((u) => `${u.family} ${u.path} ${u.hits}`).sort()).toEqual(['googlebot /search?q=shoes 1', 'social_preview /invite 2']);
+      expect(urls.data.map((u) => `${u.family} ${u.path}`).sort()).toEqual(['ai_search /reset', 'googlebot /contact/(email)', 'googlebot /users/profile?email=(email)&tab=2']);
+    });
+
+    it('refuses a line over 64 KiB unread, as line_too_long, whatever it holds (extension)', async () => {
+      const project = await newProject();
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+      const log = [`66.249.66.1 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "${googlebot}"`, `66.249.66.1 - - [${stamp}] "GET /${'a'.repeat(70_000)} HTTP/1.1" 414 0 "-" "${googlebot}"`].join('\r\n');
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done).toMatchObject({ status: 'completed', lines: { read: 2, kept: 1, refused: 1 }, refusals: [{ line: 2, reason: 'line_too_long' }], bot_hits: 1 });
+      expect((await client.logs.urls({ project: project.id, limit: 100 })).data.map((u) => u.path)).toEqual(['/']);
+    });
+
+    it('deleting a log import removes the reports made since it completed, which may show its paths; one made before stays (extension)', async () => {
+      const project = await newProject();
+      const campaign = (await client.campaigns.list({ project: project.id })).data[0];
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const before = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'pdf' })).id, { intervalMs: 50 });
+      expect(before.status).toBe('ready');
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const log = `66.249.66.1 - - [${stamp}] "GET /private-offer HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`;
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project: project.id, import: queued.id });
+      }
+      expect(done.status).toBe('completed');
+      // Made once the import completed (a report's time is its own clock's: wait past the second).
+      await new Promise((r) => setTimeout(r, 1100));
+      const after = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'xlsx' })).id, { intervalMs: 50 });
+      expect(after.status).toBe('ready');
+      await client.logs.imports.delete({ project: project.id, import: queued.id });
+      expect(await client.exports.get({ export: after.id }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+      expect((await client.exports.get({ export: before.id })).status).toBe('ready');
     });
 
     it('keeps what decompresses of a gzip cut short, says so, and refuses the cut line (extension)', async () => {

@@ -24,6 +24,16 @@ describe('projects', () => {
     expect(twin.body.data.slug).toBe('example-2');
   });
 
+  it('deleting a project removes its log imports and what they counted, not only their reads', async () => {
+    const project = (await call('POST', '/v1/projects', { token: token(), body: { url: 'https://shop.example/' } })).body.data;
+    const log = '66.249.66.1 - - [14/Jan/2026:08:00:00 +0000] "GET /private-offer HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"';
+    const upload = await call('POST', `/v1/projects/${project.id}/log-imports`, { token: token(), rawBody: log, headers: { 'Content-Type': 'text/plain' } });
+    expect(upload.status).toBe(202);
+    expect(mock.db.logImports.size).toBe(1);
+    expect((await call('DELETE', `/v1/projects/${project.id}`, { token: token() })).status).toBe(204);
+    expect(mock.db.logImports.size).toBe(0);
+  });
+
   it('refuses local names by name, as the server does, for projects, campaign starts and webhooks', async () => {
     const { projectId } = mock.seed.completedCrawl();
     for (const host of ['localhost.', 'LocalHost.', 'foo.localhost', 'foo.localhost.', 'a.b.localhost', 'printer.local', 'nas.home.arpa', 'db.internal', 'router.lan']) {

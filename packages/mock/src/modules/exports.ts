@@ -7,7 +7,7 @@ import { type Export } from '@siteaudit/schema';
 import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, exportFilename, isExportableCrawl, refusalDetails } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type MockEnv } from '../context.js';
-import type { ExportRecord, Job } from '../db.js';
+import type { ExportRecord, Job, MockDb } from '../db.js';
 import { DAY, iso, nextSeq, ownedCrawl, ownedExport, SECOND } from '../store.js';
 import { placeholderPdf, placeholderXlsx } from './files.js';
 import { emitEvent } from './webhooks.js';
@@ -20,6 +20,23 @@ export const EXPORT_RETENTION_MS = DEFAULT_EXPORT_RETENTION_DAYS * DAY;
 function current(record: ExportRecord, now: Date): ExportRecord {
   if (record.status === 'ready' && record.expires_at && Date.parse(record.expires_at) <= now.getTime()) record.status = 'expired';
   return record;
+}
+
+/**
+ * Deleting a log import removes the project's exports that may show its paths, as the server does
+ * (docs/decisions/logs.md, Retention): those finished since the import completed (`since`) and
+ * those being generated; a queued one is made without it. Returns how many went.
+ */
+export function removeExportsShowingLogs(db: MockDb, projectId: string, since: string): number {
+  let removed = 0;
+  for (const record of [...db.exports.values()]) {
+    if (db.crawls.get(record.crawl_id)?.project_id !== projectId) continue;
+    if (record.status === 'generating' || (record.finished_at !== null && record.finished_at >= since)) {
+      db.exports.delete(record.id);
+      removed++;
+    }
+  }
+  return removed;
 }
 
 function serializeExport(env: MockEnv, record: ExportRecord): Export {

@@ -3,13 +3,15 @@
  * server's line rules and shows `queued` until `logs.parsed` runs (a second later), then
  * `completed`. The mock has no DNS and not the published range files: a Google claim is verified
  * inside 66.249.64.0/19 (Googlebot's historical block), a Bing claim inside Bing's published
- * IPv4 prefixes; any other claim is unverified, counted per day only (no path), as the server does.
+ * IPv4 prefixes (written as IPv4 or IPv4-mapped IPv6); any other claim is unverified, counted
+ * per day only (no path), as the server does.
  */
 import { type BotFamily, type Scorecard, type LogDayStat, type LogImport } from '@siteaudit/schema';
-import { createLogAggregator, INFLATION_FAILED, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, logInsights, logPillar, type LogTotals, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
+import { createLogAggregator, INFLATION_FAILED, joinLogs, type JoinPage, limitUpgrade, LOG_PILLAR_DAYS, logFindings, MAX_LOG_LINE_CHARS, logInsights, logPillar, type LogTotals, meanAxes, meanComputation, noComputation, refusalDetails, settleVerifications, statusRecord, storedPath, type UrlStat, type VerifiedOperator, withinLimit } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import { data, empty, fail, notFound, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, MockDb, ProjectRecord } from '../db.js';
+import { removeExportsShowingLogs } from './exports.js';
 import { assertUnlocked, basePath, DAY, iso, nextSeq, ownedProject, SECOND } from '../store.js';
 
 const PARSE_MS = 1 * SECOND;
@@ -18,7 +20,9 @@ const BING = ['157.55.39.0/24', '207.46.13.0/24', '40.77.167.0/24', '13.66.139.0
 const GOOGLE = ['66.249.64.0/19'];
 
 function inCidr(ip: string, cidr: string): boolean {
-  const parts = ip.split('.').map(Number);
+  // An IPv4-mapped address (`::ffff:66.249.66.1`, as a dual-stack server logs IPv4 clients) is its IPv4 address, as the server reads it.
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? ip;
+  const parts = v4.split('.').map(Number);
   if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) return false;
   const [base, bits] = cidr.split('/');
   const n = (xs: number[]) => xs.reduce((a, b) => a * 256 + b, 0);
@@ -60,8 +64,16 @@ function parse(projectId: string, id: string, upload: MockUpload, now: Date): { 
   const lines = upload.text.split('\n');
   // A gzip stream cut short: its last line, cut mid-way, is refused (as on the server).
   const partial = upload.inflatedBytes === undefined ? null : lines.pop()!;
-  for (const line of lines) add(line);
-  if (partial !== null) aggregator.truncated(upload.inflatedBytes!, partial);
+  // A line past the bound is refused unread, as the server's parse does.
+  for (const line of lines) {
+    if (line.length > MAX_LOG_LINE_CHARS) aggregator.refuse('line_too_long');
+    else add(line);
+  }
+  if (partial !== null) {
+    const overlong = partial.length > MAX_LOG_LINE_CHARS;
+    if (overlong) aggregator.refuse('line_too_long');
+    aggregator.truncated(upload.inflatedBytes!, overlong ? '' : partial);
+  }
   // Every claim outside the ranges fails: it leaves day counts only, no URL statistic.
   settleVerifications(aggregate, new Set());
   const urls: UrlStat[] = [...aggregate.urls].map(([key, v]) => {
@@ -214,6 +226,8 @@ export const logOperations = {
     const record = db.logImports.get(params.import);
     if (!record || record.import.project_id !== project.id) notFound();
     db.logImports.delete(params.import);
+    // Its paths are in the reports made since it completed: they go too, as on the server.
+    if (record.import.status === 'completed' && record.import.finished_at) removeExportsShowingLogs(db, project.id, record.import.finished_at);
     return empty();
   },
   getLogInsights({ db, caller, params }) {

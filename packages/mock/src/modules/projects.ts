@@ -36,6 +36,8 @@ export function removeProject(env: MockEnv, project: ProjectRecord, now: Date): 
   for (const campaign of [...db.campaigns.values()]) if (campaign.project_id === project.id) removeCampaign(env, campaign, now);
   db.keywords = db.keywords.filter((k) => k.project_id !== project.id);
   db.keywordChecks = db.keywordChecks.filter((k) => k.project_id !== project.id);
+  // Its log imports and what they counted go with it, as the server deletes every row it holds.
+  for (const [id, record] of db.logImports) if (record.import.project_id === project.id) db.logImports.delete(id);
   db.projects.delete(project.id);
 }
 

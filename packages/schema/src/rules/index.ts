@@ -79,7 +79,7 @@ export {
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';
-export { decodeLogEscapes, MAX_STORED_PATH, normaliseLogPath, removeDotSegments, storedPath } from './log-paths.js';
+export { decodeLogEscapes, MAX_STORED_PATH, normaliseLogPath, REDACTED_EMAIL, REDACTED_TOKEN, redactEmails, redactTokens, removeDotSegments, storedPath } from './log-paths.js';
 export {
   addStatus,
   addUrlAggregate,
@@ -89,7 +89,10 @@ export {
   botFamily,
   type ClaimVerdict,
   isParameterised,
+  isUserTriggered,
+  USER_TRIGGERED_FETCHERS,
   JSON_FIELD_MAP,
+  MAX_LOG_LINE_CHARS,
   type LogAggregate,
   type LogTruncation,
   type LogFormat,

@@ -13,8 +13,8 @@
  * nested maps while folding; the `family \t verification \t path` keys are built once at the end.
  */
 import { BOT_FAMILIES, type BotFamily } from '../resources/logs.js';
-import { normaliseLogPath } from './log-paths.js';
-import { addStatus, addUrlAggregate, botFamily, isRealDateTime, OPERATOR_OF, parseLogLine, type ClaimVerdict, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
+import { normaliseLogPath, redactTokens } from './log-paths.js';
+import { addStatus, addUrlAggregate, botFamily, isRealDateTime, isUserTriggered, OPERATOR_OF, parseLogLine, type ClaimVerdict, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
 
 export const REFUSAL_SAMPLES = 10;
 
@@ -34,10 +34,13 @@ const FAMILY_INDEX = new Map<BotFamily, number>(BOT_FAMILIES.map((f, i) => [f, i
 const OPERATORS: readonly (VerifiedOperator | undefined)[] = BOT_FAMILIES.map((f) => OPERATOR_OF[f]);
 /**
  * A link preview fetches the link a person shared, often in a private conversation (an invitation,
- * a password reset, `?email=…`): its path is kept without the query string (docs/decisions/logs.md,
- * Privacy). Crawlers find their URLs on the public web, and keep theirs.
+ * a password reset, `?email=…`), and a user-triggered fetcher (an AI assistant's `ChatGPT-User`,
+ * Google's `FeedFetcher-Google`) the URL its user gave it: their path is kept without the query
+ * string, and a secret-looking path segment (a reset or invitation token) becomes `(token)`
+ * (`redactTokens`; docs/decisions/logs.md, Privacy). Crawlers find their URLs on the public web,
+ * and keep theirs. `familyOf` adds this flag to the family index of such a user agent.
  */
-const SOCIAL_PREVIEW = FAMILY_INDEX.get('social_preview')!;
+const USER_TRIGGERED = 256;
 const withoutQuery = (path: string) => {
   const q = path.indexOf('?');
   return q === -1 ? path : path.slice(0, q);
@@ -341,7 +344,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     let family = families.get(userAgent);
     if (family === undefined) {
       const found = botFamily(userAgent);
-      family = found === null ? HUMAN : FAMILY_INDEX.get(found)!;
+      family = found === null ? HUMAN : FAMILY_INDEX.get(found)! + (isUserTriggered(userAgent) ? USER_TRIGGERED : 0);
       if (families.size < UA_CACHE_MAX && userAgent.length <= UA_CACHE_CHARS) families.set(own(userAgent), family);
     }
     return family;
@@ -364,6 +367,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
   /** One kept request (`offset`: minutes east of UTC written on the line); the address and path are `text[start, end)` ranges, cut only for bots. */
   function record(time: number, offset: number, status: number, bytes: number, family: number, text: string, ipStart: number, ipEnd: number, pathStart: number, pathEnd: number): void {
     built = null;
+    const queryless = family >= USER_TRIGGERED;
+    if (queryless) family -= USER_TRIGGERED;
     agg.kept++;
     if (agg.from === null || time < agg.from) agg.from = time;
     if (agg.to === null || time > agg.to) agg.to = time;
@@ -402,7 +407,8 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
           const byIp = (pending[family] ??= new Map());
           let claims = byIp.get(ip);
           if (!claims) byIp.set(own(ip), (claims = { paths: new Map(), days: new Map() }));
-          const path = normaliseLogPath(text.slice(pathStart, pathEnd));
+          const target = text.slice(pathStart, pathEnd);
+          const path = queryless ? redactTokens(normaliseLogPath(withoutQuery(target))) : normaliseLogPath(target);
           if (count(claims.paths, path, time, status, bytes)) pendingCount += weight(path);
           claims.days.set(key, (claims.days.get(key) ?? 0) + 1);
           return;
@@ -413,7 +419,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     dayCounts.set(key, (dayCounts.get(key) ?? 0) + 1);
     // Every spelling of one target counts as one path (RFC 3986 normalisation, log-paths.ts).
     const target = text.slice(pathStart, pathEnd);
-    const path = normaliseLogPath(family === SOCIAL_PREVIEW ? withoutQuery(target) : target);
+    const path = queryless ? redactTokens(normaliseLogPath(withoutQuery(target))) : normaliseLogPath(target);
     if (count((settled[family] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
   }
 

@@ -13,6 +13,8 @@
  *   bytes the client sent: `decodeLogEscapes` turns them into percent-escapes before this runs, so
  *   `\x5C` is a backslash (`%5C`), not a `/`.
  *
+ * - An e-mail address (raw `@` or `%40`) is replaced by `(email)`: the report needs the URL, not whose
+ *   address it carried (docs/decisions/logs.md, Privacy).
  * Idempotent: normalising a normalised target gives it back.
  */
 
@@ -39,7 +41,7 @@ function isNormal(target: string): boolean {
   for (let i = 0; i < target.length; i++) {
     const c = target.charCodeAt(i);
     if (c === 63 /* ? */) query = true;
-    else if (c === 37 /* % */) return false;
+    else if (c === 37 /* % */ || c === 64 /* @, maybe an e-mail address */) return false;
     else if (!isUnreserved(c) && !(query ? QUERY_CHARS : PATH_CHARS).has(c)) return false;
     // A segment starting with "." may be a dot segment.
     else if (!query && c === 46 && target.charCodeAt(i - 1) === 47) return false;
@@ -94,13 +96,66 @@ export function removeDotSegments(path: string): string {
   return '/' + out.join('/');
 }
 
-/** A request target's path and query (starting with `/`), normalised as the header says. */
+/**
+ * An e-mail address in a normalised target, `@` raw or escaped (`%40`): `jane.doe@example.com`,
+ * `?email=jane%2Bshop%40example.org`. Its local part is what a normalised target holds of one
+ * (unreserved characters, `+`, `%2B`); its domain ends in a label of letters, and is not an
+ * image's density (`logo@2x.png`).
+ */
+const EMAIL = /(?:[A-Za-z0-9._~+-]|%2B)+(?:@|%40)(?![0-9]+x\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
+
+/**
+ * What an e-mail address in a path or query becomes (docs/decisions/logs.md, Privacy): the bot
+ * report needs the URL's shape, never whose address it held. Characters a normal target holds raw.
+ */
+export const REDACTED_EMAIL = '(email)';
+
+/**
+ * A request target's path and query (starting with `/`), normalised as the header says, with every
+ * e-mail address replaced by `(email)`: a log path is never stored with one, and the crawl's side
+ * of the join (normalised by this too) meets it under the same spelling.
+ */
 export function normaliseLogPath(target: string): string {
   if (isNormal(target)) return target;
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
   const normalPath = removeDotSegments(normaliseComponent(path, PATH_CHARS));
-  return q === -1 ? normalPath : `${normalPath}?${normaliseComponent(target.slice(q + 1), QUERY_CHARS)}`;
+  return redactEmails(q === -1 ? normalPath : `${normalPath}?${normaliseComponent(target.slice(q + 1), QUERY_CHARS)}`);
+}
+
+/** What a secret-looking path segment of a fetch a person set off becomes (`redactTokens`). */
+export const REDACTED_TOKEN = '(token)';
+
+/**
+ * A segment that reads as a secret rather than a name: a UUID, or a run of 16 or more letters and
+ * digits, with at least two of each, unbroken by any separator (a reset or invitation token, a
+ * signed id: `5ur-3d2f2f0c9b7e4a6c8d1e`, `ABCDEF0123456789TOKEN`). A slug's words are short
+ * (`2026-11-30-my-first-post`), and stay.
+ */
+const TOKEN_SEGMENT = /^[^/]*(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|(?=[A-Za-z0-9]*[0-9][A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,})[^/]*$/;
+
+/**
+ * The path of a fetch a person set off (a link preview, a user-triggered fetcher: `isUserTriggered`)
+ * with each secret-looking segment replaced by `(token)`: such a link was shared privately, and an
+ * invitation's or a password reset's token in its path (`/reset/MQ/5ur-3d2f…/`) is a key to an
+ * account. Crawlers' paths keep theirs: they found them on the public web.
+ */
+export function redactTokens(path: string): string {
+  if (path.length < 17) return path;
+  const segments = path.split('/');
+  let changed = false;
+  for (let i = 1; i < segments.length; i++) {
+    if (segments[i].length >= 16 && TOKEN_SEGMENT.test(segments[i])) {
+      segments[i] = REDACTED_TOKEN;
+      changed = true;
+    }
+  }
+  return changed ? segments.join('/') : path;
+}
+
+/** A normalised target with every e-mail address replaced by `(email)` (what normaliseLogPath ends with; a migration applies it to stored paths). */
+export function redactEmails(target: string): string {
+  return target.includes('@') || target.includes('%40') ? target.replace(EMAIL, REDACTED_EMAIL) : target;
 }
 
 /**

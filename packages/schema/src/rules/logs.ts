@@ -19,12 +19,31 @@ export const SEO_TOOLS = /AhrefsBot|AhrefsSiteAudit|SemrushBot|SiteAuditBot-Semr
  */
 /** Link previews fetched when a URL is shared (`Pinterest/0.2` is Pinterest's preview fetcher, `WhatsApp/2…` WhatsApp's, at the start). */
 export const SOCIAL_PREVIEWS = /facebookexternalhit|facebookcatalog|Twitterbot|LinkedInBot|Slackbot|Slack-ImgProxy|Discordbot|TelegramBot|^WhatsApp\/|Pinterestbot|Pinterest\/0\.|redditbot|SkypeUriPreview|Iframely|Embedly|vkShare|Mastodon\//;
+/**
+ * Fetchers a person sets off, beside the link previews: an AI assistant fetching the page its user
+ * gave it (`ChatGPT-User`, `Claude-User`, `Perplexity-User`, `MistralAI-User`), Google's
+ * user-triggered fetchers (`FeedFetcher-Google`, a feed someone subscribed to; `Google-Read-Aloud`).
+ * Their URL comes from a person, often from a private message or a private feed, not from the
+ * public web: like a link preview's, its query string is not kept (docs/decisions/logs.md, Privacy).
+ */
+export const USER_TRIGGERED_FETCHERS = /ChatGPT-User|Claude-User|Perplexity-User|MistralAI-User|FeedFetcher-Google|Google-Read-Aloud/;
+
+/** Whether a request was set off by a person (a link preview or a user-triggered fetcher): its query string is not kept. */
+export function isUserTriggered(userAgent: string): boolean {
+  return USER_TRIGGERED_FETCHERS.test(userAgent) || SOCIAL_PREVIEWS.test(userAgent);
+}
 /** Search engines other than the ones with a family of their own (Sogou's spiders: `Sogou web spider`, `Sogou inst spider`, `Sogou Pic Spider`…; Daum's: `Daumoa`). */
 export const OTHER_SEARCH_ENGINES = /SeznamBot|PetalBot|Sogou[\w -]{0,16}[Ss]pider|Qwantify|Qwantbot|Exabot|ia_archiver|MojeekBot|NaverBot|Yeti\/|coccocbot|YisouSpider|360Spider|Daumoa|BraveBot/;
 /** This product's own crawler (packages/server/src/crawler/crawl-config.ts). */
 export const OWN_CRAWLER = 'SiteAuditBot/';
 
 export type LogFormat = 'combined' | 'common' | 'json';
+
+/**
+ * A line longer than this (in UTF-16 units, a trailing `\r` included) is refused as
+ * `line_too_long` without being read: no access log line comes near it. The server and the mock alike.
+ */
+export const MAX_LOG_LINE_CHARS = 64 * 1024;
 
 /** One request of a log, as far as the analysis needs it. */
 export interface LogRequest {

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { joinPath } from '../../src/rules/log-analysis.js';
-import { decodeLogEscapes, normaliseLogPath, removeDotSegments } from '../../src/rules/log-paths.js';
+import { decodeLogEscapes, normaliseLogPath, redactTokens, removeDotSegments } from '../../src/rules/log-paths.js';
 import { parseLogLine } from '../../src/rules/logs.js';
 
 describe('normaliseLogPath', () => {
@@ -78,6 +78,33 @@ describe('normaliseLogPath', () => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
     );
+  });
+});
+
+describe('e-mail addresses', () => {
+  it('are replaced by (email) in the path and the query, raw or escaped, and nothing else is', () => {
+    expect(normaliseLogPath('/users/frank@example.com/profile')).toBe('/users/(email)/profile');
+    expect(normaliseLogPath('/p?email=bob%40example.com&tab=2')).toBe('/p?email=(email)&tab=2');
+    expect(normaliseLogPath('/p?e=jane%2Bshop%40Example.ORG')).toBe('/p?e=(email)');
+    expect(normaliseLogPath('/x?to=a.b-c_d@sub.example.co.uk')).toBe('/x?to=(email)');
+    expect(normaliseLogPath('/img/logo@2x.png')).toBe('/img/logo@2x.png');
+    expect(normaliseLogPath('/@jane')).toBe('/@jane');
+    expect(normaliseLogPath('/a%40b')).toBe('/a%40b');
+    expect(normaliseLogPath(normaliseLogPath('/u/x%40example.com'))).toBe('/u/(email)');
+  });
+
+  it('leave a crawled URL with one joined with the logged path (both sides are normalised alike)', () => {
+    expect(joinPath('https://shop.example/users/frank@example.com/profile')).toBe(joinPath(normaliseLogPath('/users/frank%40example.com/profile')));
+  });
+});
+
+describe('tokens in the path of a fetch a person set off', () => {
+  it('are replaced segment by segment; slugs, words and numbers stay', () => {
+    expect(redactTokens('/invite/ABCDEF0123456789TOKENPATH')).toBe('/invite/(token)');
+    expect(redactTokens('/reset/MQ/5ur-3d2f2f0c9b7e4a6c8d1e/')).toBe('/reset/MQ/(token)/');
+    expect(redactTokens('/d/123e4567-e89b-12d3-a456-426614174000/edit')).toBe('/d/(token)/edit');
+    for (const path of ['/blog/2026-11-30-my-first-post', '/products/iphone-15-pro-max-256gb', '/p/abcdefghijklmnopqrst', '/p/1234567890123456789', '/caf%C3%A9-tr%C3%A8s-longue-page', '/']) expect(redactTokens(path)).toBe(path);
+    expect(redactTokens(redactTokens('/invite/ABCDEF0123456789TOKENPATH'))).toBe('/invite/(token)');
   });
 });
 

@@ -8,11 +8,11 @@ import { open, stat } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { createLogAggregator, INFLATION_LIMIT, inflatesTooMuch, type LogAggregator } from '@siteaudit/schema/rules';
+import { createLogAggregator, INFLATION_LIMIT, inflatesTooMuch, MAX_LOG_LINE_CHARS, type LogAggregator } from '@siteaudit/schema/rules';
 import { publishedRangeCheck } from './bot-ranges.js';
 
-/** A line longer than this is refused (and not held): no access log line comes near it. */
-export const MAX_LINE_CHARS = 64 * 1024;
+/** A line longer than this is refused (and not held): no access log line comes near it (the mock's bound too). */
+export const MAX_LINE_CHARS = MAX_LOG_LINE_CHARS;
 
 /**
  * Bytes read (and inflated) at a time. A chunk's text stays under V8's large-object size, so it

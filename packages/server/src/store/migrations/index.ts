@@ -27,6 +27,7 @@ import * as crawlIssueIndexes from './029-crawl-issue-indexes.js';
 import * as crawlLinkChunks from './030-crawl-link-chunks.js';
 import * as logUnverifiedPaths from './031-log-unverified-paths.js';
 import * as exportErasures from './032-export-erasures.js';
+import * as logEmailPaths from './033-log-email-paths.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '030-crawl-link-chunks': crawlLinkChunks,
   '031-log-unverified-paths': logUnverifiedPaths,
   '032-export-erasures': exportErasures,
+  '033-log-email-paths': logEmailPaths,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
