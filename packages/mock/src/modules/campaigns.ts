@@ -11,6 +11,7 @@ import {
   normaliseSchedule,
   normaliseSiteUrl,
   privateSiteRefusal,
+  refusalDetails,
   type CampaignWriteOnly,
 } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan } from '@siteaudit/schema/pipeline';
@@ -45,11 +46,11 @@ export function serializeCampaign(record: CampaignRecord, now: Date): Campaign {
 /** Plan bounds on the campaign as it would be saved (docs/plans.md). */
 function assertPlanBounds(env: MockEnv, caller: Caller, campaign: Pick<CampaignRecord, 'max_urls' | 'javascript_rendering' | 'schedule'>) {
   const { plan } = caller;
-  assertWithinPlan(env.plans, plan, 'crawls.max_urls', campaign.max_urls, 'plan_limit.crawls.max_urls');
+  assertWithinPlan(env.plans, plan, 'crawls.max_urls', campaign.max_urls, 'plan_limit.crawls.max_urls', refusalDetails.maxUrls(campaign.max_urls, plan.limits['crawls.max_urls']));
   if (campaign.javascript_rendering) assertIncluded(env.plans, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
   const { frequency } = campaign.schedule;
   if (!plan.scheduleFrequencies.includes(frequency)) {
-    fail('plan_limit.crawls.schedule_frequency', { upgrade_to: frequencyUpgrade(env.plans, plan, frequency) });
+    fail('plan_limit.crawls.schedule_frequency', { detail: refusalDetails.scheduleNotInPlan(frequency, plan.label), upgrade_to: frequencyUpgrade(env.plans, plan, frequency) });
   }
 }
 

@@ -24,7 +24,7 @@ export interface CrawlStopper {
 /** Plan bounds on a campaign (docs/plans.md). */
 function assertWithinPlan(services: Services, plan: Plan, row: CampaignRow): void {
   const plans = services.plans();
-  assertPlanLimit(plans, plan, 'crawls.max_urls', row.max_urls, 'plan_limit.crawls.max_urls', `max_urls ${row.max_urls} exceeds ${plan.limits['crawls.max_urls']}`);
+  assertPlanLimit(plans, plan, 'crawls.max_urls', row.max_urls, 'plan_limit.crawls.max_urls', refusalDetails.maxUrls(row.max_urls, plan.limits['crawls.max_urls']));
   if (row.javascript_rendering === true || row.javascript_rendering === 1) {
     assertIncluded(plans, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
   }
