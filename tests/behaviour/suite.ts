@@ -292,6 +292,23 @@ export function behaviourSuite(setup: () => Target) {
       expect(unchanged.headers.get('x-request-cost')).toBe('0');
     });
 
+    it('names as latest completed crawl one that still exists once a campaign and its crawls are deleted', async () => {
+      const project = await client.projects.create({ url: target.siteUrl });
+      const [first] = (await client.campaigns.list({ project: project.id })).data;
+      const second = await client.campaigns.create({ project: project.id, name: 'Second', start_url: target.siteUrl, max_depth: 2, max_urls: 20 });
+      const crawlOf = async (campaign: string) => client.waitForCrawl((await client.crawls.launch({ campaign })).id, { intervalMs: 50 });
+      const older = await crawlOf(first.id);
+      const newer = await crawlOf(second.id);
+      expect((await client.projects.get({ project: project.id })).latest_completed_crawl).toEqual({ id: newer.id, finished_at: newer.finished_at });
+
+      await client.campaigns.delete({ campaign: second.id });
+      expect(await client.crawls.get({ crawl: newer.id }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+      expect((await client.projects.get({ project: project.id })).latest_completed_crawl).toEqual({ id: older.id, finished_at: older.finished_at });
+
+      await client.campaigns.delete({ campaign: first.id });
+      expect((await client.projects.get({ project: project.id })).latest_completed_crawl).toBeNull();
+    });
+
     it('compares a crawl with the previous comparable one, lists its fixes by impact, and sends the findings events of a notifying campaign', async () => {
       // A team of its own, so its webhook sees only these crawls.
       const owner = connect(await target.teamToken(`changes-${target.name}`, 'agency'));

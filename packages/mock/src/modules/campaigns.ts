@@ -104,8 +104,8 @@ export function removeCampaign(env: MockEnv, campaign: CampaignRecord, now: Date
   const project = db.projects.get(campaign.project_id);
   if (project?.latest_completed_crawl && !db.crawls.has(project.latest_completed_crawl.id)) {
     const latest = [...db.crawls.values()]
-      .filter((c) => c.project_id === project.id && c.status === 'completed' && c.finished_at)
-      .sort((a, b) => b.seq - a.seq)[0];
+      .filter((c) => c.project_id === project.id && c.status === 'completed' && c.settled && c.finished_at)
+      .sort((a, b) => Date.parse(b.finished_at!) - Date.parse(a.finished_at!) || b.seq - a.seq)[0];
     project.latest_completed_crawl = latest ? { id: latest.id, finished_at: latest.finished_at! } : null;
   }
 }
