@@ -22,6 +22,13 @@ export const BEHAVIOUR_PLANS: PlanOverrides = {
     rateLimits: { minute: 600, day: 100_000 },
     limits: { 'projects.max': 5, 'positions.tracked_keywords': 3, 'keywords.project_limit': 2 },
   },
+  // Below `keywords` in every limit, so it never becomes another plan's `upgrade_to`.
+  meagre: {
+    label: 'Meagre',
+    api: 'write',
+    rateLimits: { minute: 600, day: 100_000 },
+    limits: { 'projects.max': 1, 'crawls.monthly': 1, 'crawls.max_urls': 50, 'positions.tracked_keywords': 1, 'keywords.project_limit': 1 },
+  },
 };
 
 export interface Target {
@@ -285,6 +292,23 @@ export function behaviourSuite(setup: () => Target) {
       expect(unchanged.headers.get('x-request-cost')).toBe('0');
     });
 
+    it('names as latest completed crawl one that still exists once a campaign and its crawls are deleted', async () => {
+      const project = await client.projects.create({ url: target.siteUrl });
+      const [first] = (await client.campaigns.list({ project: project.id })).data;
+      const second = await client.campaigns.create({ project: project.id, name: 'Second', start_url: target.siteUrl, max_depth: 2, max_urls: 20 });
+      const crawlOf = async (campaign: string) => client.waitForCrawl((await client.crawls.launch({ campaign })).id, { intervalMs: 50 });
+      const older = await crawlOf(first.id);
+      const newer = await crawlOf(second.id);
+      expect((await client.projects.get({ project: project.id })).latest_completed_crawl).toEqual({ id: newer.id, finished_at: newer.finished_at });
+
+      await client.campaigns.delete({ campaign: second.id });
+      expect(await client.crawls.get({ crawl: newer.id }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+      expect((await client.projects.get({ project: project.id })).latest_completed_crawl).toEqual({ id: older.id, finished_at: older.finished_at });
+
+      await client.campaigns.delete({ campaign: first.id });
+      expect((await client.projects.get({ project: project.id })).latest_completed_crawl).toBeNull();
+    });
+
     it('compares a crawl with the previous comparable one, lists its fixes by impact, and sends the findings events of a notifying campaign', async () => {
       // A team of its own, so its webhook sees only these crawls.
       const owner = connect(await target.teamToken(`changes-${target.name}`, 'agency'));
@@ -433,6 +457,42 @@ export function behaviourSuite(setup: () => Target) {
       expect(await owner.positions.untrack({ project: project.id, keywords: ['alpha'] })).toMatchObject({ untracked: ['alpha'] });
       const read = await owner.positions.get({ project: project.id });
       expect(read.keywords.map((k) => k.keyword)).toEqual(['beta']);
+    });
+
+    it('explains each plan refusal in the caller’s language, French by default', async () => {
+      const token = await target.teamToken(`meagre-${target.name}`, 'meagre');
+      const owner = connect(token);
+      const send = async (method: string, path: string, body?: unknown, language?: string) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `meagre-${target.name}-${Math.random()}` };
+        if (language) headers['accept-language'] = language;
+        const res = await fetch(`${target.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        return { status: res.status, language: res.headers.get('content-language'), body: (await res.json()) as { code?: string; detail?: string } };
+      };
+      const refusal = (code: string, detail: string, language = 'fr') => ({ status: 403, language, body: expect.objectContaining({ code, detail }) });
+      const project = await owner.projects.create({ url: target.siteUrl });
+      const [campaign] = (await owner.campaigns.list({ project: project.id })).data;
+
+      expect(await send('PATCH', `/v1/campaigns/${campaign.id}`, { max_urls: 1000 })).toEqual(refusal('plan_limit.crawls.max_urls', 'max_urls 1000 dépasse 50'));
+      expect(await send('PATCH', `/v1/campaigns/${campaign.id}`, { max_urls: 1000 }, 'en')).toEqual(refusal('plan_limit.crawls.max_urls', 'max_urls 1000 exceeds 50', 'en'));
+      expect(await send('PATCH', `/v1/campaigns/${campaign.id}`, { schedule: { frequency: 'daily' } })).toEqual(
+        refusal('plan_limit.crawls.schedule_frequency', 'la fréquence daily n’est pas incluse dans le forfait Meagre'),
+      );
+
+      await owner.waitForCrawl((await owner.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      expect(await send('POST', `/v1/campaigns/${campaign.id}/crawls`)).toEqual(refusal('plan_limit.crawls.monthly', 'crawls utilisés ce mois-ci : 1 sur 1'));
+      expect(await send('POST', `/v1/campaigns/${campaign.id}/crawls`, undefined, 'en')).toEqual(refusal('plan_limit.crawls.monthly', '1 of 1 crawls used this month', 'en'));
+
+      const keywords = `/v1/projects/${project.id}/tracked-keywords`;
+      expect(await send('POST', keywords, { keywords: ['alpha', 'beta'] })).toEqual(
+        refusal('plan_limit.positions.tracked_keywords', '2 mot(s)-clé(s) de plus occuperaient 2 des 1 places de mots-clés suivis de votre forfait (0 occupées)'),
+      );
+      expect((await send('POST', keywords, { keywords: ['alpha'] })).status).toBe(200);
+      expect(await send('POST', `${keywords}/check`, { keyword: 'alpha' })).toEqual(
+        refusal('plan_limit.positions.live_checks_per_day', 'vérifications immédiates utilisées aujourd’hui (UTC) : 0 sur 0'),
+      );
+      expect(await send('POST', `${keywords}/check`, { keyword: 'alpha' }, 'en')).toEqual(
+        refusal('plan_limit.positions.live_checks_per_day', '0 of 0 live checks used today (UTC)', 'en'),
+      );
     });
 
     it('computes next_run_at of a schedule in UTC, with its defaults', async () => {

@@ -11,6 +11,7 @@ import {
   normaliseSchedule,
   normaliseSiteUrl,
   privateSiteRefusal,
+  refusalDetails,
   type CampaignWriteOnly,
 } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan } from '@siteaudit/schema/pipeline';
@@ -45,11 +46,11 @@ export function serializeCampaign(record: CampaignRecord, now: Date): Campaign {
 /** Plan bounds on the campaign as it would be saved (docs/plans.md). */
 function assertPlanBounds(env: MockEnv, caller: Caller, campaign: Pick<CampaignRecord, 'max_urls' | 'javascript_rendering' | 'schedule'>) {
   const { plan } = caller;
-  assertWithinPlan(env.plans, plan, 'crawls.max_urls', campaign.max_urls, 'plan_limit.crawls.max_urls');
+  assertWithinPlan(env.plans, plan, 'crawls.max_urls', campaign.max_urls, 'plan_limit.crawls.max_urls', refusalDetails.maxUrls(campaign.max_urls, plan.limits['crawls.max_urls']));
   if (campaign.javascript_rendering) assertIncluded(env.plans, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
   const { frequency } = campaign.schedule;
   if (!plan.scheduleFrequencies.includes(frequency)) {
-    fail('plan_limit.crawls.schedule_frequency', { upgrade_to: frequencyUpgrade(env.plans, plan, frequency) });
+    fail('plan_limit.crawls.schedule_frequency', { detail: refusalDetails.scheduleNotInPlan(frequency, plan.label), upgrade_to: frequencyUpgrade(env.plans, plan, frequency) });
   }
 }
 
@@ -103,8 +104,8 @@ export function removeCampaign(env: MockEnv, campaign: CampaignRecord, now: Date
   const project = db.projects.get(campaign.project_id);
   if (project?.latest_completed_crawl && !db.crawls.has(project.latest_completed_crawl.id)) {
     const latest = [...db.crawls.values()]
-      .filter((c) => c.project_id === project.id && c.status === 'completed' && c.finished_at)
-      .sort((a, b) => b.seq - a.seq)[0];
+      .filter((c) => c.project_id === project.id && c.status === 'completed' && c.settled && c.finished_at)
+      .sort((a, b) => Date.parse(b.finished_at!) - Date.parse(a.finished_at!) || b.seq - a.seq)[0];
     project.latest_completed_crawl = latest ? { id: latest.id, finished_at: latest.finished_at! } : null;
   }
 }

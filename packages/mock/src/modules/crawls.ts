@@ -25,6 +25,7 @@ import {
   normaliseUrl,
   pagespeedSkipReason,
   unmeasuredPageSpeed,
+  refusalDetails,
 } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
@@ -182,7 +183,7 @@ export function runCrawlJob(env: MockEnv, job: Job): void {
 /** A crawl whose reports may be read: settled, else 409 `crawl.not_settled`. */
 function settledCrawl(db: MockDb, id: string, caller: Caller): CrawlRecord {
   const crawl = ownedCrawl(db, id, caller);
-  if (!crawl.settled) fail('crawl.not_settled');
+  if (!crawl.settled) fail('crawl.not_settled', { detail: refusalDetails.crawlNotSettled(crawl.status) });
   return crawl;
 }
 
@@ -212,10 +213,11 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
   launchCrawl({ env, db, caller, params, now }) {
     const campaign = ownedCampaign(db, params.campaign, caller);
     assertUnlocked(db.projects.get(campaign.project_id)!);
-    if ([...db.crawls.values()].some((c) => c.campaign_id === campaign.id && c.active)) fail('crawl.already_running');
+    const running = [...db.crawls.values()].find((c) => c.campaign_id === campaign.id && c.active);
+    if (running) fail('crawl.already_running', { detail: refusalDetails.crawlAlreadyRunning(running.id) });
     const month = isoMonth(now);
     const used = db.launches.filter((l) => l.team_id === caller.team.id && isoMonth(Date.parse(l.at)) === month).length;
-    assertWithinPlan(env.plans, caller.plan, 'crawls.monthly', used + 1, 'plan_limit.crawls.monthly');
+    assertWithinPlan(env.plans, caller.plan, 'crawls.monthly', used + 1, 'plan_limit.crawls.monthly', refusalDetails.crawlsMonthly(used, caller.plan.limits['crawls.monthly']));
     const crawl = insertCrawl(env, db, campaign.id, now);
     return data(serializeCrawl(crawl, now), { status: 202, headers: { Location: `${basePath(env)}/v1/crawls/${crawl.id}` } });
   },

@@ -162,10 +162,11 @@ export const positionOperations: Pick<
     const fresh = keywords.filter((kw) => !already.includes(kw));
     if (fresh.length === 0) return data({ project_id: project.id, tracked: [], already_tracked: already });
     const teamActive = activeCount(db.keywords.filter((k) => k.team_id === caller.team.id));
-    assertWithinPlan(env.plans, caller.plan, 'positions.tracked_keywords', teamActive + fresh.length, 'plan_limit.positions.tracked_keywords');
+    const pool = caller.plan.limits['positions.tracked_keywords'];
+    assertWithinPlan(env.plans, caller.plan, 'positions.tracked_keywords', teamActive + fresh.length, 'plan_limit.positions.tracked_keywords', refusalDetails.keywordPool(fresh.length, teamActive, pool));
     // The per-project ceiling counts listed keywords, paused ones included (they keep their place).
     const listed = records.filter((k) => k.state !== 'untracked').length;
-    assertWithinPlan(env.plans, caller.plan, 'keywords.project_limit', listed + fresh.length, 'keywords.project_limit');
+    assertWithinPlan(env.plans, caller.plan, 'keywords.project_limit', listed + fresh.length, 'keywords.project_limit', refusalDetails.keywordProjectCeiling(fresh.length, listed + fresh.length, caller.plan.limits['keywords.project_limit']));
     const tracked = trackKeywordRecords(db, project, fresh);
     return data({ project_id: project.id, tracked, already_tracked: already });
   },
@@ -210,7 +211,7 @@ export const positionOperations: Pick<
     assertAllTracked(records, keywords);
     const paused = records.filter((k) => keywords.includes(k.keyword) && k.state === 'paused');
     const teamActive = activeCount(db.keywords.filter((k) => k.team_id === caller.team.id));
-    assertWithinPlan(env.plans, caller.plan, 'positions.tracked_keywords', teamActive + paused.length, 'plan_limit.positions.tracked_keywords');
+    if (paused.length > 0) assertWithinPlan(env.plans, caller.plan, 'positions.tracked_keywords', teamActive + paused.length, 'plan_limit.positions.tracked_keywords', refusalDetails.keywordPool(paused.length, teamActive, caller.plan.limits['positions.tracked_keywords']));
     for (const record of paused) record.state = 'tracked';
     return data({ project_id: project.id, active: true, changed: keywords.filter((k) => paused.some((p) => p.keyword === k)) });
   },
@@ -222,12 +223,14 @@ export const positionOperations: Pick<
     const keyword = canonicalKeyword(body.keyword);
     assertAllTracked(projectKeywords(db, project.id), [keyword]);
     const today = isoDate(now);
-    if (db.keywordChecks.some((c) => c.project_id === project.id && c.keyword === keyword && c.date === today)) fail('keywords.already_checked_today');
+    if (db.keywordChecks.some((c) => c.project_id === project.id && c.keyword === keyword && c.date === today)) fail('keywords.already_checked_today', { detail: refusalDetails.keywordCheckedToday(keyword, today) });
     const teamChecks = db.keywordChecks.filter((c) => c.team_id === caller.team.id);
-    assertWithinPlan(env.plans, caller.plan, 'positions.live_checks_per_day', teamChecks.filter((c) => c.date === today).length + 1, 'plan_limit.positions.live_checks_per_day');
+    const usedToday = teamChecks.filter((c) => c.date === today).length;
+    assertWithinPlan(env.plans, caller.plan, 'positions.live_checks_per_day', usedToday + 1, 'plan_limit.positions.live_checks_per_day', refusalDetails.liveChecksToday(usedToday, caller.plan.limits['positions.live_checks_per_day']));
     // The mock prices a live check at one spend unit against the monthly cap.
     const month = isoMonth(now);
-    assertWithinPlan(env.plans, caller.plan, 'positions.monthly_spend', teamChecks.filter((c) => c.date.slice(0, 7) === month).length + 1, 'plan_limit.positions.monthly_spend');
+    const usedThisMonth = teamChecks.filter((c) => c.date.slice(0, 7) === month).length;
+    assertWithinPlan(env.plans, caller.plan, 'positions.monthly_spend', usedThisMonth + 1, 'plan_limit.positions.monthly_spend', refusalDetails.liveChecksThisMonth(usedThisMonth, caller.plan.limits['positions.monthly_spend']));
     db.keywordChecks.push({ team_id: caller.team.id, project_id: project.id, keyword, date: today, done: false });
     env.schedule('keyword.check', [project.id, keyword, today].join('\u0000'), now.getTime() + CHECK_DELAY_MS);
     return data({ project_id: project.id, keyword, status: 'queued', date: today }, { status: 202 });

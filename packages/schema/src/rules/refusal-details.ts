@@ -46,6 +46,22 @@ export const refusalDetails = {
     en: `"${keyword}" was already checked on ${day}; the next check is possible tomorrow (UTC)`,
     fr: `« ${keyword} » a déjà été vérifié le ${day} ; la prochaine vérification est possible demain (UTC)`,
   }),
+  crawlsMonthly: (used: number, limit: number | null): Localized => ({
+    en: `${used} of ${limit} crawls used this month`,
+    fr: `crawls utilisés ce mois-ci : ${used} sur ${limit}`,
+  }),
+  maxUrls: (maxUrls: number, limit: number | null): Localized => ({
+    en: `max_urls ${maxUrls} exceeds ${limit}`,
+    fr: `max_urls ${maxUrls} dépasse ${limit}`,
+  }),
+  liveChecksToday: (used: number, limit: number | null): Localized => ({
+    en: `${used} of ${limit} live checks used today (UTC)`,
+    fr: `vérifications immédiates utilisées aujourd’hui (UTC) : ${used} sur ${limit}`,
+  }),
+  liveChecksThisMonth: (used: number, limit: number | null): Localized => ({
+    en: `${used} of ${limit} live checks used this month`,
+    fr: `vérifications immédiates utilisées ce mois-ci : ${used} sur ${limit}`,
+  }),
   scheduleNotInPlan: (frequency: string, plan: string): Localized => ({
     en: `schedule frequency ${frequency} is not in the ${plan} plan`,
     fr: `la fréquence ${frequency} n’est pas incluse dans le forfait ${plan}`,

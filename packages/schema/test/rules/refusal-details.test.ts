@@ -17,6 +17,10 @@ describe('refusal details', () => {
       keywordNotTracked: ['vélo'],
       keywordCheckedToday: ['vélo', '2026-11-29'],
       scheduleNotInPlan: ['daily', 'Starter'],
+      crawlsMonthly: [10, 12],
+      maxUrls: [5000, 1000],
+      liveChecksToday: [5, 7],
+      liveChecksThisMonth: [100, 101],
       shuttingDown: [],
       authFailures: [48],
     };

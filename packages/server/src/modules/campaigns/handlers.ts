@@ -9,6 +9,8 @@ import type { Services } from '../../services.js';
 import { transaction } from '../../store/retry.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { assertPublicSite, assertUnlocked, findProject } from '../projects/project-row.js';
+import { replaceLatestCrawl } from '../projects/writes.js';
+import { latestSettledCrawl } from '../crawls/reads.js';
 import { defaultCampaignRow, findCampaign, toCampaign, type CampaignRow } from './campaign-row.js';
 
 /** Runs a deletion and removes the export files of what it deleted, even across a crash (the exports module provides it). */
@@ -24,7 +26,7 @@ export interface CrawlStopper {
 /** Plan bounds on a campaign (docs/plans.md). */
 function assertWithinPlan(services: Services, plan: Plan, row: CampaignRow): void {
   const plans = services.plans();
-  assertPlanLimit(plans, plan, 'crawls.max_urls', row.max_urls, 'plan_limit.crawls.max_urls', `max_urls ${row.max_urls} exceeds ${plan.limits['crawls.max_urls']}`);
+  assertPlanLimit(plans, plan, 'crawls.max_urls', row.max_urls, 'plan_limit.crawls.max_urls', refusalDetails.maxUrls(row.max_urls, plan.limits['crawls.max_urls']));
   if (row.javascript_rendering === true || row.javascript_rendering === 1) {
     assertIncluded(plans, plan, 'crawls.javascript_rendering', 'plan_limit.crawls.javascript_rendering');
   }
@@ -112,7 +114,11 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper, expor
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
       // A running crawl is stopped first, then the campaign and its crawls go (deleteCampaign, docs/openapi.json).
       await crawls.stopWhere({ campaign_id: campaign.id });
-      await exports.deleteWith({ campaign_id: campaign.id }, async (trx) => deletedOrNotFound(await trx('campaigns').where({ id: campaign.id }).delete()));
+      await exports.deleteWith({ campaign_id: campaign.id }, async (trx) => {
+        deletedOrNotFound(await trx('campaigns').where({ id: campaign.id }).delete());
+        // Its crawls went with it: the project's latest completed crawl may have been one of them.
+        await replaceLatestCrawl(trx, services.dialect, campaign.project_id, () => latestSettledCrawl(trx, campaign.project_id));
+      });
     },
   };
 }

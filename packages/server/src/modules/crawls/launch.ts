@@ -48,7 +48,7 @@ export async function launchCrawl(services: Services, input: { campaign: Campaig
       if (running) throw new ApiError('crawl.already_running', { detail: refusalDetails.crawlAlreadyRunning(running.id) });
       const [{ count }] = await trx('quota_usage').where({ team_id: campaign.team_id, entitlement: 'crawls.monthly' }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });
       const limit = plan.limits['crawls.monthly'];
-      assertWithinPlan(services.plans(), plan, 'crawls.monthly', Number(count) + 1, 'plan_limit.crawls.monthly', `${count} of ${limit} crawls used this month`);
+      assertWithinPlan(services.plans(), plan, 'crawls.monthly', Number(count) + 1, 'plan_limit.crawls.monthly', refusalDetails.crawlsMonthly(Number(count), limit));
       const row: CrawlRow = {
         id: randomUUID(),
         team_id: campaign.team_id,

@@ -176,10 +176,10 @@ export function positionHandlers(services: Services, providers: Providers): Posi
 
         const daily = plan.limits['positions.live_checks_per_day'];
         const usedToday = await liveChecksSince(trx, ctx.caller.teamId, today, today);
-        assertWithinPlan(services.plans(), plan, 'positions.live_checks_per_day', usedToday + 1, 'plan_limit.positions.live_checks_per_day', `${usedToday} of ${daily} live checks used today (UTC)`);
+        assertWithinPlan(services.plans(), plan, 'positions.live_checks_per_day', usedToday + 1, 'plan_limit.positions.live_checks_per_day', refusalDetails.liveChecksToday(usedToday, daily));
         const monthly = plan.limits['positions.monthly_spend'];
         const usedThisMonth = await liveChecksSince(trx, ctx.caller.teamId, monthStartDay(today));
-        assertWithinPlan(services.plans(), plan, 'positions.monthly_spend', usedThisMonth + 1, 'plan_limit.positions.monthly_spend', `${usedThisMonth} of ${monthly} live checks used this month`);
+        assertWithinPlan(services.plans(), plan, 'positions.monthly_spend', usedThisMonth + 1, 'plan_limit.positions.monthly_spend', refusalDetails.liveChecksThisMonth(usedThisMonth, monthly));
         const id = randomUUID();
         await trx('keyword_checks').insert({
           id,
