@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
-import { CHANGE_KINDS } from '@siteaudit/schema/rules';
+import { CHANGE_KINDS, isSiteWideCheck } from '@siteaudit/schema/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
@@ -253,9 +253,11 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     expect(en.length).toBeGreaterThan(0);
     // Errors, warnings, notices; then most pages; then most score points won.
     const rank = { error: 0, warning: 1, info: 2 } as Record<string, number>;
+    // A site-wide check is on every page (reported on one URL).
+    const affected = (r: { name: string; pages: number }) => (isSiteWideCheck(r.name) ? Infinity : r.pages);
     for (let i = 1; i < en.length; i++) {
       const [a, b] = [en[i - 1], en[i]];
-      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (a.pages > b.pages || (a.pages === b.pages && a.score_points >= b.score_points))), `${a.name} before ${b.name}`).toBe(true);
+      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (affected(a) > affected(b) || (affected(a) === affected(b) && a.score_points >= b.score_points))), `${a.name} before ${b.name}`).toBe(true);
     }
     // The 404 (an error on one page) comes before every notice, which win no point.
     const at = (name: string) => en.findIndex((r: { name: string }) => r.name === name);
