@@ -217,13 +217,33 @@ function content({ input }: PageFacts, add: Add): void {
   if (html.duplicateIds.length) add('duplicate_id', `duplicate id: ${sample(html.duplicateIds)}`);
 }
 
-/** ISO 639-1 language (or a 3-letter one), optional ISO 15924 script and ISO 3166-1 region; `x-default`. */
+/**
+ * The ISO 639-1 language codes, and the six it withdrew that browsers and Google still read (iw,
+ * in, ji, jw, mo, sh). Every two-letter language Unicode's CLDR names, no more (checked with
+ * `Intl.DisplayNames`): `jp` for Japanese, `gr` for Greek, `cn` for Chinese, `dk` for Danish are
+ * country codes, no languages, and Google ignores an annotation written with one.
+ */
+const ISO_639_1 = new Set(
+  (
+    'aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo ' +
+    'fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb ' +
+    'lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc ' +
+    'sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu ' +
+    'iw in ji jw mo sh'
+  ).split(' '),
+);
+
+/**
+ * A language of ISO 639-1 (or a 3-letter one, ISO 639-2/3, whose thousands of codes are not
+ * checked), optional ISO 15924 script and ISO 3166-1 region; `x-default`.
+ */
 function isHreflangCode(code: string): boolean {
   const c = code.trim().toLowerCase();
   if (c === 'x-default') return true;
   const m = /^([a-z]{2,3})(?:-[a-z]{4})?(?:-([a-z]{2}|\d{3}))?$/.exec(c);
+  if (m === null || (m[1].length === 2 && !ISO_639_1.has(m[1]))) return false;
   // "uk" is Ukrainian as a language, never the United Kingdom as a region (that is GB).
-  return m !== null && m[2] !== 'uk';
+  return m[2] !== 'uk';
 }
 
 function linksAndImages({ input, internal, external }: PageFacts, add: Add): void {

@@ -248,6 +248,20 @@ describe('page-level checks', () => {
     for (const data of COMPLETE_STRUCTURED_DATA) quiet(html({ head: `<script type="application/ld+json">${JSON.stringify(data)}</script>` }));
   });
 
+  it('refuses an hreflang whose language is a country code (jp, cn, gr, dk), and accepts every ISO 639-1 language, withdrawn ones too', () => {
+    const alternates = (code: string) => html({ head: `<link rel="alternate" hreflang="${code}" href="${URL_}"><link rel="alternate" hreflang="x-default" href="${URL_}">` });
+    for (const code of ['jp', 'JP', 'cn', 'gr', 'dk', 'jp-JP', 'cn-Hans', 'xx']) expect(names(alternates(code)), code).toContain('hreflang_invalid_code');
+    for (const code of ['ja', 'ja-JP', 'zh-cn', 'zh-Hans', 'el', 'da', 'iw', 'nb', 'fil', 'yue-HK', 'es-419']) expect(names(alternates(code)), code).not.toContain('hreflang_invalid_code');
+    // Every two-letter language CLDR names is accepted, and only those.
+    const named = new Intl.DisplayNames('en', { type: 'language', fallback: 'none' });
+    for (let a = 97; a < 123; a++) {
+      for (let b = 97; b < 123; b++) {
+        const code = String.fromCharCode(a, b);
+        expect(names(alternates(code)).includes('hreflang_invalid_code'), code).toBe(named.of(code) === undefined);
+      }
+    }
+  });
+
   it('details the new findings with the shared templates', () => {
     const details = (source: string, over: Partial<PageInput> = {}) => Object.fromEntries(audit(source, over).findings.map((f) => [f.name, f.details]));
     // No language declared: both languages' lists.
