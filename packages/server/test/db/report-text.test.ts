@@ -101,6 +101,13 @@ describe('the reports of a real crawl', () => {
       const first = list[0];
       expect(section).toContain(language === 'en' ? `pages affected: ${first.pages}` : `pages touchées : ${first.pages}`);
       if (language === 'en') for (const f of list.slice(0, 10)) expect(section).toContain(`score points: +${f.score_points} (${PILLAR_EN[f.pillar]})`);
+      // A site-wide check (sitemap_missing here) is on the whole site, as the scorecard prints it, not on "1" page.
+      const siteWide = list.slice(0, 10).filter((f) => isSiteWideCheck(f.name));
+      expect(siteWide.length).toBeGreaterThan(0);
+      for (const f of siteWide) {
+        const at = section.indexOf(`${f.label} `);
+        expect(section.slice(at, at + 400)).toContain(language === 'en' ? 'pages affected: whole site' : 'pages touchées : tout le site');
+      }
     }
   });
 
