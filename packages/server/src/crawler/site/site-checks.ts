@@ -113,6 +113,11 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
   for (const [id, entries] of input.hreflang) {
     for (const { lang, target } of entries) {
       if (target === id || reg.state[target] !== State.Done || reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) continue;
+      // A meta-refresh stub is a redirect, as a 301 is: no version of the page, whatever it lists.
+      if (reg.has(target, Flag.RefreshRedirect)) {
+        await report('hreflang_bad_target', id, `hreflang ${lang} → ${reg.url(target)} redirects (meta refresh)`);
+        continue;
+      }
       const canonical = reg.canonical[target];
       if (!isFetchedOk(reg, target) || (canonical !== NO_ID && canonical !== target)) {
         const why = isFetchedOk(reg, target) ? 'is not canonical' : `answers ${describeStatus(reg, target)}`;

@@ -509,6 +509,20 @@ describe('language versions (hreflang_missing, lang_mismatch)', () => {
     expect(found(r, 'hreflang_no_return').length).toBe(4);
   });
 
+  it('reads an hreflang to a meta-refresh stub as a target that redirects, not as a missing return link', async () => {
+    // The English pages name /ja.html and /ja-a.html, stubs a move left behind that send to /ja/ and /ja/a.
+    const base = routes({ hreflang: true, lang: (p) => langOf(p) });
+    const stub = (to: string): Route => ({ html: () => `<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0;URL=${to}"><title>Redirection</title></head><body></body></html>` });
+    const renamed = (path: string): Route => {
+      const route = base[path];
+      return { ...route, html: (origin) => route.html!(origin).replace('hreflang="ja" href="/ja/a"', 'hreflang="ja" href="/ja-a.html"').replace('hreflang="ja" href="/ja/"', 'hreflang="ja" href="/ja.html"') };
+    };
+    const s = await start({ routes: { ...base, '/': renamed('/'), '/a': renamed('/a'), '/ja.html': stub('/ja/'), '/ja-a.html': stub('/ja/a') } });
+    const r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_bad_target').sort()).toEqual(['/ hreflang ja → /ja.html redirects (meta refresh)', '/a hreflang ja → /ja-a.html redirects (meta refresh)']);
+    expect(found(r, 'hreflang_no_return').filter((f) => f.includes('.html'))).toEqual([]);
+  });
+
   it('a lone folder that happens to be a language code is no language version', async () => {
     const paths = ['/', '/a', '/id/1', '/id/2'];
     const s = await start({
