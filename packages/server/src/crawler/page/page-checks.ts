@@ -171,8 +171,20 @@ function canonicals({ input, htmlCanonicals, headerCanonicals, canonicalReadings
   if (relative !== undefined) add('canonical_relative', `canonical href "${relative}"`);
 }
 
+/**
+ * Whether the page asks to be in search results: no noindex, and no canonical to another URL (the
+ * registry's `Indexable`, page-audit.ts). A printable version, a tracking-parameter copy or a
+ * "moved, click here" page canonicalised to its target is not shown in results: what only
+ * matters there (its description, its h1, how many words it has) is not judged on it.
+ */
+function asksToBeIndexed({ input, noindex, htmlCanonicals, headerCanonicals }: PageFacts): boolean {
+  const canonical = htmlCanonicals[0] ?? headerCanonicals[0] ?? null;
+  return !noindex && (canonical === null || canonical === input.url);
+}
+
 /** Titles and descriptions. */
-function titles({ input: { html } }: PageFacts, add: Add): void {
+function titles(facts: PageFacts, add: Add): void {
+  const { html } = facts.input;
   const title = html.titles[0] ?? null;
   const description = html.metaDescriptions[0] ?? null;
   if (!title) add('title_missing', html.titles.length ? 'empty <title>' : 'no <title>');
@@ -182,6 +194,7 @@ function titles({ input: { html } }: PageFacts, add: Add): void {
   }
   if (html.titles.length > 1) add('title_multiple', `${html.titles.length} <title> tags`);
   if (html.metaDescriptions.length > 1) add('description_multiple', D.descriptionMultiple(html.metaDescriptions.length));
+  if (!asksToBeIndexed(facts)) return;
   if (!description) add('description_missing', html.metaDescriptions.length ? 'empty meta description' : 'no meta description');
   else if (displayWidth(description) < THRESHOLDS.descriptionMin) add('description_too_short', lengthDetails(description));
   else if (displayWidth(description) > THRESHOLDS.descriptionMax) add('description_too_long', lengthDetails(description));
@@ -190,9 +203,11 @@ function titles({ input: { html } }: PageFacts, add: Add): void {
 /** A title or h1 that says the page does not exist, in English or French. */
 const SOFT_404 = /^(?:error )?404\b|\b(?:page|file|document) not found\b|^not found\b|\bpage (?:introuvable|non trouvée)\b|\bcette page n[’']existe (?:pas|plus)\b|\berreur 404\b/i;
 
-function content({ input }: PageFacts, add: Add): void {
+function content(facts: PageFacts, add: Add): void {
+  const { input } = facts;
   const { html } = input;
-  if (html.h1.length === 0) add('h1_missing', 'no <h1>');
+  const indexed = asksToBeIndexed(facts);
+  if (html.h1.length === 0 && indexed) add('h1_missing', 'no <h1>');
   else if (html.h1.length > 1) add('h1_multiple', `${html.h1.length} <h1> tags`);
   if (html.emptyH1 > 0) add('h1_empty', D.h1Empty());
   const longH1 = html.h1.find((h) => chars(h) > THRESHOLDS.h1MaxChars);
@@ -207,7 +222,7 @@ function content({ input }: PageFacts, add: Add): void {
     const { from, to } = html.headingSkip;
     add('heading_skip', `h${from} followed by h${to}`);
   }
-  if (html.wordCount < THRESHOLDS.thinWords) add('thin_content', `${html.wordCount} words`);
+  if (indexed && html.wordCount < THRESHOLDS.thinWords) add('thin_content', `${html.wordCount} words`);
   if (html.lang === null || html.lang === '') add('lang_missing', 'no lang on <html>');
   else if (!isValidLang(html.lang)) add('lang_invalid', `lang="${html.lang}"`);
   if (html.viewport === null) add('viewport_missing', 'no <meta name="viewport">');
