@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError, createClient, type SiteAuditClient } from '@siteaudit/client';
 import { dataUrl, png } from '../support/images.js';
 import { SCOPES, WEEKDAYS, type Scope } from '@siteaudit/schema';
-import { type PlanOverrides } from '@siteaudit/schema/rules';
+import { isSiteWideCheck, type PlanOverrides } from '@siteaudit/schema/rules';
 
 /**
  * Plans both targets add to their catalogue: `keywords` has a small keyword pool (3) and a
@@ -343,11 +343,12 @@ export function behaviourSuite(setup: () => Target) {
       const fixes = await owner.crawls.recommendations({ crawl: second.id, limit: 2 }).toArray({ limit: 1000 });
       const checks = (await owner.crawls.issues.summary({ crawl: second.id })).groups;
       expect(fixes.map((f) => f.name).sort()).toEqual(checks.map((g) => g.name).sort());
-      // Errors, warnings, notices; then most pages; then most score points won (a notice wins none).
+      // Errors, warnings, notices; then most pages (a site-wide check: every page); then most score points won (a notice wins none).
       const rank = { error: 0, warning: 1, info: 2 } as const;
+      const affected = (f: { name: string; pages: number }) => (isSiteWideCheck(f.name) ? Infinity : f.pages);
       for (let i = 1; i < fixes.length; i++) {
         const [a, b] = [fixes[i - 1], fixes[i]];
-        expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (a.pages > b.pages || (a.pages === b.pages && a.score_points >= b.score_points)))).toBe(true);
+        expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (affected(a) > affected(b) || (affected(a) === affected(b) && a.score_points >= b.score_points)))).toBe(true);
       }
       for (const fix of fixes) {
         if (fix.severity === 'info') expect(fix.score_points).toBe(0);

@@ -3,7 +3,7 @@
  * changed site would give them: the mock's generated site is the same at every crawl, so the
  * behaviour suite sees only persisting pairs; here every kind of change is made.
  */
-import { CHANGE_KINDS } from '@siteaudit/schema/rules';
+import { CHANGE_KINDS, isSiteWideCheck } from '@siteaudit/schema/rules';
 import { describe, expect, it } from 'vitest';
 import type { CampaignRecord, CrawlRecord } from '../src/db.js';
 import { compareCrawls, findingsEvents, recommendationsOf } from '../src/modules/changes.js';
@@ -53,9 +53,11 @@ describe('compareCrawls', () => {
   it('lists recommendations errors, warnings, notices, then by pages and score points won, in the caller’s language', () => {
     const fixes = recommendationsOf(before, 'fr');
     const rank = { error: 0, warning: 1, info: 2 } as const;
+    // A site-wide check is on every page (reported on one URL).
+    const affected = (r: { name: string; pages: number }) => (isSiteWideCheck(r.name) ? Infinity : r.pages);
     for (let i = 1; i < fixes.length; i++) {
       const [a, b] = [fixes[i - 1], fixes[i]];
-      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (a.pages > b.pages || (a.pages === b.pages && a.score_points >= b.score_points)))).toBe(true);
+      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (affected(a) > affected(b) || (affected(a) === affected(b) && a.score_points >= b.score_points)))).toBe(true);
     }
     for (const f of fixes) if (f.severity === 'info') expect(f.score_points).toBe(0);
     expect(fixes.find((f) => f.name === 'broken_internal_link')).toMatchObject({ label: 'Lien interne cassé', advice: 'Faites pointer ces liens vers une URL valide ou supprimez-les.' });

@@ -103,6 +103,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
   const pagesNow = internalPages(crawl);
   const pagesBefore = internalPages(previous);
   // A page is still there when it answers 2xx and is not noindex; blocked pages answer nothing.
+  // (The server also reads a meta-refresh stub as gone, a redirect: the mock generates none.)
   const noindexNow = new Set(crawl.issues.filter((i) => i.name === 'noindex').map((i) => pageKey(i.url)));
   const stillThere = (url: string) => {
     const page = pagesNow.get(pageKey(url))?.page;

@@ -114,15 +114,24 @@ export function recommendationImpact(input: { name: string; severity: Severity; 
 
 /**
  * The fix list's order, by what a check costs the site: errors, then warnings, then notices
- * (which cost no score point); within a severity, most pages affected first, then most score
- * points won, then by name: a stable order.
+ * (which cost no score point); within a severity, most pages affected first — a site-wide check
+ * (robots.txt, sitemaps, `hreflang_missing`…) affects every page, as in its impact and its score
+ * (share 1), though it is reported on one URL —, then most score points won, then by name: a
+ * stable order.
  */
 export function compareRecommendations(
   a: { severity: Severity; pages: number; score_points: number; name: string },
   b: { severity: Severity; pages: number; score_points: number; name: string },
 ): number {
   const rank = { error: 0, warning: 1, info: 2 } as const;
-  return rank[a.severity] - rank[b.severity] || b.pages - a.pages || b.score_points - a.score_points || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const affected = (r: { pages: number; name: string }) => (isSiteWideCheck(r.name) ? Number.POSITIVE_INFINITY : r.pages);
+  const pages = affected(b) - affected(a);
+  return (
+    rank[a.severity] - rank[b.severity] ||
+    (Number.isNaN(pages) ? 0 : pages) ||
+    b.score_points - a.score_points ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  );
 }
 
 /** One check that fired, as the score counts it. */

@@ -21,18 +21,19 @@ export const SEVERITY_WEIGHTS: Record<Severity, number> = { error: 0.35, warning
 export interface ScoredPages {
   /** Every internal URL recorded, protection pages excluded: what a `url` check is a share of. */
   pages: number;
-  /** Of them, the HTML pages answering 2xx: what a `page` check is a share of. */
+  /** Of them, the HTML pages answering 2xx (meta-refresh stubs aside): what a `page` check is a share of. */
   htmlPages: number;
 }
 
 /**
  * An HTML page answering 2xx, the pages whose content the crawler reads: internal, fetched
- * without error (a challenge page is one), a 2xx status, a content type naming HTML. The server
- * counts the same rows in SQL (`htmlPagesOf`).
+ * without error (a challenge page is one), a 2xx status, a content type naming HTML, and not a
+ * meta-refresh stub (a 2xx page with `redirect_url` set: a redirect, which no page check judges,
+ * docs/decisions/audit-judgement.md). The server counts the same rows in SQL (`htmlPagesOf`).
  */
-export function isHtmlPage(page: { is_internal: boolean; error_type: string | null; status_code: number | null; content_type: string | null }): boolean {
+export function isHtmlPage(page: { is_internal: boolean; error_type: string | null; status_code: number | null; content_type: string | null; redirect_url?: string | null }): boolean {
   const { status_code: status, content_type: type } = page;
-  return page.is_internal && page.error_type === null && status !== null && status >= 200 && status < 300 && type !== null && /html/i.test(type);
+  return page.is_internal && page.error_type === null && status !== null && status >= 200 && status < 300 && type !== null && /html/i.test(type) && !page.redirect_url;
 }
 
 export interface ScoreInput extends ScoredPages {

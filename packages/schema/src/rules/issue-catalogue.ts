@@ -67,7 +67,7 @@ export const CHECKS = {
   redirect_chain: check(W, 'http', 'Redirect chain of more than one hop', 'Chaîne de redirections de plus d’un saut', 'url'),
   link_to_redirect: check(W, 'http', 'Internal link to a redirect', 'Lien interne vers une redirection'),
   temporary_redirect: check(I, 'http', 'Temporary redirect (302/307)', 'Redirection temporaire (302/307)', 'url'),
-  meta_refresh: check(W, 'http', 'Meta refresh redirect', 'Redirection par balise meta refresh'),
+  meta_refresh: check(W, 'http', 'Meta refresh redirect', 'Redirection par balise meta refresh', 'url'),
   http_page: check(E, 'http', 'Page served over HTTP', 'Page servie en HTTP'),
   mixed_content: check(W, 'http', 'Mixed content on an HTTPS page', 'Contenu mixte sur une page HTTPS'),
   redirect_to_http: check(W, 'http', 'HTTPS URL redirects to HTTP', 'URL HTTPS redirigée vers HTTP', 'url'),

@@ -68,6 +68,22 @@ describe('recommendations', () => {
     expect(sorted.map((r) => r.name)).toEqual(['http_4xx', 'c', 'a', 'b', 'robots_txt_missing']);
   });
 
+  it('ranks a site-wide check as on every page, though it is reported once: a robots.txt answering 500 before a 404 on two pages', () => {
+    // robots_txt_5xx and hreflang_missing are reported on the start URL (pages: 1) and cost their
+    // full weight (share 1): the Debian Reference's missing hreflang (5 points) came after a
+    // warning on 2 pages worth 1.9.
+    const sorted = [
+      { name: 'http_4xx', severity: 'error' as const, pages: 2, score_points: 2.8 },
+      { name: 'robots_txt_5xx', severity: 'error' as const, pages: 1, score_points: 20 },
+      { name: 'thin_content', severity: 'warning' as const, pages: 2, score_points: 1.9 },
+      { name: 'description_missing', severity: 'warning' as const, pages: 48, score_points: 9.6 },
+      { name: 'hreflang_missing', severity: 'warning' as const, pages: 1, score_points: 5 },
+      { name: 'sitemap_not_in_robots', severity: 'info' as const, pages: 1, score_points: 0 },
+      { name: 'og_missing', severity: 'info' as const, pages: 48, score_points: 0 },
+    ].sort(compareRecommendations);
+    expect(sorted.map((r) => r.name)).toEqual(['robots_txt_5xx', 'http_4xx', 'hreflang_missing', 'description_missing', 'thin_content', 'sitemap_not_in_robots', 'og_missing']);
+  });
+
   it('computes the score points a fix wins: the pillar score without the check, minus the score with it', () => {
     const checks = [
       { name: 'http_4xx', severity: 'error' as const, category: 'http', pages: 25 },

@@ -113,6 +113,7 @@ const EXAMPLES = [
   `hreflang de → ${U} is not canonical`,
   `hreflang de → ${U} answers status 404`,
   `hreflang de → ${U} does not link back`,
+  `hreflang de → ${U} redirects (meta refresh)`,
   'mobile performance score 42 (under 50), measured with lighthouse',
   // The deeper catalogue's templates (check-details.ts), one example each.
   ...deeperCatalogueExamples(),

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { WEBHOOK_EVENT_PAYLOADS } from '@siteaudit/schema';
-import { CHANGE_KINDS } from '@siteaudit/schema/rules';
+import { CHANGE_KINDS, isSiteWideCheck } from '@siteaudit/schema/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { PAGES, startSite, type Site } from '../../../../tests/support/site.js';
@@ -163,6 +163,26 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     }
   });
 
+  it('reads a page that became a meta-refresh stub as gone with its issues, not as fixed: the stub is a redirect', async () => {
+    const s = await scenario({});
+    const first = await s.crawl();
+    // /blog/ now sends its readers to its one post, as a static site generator's stub does.
+    s.pages['/blog/'] = { html: '<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url=/blog/post-1"><title>Redirecting</title></head><body></body></html>' };
+    const second = await s.crawl();
+    const changes = await all(s.call, `/v1/crawls/${second.id}/changes`);
+    const onBlog = (kind: string) => changes.filter((c) => c.kind === kind && path(c.url) === '/blog/').map((c) => c.name);
+    const before = (await all(s.call, `/v1/crawls/${first.id}/issues`)).filter((i) => path(i.url) === '/blog/').map((i) => i.name);
+    // Served over plain HTTP, like every page of the test site: what the page had went with it.
+    expect(before).toContain('http_page');
+    expect(onBlog('issue_fixed')).toEqual([]);
+    expect(onBlog('issue_gone_with_page').sort()).toEqual([...before].sort());
+    // The stub's own finding is new.
+    expect(onBlog('issue_new')).toEqual(['meta_refresh']);
+    const summary = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes/summary`))).data;
+    expect(summary.checks.find((c: { name: string }) => c.name === 'http_page')).toMatchObject({ fixed: 0, gone_with_page: 1 });
+    expect(summary.issues.fixed).toEqual({ error: 0, warning: 0, info: 0 });
+  });
+
   it('sends signal.detected and recommendations.ready when the campaign notifies, with the documented payload', async () => {
     const s = await scenario({ notify: true, regression_threshold: 'warning' });
     const first = await s.crawl();
@@ -233,9 +253,11 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     expect(en.length).toBeGreaterThan(0);
     // Errors, warnings, notices; then most pages; then most score points won.
     const rank = { error: 0, warning: 1, info: 2 } as Record<string, number>;
+    // A site-wide check is on every page (reported on one URL).
+    const affected = (r: { name: string; pages: number }) => (isSiteWideCheck(r.name) ? Infinity : r.pages);
     for (let i = 1; i < en.length; i++) {
       const [a, b] = [en[i - 1], en[i]];
-      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (a.pages > b.pages || (a.pages === b.pages && a.score_points >= b.score_points))), `${a.name} before ${b.name}`).toBe(true);
+      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (affected(a) > affected(b) || (affected(a) === affected(b) && a.score_points >= b.score_points))), `${a.name} before ${b.name}`).toBe(true);
     }
     // The 404 (an error on one page) comes before every notice, which win no point.
     const at = (name: string) => en.findIndex((r: { name: string }) => r.name === name);

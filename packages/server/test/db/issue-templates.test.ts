@@ -56,6 +56,27 @@ describe('template decisions of a section', () => {
     // The stubs are redirects: meta_refresh on each, and no template decision counts them as pages.
     expect(summary.groups.find((g: { name: string }) => g.name === 'meta_refresh')).toMatchObject({ pages: 30 });
   });
+
+  it('scores a template decision of the page checks over the same pages: the stubs, redirects, are scored URLs, not HTML pages', async () => {
+    const { project, campaign } = await projectWithCampaign(h, site.url);
+    const crawl = await crawlToSettled(h, campaign.id);
+    const summary = (await (await h.call('GET', `/v1/crawls/${crawl.id}/issues/summary`)).json()).data;
+    const card = (await (await h.call('GET', `/v1/projects/${project.id}/scorecard`)).json()).data;
+    const technique = card.pillars.find((p: { key: string }) => p.key === 'technique');
+    // 22 pages (the home page among them) and 30 stubs: 52 scored URLs, 22 HTML pages.
+    expect(technique.computation).toMatchObject({ scored_pages: 52, html_pages: 22 });
+    const checks = technique.axes.flatMap((a: { checks: { name: string }[] }) => a.checks);
+    const scored = (name: string) => checks.find((c: { name: string }) => c.name === name);
+    // http_page is on every HTML page (not the stubs): the summary's decision of the whole site
+    // (share 1), and the scorecard's full weight of an error, "22 of 22 pages" (was 22 of 52,
+    // a share of 0.42 the stubs diluted).
+    const http = summary.groups.find((g: { name: string }) => g.name === 'http_page');
+    expect(http.templates).toEqual([expect.objectContaining({ scope: 'site', pages: 22, share: 1 })]);
+    expect(scored('http_page')).toMatchObject({ pages: 22, judged_pages: 22, share: 1 });
+    expect(scored('http_page').cost).toBeCloseTo(0.35, 12);
+    // meta_refresh is on the stubs: a redirect, judged among the scored URLs as a 301 is.
+    expect(scored('meta_refresh')).toMatchObject({ pages: 30, judged_pages: 52 });
+  });
 });
 
 describe('what a template is made of', () => {

@@ -7,6 +7,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSiteWideCheck } from '@siteaudit/schema/rules';
 import { pdfPages, pdftotext } from '../../../../tests/support/pdf-read.js';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';
@@ -38,9 +39,11 @@ describe('the reports of a real crawl', () => {
   it('is the API fix list: errors, warnings, notices, then pages affected, then score points', () => {
     expect(fixes.length).toBeGreaterThan(3);
     const rank = { error: 0, warning: 1, info: 2 } as Record<string, number>;
+    // A site-wide check is on every page (reported on one URL).
+    const affected = (r: { name: string; pages: number }) => (isSiteWideCheck(r.name) ? Infinity : r.pages);
     for (let i = 1; i < fixes.length; i++) {
       const [a, b] = [fixes[i - 1], fixes[i]];
-      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (a.pages > b.pages || (a.pages === b.pages && a.score_points >= b.score_points)))).toBe(true);
+      expect(rank[a.severity] < rank[b.severity] || (a.severity === b.severity && (affected(a) > affected(b) || (affected(a) === affected(b) && a.score_points >= b.score_points)))).toBe(true);
     }
   });
 
@@ -98,6 +101,13 @@ describe('the reports of a real crawl', () => {
       const first = list[0];
       expect(section).toContain(language === 'en' ? `pages affected: ${first.pages}` : `pages touchées : ${first.pages}`);
       if (language === 'en') for (const f of list.slice(0, 10)) expect(section).toContain(`score points: +${f.score_points} (${PILLAR_EN[f.pillar]})`);
+      // A site-wide check (sitemap_missing here) is on the whole site, as the scorecard prints it, not on "1" page.
+      const siteWide = list.slice(0, 10).filter((f) => isSiteWideCheck(f.name));
+      expect(siteWide.length).toBeGreaterThan(0);
+      for (const f of siteWide) {
+        const at = section.indexOf(`${f.label} `);
+        expect(section.slice(at, at + 400)).toContain(language === 'en' ? 'pages affected: whole site' : 'pages touchées : tout le site');
+      }
     }
   });
 

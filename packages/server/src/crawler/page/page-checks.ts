@@ -171,8 +171,20 @@ function canonicals({ input, htmlCanonicals, headerCanonicals, canonicalReadings
   if (relative !== undefined) add('canonical_relative', `canonical href "${relative}"`);
 }
 
+/**
+ * Whether the page asks to be in search results: no noindex, and no canonical to another URL (the
+ * registry's `Indexable`, page-audit.ts). A printable version, a tracking-parameter copy or a
+ * "moved, click here" page canonicalised to its target is not shown in results: what only
+ * matters there (its description, its h1, how many words it has) is not judged on it.
+ */
+function asksToBeIndexed({ input, noindex, htmlCanonicals, headerCanonicals }: PageFacts): boolean {
+  const canonical = htmlCanonicals[0] ?? headerCanonicals[0] ?? null;
+  return !noindex && (canonical === null || canonical === input.url);
+}
+
 /** Titles and descriptions. */
-function titles({ input: { html } }: PageFacts, add: Add): void {
+function titles(facts: PageFacts, add: Add): void {
+  const { html } = facts.input;
   const title = html.titles[0] ?? null;
   const description = html.metaDescriptions[0] ?? null;
   if (!title) add('title_missing', html.titles.length ? 'empty <title>' : 'no <title>');
@@ -182,6 +194,7 @@ function titles({ input: { html } }: PageFacts, add: Add): void {
   }
   if (html.titles.length > 1) add('title_multiple', `${html.titles.length} <title> tags`);
   if (html.metaDescriptions.length > 1) add('description_multiple', D.descriptionMultiple(html.metaDescriptions.length));
+  if (!asksToBeIndexed(facts)) return;
   if (!description) add('description_missing', html.metaDescriptions.length ? 'empty meta description' : 'no meta description');
   else if (displayWidth(description) < THRESHOLDS.descriptionMin) add('description_too_short', lengthDetails(description));
   else if (displayWidth(description) > THRESHOLDS.descriptionMax) add('description_too_long', lengthDetails(description));
@@ -190,9 +203,11 @@ function titles({ input: { html } }: PageFacts, add: Add): void {
 /** A title or h1 that says the page does not exist, in English or French. */
 const SOFT_404 = /^(?:error )?404\b|\b(?:page|file|document) not found\b|^not found\b|\bpage (?:introuvable|non trouvée)\b|\bcette page n[’']existe (?:pas|plus)\b|\berreur 404\b/i;
 
-function content({ input }: PageFacts, add: Add): void {
+function content(facts: PageFacts, add: Add): void {
+  const { input } = facts;
   const { html } = input;
-  if (html.h1.length === 0) add('h1_missing', 'no <h1>');
+  const indexed = asksToBeIndexed(facts);
+  if (html.h1.length === 0 && indexed) add('h1_missing', 'no <h1>');
   else if (html.h1.length > 1) add('h1_multiple', `${html.h1.length} <h1> tags`);
   if (html.emptyH1 > 0) add('h1_empty', D.h1Empty());
   const longH1 = html.h1.find((h) => chars(h) > THRESHOLDS.h1MaxChars);
@@ -207,7 +222,7 @@ function content({ input }: PageFacts, add: Add): void {
     const { from, to } = html.headingSkip;
     add('heading_skip', `h${from} followed by h${to}`);
   }
-  if (html.wordCount < THRESHOLDS.thinWords) add('thin_content', `${html.wordCount} words`);
+  if (indexed && html.wordCount < THRESHOLDS.thinWords) add('thin_content', `${html.wordCount} words`);
   if (html.lang === null || html.lang === '') add('lang_missing', 'no lang on <html>');
   else if (!isValidLang(html.lang)) add('lang_invalid', `lang="${html.lang}"`);
   if (html.viewport === null) add('viewport_missing', 'no <meta name="viewport">');
@@ -217,13 +232,33 @@ function content({ input }: PageFacts, add: Add): void {
   if (html.duplicateIds.length) add('duplicate_id', `duplicate id: ${sample(html.duplicateIds)}`);
 }
 
-/** ISO 639-1 language (or a 3-letter one), optional ISO 15924 script and ISO 3166-1 region; `x-default`. */
+/**
+ * The ISO 639-1 language codes, and the six it withdrew that browsers and Google still read (iw,
+ * in, ji, jw, mo, sh). Every two-letter language Unicode's CLDR names, no more (checked with
+ * `Intl.DisplayNames`): `jp` for Japanese, `gr` for Greek, `cn` for Chinese, `dk` for Danish are
+ * country codes, no languages, and Google ignores an annotation written with one.
+ */
+const ISO_639_1 = new Set(
+  (
+    'aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo ' +
+    'fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb ' +
+    'lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc ' +
+    'sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu ' +
+    'iw in ji jw mo sh'
+  ).split(' '),
+);
+
+/**
+ * A language of ISO 639-1 (or a 3-letter one, ISO 639-2/3, whose thousands of codes are not
+ * checked), optional ISO 15924 script and ISO 3166-1 region; `x-default`.
+ */
 function isHreflangCode(code: string): boolean {
   const c = code.trim().toLowerCase();
   if (c === 'x-default') return true;
   const m = /^([a-z]{2,3})(?:-[a-z]{4})?(?:-([a-z]{2}|\d{3}))?$/.exec(c);
+  if (m === null || (m[1].length === 2 && !ISO_639_1.has(m[1]))) return false;
   // "uk" is Ukrainian as a language, never the United Kingdom as a region (that is GB).
-  return m !== null && m[2] !== 'uk';
+  return m[2] !== 'uk';
 }
 
 function linksAndImages({ input, internal, external }: PageFacts, add: Add): void {

@@ -113,6 +113,11 @@ export async function runSiteChecks(input: SiteAuditInput): Promise<void> {
   for (const [id, entries] of input.hreflang) {
     for (const { lang, target } of entries) {
       if (target === id || reg.state[target] !== State.Done || reg.has(target, Flag.Protection) || reg.has(target, Flag.Blocked)) continue;
+      // A meta-refresh stub is a redirect, as a 301 is: no version of the page, whatever it lists.
+      if (reg.has(target, Flag.RefreshRedirect)) {
+        await report('hreflang_bad_target', id, `hreflang ${lang} → ${reg.url(target)} redirects (meta refresh)`);
+        continue;
+      }
       const canonical = reg.canonical[target];
       if (!isFetchedOk(reg, target) || (canonical !== NO_ID && canonical !== target)) {
         const why = isFetchedOk(reg, target) ? 'is not canonical' : `answers ${describeStatus(reg, target)}`;
@@ -151,7 +156,8 @@ async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report,
     covered[id] = 1;
     for (const { target } of entries) if (isId(target)) covered[target] = 1;
   }
-  const versions = new Map<string, { pages: number; example: number; fromUrl: boolean; annotated: boolean }>();
+  // fromUrl: every page of the version has its language from its URL; urlPages: how many do.
+  const versions = new Map<string, { pages: number; example: number; fromUrl: boolean; urlPages: number; annotated: boolean }>();
   let start = -1;
   for (let id = 0; id < reg.size; id++) {
     if (reg.has(id, Flag.Start)) start = id;
@@ -162,12 +168,15 @@ async function languageVersionsWithoutHreflang(reg: UrlRegistry, report: Report,
     if (v) {
       v.pages++;
       v.fromUrl &&= lang.fromUrl;
+      if (lang.fromUrl) v.urlPages++;
       v.annotated ||= covered[id] === 1;
-    } else versions.set(lang.tag, { pages: 1, example: id, fromUrl: lang.fromUrl, annotated: covered[id] === 1 });
+    } else versions.set(lang.tag, { pages: 1, example: id, fromUrl: lang.fromUrl, urlPages: lang.fromUrl ? 1 : 0, annotated: covered[id] === 1 });
   }
   const primary = (tag: string) => tag.split('-')[0];
-  const counted = (fromUrl: boolean) => new Set([...versions].filter(([, v]) => v.fromUrl === fromUrl && v.pages >= MIN_LANGUAGE_VERSION_PAGES).map(([tag]) => primary(tag)));
-  if (counted(true).size < 2) for (const [tag, v] of versions) if (v.fromUrl) versions.delete(tag);
+  // The languages URLs name (on two pages or more each), whether or not some of those pages also
+  // declare theirs: `.en.html`, `.ja.html` and `.zh-cn.html` are three, though ch01.ja.html says lang="ja".
+  const namedByUrls = new Set([...versions].filter(([, v]) => v.urlPages >= MIN_LANGUAGE_VERSION_PAGES).map(([tag]) => primary(tag)));
+  if (namedByUrls.size < 2) for (const [tag, v] of versions) if (v.fromUrl) versions.delete(tag);
   const primaries = new Map<string, { pages: number; annotated: boolean }>();
   for (const [tag, v] of versions) {
     const p = primaries.get(primary(tag)) ?? { pages: 0, annotated: false };

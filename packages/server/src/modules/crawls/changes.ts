@@ -76,11 +76,12 @@ const SITE_WIDE = Object.keys(CHECKS).filter(isSiteWideCheck).map((n) => `'${n}'
 /**
  * Occurrence `i` of the previous crawl went with its page: its URL was an internal page then, and
  * in crawl `?` it is not one answering 2xx without noindex (removed, redirected, 4xx/5xx, no
- * answer, blocked by robots.txt, noindex). Binds: the crawl, then `true` twice.
+ * answer, blocked by robots.txt, noindex), a meta-refresh stub being a redirect (a 2xx page with
+ * `redirect_url`, docs/decisions/audit-judgement.md). Binds: the crawl, then `true` twice.
  */
 const GONE_WITH_PAGE = `(i.name not in (${SITE_WIDE})
   and exists (select 1 from crawl_pages pp where pp.crawl_id = i.crawl_id and pp.url_hash = i.url_hash and pp.is_internal = ?)
-  and not exists (select 1 from crawl_pages q where q.crawl_id = ? and q.url_hash = i.url_hash and q.is_internal = ? and q.status_code >= 200 and q.status_code < 300
+  and not exists (select 1 from crawl_pages q where q.crawl_id = ? and q.url_hash = i.url_hash and q.is_internal = ? and q.status_code >= 200 and q.status_code < 300 and q.redirect_url is null
     and not exists (select 1 from crawl_issues n where n.crawl_id = q.crawl_id and n.name = 'noindex' and n.url_hash = q.url_hash)))`;
 
 const STATUS_DIFFERS = '(c.status_code <> p.status_code or (c.status_code is null and p.status_code is not null) or (c.status_code is not null and p.status_code is null))';

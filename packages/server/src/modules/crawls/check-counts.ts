@@ -56,7 +56,7 @@ export async function scoredPages(knex: Db, crawlId: string): Promise<ScoredPage
     .andWhere((q) => q.whereNull('error_type').orWhereNot('error_type', 'protection'))
     .select(
       knex.raw('count(*) as pages'),
-      knex.raw("coalesce(sum(case when error_type is null and status_code >= 200 and status_code < 300 and lower(content_type) like '%html%' then 1 else 0 end), 0) as html"),
+      knex.raw("coalesce(sum(case when error_type is null and status_code >= 200 and status_code < 300 and lower(content_type) like '%html%' and redirect_url is null then 1 else 0 end), 0) as html"),
     )) as { pages: string | number; html: string | number }[];
   return { pages: Number(row.pages), htmlPages: Number(row.html) };
 }
@@ -67,9 +67,9 @@ export async function crawlChecks(knex: Db, crawlId: string, checks?: CheckCount
 }
 
 /**
- * The crawl's internal pages answering 2xx with HTML, fetched without error (`isHtmlPage`, the
- * crawler's count, in SQL: the content type in any case): the query the page checks' readers
- * start from.
+ * The crawl's internal pages answering 2xx with HTML, fetched without error, meta-refresh stubs
+ * (a 2xx page with `redirect_url` set) aside (`isHtmlPage`, the crawler's count, in SQL: the
+ * content type in any case): the query the page checks' readers start from.
  */
 export function htmlPagesOf(knex: Db, crawlId: string): Knex.QueryBuilder {
   return knex('crawl_pages')
@@ -77,5 +77,6 @@ export function htmlPagesOf(knex: Db, crawlId: string): Knex.QueryBuilder {
     .whereNull('error_type')
     .andWhere('status_code', '>=', 200)
     .andWhere('status_code', '<', 300)
-    .andWhereRaw("lower(content_type) like '%html%'");
+    .andWhereRaw("lower(content_type) like '%html%'")
+    .whereNull('redirect_url');
 }

@@ -28,9 +28,8 @@ export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'pro
 
 /** HTML pages of the crawl (internal, answering 2xx with HTML, challenge pages and meta-refresh stubs aside: what the page checks judge), in all and per section. */
 async function htmlPages(knex: Knex, crawlId: string): Promise<{ total: number; sections: Map<string, number> }> {
+  // A meta-refresh stub answers 200 with HTML but is a redirect (redirect_url set): htmlPagesOf leaves it out.
   const rows = (await htmlPagesOf(knex, crawlId)
-    // A meta-refresh stub answers 200 with HTML but is a redirect (redirect_url set): no page check judges it.
-    .whereNull('redirect_url')
     .select('section')
     .count({ count: '*' })
     .groupBy('section')) as { section: string | null; count: string | number }[];
@@ -64,7 +63,7 @@ async function templatesOf(knex: Knex, crawlId: string, name: string, pages: num
   // build a million-entry list per check on a large crawl.
   const rows = (await knex('crawl_issues')
     .where({ crawl_id: crawlId, name })
-    .whereExists(htmlPagesOf(knex, crawlId).whereNull('redirect_url').whereRaw('crawl_pages.url_hash = crawl_issues.url_hash').select(knex.raw('1')))
+    .whereExists(htmlPagesOf(knex, crawlId).whereRaw('crawl_pages.url_hash = crawl_issues.url_hash').select(knex.raw('1')))
     .select('section', 'details')
     .countDistinct({ pages: 'url_hash' })
     .groupBy('section', 'details')

@@ -248,6 +248,35 @@ describe('page-level checks', () => {
     for (const data of COMPLETE_STRUCTURED_DATA) quiet(html({ head: `<script type="application/ld+json">${JSON.stringify(data)}</script>` }));
   });
 
+  it('does not judge a page canonicalised elsewhere or noindex on what only shows in results: words, h1, description', () => {
+    // A "moved, click here" page (JavaScript sends on) and a printable copy, canonical to their target.
+    const moved = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Redirecting to the new page</title><link rel="canonical" href="https://shop.example/new"><script>location.replace('/new')</script></head><body><p>Click <a href="/new">the new page</a> if you are not redirected.</p></body></html>`;
+    const judged = ['thin_content', 'h1_missing', 'description_missing', 'description_too_short', 'description_too_long'];
+    expect(names(moved).filter((n) => judged.includes(n))).toEqual([]);
+    const noindex = moved.replace('<link rel="canonical" href="https://shop.example/new">', '<meta name="robots" content="noindex">');
+    expect(names(noindex).filter((n) => judged.includes(n))).toEqual([]);
+    // The same page canonical to itself (or with none) asks to be indexed: judged.
+    const self = moved.replace('https://shop.example/new', URL_);
+    expect(names(self).filter((n) => judged.includes(n)).sort()).toEqual(['description_missing', 'h1_missing', 'thin_content']);
+    const short = self.replace('</title>', '</title><meta name="description" content="Moved.">');
+    expect(names(short)).toContain('description_too_short');
+    expect(names(short.replace(`href="${URL_}"`, 'href="https://shop.example/new"'))).not.toContain('description_too_short');
+  });
+
+  it('refuses an hreflang whose language is a country code (jp, cn, gr, dk), and accepts every ISO 639-1 language, withdrawn ones too', () => {
+    const alternates = (code: string) => html({ head: `<link rel="alternate" hreflang="${code}" href="${URL_}"><link rel="alternate" hreflang="x-default" href="${URL_}">` });
+    for (const code of ['jp', 'JP', 'cn', 'gr', 'dk', 'jp-JP', 'cn-Hans', 'xx']) expect(names(alternates(code)), code).toContain('hreflang_invalid_code');
+    for (const code of ['ja', 'ja-JP', 'zh-cn', 'zh-Hans', 'el', 'da', 'iw', 'nb', 'fil', 'yue-HK', 'es-419']) expect(names(alternates(code)), code).not.toContain('hreflang_invalid_code');
+    // Every two-letter language CLDR names is accepted, and only those.
+    const named = new Intl.DisplayNames('en', { type: 'language', fallback: 'none' });
+    for (let a = 97; a < 123; a++) {
+      for (let b = 97; b < 123; b++) {
+        const code = String.fromCharCode(a, b);
+        expect(names(alternates(code)).includes('hreflang_invalid_code'), code).toBe(named.of(code) === undefined);
+      }
+    }
+  });
+
   it('details the new findings with the shared templates', () => {
     const details = (source: string, over: Partial<PageInput> = {}) => Object.fromEntries(audit(source, over).findings.map((f) => [f.name, f.details]));
     // No language declared: both languages' lists.

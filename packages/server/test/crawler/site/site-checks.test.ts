@@ -441,6 +441,23 @@ describe('language versions (hreflang_missing, lang_mismatch)', () => {
     for (const m of mismatches) expect(m).toMatch(/ lang="en" but \d+% of the text's letters are Japanese kana$/);
   });
 
+  it('keeps a version only URLs name when URLs name others, though a page of another declares its language', async () => {
+    // The English pages declare it; /fr/… say nothing; /ja/ and /ja/a say nothing and /ja/b got its
+    // lang="ja" (as ch01.ja.html of a Debian Reference being fixed): the URLs still name fr and ja,
+    // two languages, so the French version counts (it vanished from the report, as built first).
+    const base = routes({ lang: (p) => (p === '/' || p === '/a' ? 'en' : null) });
+    const all = ['/', '/a', '/fr/', '/fr/a', '/ja/', '/ja/a', '/ja/b'].map((p) => `<a href="${p}">${p}</a>`).join(' ');
+    const s = await start({
+      routes: {
+        ...base,
+        '/': pageRoute('/', { path: '/', lang: 'en', body: all }),
+        '/ja/b': pageRoute('/ja/b', { path: '/ja/b', lang: 'ja', text: JA, body: all }),
+      },
+    });
+    const r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_missing')).toEqual(['/ 3 language versions, no hreflang: ja (3 page(s), e.g. /ja/), en (2 page(s), e.g. /), fr (2 page(s), e.g. /fr/)']);
+  });
+
   it('says nothing when the pages carry hreflang, or when the sitemap does (xhtml:link), or on a one-language site', async () => {
     const withHtml = await start({ routes: routes({ hreflang: true, lang: (p) => (p.startsWith('/fr/') ? 'fr' : p.startsWith('/ja/') ? 'ja' : 'en') }) });
     let r = await crawl(`${withHtml.origin}/`);
@@ -490,6 +507,20 @@ describe('language versions (hreflang_missing, lang_mismatch)', () => {
     r = await crawl(`${oneWay.origin}/`);
     expect(found(r, 'hreflang_missing')).toEqual([]);
     expect(found(r, 'hreflang_no_return').length).toBe(4);
+  });
+
+  it('reads an hreflang to a meta-refresh stub as a target that redirects, not as a missing return link', async () => {
+    // The English pages name /ja.html and /ja-a.html, stubs a move left behind that send to /ja/ and /ja/a.
+    const base = routes({ hreflang: true, lang: (p) => langOf(p) });
+    const stub = (to: string): Route => ({ html: () => `<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0;URL=${to}"><title>Redirection</title></head><body></body></html>` });
+    const renamed = (path: string): Route => {
+      const route = base[path];
+      return { ...route, html: (origin) => route.html!(origin).replace('hreflang="ja" href="/ja/a"', 'hreflang="ja" href="/ja-a.html"').replace('hreflang="ja" href="/ja/"', 'hreflang="ja" href="/ja.html"') };
+    };
+    const s = await start({ routes: { ...base, '/': renamed('/'), '/a': renamed('/a'), '/ja.html': stub('/ja/'), '/ja-a.html': stub('/ja/a') } });
+    const r = await crawl(`${s.origin}/`);
+    expect(found(r, 'hreflang_bad_target').sort()).toEqual(['/ hreflang ja → /ja.html redirects (meta refresh)', '/a hreflang ja → /ja-a.html redirects (meta refresh)']);
+    expect(found(r, 'hreflang_no_return').filter((f) => f.includes('.html'))).toEqual([]);
   });
 
   it('a lone folder that happens to be a language code is no language version', async () => {
