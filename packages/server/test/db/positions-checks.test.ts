@@ -289,7 +289,9 @@ describe('without a SERP provider', () => {
     expect((await check(bare, token, project, 'a')).status).toBe(202);
     await bare.server.jobs.idle();
     const data = await read(bare, token, project);
-    expect(data.status).toBe('pending');
+    // Nothing will measure them: the read says so, and does not promise a measurement.
+    expect(data.status).toBe('unconfigured');
+    expect(data.tracker).toMatchObject({ active: true, last_tracked_on: null });
     expect(data.keywords.every((k: any) => k.measured === false && k.position === null && k.search_volume === null)).toBe(true);
     expect(await bare.knex('keyword_checks').where({ project_id: project }).first('status', 'reason')).toEqual({ status: 'skipped', reason: 'serp_provider_unconfigured' });
     // A check that measured nothing is not charged, and does not stand for the day's check.
@@ -303,6 +305,9 @@ describe('without a SERP provider', () => {
       last_run_on: '2025-03-11',
       last_run_error: 'serp_provider_unconfigured',
     });
-    expect((await read(bare, token, project)).status).toBe('pending');
+    expect((await read(bare, token, project)).status).toBe('unconfigured');
+    // Paused keywords read as paused, provider or not.
+    await bare.call('POST', `/v1/projects/${project}/tracked-keywords/pause`, { token, body: { keywords: ['a', 'b'] } });
+    expect((await read(bare, token, project)).status).toBe('paused');
   });
 });

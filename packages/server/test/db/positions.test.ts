@@ -95,7 +95,8 @@ describe('track', () => {
     expect((await second.json()).data).toEqual({ project_id: project, tracked: ['route'], already_tracked: ['trail'] });
 
     const data = await read(token, project);
-    expect(data.status).toBe('pending');
+    // No SERP provider in this harness (positions-checks.test.ts has one): nothing will measure them.
+    expect(data.status).toBe('unconfigured');
     expect(data.tracker).toEqual({ location: 'France', country: 'FR', language: 'fr', device: 'desktop', active: true, last_tracked_on: null });
     expect(data.keywords.map((k: any) => k.keyword)).toEqual(['chaussures running', 'route', 'trail']);
     expect(data.keywords[0]).toEqual({

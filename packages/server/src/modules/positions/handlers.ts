@@ -65,6 +65,7 @@ export function positionHandlers(services: Services, providers: Providers): Posi
         plan: ctx.caller.plan,
         preset: query.period ?? POSITIONS_DEFAULT_PERIOD,
         now: ctx.now,
+        serpConfigured: providers.serp != null,
       });
       return { body: { data } };
     },

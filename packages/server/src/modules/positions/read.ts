@@ -11,7 +11,8 @@ import { LISTED, earliestWithin, latestOnOrBefore, onDays, poolUsed, type Tracke
 
 export async function readPositions(
   knex: Knex,
-  input: { projectId: string; teamId: string; plan: Plan; preset: PeriodPreset; now: Date },
+  /** `serpConfigured`: whether a SERP provider measures positions (`providers.serp`). */
+  input: { projectId: string; teamId: string; plan: Plan; preset: PeriodPreset; now: Date; serpConfigured: boolean },
 ): Promise<Positions> {
   const { projectId } = input;
   const period = positionsPeriod(input.preset, input.now);
@@ -42,7 +43,9 @@ export async function readPositions(
 
   return {
     project_id: projectId,
-    status: read.status,
+    // Keywords waiting for a measurement no provider will make: the read says what is missing
+    // (docs/decisions/positions.md, "Without a SERP provider"), not that one is coming.
+    status: read.status === 'pending' && !input.serpConfigured ? 'unconfigured' : read.status,
     tracker: tracker
       ? { location: tracker.location, country: tracker.country, language: tracker.language, device: tracker.device, active: read.activeKeywords > 0, last_tracked_on: read.lastTrackedOn }
       : null,
