@@ -103,4 +103,16 @@ describe('parsing a file', () => {
       expect([...agg.days]).toEqual([['2026-03-09\tgooglebot\tunverified\t2xx', 5000]]);
     }
   });
+
+  it('refuses a line of many chunks, two-byte characters cut at their edges, and reads the line after it whole', async () => {
+    // 600 KB of "é" (chunks of 64 KiB are skipped undecoded once the line is too long), then a line.
+    const text = ['é'.repeat(300_000), lines[0], 'é'.repeat(100_001) + '\n' + lines[1]].join('\n');
+    writeFileSync(join(dir, 'b.log'), text);
+    writeFileSync(join(dir, 'b.log.gz'), gzipSync(text));
+    for (const name of ['b.log', 'b.log.gz']) {
+      const agg = (await parseLogFile(join(dir, name))).aggregate;
+      expect(agg).toMatchObject({ linesRead: 4, kept: 2, refused: 2, botHits: 2 });
+      expect(agg.refusals).toEqual([{ line: 1, reason: 'line_too_long' }, { line: 3, reason: 'line_too_long' }]);
+    }
+  });
 });

@@ -125,6 +125,10 @@ export async function parseLogFile(file: string, aggregator: LogAggregator = cre
 
   async function readLines(): Promise<void> {
     for await (const chunk of source as AsyncIterable<Buffer>) {
+      // Inside a line already too long, a chunk with no line end is skipped undecoded: a line of
+      // hundreds of megabytes (a gzip bomb of zeros, a binary upload) costs its inflation and a
+      // byte scan, not a text decoding. A character the skip cuts is in the refused line.
+      if (overlong && chunk.indexOf(10) === -1) continue;
       const text = rest + decoder.write(chunk);
       let start = 0;
       for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
