@@ -8,7 +8,7 @@ import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError, createClient, type SiteAuditClient } from '@siteaudit/client';
 import { dataUrl, png } from '../support/images.js';
-import { SCOPES, WEEKDAYS, type Scope } from '@siteaudit/schema';
+import { SCOPES, WEEKDAYS, type LogImport, type Scope } from '@siteaudit/schema';
 import { isSiteWideCheck, type PlanOverrides } from '@siteaudit/schema/rules';
 
 /**
@@ -67,6 +67,21 @@ export function behaviourSuite(setup: () => Target) {
       client = connect();
     });
     const newProject = () => client.projects.create({ url: target.siteUrl });
+    /** Yesterday on the target's clock, 08:00 UTC, as a Combined log line writes it. */
+    const yesterdayStamp = () => {
+      const day = new Date(target.now().getTime() - DAY_MS);
+      const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][day.getUTCMonth()];
+      return `${String(day.getUTCDate()).padStart(2, '0')}/${month}/${day.getUTCFullYear()}:08:00:00 +0000`;
+    };
+    /** The import once completed, or as it stands after 10 s of polls. */
+    const importCompleted = async (project: string, queued: LogImport): Promise<LogImport> => {
+      let done = queued;
+      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await client.logs.imports.get({ project, import: queued.id });
+      }
+      return done;
+    };
 
     it('tells who is calling', async () => {
       const me = await client.account.me();
@@ -652,8 +667,7 @@ export function behaviourSuite(setup: () => Target) {
       const campaign = (await client.campaigns.list({ project: project.id })).data[0];
       await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
       const day = new Date(target.now().getTime() - DAY_MS);
-      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const stamp = yesterdayStamp();
       const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
       const log = [
         `66.249.66.1 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "${googlebot}"`,
@@ -666,11 +680,7 @@ export function behaviourSuite(setup: () => Target) {
       ].join('\n');
       const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' }, { idempotencyKey: `log-${project.id}` });
       expect(queued).toMatchObject({ status: 'queued', size_bytes: log.length });
-      let done = queued;
-      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        done = await client.logs.imports.get({ project: project.id, import: queued.id });
-      }
+      const done = await importCompleted(project.id, queued);
       expect(done).toMatchObject({ status: 'completed', format: 'combined', lines: { read: 7, kept: 6, refused: 1 }, refusals: [{ line: 7, reason: 'unrecognised_format' }], human_hits: 1, bot_hits: 5 });
 
       // The claims from outside Google's ranges keep no path: not listed, and the unverified filter lists nothing.
@@ -697,9 +707,7 @@ export function behaviourSuite(setup: () => Target) {
 
     it('keeps the path of a shared link a preview fetched without its query string or a token in it; a crawler keeps its (extension)', async () => {
       const project = await newProject();
-      const day = new Date(target.now().getTime() - DAY_MS);
-      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const stamp = yesterdayStamp();
       const slack = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
       const log = [
         `54.209.1.1 - - [${stamp}] "GET /invite?token=4f2a9c&email=jane.doe%40example.com HTTP/1.1" 200 512 "-" "${slack}"`,
@@ -708,11 +716,7 @@ export function behaviourSuite(setup: () => Target) {
         `66.249.66.1 - - [${stamp}] "GET /search?q=shoes HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
       ].join('\n');
       const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
-      let done = queued;
-      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        done = await client.logs.imports.get({ project: project.id, import: queued.id });
-      }
+      const done = await importCompleted(project.id, queued);
       expect(done).toMatchObject({ status: 'completed', bot_hits: 4 });
       const urls = await client.logs.urls({ project: project.id, limit: 100 });
       expect(urls.data.map((u) => `${u.family} ${u.path} ${u.hits}`).sort()).toEqual(['googlebot /search?q=shoes 1', 'social_preview /invite 2', 'social_preview /reset/MQ/(token)/ 1']);
@@ -720,9 +724,7 @@ export function behaviourSuite(setup: () => Target) {
 
     it('keeps no e-mail address of a bot\'s target, and no query of a fetch a person set off (extension)', async () => {
       const project = await newProject();
-      const day = new Date(target.now().getTime() - DAY_MS);
-      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const stamp = yesterdayStamp();
       const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
       const chatgptUser = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
       const log = [
@@ -731,11 +733,7 @@ export function behaviourSuite(setup: () => Target) {
         `23.98.142.176 - - [${stamp}] "GET /reset?token=4f2a9c&email=gina%40example.com HTTP/1.1" 200 512 "-" "${chatgptUser}"`,
       ].join('\n');
       const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
-      let done = queued;
-      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        done = await client.logs.imports.get({ project: project.id, import: queued.id });
-      }
+      const done = await importCompleted(project.id, queued);
       expect(done).toMatchObject({ status: 'completed', bot_hits: 3 });
       const urls = await client.logs.urls({ project: project.id, limit: 100 });
       expect(urls.data.map((u) => `${u.family} ${u.path}`).sort()).toEqual(['ai_search /reset', 'googlebot /contact/(email)', 'googlebot /users/profile?email=(email)&tab=2']);
@@ -743,17 +741,11 @@ export function behaviourSuite(setup: () => Target) {
 
     it('refuses a line over 64 KiB unread, as line_too_long, whatever it holds (extension)', async () => {
       const project = await newProject();
-      const day = new Date(target.now().getTime() - DAY_MS);
-      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const stamp = yesterdayStamp();
       const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
       const log = [`66.249.66.1 - - [${stamp}] "GET / HTTP/1.1" 200 512 "-" "${googlebot}"`, `66.249.66.1 - - [${stamp}] "GET /${'a'.repeat(70_000)} HTTP/1.1" 414 0 "-" "${googlebot}"`].join('\r\n');
       const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
-      let done = queued;
-      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        done = await client.logs.imports.get({ project: project.id, import: queued.id });
-      }
+      const done = await importCompleted(project.id, queued);
       expect(done).toMatchObject({ status: 'completed', lines: { read: 2, kept: 1, refused: 1 }, refusals: [{ line: 2, reason: 'line_too_long' }], bot_hits: 1 });
       expect((await client.logs.urls({ project: project.id, limit: 100 })).data.map((u) => u.path)).toEqual(['/']);
     });
@@ -764,16 +756,10 @@ export function behaviourSuite(setup: () => Target) {
       const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
       const before = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'pdf' })).id, { intervalMs: 50 });
       expect(before.status).toBe('ready');
-      const day = new Date(target.now().getTime() - DAY_MS);
-      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-      const stamp = `${String(day.getUTCDate()).padStart(2, '0')}/${months[day.getUTCMonth()]}/${day.getUTCFullYear()}:08:00:00 +0000`;
+      const stamp = yesterdayStamp();
       const log = `66.249.66.1 - - [${stamp}] "GET /private-offer HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`;
       const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
-      let done = queued;
-      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        done = await client.logs.imports.get({ project: project.id, import: queued.id });
-      }
+      const done = await importCompleted(project.id, queued);
       expect(done.status).toBe('completed');
       // Made once the import completed (a report's time is its own clock's: wait past the second).
       await new Promise((r) => setTimeout(r, 1100));
@@ -793,11 +779,7 @@ export function behaviourSuite(setup: () => Target) {
       const text = gunzipSync(cut, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
       const whole = text.toString().split('\n').length - 1;
       const queued = await client.logs.imports.create({ project: project.id, file: new Uint8Array(cut), content_type: 'application/gzip' });
-      let done = queued;
-      for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        done = await client.logs.imports.get({ project: project.id, import: queued.id });
-      }
+      const done = await importCompleted(project.id, queued);
       expect(done).toMatchObject({ status: 'completed', lines: { read: whole + 1, kept: whole, refused: 1 }, refusals: [{ line: whole + 1, reason: 'truncated_line' }], truncation: { inflated_bytes: text.length, partial_line: true } });
     });
   });
