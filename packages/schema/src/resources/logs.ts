@@ -29,7 +29,8 @@ export type BotFamily = (typeof BOT_FAMILIES)[number];
 /**
  * `verified`: the address is in the operator's published ranges or its reverse DNS checks out;
  * `unverified`: a claim that failed both, counted per day only (no path: docs/decisions/logs.md,
- * Privacy); `not_applicable`: a family whose operator publishes nothing we check.
+ * Privacy); `not_applicable`: a family whose operator publishes nothing we check (or that only
+ * reverse DNS checks, where it is off or past its 500 addresses an import).
  */
 export const VERIFICATIONS = ['verified', 'unverified', 'not_applicable'] as const;
 export const LOG_IMPORT_STATUSES = ['queued', 'parsing', 'completed', 'failed'] as const;
@@ -77,7 +78,7 @@ export const LogUrlStat = z
   .object({
     path: z.string().describe("path and query string as the server resolved them: RFC 3986 normalised (escapes of unreserved characters decoded, other escapes in upper case, dot segments removed, what a URI may not hold raw percent-encoded), the server's log escapes (`\\x5C`) read as the bytes sent, `//` kept; every spelling of one target is one path"),
     family: z.enum(BOT_FAMILIES),
-    verification: z.enum(VERIFICATIONS).describe('`verified` or `not_applicable`: a Google or Bing claim that fails verification (`unverified`) is counted per day only (logs/days, insights), never per URL'),
+    verification: z.enum(VERIFICATIONS).describe('`verified` or `not_applicable`: a Google, Bing, Apple, Yandex or Baidu claim that fails verification (`unverified`) is counted per day only (logs/days, insights), never per URL'),
     hits: int64(z.int().min(1)),
     last_visit: DateTime,
     status_codes: z.record(z.string(), int64(z.int().min(1))).describe('hits by status code served'),
@@ -119,7 +120,7 @@ export const LogInsights = z
     crawl_id: Uuid.nullable().describe('the settled crawl joined; null when none'),
     hits: z.object({
       bots: int64(z.int().min(0)),
-      unverified_claims: int64(z.int().min(0).describe('requests whose user agent claims Google or Bing and whose claim failed verification: counted per day and family, their paths not kept')),
+      unverified_claims: int64(z.int().min(0).describe('requests whose user agent claims Google, Bing, Apple, Yandex or Baidu and whose claim failed verification: counted per day and family, their paths not kept')),
       humans: int64(z.int().min(0)),
     }),
     families: z

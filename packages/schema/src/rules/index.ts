@@ -98,6 +98,8 @@ export {
   type LogFormat,
   type LogRequest,
   OPERATOR_OF,
+  RANGE_OPERATORS,
+  VERIFIED_OPERATORS,
   clfOffset,
   localDate,
   localDay,

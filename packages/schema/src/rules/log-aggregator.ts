@@ -1,20 +1,20 @@
 /**
  * Folds access-log lines into what an import keeps (docs/decisions/logs.md): per URL × bot family
  * × verification, hits, last visit, status codes and bytes; per day × family × verification ×
- * status class, hits (humans and failed Google or Bing claims only there: by the product's own
+ * status class, hits (humans and failed crawler claims only there: by the product's own
  * check those are not the bot they claim, so their paths are kept no more than a person's).
  * Shared by the server's parse threads and the mock.
  *
  * The hot path (docs/benchmarks.md, bench/logs) reads a Combined Log Format line in place, by
  * indexes into the decoded chunk: no regular expression, no string per line except, for a bot,
- * its path and (Google and Bing claims) its address. Everything it does not recognise exactly
+ * its path and (claims checked) its address. Everything it does not recognise exactly
  * (Common and JSON lines, escapes, odd times, absolute targets) goes to `parseLogLine`, the
  * reference, so both paths give the same answer by construction. Aggregate keys are numbers or
  * nested maps while folding; the `family \t verification \t path` keys are built once at the end.
  */
 import { BOT_FAMILIES, type BotFamily } from '../resources/logs.js';
 import { normaliseLogPath, redactTokens } from './log-paths.js';
-import { addStatus, addUrlAggregate, botFamily, isRealDateTime, isUserTriggered, OPERATOR_OF, parseLogLine, type ClaimVerdict, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
+import { addStatus, addUrlAggregate, botFamily, isRealDateTime, isUserTriggered, OPERATOR_OF, RANGE_OPERATORS, parseLogLine, type ClaimVerdict, type LogAggregate, type UrlAggregate, type VerifiedOperator } from './logs.js';
 
 export const REFUSAL_SAMPLES = 10;
 
@@ -30,8 +30,9 @@ const weight = (path: string) => 1 + (path.length >> 7);
 /** Family indexes: the bot families, then `human`. */
 const FAMILY_NAMES: readonly string[] = [...BOT_FAMILIES, 'human'];
 const HUMAN = BOT_FAMILIES.length;
+/** `settled[UNCHECKED + f]`: family `f`'s claims past the lookups, of an operator without published ranges (`not_applicable`). */
+const UNCHECKED = HUMAN + 1;
 const FAMILY_INDEX = new Map<BotFamily, number>(BOT_FAMILIES.map((f, i) => [f, i]));
-const OPERATORS: readonly (VerifiedOperator | undefined)[] = BOT_FAMILIES.map((f) => OPERATOR_OF[f]);
 /**
  * A link preview fetches the link a person shared, often in a private conversation (an invitation,
  * a password reset, `?email=…`), and a user-triggered fetcher (an AI assistant's `ChatGPT-User`,
@@ -134,12 +135,18 @@ interface Pending {
 
 export interface LogAggregatorOptions {
   /**
-   * Called once for each address whose Google or Bing claim falls outside the published ranges
+   * Called once for each address whose checked claim (`operators`) falls outside the published ranges
    * and will be looked up (the first `maxClaims` such addresses): the caller answers with `decide`.
    */
   onClaim?: (ip: string, operator: VerifiedOperator) => void;
   /** Addresses past this many are unverified at once, never held waiting. Default: no limit. */
   maxClaims?: number;
+  /**
+   * The operators whose claims are checked (default `RANGE_OPERATORS`: those whose published
+   * ranges need no network). A family of another operator is `not_applicable`, as one whose
+   * operator publishes nothing: where reverse DNS does not run, an Applebot claim cannot be checked.
+   */
+  operators?: readonly VerifiedOperator[];
 }
 
 export interface LogAggregator {
@@ -185,17 +192,22 @@ export interface LogAggregator {
 }
 
 /**
- * Folds lines into an aggregate. `verify` tells, for a Google or Bing claim, whether the address
- * is in the operator's published ranges; a claim outside them is left `?<ip>` for reverse DNS.
+ * Folds lines into an aggregate. `verify` tells, for a checked claim (`operators`), whether the address
+ * is in the operator's published ranges (none for an operator that publishes none); a claim outside them is left `?<ip>` for reverse DNS.
  * Human requests are counted per day and status class only: no path, no address.
  */
 export function createLogAggregator(verify: (operator: VerifiedOperator, ip: string) => boolean, options: LogAggregatorOptions = {}): LogAggregator {
-  const { onClaim, maxClaims = Infinity } = options;
+  const { onClaim, maxClaims = Infinity, operators = RANGE_OPERATORS } = options;
+  /** Per family, the operator checking its claims, or undefined for a family taken on its word. */
+  const checkedBy: readonly (VerifiedOperator | undefined)[] = BOT_FAMILIES.map((f) => {
+    const operator = OPERATOR_OF[f];
+    return operator !== undefined && operators.includes(operator) ? operator : undefined;
+  });
   const agg = { format: null, linesRead: 0, kept: 0, refused: 0, refusals: [], humanHits: 0, botHits: 0, from: null, to: null } as unknown as LogAggregate;
   const families = new Map<string, number>();
-  /** Per bot family: settled URL statistics by path (verified or not applicable). A failed claim keeps none. */
+  /** Per bot family: settled URL statistics by path (verified or not applicable; `UNCHECKED`). A failed claim keeps none. */
   let settled: (Map<string, UrlAggregate> | undefined)[] = [];
-  /** Per Google or Bing family: claims outside the ranges, by address, with their paths (dropped if the claim fails) and day counts. */
+  /** Per checked family: claims outside the ranges, by address, with their paths (dropped if the claim fails) and day counts. */
   const pending: (Map<string, Pending> | undefined)[] = [];
   /** Addresses outside the ranges met so far (at most `maxClaims`): null while waiting, then their answer. */
   const claimed = new Map<string, ClaimVerdict | null>();
@@ -219,11 +231,13 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     set: (days: Map<string, number>) => (replaced.days = days),
   });
 
+  /** The verification of the settled statistics in `settled[slot]`. */
+  const verificationOf = (slot: number) => (slot >= UNCHECKED || checkedBy[slot] === undefined ? 'not_applicable' : 'verified');
+
   function* urlEntries(): Generator<[string, string, string, UrlAggregate]> {
     for (let f = 0; f < HUMAN; f++) {
       const name = FAMILY_NAMES[f];
-      const verification = OPERATORS[f] === undefined ? 'not_applicable' : 'verified';
-      for (const [path, value] of settled[f] ?? []) yield [name, verification, path, value];
+      for (const slot of [f, UNCHECKED + f]) for (const [path, value] of settled[slot] ?? []) yield [name, verificationOf(slot), path, value];
       for (const [ip, claims] of pending[f] ?? []) for (const [path, value] of claims.paths) yield [name, `?${ip}`, path, value];
     }
   }
@@ -315,11 +329,11 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
   }
 
   function* entriesOf(part: (Map<string, UrlAggregate> | undefined)[]): Generator<[string, string, string, UrlAggregate]> {
-    for (let f = 0; f < HUMAN; f++) {
-      const paths = part[f];
+    for (let slot = 0; slot < part.length; slot++) {
+      const paths = part[slot];
       if (!paths) continue;
-      const name = FAMILY_NAMES[f];
-      const verification = OPERATORS[f] === undefined ? 'not_applicable' : 'verified';
+      const name = FAMILY_NAMES[slot >= UNCHECKED ? slot - UNCHECKED : slot];
+      const verification = verificationOf(slot);
       // Each entry is let go once handed out, so memory shrinks as the caller stores them.
       for (const [path, value] of paths) {
         paths.delete(path);
@@ -334,7 +348,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     for (let f = 0; f < HUMAN; f++) {
       for (const ip of pending[f]?.keys() ?? []) {
         if (out.size === limit && !out.has(ip)) return [...out];
-        out.set(ip, OPERATORS[f]!);
+        out.set(ip, checkedBy[f]!);
       }
     }
     return [...out];
@@ -382,20 +396,28 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
       return;
     }
     agg.botHits++;
-    const operator = OPERATORS[family];
-    const key = day * DAY_KEY + family * 15 + (operator === undefined ? NOT_APPLICABLE : VERIFIED) * 5 + klass;
+    const operator = checkedBy[family];
+    let key = day * DAY_KEY + family * 15 + (operator === undefined ? NOT_APPLICABLE : VERIFIED) * 5 + klass;
+    /** Where the path is counted: the family's statistics, or those of its claims left unchecked. */
+    let slot = family;
     if (operator !== undefined) {
       const ip = text.slice(ipStart, ipEnd);
       if (!verify(operator, ip)) {
         const verdict = claimed.get(ip);
-        let answer = verdict === undefined || verdict === null ? verdict : passes(verdict, family);
+        let answer: boolean | null | undefined | 'unchecked' = verdict === undefined || verdict === null ? verdict : passes(verdict, family);
         if (answer === undefined) {
-          // Past the lookups there will be, a claim is unverified at once (nothing waits for it).
-          answer = claimed.size < maxClaims ? null : false;
+          // Past the lookups there will be, nothing waits for an answer. A claim outside an
+          // operator's published ranges is unverified at once; one of an operator that publishes
+          // none (Apple, Yandex, Baidu) was not checked: taken on its word, as with no reverse DNS.
+          answer = claimed.size < maxClaims ? null : RANGE_OPERATORS.includes(operator) ? false : 'unchecked';
           if (answer === null) {
             claimed.set(own(ip), null);
             onClaim?.(ip, operator);
           }
+        }
+        if (answer === 'unchecked') {
+          key += (NOT_APPLICABLE - VERIFIED) * 5;
+          slot = UNCHECKED + family;
         }
         if (answer === false) {
           // Not the bot it claims: counted per day only, as a person is (no path).
@@ -420,7 +442,7 @@ export function createLogAggregator(verify: (operator: VerifiedOperator, ip: str
     // Every spelling of one target counts as one path (RFC 3986 normalisation, log-paths.ts).
     const target = text.slice(pathStart, pathEnd);
     const path = queryless ? redactTokens(normaliseLogPath(withoutQuery(target))) : normaliseLogPath(target);
-    if (count((settled[family] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
+    if (count((settled[slot] ??= new Map()), path, time, status, bytes)) settledCount += weight(path);
   }
 
   /** The fast path: a Combined line without escapes, read in place; false leaves it to the reference. */

@@ -21,7 +21,7 @@ export interface UrlStat {
 }
 
 /**
- * What the imports count without a path: human requests, and Google or Bing claims that failed
+ * What the imports count without a path: human requests, and crawler claims that failed
  * verification per family (their day counts, `log_day_stats`; docs/decisions/logs.md, Privacy).
  */
 export interface LogTotals {

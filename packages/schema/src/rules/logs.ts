@@ -225,8 +225,16 @@ export function parseLogLine(line: string): ParsedLine {
   };
 }
 
-/** Families whose claims are checked against published ranges and reverse DNS. */
-export type VerifiedOperator = 'google' | 'bing';
+/**
+ * Operators whose crawlers' claims are checked. Google and Bing publish their address ranges (kept
+ * with the server, checked offline) and document reverse DNS; Apple, Yandex and Baidu document
+ * reverse DNS only (docs/decisions/logs.md, "Bots, verified"), so their claims are checked only
+ * where reverse DNS runs, and are `not_applicable` elsewhere (`RANGE_OPERATORS`).
+ */
+export type VerifiedOperator = 'google' | 'bing' | 'apple' | 'yandex' | 'baidu';
+export const VERIFIED_OPERATORS: readonly VerifiedOperator[] = ['google', 'bing', 'apple', 'yandex', 'baidu'];
+/** The operators whose published ranges verify a claim without any network question. */
+export const RANGE_OPERATORS: readonly VerifiedOperator[] = ['google', 'bing'];
 export const OPERATOR_OF: Partial<Record<BotFamily, VerifiedOperator>> = {
   googlebot: 'google',
   googlebot_smartphone: 'google',
@@ -235,6 +243,9 @@ export const OPERATOR_OF: Partial<Record<BotFamily, VerifiedOperator>> = {
   googlebot_news: 'google',
   google_other: 'google',
   bingbot: 'bing',
+  applebot: 'apple',
+  yandexbot: 'yandex',
+  baiduspider: 'baidu',
 };
 
 /**

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLogAggregator, mergeAggregates } from '../../src/rules/log-aggregator.js';
 import { normaliseLogPath } from '../../src/rules/log-paths.js';
-import { addUrlAggregate, botFamily, localDate, type LogAggregate, OPERATOR_OF, parseLogLine, pendingClaims, settleVerifications, statusClass, statusRecord, type UrlAggregate } from '../../src/rules/logs.js';
+import { addUrlAggregate, botFamily, localDate, type LogAggregate, OPERATOR_OF, parseLogLine, VERIFIED_OPERATORS, pendingClaims, settleVerifications, statusClass, statusRecord, type UrlAggregate } from '../../src/rules/logs.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
@@ -209,6 +209,44 @@ describe('aggregation', () => {
       'googlebot\tverified\t/e': 1,
     });
     expect(Object.fromEntries(aggregate.days)).toEqual({ '2026-03-09\tgooglebot\tverified\t2xx': 4, '2026-03-09\tgooglebot\tunverified\t2xx': 3 });
+  });
+
+  it('checks the claims of operators without published ranges only when asked to; past maxClaims they are taken on their word, not unverified', () => {
+    const APPLEBOT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)';
+    const line = (ip: string, path: string, ua: string) => `${ip} - - [09/Mar/2026:08:00:00 +0000] "GET ${path} HTTP/1.1" 200 10 "-" "${ua}"`;
+    const log = [
+      ['17.58.0.1', '/a', APPLEBOT],
+      ['17.58.0.2', '/b', APPLEBOT],
+      ['203.0.113.9', '/c', APPLEBOT],
+      ['10.0.0.5', '/d', GOOGLEBOT],
+    ];
+    // By default (the mock, a server without reverse DNS): Apple publishes nothing to check against.
+    const unchecked = createLogAggregator(() => false, { maxClaims: 1, onClaim: () => expect.unreachable() });
+    for (const [ip, path, ua] of log.slice(0, 3)) unchecked.add(line(ip, path, ua));
+    expect([...unchecked.aggregate.urls.keys()].sort()).toEqual(['applebot\tnot_applicable\t/a', 'applebot\tnot_applicable\t/b', 'applebot\tnot_applicable\t/c']);
+
+    const asked: string[] = [];
+    const checked = createLogAggregator(() => false, { maxClaims: 1, operators: VERIFIED_OPERATORS, onClaim: (ip, operator) => asked.push(`${operator} ${ip}`) });
+    for (const [ip, path, ua] of log) checked.add(line(ip, path, ua));
+    expect(asked).toEqual(['apple 17.58.0.1']);
+    checked.decide('17.58.0.1', true);
+    expect(Object.fromEntries([...checked.aggregate.urls].map(([k, v]) => [k, v.hits]))).toEqual({
+      'applebot\tverified\t/a': 1,
+      // Past the lookups: not checked, so taken on the user agent's word, as with no reverse DNS.
+      'applebot\tnot_applicable\t/b': 1,
+      'applebot\tnot_applicable\t/c': 1,
+    });
+    // A Google claim past the lookups is outside the published ranges: unverified, no path.
+    expect(Object.fromEntries(checked.aggregate.days)).toEqual({
+      '2026-03-09\tapplebot\tverified\t2xx': 1,
+      '2026-03-09\tapplebot\tnot_applicable\t2xx': 2,
+      '2026-03-09\tgooglebot\tunverified\t2xx': 1,
+    });
+    expect([...checked.spill()].map(([family, verification, path]) => `${family} ${verification} ${path}`).sort()).toEqual([
+      'applebot not_applicable /b',
+      'applebot not_applicable /c',
+      'applebot verified /a',
+    ]);
   });
 
   it('weighs what it holds by path length, so a log of long paths spills as often as its memory needs', () => {

@@ -89,9 +89,13 @@ function containsV6(set: RangeSet, ip: string): boolean {
   return set.v6.some(([range, bits]) => (parsed as ipaddr.IPv6).match(range, bits));
 }
 
+/** Apple, Yandex and Baidu publish no ranges: their claims go to reverse DNS. */
 const SETS: Record<VerifiedOperator, RangeSet> = {
   google: rangeSet([googlebot, specialCrawlers]),
   bing: rangeSet([bingbot]),
+  apple: rangeSet([]),
+  yandex: rangeSet([]),
+  baidu: rangeSet([]),
 };
 
 /** IPv6 answers remembered per checker (IPv4 needs no cache: the search is cheaper than a lookup). */
@@ -99,7 +103,7 @@ const V6_CACHE_MAX = 100_000;
 
 /** Whether the address is in the operator's published ranges. */
 export function publishedRangeCheck(): (operator: VerifiedOperator, ip: string) => boolean {
-  const cache = { google: new Map<string, boolean>(), bing: new Map<string, boolean>() };
+  const cache = Object.fromEntries(Object.keys(SETS).map((operator) => [operator, new Map<string, boolean>()])) as Record<VerifiedOperator, Map<string, boolean>>;
   return (operator, ip) => {
     const v4 = ipv4Number(ip);
     if (v4 >= 0) return containsV4(SETS[operator], v4);

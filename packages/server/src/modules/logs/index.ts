@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogDayStat, LogFinding, LogUrlStat } from '@siteaudit/schema';
-import { createLogJoin, INFLATION_FAILED, INFLATION_LIMIT, limitUpgrade, refusalDetails, withinLimit } from '@siteaudit/schema/rules';
+import { createLogJoin, INFLATION_FAILED, INFLATION_LIMIT, limitUpgrade, refusalDetails, RANGE_OPERATORS, VERIFIED_OPERATORS, withinLimit } from '@siteaudit/schema/rules';
 import { assertIncluded, type Upload } from '@siteaudit/schema/pipeline';
 import type { Handlers, ReceivedUpload } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
@@ -162,7 +162,10 @@ export function logsModule(services: Services, needs: LogsNeeds, options: LogsOp
     }
     log.warn('the WAL could not be truncated after a deletion: read connections kept it busy; the next checkpoint will');
   }
-  const lookup = reverseDnsLookup(options.resolver === undefined ? systemResolver : options.resolver);
+  const resolver = options.resolver === undefined ? systemResolver : options.resolver;
+  const lookup = reverseDnsLookup(resolver);
+  // Without reverse DNS, a claim of an operator that publishes no ranges cannot be checked: taken on its word.
+  const operators = resolver ? VERIFIED_OPERATORS : RANGE_OPERATORS;
 
   async function findImport(teamId: string, projectId: string, id: string): Promise<LogImportRow> {
     const row = await knex('log_imports').where({ id, team_id: teamId, project_id: projectId }).first();
@@ -190,7 +193,7 @@ export function logsModule(services: Services, needs: LogsNeeds, options: LogsOp
       const started = performance.now();
       // A retried parse starts from nothing: statistics are added up as they come (store.ts).
       await clearImportRows(knex, row.id);
-      const run = startParse({ file, importId: row.id, projectId: row.project_id, spillAt: options.spillAt }, options.threads ?? true, lookup);
+      const run = startParse({ file, importId: row.id, projectId: row.project_id, spillAt: options.spillAt, operators }, options.threads ?? true, lookup);
       parses.track(row.id, () => run.close());
       const endWrites = await beginImportWrites(knex);
       try {

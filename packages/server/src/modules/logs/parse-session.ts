@@ -7,7 +7,7 @@
  *   part being stored and the part being counted, whatever the file's size.
  * - The parse waits while the previous part is still being stored: it never runs ahead of the
  *   store by more than one part, and the job asks for one batch at a time.
- * - Google and Bing claims outside the published ranges are looked up while the parse goes on
+ * - Crawler claims outside the published ranges (Apple's, Yandex's and Baidu's: all) are looked up while the parse goes on
  *   (`lookup`, on the API thread, at most MAX_REVERSE_LOOKUPS addresses); an answer settles that
  *   address's claims, so claims do not wait in memory for the end of the file.
  */
@@ -31,6 +31,8 @@ export interface ParseRequest {
   projectId: string;
   /** URL statistics held before a spill (default SPILL_AT; tests set it small). */
   spillAt?: number;
+  /** The operators whose claims are checked (the aggregator's `operators`): with reverse DNS off, only those with published ranges. */
+  operators?: readonly VerifiedOperator[];
 }
 
 /** What the job receives: a batch of rows to write, or, after the last one, the import's summary. */
@@ -44,6 +46,7 @@ export function createParseSession(request: ParseRequest, lookup: Lookup) {
   const lookups = new Set<Promise<void>>();
   const aggregator = createLogAggregator(publishedRangeCheck(), {
     maxClaims: MAX_REVERSE_LOOKUPS,
+    operators: request.operators,
     onClaim(ip, operator) {
       const answer: Promise<void> = lookup(ip, operator)
         .catch(() => false)

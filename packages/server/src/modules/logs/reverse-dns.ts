@@ -1,12 +1,12 @@
 /**
- * Reverse-DNS verification of a crawler claim, as Google and Bing document it: the address's PTR
+ * Reverse-DNS verification of a crawler claim, as Google, Bing, Apple, Yandex and Baidu document it: the address's PTR
  * name must end in a domain the claimed family's operator gives it (FAMILY_DOMAINS), and that name must resolve back to the address. Behind
  * an adapter so tests use a stand-in; the default uses the system resolver.
  */
 import { promises as dns } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { BotFamily } from '@siteaudit/schema';
-import { OPERATOR_OF, type ClaimVerdict, type VerifiedOperator } from '@siteaudit/schema/rules';
+import { OPERATOR_OF, VERIFIED_OPERATORS, type ClaimVerdict, type VerifiedOperator } from '@siteaudit/schema/rules';
 
 export interface DnsResolver {
   /** PTR names of an address (dns.reverse). */
@@ -40,10 +40,16 @@ export const FAMILY_DOMAINS: Partial<Record<BotFamily, readonly string[]>> = {
   googlebot_news: ['googlebot.com', 'google.com'],
   google_other: ['googlebot.com', 'google.com', 'gae.googleusercontent.com'],
   bingbot: ['search.msn.com'],
+  // support.apple.com/119829 ("About Applebot"): hosts in applebot.apple.com.
+  applebot: ['applebot.apple.com'],
+  // yandex.com/support/webmaster/robot-workings/check-yandex-robots.html: yandex.ru, .net or .com.
+  yandexbot: ['yandex.ru', 'yandex.net', 'yandex.com'],
+  // Baidu's webmaster help on Baiduspider: hosts in baidu.com or baidu.jp.
+  baiduspider: ['baidu.com', 'baidu.jp'],
 };
 
 /** The families an operator's claims belong to. */
-const FAMILIES_OF: Record<VerifiedOperator, BotFamily[]> = { google: [], bing: [] };
+const FAMILIES_OF = Object.fromEntries(VERIFIED_OPERATORS.map((operator) => [operator, [] as BotFamily[]])) as Record<VerifiedOperator, BotFamily[]>;
 for (const [family, operator] of Object.entries(OPERATOR_OF)) FAMILIES_OF[operator].push(family as BotFamily);
 
 const under = (name: string, domain: string) => name === domain || name.endsWith(`.${domain}`);
