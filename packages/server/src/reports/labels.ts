@@ -43,6 +43,7 @@ const CRAWL_STATUSES: Table = {
 const PAGESPEED_STATUSES: Table = {
   not_requested: { en: 'Not requested', fr: 'Non demandé' },
   unconfigured: { en: 'Not configured', fr: 'Non configuré' },
+  not_run: { en: 'Not run', fr: 'Non exécuté' },
   pending: { en: 'Pending', fr: 'En attente' },
   measured: { en: 'Measured', fr: 'Mesuré' },
   failed: { en: 'Failed', fr: 'Échec' },
@@ -53,6 +54,8 @@ const PAGESPEED_SKIPS: Table = {
   not_requested: { en: 'Not requested for this audit.', fr: 'Non demandé pour cet audit.' },
   no_provider: { en: 'No measurement service was available.', fr: 'Aucun service de mesure n’était disponible.' },
   no_page_to_measure: { en: 'No page could be measured.', fr: 'Aucune page ne pouvait être mesurée.' },
+  crawl_failed: { en: 'The crawl failed before it could be measured.', fr: 'Le crawl a échoué avant de pouvoir être mesuré.' },
+  crawl_stopped: { en: 'The crawl was stopped before it could be measured.', fr: 'Le crawl a été arrêté avant de pouvoir être mesuré.' },
 };
 
 const PROVIDERS: Table = {

@@ -1,6 +1,6 @@
 /** Reads a crawl for the renderers, streaming pages and issues in keyset chunks. */
 import type { Knex } from 'knex';
-import type { IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
+import type { IssueOccurrence } from '@siteaudit/schema';
 import type { ExportSource, HealthPoint, ReportBranding, ReportPage, ReportPillar } from '../../reports/index.js';
 import { json } from '../../store/database.js';
 import {
@@ -8,6 +8,7 @@ import {
   changesSummary,
   crawlById,
   crawlIssues,
+  crawlPageSpeed,
   crawlPages,
   type CrawlRow,
   earlierComparableScores,
@@ -99,7 +100,6 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
   const summary = await issueSummary(knex, crawl);
   const pillars = await scorecardPillars(knex, crawl.project_id, crawl, options.searchConsoleInPlan ?? true, options.now);
   const scorecard: ReportPillar[] = pillars.map((p) => ({ ...p, categories: [...(PILLAR_CATEGORIES[p.key] ?? [])] }));
-  const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
   return {
     project: { name: project.name, url: project.url, domain: project.domain },
     crawl: {
@@ -115,7 +115,7 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     summary,
     // The fix list as GET /v1/crawls/{crawl}/recommendations orders it, so the report agrees.
     fixes: (await recommendations(knex, crawl.id, language)).map((r) => ({ name: r.name, pages: r.pages, score_points: r.score_points, pillar: r.pillar })),
-    pagespeed: stored ? { crawl_id: crawl.id, ...stored } : null,
+    pagespeed: { crawl_id: crawl.id, ...crawlPageSpeed(crawl) },
     scorecard,
     history: await healthHistory(knex, crawl),
     changes: await changesSource(knex, crawl),
