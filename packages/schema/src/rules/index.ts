@@ -136,6 +136,7 @@ export {
   SEARCH_CONSOLE_DEFAULT_PERIOD,
   searchConsolePeriod,
 } from './periods.js';
+export { searchConsoleSync } from './search-console.js';
 export {
   type ApiAccess,
   DEFAULT_PLANS,
