@@ -123,6 +123,7 @@ const BLOCKED_REASONS: Table = {
   search_console_not_in_plan: { en: 'Search Console is not included in the plan.', fr: 'Search Console n’est pas inclus dans l’offre.' },
   search_console_not_linked: { en: 'No Search Console property is linked.', fr: 'Aucune propriété Search Console n’est liée.' },
   search_console_no_data: { en: 'Search Console has not been synchronised yet.', fr: 'Search Console n’a pas encore été synchronisé.' },
+  search_console_sync_unavailable: { en: 'This server does not synchronise Search Console.', fr: 'Ce serveur ne synchronise pas Search Console.' },
   search_console_no_impressions: { en: 'Search Console reports no impression.', fr: 'Search Console ne rapporte aucune impression.' },
   log_exploration_unavailable: { en: 'Log exploration is not available.', fr: 'L’exploration des logs n’est pas disponible.' },
   no_logs: { en: 'No access log has been imported.', fr: 'Aucun log d’accès n’a été importé.' },

@@ -244,6 +244,9 @@ describe('a server whose Search Console provider is off', () => {
     await off.server.admin.linkSearchConsole({ projectId: project, property: 'sc-domain:shop.test', credentials: key });
     await off.server.jobs.idle();
     expect(await readOff()).toMatchObject({ status: 'pending', property: 'sc-domain:shop.test', synced_at: null, indexation: null, sync: { available: false, reason: 'no_provider' } });
+    // The scorecard does not promise a sync either.
+    const pillars = (await (await off.call('GET', `/v1/projects/${project}/scorecard`)).json()).data.pillars;
+    expect(pillars.find((p: { key: string }) => p.key === 'acquisition')).toMatchObject({ score: null, blocked_reason: 'search_console_sync_unavailable' });
     // The next day's run changes nothing either.
     now = new Date('2025-03-11T00:00:01Z');
     await off.server.jobs.idle();

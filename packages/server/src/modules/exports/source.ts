@@ -81,6 +81,8 @@ async function changesSource(knex: Knex, crawl: CrawlRow): Promise<ExportSource[
 export interface ExportSourceOptions {
   /** Whether the team's plan includes Search Console (the acquisition pillar). */
   searchConsoleInPlan?: boolean;
+  /** Whether this server synchronises Search Console (the acquisition pillar's reason); default true. */
+  searchConsoleSynchronises?: boolean;
   /** The time the scorecard is read at (the logs pillar looks back from it); default now. */
   now?: Date;
   /** The export's cover branding as stored (JSON of the request's `branding`), or null. */
@@ -98,7 +100,7 @@ function reportBranding(stored: string | null | undefined): ReportBranding | und
 export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' | 'en', options: ExportSourceOptions = {}): Promise<ExportSource> {
   const project = (await projectIdentity(knex, crawl.project_id))!;
   const summary = await issueSummary(knex, crawl);
-  const pillars = await scorecardPillars(knex, crawl.project_id, crawl, options.searchConsoleInPlan ?? true, options.now);
+  const pillars = await scorecardPillars(knex, crawl.project_id, crawl, { inPlan: options.searchConsoleInPlan ?? true, synchronises: options.searchConsoleSynchronises ?? true }, options.now);
   const scorecard: ReportPillar[] = pillars.map((p) => ({ ...p, categories: [...(PILLAR_CATEGORIES[p.key] ?? [])] }));
   return {
     project: { name: project.name, url: project.url, domain: project.domain },
