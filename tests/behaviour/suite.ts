@@ -617,8 +617,9 @@ export function behaviourSuite(setup: () => Target) {
       const logs = scorecard.pillars.find((p) => p.key === 'logs')!;
       // Measurable once a log is imported (extension): none yet, so null, never 0.
       expect(logs).toMatchObject({ available: true, score: null, blocked_reason: 'no_logs' });
-      // No Search Console property linked (the read says unconfigured): the pillar says so.
-      expect((await client.searchConsole.get({ project: project.id })).status).toBe('unconfigured');
+      // No Search Console property linked (the read says unconfigured): the pillar says so. Both
+      // targets synchronise a property once linked (the server with its default Google provider).
+      expect(await client.searchConsole.get({ project: project.id })).toMatchObject({ status: 'unconfigured', sync: { available: true, reason: null } });
       const acquisition = scorecard.pillars.find((p) => p.key === 'acquisition')!;
       expect(acquisition).toMatchObject({ score: null, blocked_reason: 'search_console_not_linked' });
     });

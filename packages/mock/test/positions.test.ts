@@ -112,6 +112,8 @@ describe('search console', () => {
       status: 'unconfigured',
       property: null,
       synced_at: null,
+      // The mock stands for a server with a Search Console provider.
+      sync: { available: true, reason: null },
       performance: { period: { preset: '28d', from: '2025-12-18', to: '2026-01-14' }, totals: null, daily: [] },
       indexation: null,
     });

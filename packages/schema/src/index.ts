@@ -137,7 +137,7 @@ export {
 } from './resources/positions.js';
 export { CreateProjectBody, ListProjectsQuery, Project, ProjectParams, SiteUrl, UpdateProjectBody } from './resources/projects.js';
 export { PILLAR_KEYS, PILLAR_STATUSES, SCORE_METHODS, ScoreCheck, ScoreComputation, Scorecard, ScorecardAxis, ScorecardPillar } from './resources/scorecard.js';
-export { SEARCH_CONSOLE_STATUSES, SearchConsole } from './resources/search-console.js';
+export { SEARCH_CONSOLE_STATUSES, SEARCH_CONSOLE_SYNC_UNAVAILABLE_REASONS, SearchConsole } from './resources/search-console.js';
 export {
   CreateWebhookBody,
   DELIVERY_ERROR_REASONS,

@@ -227,6 +227,7 @@ const searchConsole = {
   status: 'ready',
   property: 'sc-domain:example.com',
   synced_at: AT,
+  sync: { available: true, reason: null },
   performance: {
     period: { preset: '28d', from: '2025-02-14', to: '2025-03-13' },
     totals: metrics,
@@ -361,6 +362,7 @@ describe('every resource of the spec parses', () => {
     expectParses(CrawledPage, { ...page, status_code: null, error_type: 'timeout', content_type: null, title: null, word_count: null, size_bytes: null, response_time_ms: null });
     expectParses(Positions, { ...positions, status: 'unconfigured', tracker: null, keywords: [], summary: { ...positions.summary, average_position: null } });
     expectParses(SearchConsole, { ...searchConsole, status: 'unconfigured', property: null, synced_at: null, indexation: null, performance: { ...searchConsole.performance, totals: null, daily: [] } });
+    expectParses(SearchConsole, { ...searchConsole, status: 'pending', synced_at: null, indexation: null, sync: { available: false, reason: 'no_provider' } });
     expectParses(Export, { ...exportReady, status: 'queued', size_bytes: null, download_url: null, finished_at: null, expires_at: null });
     expectParses(Campaign, { ...campaign, schedule: { frequency: 'manual', day: null, time: null, paused: false, next_run_at: null } });
   });

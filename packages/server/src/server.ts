@@ -224,21 +224,24 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   const crawls = crawlsModule(services, { pagespeed: options.providers?.pagespeed ?? null, threads: options.crawlThreads, analysisThreads: options.crawlAnalysisThreads });
   // The uploads' folder is the store's own, the same after a restart (none for an in-memory database).
   const inMemory = db.dialect === 'sqlite' && (db.knex.client.config.connection as { filename?: string } | undefined)?.filename === ':memory:';
+  const searchConsole = searchConsoleModule(services, options.providers ?? {});
+  const { synchronises: searchConsoleSynchronises } = searchConsole.provides;
   const exports = exportsModule(services, {
     ...options.exports,
+    searchConsoleSynchronises,
     directory: options.exports?.directory ?? defaultExportDirectory(db.dialect === 'sqlite' && /memory/.test(String(options.database ?? ''))),
   });
   const logs = logsModule(services, { exports: exports.provides.eraser }, { ...options.logs, defaultDirectory: inMemory ? undefined : defaultLogDirectory(await storeId(db.knex)) });
   const modules = [
     accountModule(services, { rateLimiter, quotas }),
+    searchConsole,
     crawls,
     exports,
     logs,
     projectsModule(services, { stopper: crawls.provides.stopper, logs: logs.provides.eraser, exports: exports.provides.eraser }),
     campaignsModule(services, { stopper: crawls.provides.stopper, exports: exports.provides.eraser }),
-    scorecardModule(services),
+    scorecardModule(services, { searchConsoleSynchronises }),
     positionsModule(services, options.providers ?? {}),
-    searchConsoleModule(services, options.providers ?? {}),
     webhooksModule(services, webhooks),
   ] as const satisfies readonly ServerModule<object>[];
   checkModules(modules);

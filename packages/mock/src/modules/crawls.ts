@@ -24,7 +24,7 @@ import {
   type CheckName,
   normaliseUrl,
   pagespeedSkipReason,
-  unmeasuredPageSpeed,
+  settledPageSpeed,
   refusalDetails,
 } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
@@ -345,8 +345,9 @@ export const crawlOperations: Pick<BusinessMap, OperationsOf<'crawls'>> = {
 
   getCrawlPagespeed({ db, caller, params }) {
     const crawl = settledCrawl(db, params.crawl, caller);
-    // No provider in the mock: say so (null strategies, never 0), like a server without one.
-    const result: PageSpeedResult = { crawl_id: crawl.id, ...unmeasuredPageSpeed(crawl.pagespeed_requested) };
+    // No provider in the mock: say so (null strategies, never 0), like a server without one; a
+    // crawl that ended first says so, as the server's does.
+    const result: PageSpeedResult = { crawl_id: crawl.id, ...settledPageSpeed({ status: crawl.status, pagespeedRequested: crawl.pagespeed_requested }, null) };
     return data(result);
   },
 };

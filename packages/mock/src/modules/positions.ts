@@ -6,7 +6,7 @@
  * `advance()` (or through `seed.trackedKeywords()`). Search Console is always `unconfigured`.
  */
 import { type PeriodPreset, type Positions, type SearchConsole } from '@siteaudit/schema';
-import { canonicalKeyword, POSITIONS_DEFAULT_PERIOD, positionsPeriod, quotaOf, readListedKeywords, refusalDetails, SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod } from '@siteaudit/schema/rules';
+import { canonicalKeyword, POSITIONS_DEFAULT_PERIOD, positionsPeriod, quotaOf, readListedKeywords, refusalDetails, SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod, searchConsoleSync } from '@siteaudit/schema/rules';
 import { assertIncluded, assertWithinPlan } from '@siteaudit/schema/pipeline';
 import { data, fail, type BusinessMap, type Caller, type MockEnv } from '../context.js';
 import type { Job, KeywordRecord, MockDb, ProjectRecord } from '../db.js';
@@ -239,12 +239,14 @@ export const positionOperations: Pick<
   getSearchConsole({ env, db, caller, params, query, now }) {
     const project = ownedProject(db, params.project, caller);
     assertIncluded(env.plans, caller.plan, 'search_console', 'plan_limit.search_console');
-    // No property can be linked through the API, so the mock is always unconfigured.
+    // No property can be linked through the API, so the mock is always unconfigured; it stands
+    // for a server with a Search Console provider, so synchronisation is available.
     const result: SearchConsole = {
       project_id: project.id,
       status: 'unconfigured',
       property: null,
       synced_at: null,
+      sync: searchConsoleSync(true),
       performance: { period: searchConsolePeriod(query.period ?? SEARCH_CONSOLE_DEFAULT_PERIOD, now), totals: null, daily: [] },
       indexation: null,
     };

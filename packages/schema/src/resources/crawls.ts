@@ -166,14 +166,21 @@ const StrategyAverage = z
   .nullable()
   .describe('null when the strategy succeeded on no page, never 0');
 
-export const PAGESPEED_STATUSES = ['not_requested', 'unconfigured', 'pending', 'measured', 'failed'] as const;
+/**
+ * `not_requested`: the campaign has `pagespeed: false`; `unconfigured`: no provider could measure;
+ * `not_run`: the crawl failed or was stopped before the step (docs/decisions/pagespeed-result.md).
+ */
+export const PAGESPEED_STATUSES = ['not_requested', 'unconfigured', 'not_run', 'pending', 'measured', 'failed'] as const;
 
 export const PageSpeedResult = z
   .object({
     crawl_id: Uuid,
     status: z.enum(PAGESPEED_STATUSES),
     provider: z.string().nullable().describe('lighthouse, pagespeed_insights, or null when none ran'),
-    skip_reason: z.string().nullable(),
+    skip_reason: z
+      .string()
+      .nullable()
+      .describe('why nothing was measured: not_requested, no_provider, no_page_to_measure, crawl_failed, crawl_stopped'),
     mobile: StrategyAverage,
     desktop: StrategyAverage,
     combined: z.number().nullable().describe('mean of the measured strategies; the value the health score uses'),

@@ -47,7 +47,16 @@ export {
   type SignalReason,
 } from './crawl-changes.js';
 export { crawlProgressPercent, pagesPerSecond } from './crawl-progress.js';
-export { CRAWL_STEPS, type CrawlStep, pagespeedSkipReason, QUEUED_CRAWL, unmeasuredPageSpeed } from './crawls.js';
+export {
+  CRAWL_STEPS,
+  type CrawlStep,
+  type PageSpeedSkipReason,
+  pagespeedSkipReason,
+  QUEUED_CRAWL,
+  settledPageSpeed,
+  type UnfinishedCrawlStatus,
+  unmeasuredPageSpeed,
+} from './crawls.js';
 export { cursorBinding } from './cursors.js';
 export { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_CONTENT_TYPES, type ExportFileFormat, exportFilename, isExportableCrawl } from './exports.js';
 export { ACCESSIBILITY_PREFIX, axisFix, fixFor, whyFor } from './fix-advice.js';
@@ -129,6 +138,7 @@ export {
   SEARCH_CONSOLE_DEFAULT_PERIOD,
   searchConsolePeriod,
 } from './periods.js';
+export { searchConsoleSync } from './search-console.js';
 export {
   type ApiAccess,
   DEFAULT_PLANS,

@@ -43,6 +43,7 @@ const CRAWL_STATUSES: Table = {
 const PAGESPEED_STATUSES: Table = {
   not_requested: { en: 'Not requested', fr: 'Non demandé' },
   unconfigured: { en: 'Not configured', fr: 'Non configuré' },
+  not_run: { en: 'Not run', fr: 'Non exécuté' },
   pending: { en: 'Pending', fr: 'En attente' },
   measured: { en: 'Measured', fr: 'Mesuré' },
   failed: { en: 'Failed', fr: 'Échec' },
@@ -53,6 +54,8 @@ const PAGESPEED_SKIPS: Table = {
   not_requested: { en: 'Not requested for this audit.', fr: 'Non demandé pour cet audit.' },
   no_provider: { en: 'No measurement service was available.', fr: 'Aucun service de mesure n’était disponible.' },
   no_page_to_measure: { en: 'No page could be measured.', fr: 'Aucune page ne pouvait être mesurée.' },
+  crawl_failed: { en: 'The crawl failed before it could be measured.', fr: 'Le crawl a échoué avant de pouvoir être mesuré.' },
+  crawl_stopped: { en: 'The crawl was stopped before it could be measured.', fr: 'Le crawl a été arrêté avant de pouvoir être mesuré.' },
 };
 
 const PROVIDERS: Table = {
@@ -120,6 +123,7 @@ const BLOCKED_REASONS: Table = {
   search_console_not_in_plan: { en: 'Search Console is not included in the plan.', fr: 'Search Console n’est pas inclus dans l’offre.' },
   search_console_not_linked: { en: 'No Search Console property is linked.', fr: 'Aucune propriété Search Console n’est liée.' },
   search_console_no_data: { en: 'Search Console has not been synchronised yet.', fr: 'Search Console n’a pas encore été synchronisé.' },
+  search_console_sync_unavailable: { en: 'This server does not synchronise Search Console.', fr: 'Ce serveur ne synchronise pas Search Console.' },
   search_console_no_impressions: { en: 'Search Console reports no impression.', fr: 'Search Console ne rapporte aucune impression.' },
   log_exploration_unavailable: { en: 'Log exploration is not available.', fr: 'L’exploration des logs n’est pas disponible.' },
   no_logs: { en: 'No access log has been imported.', fr: 'Aucun log d’accès n’a été importé.' },

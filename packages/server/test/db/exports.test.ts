@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';
 import { pdfPages } from '../../../../tests/support/pdf-read.js';
+import { isSiteWideCheck } from '@siteaudit/schema/rules';
+import { exportStrings } from '../../src/reports/i18n.js';
+import { exportedFile } from './support/exports.js';
 
 let h: Harness;
 let site: Site;
@@ -96,6 +99,42 @@ describe('exports', () => {
     const old = rows.find((r) => JSON.stringify(r[1]).includes(`${site.url}/old`))!;
     expect(old[target]).toBe(`${site.url}/about`);
     expect(rows.filter((r) => r[target] !== undefined && r[target] !== null && r[target] !== '')).toHaveLength(1);
+  });
+
+  // The site has no XML sitemap: sitemap_missing, a site-wide check, is found on one URL (the
+  // home page) and concerns every page. The PDF says "whole site"; the workbook said 1.
+  it('writes "whole site" as the pages affected of a site-wide check, in the summary and scorecard sheets, in English and French', async () => {
+    const summary = (await (await h.call('GET', `/v1/crawls/${crawlId}/issues/summary`)).json()).data;
+    const names: string[] = summary.groups.map((g: { name: string }) => g.name);
+    const siteWide = names.filter(isSiteWideCheck);
+    expect(siteWide).toContain('sitemap_missing');
+    const pageChecks = names.filter((n) => !isSiteWideCheck(n));
+    expect(pageChecks.length).toBeGreaterThan(0);
+
+    for (const [language, sheets, wholeSite] of [
+      ['en', { summary: 'Summary', scorecard: 'Scorecard' }, 'whole site'],
+      ['fr', { summary: 'Synthèse', scorecard: 'Bilan par pilier' }, 'tout le site'],
+    ] as const) {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load((await exportedFile(h, crawlId, 'xlsx', language)) as never);
+      const t = exportStrings(language);
+      /** Pages affected by check name, read under the sheet's header row that names the column. */
+      const pagesAffectedIn = (name: string) => {
+        const rows = (workbook.getWorksheet(name)!.getSheetValues() as unknown[][]).filter(Boolean);
+        const header = rows.findIndex((r) => r.includes(t.pagesAffected) && r.includes(t.issue));
+        expect(header, `${language} ${name}`).toBeGreaterThanOrEqual(0);
+        const [issue, pages] = [rows[header].indexOf(t.issue), rows[header].indexOf(t.pagesAffected)];
+        return new Map(rows.slice(header + 1).filter((r) => typeof r[issue] === 'string').map((r) => [r[issue] as string, r[pages]]));
+      };
+      const inSummary = pagesAffectedIn(sheets.summary);
+      for (const name of siteWide) expect(inSummary.get(name), `${language} summary ${name}`).toBe(wholeSite);
+      // Other checks keep their count (blank for a check outside the fix list).
+      for (const name of pageChecks) expect(inSummary.get(name), `${language} summary ${name}`).not.toBe(wholeSite);
+      expect([...inSummary.values()].some((pages) => typeof pages === 'number' && pages > 1)).toBe(true);
+      const inScorecard = pagesAffectedIn(sheets.scorecard);
+      expect(inScorecard.get('sitemap_missing'), `${language} scorecard`).toBe(wholeSite);
+      for (const [name, pages] of inScorecard) if (!isSiteWideCheck(name)) expect(pages, `${language} scorecard ${name}`).not.toBe(wholeSite);
+    }
   });
 
   it('answers 410 once the export has expired and been removed', async () => {

@@ -5,6 +5,7 @@
  * `lighthouse_mobile_slow` raised on a page under 50, and the health score adjusted; every
  * measurement refused reads `failed`. Lighthouse on the local Chromium runs the same step for real.
  */
+import ExcelJS from 'exceljs';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthWithPageSpeed } from '../../src/modules/crawls/pagespeed-step.js';
@@ -15,6 +16,8 @@ import { BROWSER_TIMEOUT, CHROME, HAS_CHROMIUM, SKIP_NOTE } from '../../../../te
 import { onPostgres, startHarness, type Harness } from '../../../../tests/support/harness.js';
 import { allIssues, crawlToSettled, pathOf, projectWithCampaign } from './support/crawl-flow.js';
 import { startSite, type Site } from '../../../../tests/support/site.js';
+import { closedPort } from '../../../../tests/support/receiver.js';
+import { exportedFile } from './support/exports.js';
 
 const stand = pageSpeedStandIn({ apiKey: 'psi-key' });
 const msw = setupServer(...stand.handlers);
@@ -104,6 +107,43 @@ describe('PageSpeed step without a provider', () => {
     const crawl = await crawlToSettled(psi, campaign.id);
     expect(step(crawl)).toMatchObject({ state: 'skipped', skip_reason: 'not_requested' });
     expect(await pagespeedOf(psi, crawl.id)).toMatchObject({ status: 'not_requested', provider: null, mobile: null, desktop: null });
+  });
+});
+
+// A crawl that failed never reaches its PageSpeed step: `not_requested` would say the campaign
+// did not ask, `unconfigured` that no provider could measure; neither is true here.
+describe('PageSpeed of a crawl that failed', { timeout: 30_000 }, () => {
+  it('reads not_run with crawl_failed when the campaign asked, not_requested when it did not, in the API and the workbook', async () => {
+    const unreachable = `http://127.0.0.1:${await closedPort()}`;
+    const { campaign: asked } = await projectWithCampaign(psi, unreachable, { pagespeed: true, retries: 0 });
+    const failed = await crawlToSettled(psi, asked.id);
+    expect(failed.status).toBe('failed');
+    expect(await pagespeedOf(psi, failed.id)).toEqual({
+      crawl_id: failed.id,
+      status: 'not_run',
+      provider: null,
+      skip_reason: 'crawl_failed',
+      mobile: null,
+      desktop: null,
+      combined: null,
+      failed: false,
+      sample: [],
+      measured_at: null,
+    });
+    const { campaign: notAsked } = await projectWithCampaign(psi, unreachable, { pagespeed: false, retries: 0 });
+    const alsoFailed = await crawlToSettled(psi, notAsked.id);
+    expect(await pagespeedOf(psi, alsoFailed.id)).toMatchObject({ status: 'not_requested', skip_reason: 'not_requested' });
+
+    // The reports read the same result, in words.
+    const sheetText = async (language: 'en' | 'fr') => {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load((await exportedFile(psi, failed.id, 'xlsx', language)) as never);
+      return JSON.stringify(workbook.getWorksheet('PageSpeed')!.getSheetValues());
+    };
+    const en = await sheetText('en');
+    expect(en).toContain('Not run');
+    expect(en).toContain('The crawl failed before it could be measured.');
+    expect(await sheetText('fr')).toContain('Le crawl a échoué avant de pouvoir être mesuré.');
   });
 });
 

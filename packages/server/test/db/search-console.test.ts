@@ -60,6 +60,7 @@ describe('search console read', () => {
       status: 'unconfigured',
       property: null,
       synced_at: null,
+      sync: { available: true, reason: null },
       performance: { period: { preset: '28d', from: '2025-02-10', to: '2025-03-09' }, totals: null, daily: [] },
       indexation: null,
     });
@@ -207,6 +208,11 @@ describe('linked property', () => {
     expect(link.last_error).toContain('User does not have sufficient permission');
   });
 
+  it('says synchronisation is available on a server with the Search Console provider', async () => {
+    const project = await newProject();
+    expect((await (await read(project)).json()).data.sync).toEqual({ available: true, reason: null });
+  });
+
   it('the operator call validates its input', async () => {
     const project = await newProject();
     const link = (input: Partial<Parameters<Harness['server']['admin']['linkSearchConsole']>[0]>) =>
@@ -215,5 +221,35 @@ describe('linked property', () => {
     await expect(link({ property: 'https://www.shop.test' })).rejects.toThrow(/trailing|slash/);
     await expect(link({ credentials: { client_email: 'x@y' } })).rejects.toThrow(AdminError);
     await expect(link({ projectId: randomUUID() })).rejects.toThrow(/No project/);
+  });
+});
+
+// `providers.searchConsole: null`: the operator turned synchronisation off. A linked property is
+// `pending` as the spec says (linked, not synchronised), and `sync` says no synchronisation will
+// come, and why, rather than letting `pending` promise one (docs/decisions/search-console.md).
+describe('a server whose Search Console provider is off', () => {
+  let off: Harness;
+  beforeAll(async () => {
+    off = await startHarness({ clock: () => now, providers: { searchConsole: null } });
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
+
+  it('reads a linked property pending, with synchronisation unavailable for want of a provider, before and after its sync would have run', async () => {
+    const project = (await (await off.call('POST', '/v1/projects', { body: { url: 'https://www.shop.test/' } })).json()).data.id;
+    const readOff = async () => (await (await off.call('GET', `/v1/projects/${project}/search-console`)).json()).data;
+    expect(await readOff()).toMatchObject({ status: 'unconfigured', sync: { available: false, reason: 'no_provider' } });
+
+    await off.server.admin.linkSearchConsole({ projectId: project, property: 'sc-domain:shop.test', credentials: key });
+    await off.server.jobs.idle();
+    expect(await readOff()).toMatchObject({ status: 'pending', property: 'sc-domain:shop.test', synced_at: null, indexation: null, sync: { available: false, reason: 'no_provider' } });
+    // The scorecard does not promise a sync either.
+    const pillars = (await (await off.call('GET', `/v1/projects/${project}/scorecard`)).json()).data.pillars;
+    expect(pillars.find((p: { key: string }) => p.key === 'acquisition')).toMatchObject({ score: null, blocked_reason: 'search_console_sync_unavailable' });
+    // The next day's run changes nothing either.
+    now = new Date('2025-03-11T00:00:01Z');
+    await off.server.jobs.idle();
+    expect(await readOff()).toMatchObject({ status: 'pending', sync: { available: false, reason: 'no_provider' } });
   });
 });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type Crawl, type PageSpeedResult } from '@siteaudit/schema';
-import { CRAWL_STEPS, localiseCrawlError, pagesPerSecond, type CrawlStep } from '@siteaudit/schema/rules';
+import { CRAWL_STEPS, localiseCrawlError, pagesPerSecond, settledPageSpeed, type CrawlStep } from '@siteaudit/schema/rules';
 import type { Language } from '@siteaudit/schema';
 import type { Caller } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
@@ -96,6 +96,16 @@ export function toCrawl(row: CrawlRow, language: Language = 'en', now = Date.now
     finished_at: row.finished_at,
     created_at: row.created_at,
   };
+}
+
+/**
+ * The PageSpeed result of a settled crawl, as the API and the reports read it: the stored one, or
+ * why there is none (settledPageSpeed). The campaign's `pagespeed` is read from the settings the
+ * crawl ran with (`config`), not from the campaign as edited since.
+ */
+export function crawlPageSpeed(row: Pick<CrawlRow, 'status' | 'config' | 'pagespeed'>): StoredPageSpeed {
+  const config = json<{ pagespeed?: boolean | number }>(row.config, {});
+  return settledPageSpeed({ status: row.status, pagespeedRequested: bool(config.pagespeed ?? false) }, json<StoredPageSpeed | null>(row.pagespeed, null));
 }
 
 /** Errors first (the shared rule of `@siteaudit/schema`). */

@@ -1,15 +1,15 @@
 import type { Knex } from 'knex';
 import { type CrawledPage, type IssueOccurrence, type Language, type OperationsOf, type PageSpeedResult } from '@siteaudit/schema';
-import { refusalDetails, unmeasuredPageSpeed } from '@siteaudit/schema/rules';
+import { refusalDetails } from '@siteaudit/schema/rules';
 import type { Handlers } from '../../http/binder.js';
 import type { Caller } from '../../http/context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import { bool, json } from '../../store/database.js';
+import { bool } from '../../store/database.js';
 import { findCampaign } from '../campaigns/campaign-row.js';
 import { byCreation, newestFirst } from '../paging.js';
 import { assertUnlocked, findProject } from '../projects/project-row.js';
-import { findCrawl, toCrawl, type CrawlRow } from './crawl-row.js';
+import { crawlPageSpeed, findCrawl, toCrawl, type CrawlRow } from './crawl-row.js';
 import { launchCrawl } from './launch.js';
 import { pageResources } from './page-resources.js';
 import { issueDetailsIn } from '../../reports/issue-details.js';
@@ -166,11 +166,7 @@ export function crawlHandlers(services: Services): Pick<Handlers, OperationsOf<'
 
     async getCrawlPagespeed(ctx, { params }) {
       const crawl = await settledCrawl(reads, ctx.caller, params.crawl);
-      const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
-      const result: PageSpeedResult = {
-        crawl_id: crawl.id,
-        ...(stored ?? unmeasuredPageSpeed(false)),
-      };
+      const result: PageSpeedResult = { crawl_id: crawl.id, ...crawlPageSpeed(crawl) };
       return { body: { data: result } };
     },
   };

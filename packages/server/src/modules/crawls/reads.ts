@@ -6,7 +6,7 @@ export { type ChangeRow, changeRows, toChange } from './change-list.js';
 export { changesSummary } from './changes.js';
 export { pageErrors } from './change-page-errors.js';
 export { checkCounts, type CheckCount, crawlChecks } from './check-counts.js';
-export { crawlById, type CrawlRow, type StoredPageSpeed } from './crawl-row.js';
+export { crawlById, crawlPageSpeed, type CrawlRow, type StoredPageSpeed } from './crawl-row.js';
 export { crawlIssues, crawlPages } from './crawl-streams.js';
 export { recommendations } from './recommendations.js';
 export { issueSummary } from './summary.js';

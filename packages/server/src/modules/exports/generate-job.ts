@@ -16,7 +16,8 @@ import { exportSource } from './source.js';
 /** The `error` of a failed export: a code, then a human message (docs/decisions/exports.md). */
 const EXPORT_FAILED = 'export.generation_failed: The file could not be generated. Request the export again; if it fails again, the operator has the details.';
 
-export function generateJob(services: Services, store: BlobStore, retentionMs: number): ModuleJob {
+/** `searchConsoleSynchronises`: the server has a Search Console provider, as the scorecard read is told. */
+export function generateJob(services: Services, store: BlobStore, retentionMs: number, searchConsoleSynchronises: boolean): ModuleJob {
   const { knex } = services;
   const log = services.logger.child({ module: 'exports' });
   return defineJobHandler(EXPORT_GENERATE, {
@@ -37,6 +38,7 @@ export function generateJob(services: Services, store: BlobStore, retentionMs: n
       const plan = planKey ? services.plans()[planKey] : undefined;
       const source = await exportSource(knex, crawl, row.language, {
         searchConsoleInPlan: plan ? plan.limits.search_console !== 0 : true,
+        searchConsoleSynchronises,
         now: services.clock(),
         branding: row.branding ?? null,
       });

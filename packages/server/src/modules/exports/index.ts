@@ -30,15 +30,16 @@ export function defaultExportDirectory(inMemory: boolean): string {
   return inMemory ? mkdtempSync(join(tmpdir(), 'siteaudit-exports-')) : join(process.cwd(), '.siteaudit', 'exports');
 }
 
-export function exportsModule(services: Services, options: ExportsOptions & { directory: string }) {
+export function exportsModule(services: Services, options: ExportsOptions & { directory: string; searchConsoleSynchronises: boolean }) {
   const store = options.store ?? createDirectoryBlobStore(options.directory);
   const retentionMs = (options.retentionDays ?? DEFAULT_EXPORT_RETENTION_DAYS) * 86_400_000;
   const expiry = exportExpiry(services, store);
   const eraser = exportEraser(services, store);
   return defineModule({
     name: 'exports',
+    needs: ['search-console'],
     handlers: exportHandlers(services, store, expiry),
-    jobs: [generateJob(services, store, retentionMs), exportSweepJob(services, expiry, eraser)],
+    jobs: [generateJob(services, store, retentionMs, options.searchConsoleSynchronises), exportSweepJob(services, expiry, eraser)],
     // A project's, a campaign's or a log import's deletion removes exports (their modules' `needs`).
     provides: { eraser },
     start: async () => {

@@ -1,6 +1,6 @@
 /** Reads a crawl for the renderers, streaming pages and issues in keyset chunks. */
 import type { Knex } from 'knex';
-import type { IssueOccurrence, PageSpeedResult } from '@siteaudit/schema';
+import type { IssueOccurrence } from '@siteaudit/schema';
 import type { ExportSource, HealthPoint, ReportBranding, ReportPage, ReportPillar } from '../../reports/index.js';
 import { json } from '../../store/database.js';
 import {
@@ -8,6 +8,7 @@ import {
   changesSummary,
   crawlById,
   crawlIssues,
+  crawlPageSpeed,
   crawlPages,
   type CrawlRow,
   earlierComparableScores,
@@ -80,6 +81,8 @@ async function changesSource(knex: Knex, crawl: CrawlRow): Promise<ExportSource[
 export interface ExportSourceOptions {
   /** Whether the team's plan includes Search Console (the acquisition pillar). */
   searchConsoleInPlan?: boolean;
+  /** Whether this server synchronises Search Console (the acquisition pillar's reason); default true. */
+  searchConsoleSynchronises?: boolean;
   /** The time the scorecard is read at (the logs pillar looks back from it); default now. */
   now?: Date;
   /** The export's cover branding as stored (JSON of the request's `branding`), or null. */
@@ -97,9 +100,8 @@ function reportBranding(stored: string | null | undefined): ReportBranding | und
 export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' | 'en', options: ExportSourceOptions = {}): Promise<ExportSource> {
   const project = (await projectIdentity(knex, crawl.project_id))!;
   const summary = await issueSummary(knex, crawl);
-  const pillars = await scorecardPillars(knex, crawl.project_id, crawl, options.searchConsoleInPlan ?? true, options.now);
+  const pillars = await scorecardPillars(knex, crawl.project_id, crawl, { inPlan: options.searchConsoleInPlan ?? true, synchronises: options.searchConsoleSynchronises ?? true }, options.now);
   const scorecard: ReportPillar[] = pillars.map((p) => ({ ...p, categories: [...(PILLAR_CATEGORIES[p.key] ?? [])] }));
-  const stored = json<Omit<PageSpeedResult, 'crawl_id'> | null>(crawl.pagespeed, null);
   return {
     project: { name: project.name, url: project.url, domain: project.domain },
     crawl: {
@@ -115,7 +117,7 @@ export async function exportSource(knex: Knex, crawl: CrawlRow, language: 'fr' |
     summary,
     // The fix list as GET /v1/crawls/{crawl}/recommendations orders it, so the report agrees.
     fixes: (await recommendations(knex, crawl.id, language)).map((r) => ({ name: r.name, pages: r.pages, score_points: r.score_points, pillar: r.pillar })),
-    pagespeed: stored ? { crawl_id: crawl.id, ...stored } : null,
+    pagespeed: { crawl_id: crawl.id, ...crawlPageSpeed(crawl) },
     scorecard,
     history: await healthHistory(knex, crawl),
     changes: await changesSource(knex, crawl),

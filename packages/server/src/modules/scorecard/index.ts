@@ -3,6 +3,6 @@ import type { Services } from '../../services.js';
 import { defineModule } from '../module.js';
 import { scorecardHandlers } from './handlers.js';
 
-export function scorecardModule(services: Services) {
-  return defineModule({ name: 'scorecard', handlers: scorecardHandlers(services) });
+export function scorecardModule(services: Services, needs: { searchConsoleSynchronises: boolean }) {
+  return defineModule({ name: 'scorecard', needs: ['search-console'], handlers: scorecardHandlers(services, needs) });
 }

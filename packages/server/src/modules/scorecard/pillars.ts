@@ -93,13 +93,22 @@ async function accessibilityPillar(knex: Knex, projectId: string): Promise<Pilla
   };
 }
 
+/** What the acquisition pillar knows of Search Console besides its data. */
+export interface SearchConsoleAccess {
+  /** The team's plan includes Search Console. */
+  inPlan: boolean;
+  /** This server synchronises linked properties (it has a Search Console provider). */
+  synchronises: boolean;
+}
+
 /** Search Console acquisition, from the synchronised daily series (modules/search-console). */
-async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean): Promise<Pillar> {
+async function acquisitionPillar(knex: Knex, projectId: string, { inPlan, synchronises }: SearchConsoleAccess): Promise<Pillar> {
   if (!inPlan) return unmeasured('acquisition', 'search_console_not_in_plan', false);
   const link = await searchConsoleLink(knex, projectId);
   if (!link) return unmeasured('acquisition', 'search_console_not_linked');
   const days = await searchConsoleDays(knex, projectId, 2 * ACQUISITION_WINDOW_DAYS);
-  if (days.length === 0) return unmeasured('acquisition', 'search_console_no_data');
+  // "Not synchronised yet" would promise a sync a server without a provider never makes.
+  if (days.length === 0) return unmeasured('acquisition', synchronises ? 'search_console_no_data' : 'search_console_sync_unavailable');
   const result = acquisitionScore(days);
   if (!result) return unmeasured('acquisition', 'search_console_no_impressions');
   return {
@@ -119,11 +128,11 @@ async function acquisitionPillar(knex: Knex, projectId: string, inPlan: boolean)
  * The five pillars of a project, the crawl pillars from `crawl` (the latest settled crawl for the
  * API; the exported crawl for a report).
  */
-export async function scorecardPillars(knex: Knex, projectId: string, crawl: CrawlRow | undefined, searchConsoleInPlan: boolean, now: Date = new Date()): Promise<Pillar[]> {
+export async function scorecardPillars(knex: Knex, projectId: string, crawl: CrawlRow | undefined, searchConsole: SearchConsoleAccess, now: Date = new Date()): Promise<Pillar[]> {
   return [
     ...(await crawlPillars(knex, crawl)),
     await accessibilityPillar(knex, projectId),
-    await acquisitionPillar(knex, projectId, searchConsoleInPlan),
+    await acquisitionPillar(knex, projectId, searchConsole),
     await logsPillar(knex, projectId, now),
   ];
 }

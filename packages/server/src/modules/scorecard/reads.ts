@@ -1,2 +1,2 @@
 /** What other modules read of the scorecard: its pillars. */
-export { scorecardPillars } from './pillars.js';
+export { scorecardPillars, type SearchConsoleAccess } from './pillars.js';

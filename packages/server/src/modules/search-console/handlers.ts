@@ -1,12 +1,16 @@
-/** GET …/search-console: `unconfigured` without a linked property, `pending` until its first sync. */
+/**
+ * GET …/search-console: `unconfigured` without a linked property, `pending` until its first sync;
+ * `sync` says whether this server synchronises at all (docs/decisions/search-console.md).
+ */
 import { type SearchConsole } from '@siteaudit/schema';
-import { SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod } from '@siteaudit/schema/rules';
+import { SEARCH_CONSOLE_DEFAULT_PERIOD, searchConsolePeriod, searchConsoleSync } from '@siteaudit/schema/rules';
 import { assertIncluded } from '@siteaudit/schema/pipeline';
 import type { Handlers } from '../../http/binder.js';
 import type { Services } from '../../services.js';
 import { findProject } from '../projects/project-row.js';
 
-export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSearchConsole'> {
+/** `synchronises`: the server has a Search Console provider (`providers.searchConsole` is not null). */
+export function searchConsoleHandlers(services: Services, { synchronises }: { synchronises: boolean }): Pick<Handlers, 'getSearchConsole'> {
   // Reads only: on the read connections (docs/decisions/store.md), beside a crawl's writes.
   const { reads: knex } = services;
   return {
@@ -22,6 +26,7 @@ export function searchConsoleHandlers(services: Services): Pick<Handlers, 'getSe
         status: link ? link.status : 'unconfigured',
         property: link?.property ?? null,
         synced_at: link?.synced_at ?? null,
+        sync: searchConsoleSync(synchronises),
         performance: { period, totals: null, daily: [] },
         indexation: null,
       };

@@ -8,5 +8,7 @@ import { syncJob } from './sync-job.js';
 export function searchConsoleModule(services: Services, providers: Providers) {
   // Credentials come with each linked property, so the Google adapter needs no configuration.
   const provider = providers.searchConsole === undefined ? createGoogleSearchConsole({ clock: services.clock }) : providers.searchConsole;
-  return defineModule({ name: 'search-console', handlers: searchConsoleHandlers(services), jobs: [syncJob(services, provider)] });
+  // The scorecard and the reports say why a linked property has no data: they are handed this.
+  const synchronises = provider !== null;
+  return defineModule({ name: 'search-console', handlers: searchConsoleHandlers(services, { synchronises }), jobs: [syncJob(services, provider)], provides: { synchronises } });
 }

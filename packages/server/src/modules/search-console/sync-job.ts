@@ -18,7 +18,6 @@ import { shallowHtmlPageUrls } from '../crawls/reads.js';
 
 /** URLs inspected per synchronisation: the home page and the shallowest crawled pages. */
 export const INSPECTION_SAMPLE = 20;
-export const NO_SEARCH_CONSOLE_PROVIDER = 'search_console_provider_unconfigured';
 
 /** The daily synchronisation: `search_console_links.next_sync_on` holds its next day. */
 const DAILY_SYNC: DailyRun = { table: 'search_console_links', column: 'next_sync_on', job: SEARCH_CONSOLE_SYNC };
@@ -43,10 +42,12 @@ export function syncJob(services: Services, provider: SearchConsoleProvider | nu
   const { knex } = services;
 
   async function sync(projectId: string, signal: AbortSignal): Promise<void> {
+    // Without a provider nothing is synchronised and nothing failed: the link stays as it is
+    // (`pending`, or the last sync's outcome), and the read's `sync` says why no sync comes.
+    if (!provider) return;
     const link = await knex('search_console_links').where({ project_id: projectId }).first();
     const project = await projectById(knex, projectId);
     if (!link || !project) return;
-    if (!provider) throw new Error(NO_SEARCH_CONSOLE_PROVIDER);
     const credentials = parseServiceAccount(services.secrets.decrypt(link.credentials_enc, credentialsContext(projectId)));
     const request = { property: link.property as string, credentials, signal };
     // The longest read period, ending yesterday as the read's do (docs/decisions/periods.md).

@@ -3,6 +3,7 @@
  * failing checks of its categories with what to fix.
  */
 import { axisFix, fixFor } from '../fixes.js';
+import { pagesAffected } from '../pages-affected.js';
 import { rankGroups } from '../top-issues.js';
 import type { ReportPillar } from '../types.js';
 import type { PdfContext } from './context.js';
@@ -126,7 +127,7 @@ function checkLines(ctx: PdfContext, axis: Axis): string[] {
   if (axis.key === 'pagespeed' && axis.score !== null) return [i.pagespeed(f.int(axis.score))];
   const costly = axis.checks.filter((c) => c.cost > 0);
   const lines = costly.slice(0, PDF_CHECKS_PER_AXIS).map((c) => {
-    const share = c.site ? i.wholeSite : `${i.pagesOf(f.int(c.pages), f.int(c.judged_pages))}, ${f.percent(c.share)}`;
+    const share = pagesAffected(c, i.wholeSite, (pages) => `${i.pagesOf(f.int(pages), f.int(c.judged_pages))}, ${f.percent(c.share)}`);
     return i.check(labels.check(c.name), labels.severity(c.severity).toLowerCase(), share, f.fixed(c.weight, 2), f.fixed(c.share, 3), f.fixed(c.cost, 3));
   });
   const rest = costly.slice(PDF_CHECKS_PER_AXIS);

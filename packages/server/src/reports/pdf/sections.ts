@@ -3,8 +3,8 @@
  * PageSpeed, and the page list (read from the page stream, never held).
  */
 import type { PageSpeedResult } from '@siteaudit/schema';
-import { isSiteWideCheck } from '@siteaudit/schema/rules';
 import { issueDetailsIn } from '../issue-details.js';
+import { pagesAffected } from '../pages-affected.js';
 import type { ReportPage } from '../types.js';
 import { fixFor, whyFor } from '../fixes.js';
 import { SEVERITIES, SEVERITY_RANK } from '../i18n.js';
@@ -142,9 +142,7 @@ export function drawTopIssues(ctx: PdfContext, top: TopIssue[]): void {
     // Pages affected and the points a fix would win: what orders the list (the API's fix list).
     // The points are of the check's pillar, named: the cover's score is the technical one.
     const fix = ctx.source.fixes?.find((x) => x.name === issue.name);
-    // A site-wide check is reported on one URL but is on the whole site, as the scorecard says.
-    const affected = fix && isSiteWideCheck(fix.name) ? t.inputs.wholeSite : f.int(fix?.pages ?? 0);
-    const costs = fix ? ` · ${t.pagesAffected.toLowerCase()}${colon}${affected} · ${t.scorePoints.toLowerCase()}${colon}+${f.num(fix.score_points)} (${labels.pillar(fix.pillar)})` : '';
+    const costs = fix ? ` · ${t.pagesAffected.toLowerCase()}${colon}${pagesAffected(fix, t.inputs.wholeSite, f.int)} · ${t.scorePoints.toLowerCase()}${colon}+${f.num(fix.score_points)} (${labels.pillar(fix.pillar)})` : '';
     layout.paragraph(`${labels.severity(issue.severity)} · ${labels.category(issue.category)} · ${t.occurrences.toLowerCase()}${colon}${count}${costs}`, { size: 8, color: MUTED }, 3, {
       x: layout.left + indent,
       width: layout.width - indent,
