@@ -92,6 +92,35 @@ export function behaviourSuite(setup: () => Target) {
       expect(usage.rate_limits.map((w) => w.window).sort()).toEqual(['day', 'minute']);
     });
 
+    it('answers a web page of another origin: preflights 204 without a token, every answer readable with its headers (extension)', async () => {
+      const origin = 'https://dashboard.agency.example';
+      const preflight = await fetch(`${target.baseUrl}/v1/projects`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PATCH, DELETE');
+      const allowed = preflight.headers.get('access-control-allow-headers')!.toLowerCase().split(', ');
+      expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'if-none-match', 'accept-language']));
+      expect(preflight.headers.get('access-control-max-age')).toBe('7200');
+      // A path the contract does not route still passes its preflight, so the page reads the 404 itself.
+      expect((await fetch(`${target.baseUrl}/v1/nowhere`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } })).status).toBe(204);
+
+      const project = await newProject();
+      const read = await fetch(`${target.baseUrl}/v1/projects/${project.id}`, { headers: { origin, authorization: `Bearer ${target.token}` } });
+      expect(read.status).toBe(200);
+      expect(read.headers.get('access-control-allow-origin')).toBe('*');
+      const exposed = read.headers.get('access-control-expose-headers')!.split(', ');
+      expect(exposed).toEqual(expect.arrayContaining(['X-Request-Id', 'ETag', 'Retry-After', 'Location', 'Idempotent-Replayed', 'Content-Disposition', 'RateLimit', 'X-RateLimit-Remaining']));
+      // Refusals too: a page must read the problem and its request id.
+      const refused = await fetch(`${target.baseUrl}/v1/projects`, { headers: { origin } });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+      // OPTIONS without a preflight's header is no preflight: the contract's 405.
+      expect((await fetch(`${target.baseUrl}/v1/projects`, { method: 'OPTIONS', headers: { origin } })).status).toBe(405);
+    });
+
     it('creates a project with its default campaign, and pages through projects', async () => {
       const project = await client.projects.create({ url: target.siteUrl, name: 'Behaviour' });
       expect(project).toMatchObject({ name: 'Behaviour', locked: false, latest_completed_crawl: null });
@@ -581,6 +610,14 @@ export function behaviourSuite(setup: () => Target) {
       const anonymous = await fetch(`${target.baseUrl}/v1/me`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="siteaudit"');
+      // A token that is no longer (or never was) good: RFC 6750's invalid_token, so a client knows to get a new one.
+      for (const token of ['sa_not_a_token', `sa_${'x'.repeat(43)}`]) {
+        const stale = await fetch(`${target.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+        expect(stale.status).toBe(401);
+        expect(stale.headers.get('www-authenticate')).toBe('Bearer realm="siteaudit", error="invalid_token"');
+      }
+      const otherScheme = await fetch(`${target.baseUrl}/v1/me`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+      expect(otherScheme.headers.get('www-authenticate')).toBe('Bearer realm="siteaudit"');
 
       const wrongMethod = await fetch(`${target.baseUrl}/v1/projects/`, { method: 'PUT', headers: auth });
       expect(wrongMethod.status).toBe(405);

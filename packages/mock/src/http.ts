@@ -5,9 +5,12 @@
  * business functions) and turns its answer into a `Response`. Only `failNext` is the mock's
  * own: a queued answer comes before every rule.
  */
-import { WWW_AUTHENTICATE, type ContractEntry, type Language, type OperationId } from '@siteaudit/schema';
+import { bearerChallenge, type ContractEntry, type Language, type OperationId } from '@siteaudit/schema';
 import {
+  CORS_HEADERS,
   IDEMPOTENCY_KEY_RETENTION_MS,
+  isPreflight,
+  PREFLIGHT_HEADERS,
   VARY,
   decodePathParams,
   inflatesTooMuch,
@@ -54,8 +57,9 @@ function newRequestId(env: MockEnv): string {
   return `req_${env.requestIds.uuid().replace(/-/g, '')}`;
 }
 
+/** On every answer, as the server's: the request id, the language, and CORS (docs/decisions/cors.md). */
 function baseHeaders(requestId: string, language: Language): Headers {
-  return { 'X-Request-Id': requestId, 'Content-Language': language, Vary: VARY };
+  return { 'X-Request-Id': requestId, 'Content-Language': language, Vary: VARY, ...CORS_HEADERS };
 }
 
 function toResponse(answer: Answer, headers: Headers): Response {
@@ -119,7 +123,7 @@ function mockPorts(env: MockEnv, businesses: Record<OperationId, Business<Operat
   return {
     clock: () => env.clock(),
     plans: () => env.plans,
-    authenticate: ({ caller }, now) => {
+    authenticate: ({ caller, header }, now) => {
       if (caller) {
         caller.token.last_used_at = now.toISOString();
         return caller;
@@ -128,7 +132,7 @@ function mockPorts(env: MockEnv, businesses: Record<OperationId, Business<Operat
       const { count, refusal } = recordAuthFailure(env.db.authFailures.get('client'), env.authFailuresPerMinute, now);
       env.db.authFailures.set('client', count);
       if (refusal) throw new ApiError('rate_limited', refusal.extras, refusal.headers);
-      throw new ApiError('unauthenticated', {}, { 'WWW-Authenticate': WWW_AUTHENTICATE });
+      throw new ApiError('unauthenticated', {}, { 'WWW-Authenticate': bearerChallenge(header('authorization')) });
     },
     rateLimits: {
       take: (teamId, cost, plan, now) => take(env.db, teamId, plan, cost, now),
@@ -293,6 +297,10 @@ export function createHandlers(env: MockEnv, entries: readonly ContractEntry[], 
       }
       const language = pickLanguage(request.headers.get('accept-language'));
       const requestId = newRequestId(env);
+      // A page of another origin asks before its call, without a token: answered as the server does.
+      if (isPreflight(request.method, request.headers.get('access-control-request-method'))) {
+        return new Response(null, { status: 204, headers: { ...baseHeaders(requestId, language), ...PREFLIGHT_HEADERS } });
+      }
       const path = new URL(request.url).pathname.slice(basePath.length);
       return toResponse(problemAnswer(unroutedError(path), language, requestId), baseHeaders(requestId, language));
     }),

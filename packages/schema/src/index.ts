@@ -35,7 +35,7 @@ export {
   LANGUAGES,
   Problem,
 } from './errors.js';
-export { type Role, ROLES, type Scope, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, WWW_AUTHENTICATE } from './scopes.js';
+export { type Role, ROLES, type Scope, SCOPES, TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS, bearerChallenge, WWW_AUTHENTICATE } from './scopes.js';
 export {
   fillPath,
   type HttpMethod,

@@ -25,3 +25,12 @@ export const TOKEN_MAX_DAYS = 365;
 
 /** RFC 6750 §3: a 401 `unauthenticated` tells the client which scheme to use. */
 export const WWW_AUTHENTICATE = 'Bearer realm="siteaudit"';
+
+/**
+ * The challenge of a 401 for the request's `Authorization` header (RFC 6750 §3.1): a bearer token
+ * that is unknown, revoked, expired or malformed adds `error="invalid_token"`, so a client tells
+ * "get a new token" from "send one"; a request with no bearer token gets no error code.
+ */
+export function bearerChallenge(authorization: string | null | undefined): string {
+  return /^Bearer\s+\S/i.test(authorization ?? '') ? `${WWW_AUTHENTICATE}, error="invalid_token"` : WWW_AUTHENTICATE;
+}

@@ -98,6 +98,13 @@ export interface SiteAuditServerOptions {
    * pages do; a site of small pages never starts it). A number given here is what runs.
    */
   crawlAnalysisThreads?: number;
+  /**
+   * Answers web pages of other origins (docs/decisions/cors.md): `Access-Control-Allow-Origin: *`
+   * on the API and its OpenAPI documents, and preflights answered 204. Safe with any origin: the
+   * API takes bearer tokens, never cookies. false leaves CORS to an application embedding
+   * `server.app`. Default true.
+   */
+  cors?: boolean;
   /** Encrypts secrets at rest and signs cursors. Default: SITEAUDIT_SECRET_KEY, else a key kept in the database. */
   secretKey?: string;
   /** Check every response against the contract. Default: on under NODE_ENV=test. */
@@ -277,6 +284,7 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
           },
         }, { drain, observe: requestObserver(httpLog, metrics), metrics: servedMetrics, health,
           docs: { publicUrl: () => links.absolute('') || null, docsUrl },
+          cors: options.cors ?? true,
         });
 
   if (runJobs) {

@@ -4,6 +4,7 @@
  */
 export { apiAccess, OPERATIONS_CAP, usageAnswer } from './account.js';
 export { type AuthFailureCount, type AuthFailureRefusal, DEFAULT_AUTH_FAILURES_PER_MINUTE, recordAuthFailure } from './auth-failures.js';
+export { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_HEADERS, CORS_MAX_AGE_SECONDS, isCrossOriginPath, isPreflight, PREFLIGHT_HEADERS } from './cors.js';
 export {
   CAMPAIGN_SETTING_DEFAULTS,
   CAMPAIGN_WRITE_ONLY_FIELDS,

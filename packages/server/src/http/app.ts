@@ -1,10 +1,10 @@
 /**
- * The API application: request ids and language headers, the contract's routes, 404 and 405; as
+ * The API application: request ids, language and CORS headers, the contract's routes, 404 and 405; as
  * node's listener for `listen()` and as the express app an application embeds.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { VARY } from '@siteaudit/schema/rules';
+import { CORS_HEADERS, isCrossOriginPath, isPreflight, PREFLIGHT_HEADERS, VARY } from '@siteaudit/schema/rules';
 import { unroutedError } from '@siteaudit/schema/pipeline';
 import { answerBodyError, answerFailure, contractRouter, newRequestId, problemReply, requestLanguage, splitTarget, type BinderDeps, type Handlers, type NodeLayer } from './binder.js';
 import { docsRouter, type DocsOptions } from './docs.js';
@@ -23,6 +23,8 @@ export interface AppExtras {
   health?: HealthProbe | null;
   /** GET /openapi.json, /docs, /docs/errors and the /v1 index (http/docs.ts). */
   docs?: DocsOptions | null;
+  /** Answers pages of other origins (docs/decisions/cors.md); false leaves CORS to an embedding application. Default true. */
+  cors?: boolean;
 }
 
 /** The app an application embeds (`server.app`), and the listener `listen()` serves it with. */
@@ -31,7 +33,7 @@ export interface ServedApp {
   listener: RequestListener;
 }
 
-export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe, metrics, health, docs }: AppExtras = {}): ServedApp {
+export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe, metrics, health, docs, cors = true }: AppExtras = {}): ServedApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // our ETags are computed by the binder, after authorisation
@@ -49,7 +51,14 @@ export function createApp(handlers: Handlers, deps: BinderDeps, { drain, observe
     res.setHeader('X-Request-Id', newRequestId());
     res.setHeader('Content-Language', requestLanguage(req));
     res.setHeader('Vary', VARY);
+    const crossOrigin = cors && isCrossOriginPath(splitTarget(req.url ?? '/').path);
+    if (crossOrigin) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
     if (drain && !drain.admit(req, res)) return;
+    if (crossOrigin && isPreflight(req.method, req.headers['access-control-request-method'] as string | undefined)) {
+      facts(res).operation ??= 'preflight';
+      res.writeHead(204, PREFLIGHT_HEADERS).end();
+      return;
+    }
     routeContract(req, res, next);
   };
   /** Requests the listener took through `first` before handing them to express. */

@@ -18,7 +18,7 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Knex } from 'knex';
-import { WWW_AUTHENTICATE, type Role, type Scope } from '@siteaudit/schema';
+import { bearerChallenge, type Role, type Scope } from '@siteaudit/schema';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type PlanCatalogue } from '@siteaudit/schema/rules';
 import { hashToken } from '../crypto/secret-box.js';
 import { AuthListener, notifyAuthChange } from './auth-invalidation.js';
@@ -29,7 +29,7 @@ import { ApiError } from './errors.js';
 
 export const TOKEN_PREFIX = 'sa_';
 /** RFC 6750: a 401 tells the client which scheme to use. */
-const unauthenticated = () => new ApiError('unauthenticated', {}, { 'WWW-Authenticate': WWW_AUTHENTICATE });
+const unauthenticated = (header: string | undefined) => new ApiError('unauthenticated', {}, { 'WWW-Authenticate': bearerChallenge(header) });
 const TOKEN_SHAPE = /^sa_[A-Za-z0-9_-]{20,100}$/;
 const FLUSH_EVERY_MS = 30_000;
 /** How long a token's row is trusted without reading it again (real time, not the server clock). */
@@ -180,7 +180,7 @@ export class Authenticator {
    */
   async authenticate(header: string | undefined, now: Date, address?: string): Promise<Caller> {
     const caller = await this.caller(header, now);
-    if (!caller) throw this.throttle.failure(address, now, unauthenticated());
+    if (!caller) throw this.throttle.failure(address, now, unauthenticated(header));
     return caller;
   }
 

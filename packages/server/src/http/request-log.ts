@@ -10,7 +10,7 @@ import type { Metrics } from '../observability/metrics.js';
 
 /** What the binder (and the 404/405 answer) leave for the request line. */
 export interface RequestFacts {
-  /** The contract's operation id, or `unrouted` for a 404/405 this app answered. */
+  /** The contract's operation id, `unrouted` for a 404/405 this app answered, `preflight` for a CORS preflight. */
   operation?: string;
   team?: string;
 }
