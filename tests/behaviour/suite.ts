@@ -589,7 +589,7 @@ export function behaviourSuite(setup: () => Target) {
       expect(first.headers.get('x-ratelimit-limit')).toBe('600');
       expect(Number(first.headers.get('x-ratelimit-remaining'))).toBeLessThan(600);
       expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
-      expect(first.headers.get('vary')).toBe('Authorization, Accept-Language');
+      expect(first.headers.get('vary')).toBe('Authorization, Accept-Language, Accept-Encoding');
       const etag = first.headers.get('etag')!;
       expect(etag).toBeTruthy();
 

@@ -25,11 +25,11 @@ const CORS_RESPONSE_HEADERS = ['access-control-allow-origin', 'access-control-ex
 
 /**
  * HTTP's own headers, not the API's: set by Node or the transport on every answer (Date,
- * Connection, Keep-Alive, Content-Length, Transfer-Encoding), Content-Type (checked against the
- * documented media types instead) and Vary (always `Authorization, Accept-Language`, stated in
+ * Connection, Keep-Alive, Content-Length, Transfer-Encoding, Content-Encoding), Content-Type (checked against the
+ * documented media types instead) and Vary (always `Authorization, Accept-Language, Accept-Encoding`, stated in
  * the document's description: OpenAPI has no place for a header of every answer).
  */
-export const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-type', 'vary', ...CORS_RESPONSE_HEADERS]);
+export const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding', 'content-type', 'vary', ...CORS_RESPONSE_HEADERS]);
 
 /** A fetch that records every exchange in `into` (bodies read from a clone, so callers are unaffected). */
 export function recordingFetch(into: Promise<Exchange>[]): typeof fetch {

@@ -318,7 +318,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       description:
         'Website audit API: projects, campaigns, crawls, scorecard, rank tracking, Search Console, exports and webhooks. JSON over HTTPS; errors are RFC 9457 problem details with a stable `code`, ' +
         `each described at its \`type\` URL, \`${docsUrl}/errors#<code>\` ([the errors page](${docsUrl}/errors)). A method a path does not answer gets 405 \`method_not_allowed\` with \`Allow\` ` +
-        '(`#/components/responses/MethodNotAllowed`). Every answer carries `X-Request-Id`, `Content-Language` and `Vary: Authorization, Accept-Language`. ' +
+        '(`#/components/responses/MethodNotAllowed`). Every answer carries `X-Request-Id`, `Content-Language` and `Vary: Authorization, Accept-Language, Accept-Encoding`; a JSON answer of 1 KiB or more is gzipped for a caller whose `Accept-Encoding` accepts it. ' +
         'A web page of any origin may call the API (CORS: `Access-Control-Allow-Origin: *` and `Access-Control-Expose-Headers` on every answer, an `OPTIONS` preflight answered 204 without a token); it authenticates with its bearer token, never a cookie. ' +
         `An issue's \`name\` is a check of the audit catalogue: what it finds, why it matters and how to fix it are on [the checks page](${docsUrl}/checks).`,
       license: { name: 'MIT', identifier: 'MIT' },

@@ -21,5 +21,5 @@ export function ifNoneMatchMatches(header: string | null | undefined, etag: stri
  */
 export const NEVER_NOT_MODIFIED: ReadonlySet<string> = new Set(['getMe', 'getUsage']);
 
-/** Every answer varies with these request headers: the caller (bearer token) and the language. */
-export const VARY = 'Authorization, Accept-Language';
+/** Every answer varies with these request headers: the caller (bearer token), the language, and the encoding (gzip: docs/decisions/compression.md). */
+export const VARY = 'Authorization, Accept-Language, Accept-Encoding';

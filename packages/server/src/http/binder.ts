@@ -30,6 +30,7 @@ import { ApiError } from './errors.js';
 import { fingerprint, type IdempotencyStore } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import { facts } from './request-log.js';
+import { encodeBody } from './compression.js';
 
 export type { JsonOutput, ListOutput };
 export type FileOutput = PipelineFileOutput<Readable>;
@@ -150,7 +151,7 @@ export function problemReply(error: ApiError, language: Language, requestId: str
   return problemAnswer(error, language, requestId, typeBase) as { status: number; body: string; headers: Record<string, string> };
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   res.statusCode = reply.status;
   for (const name in reply.headers) res.setHeader(name, reply.headers[name]);
   if (reply.stream) {
@@ -163,7 +164,7 @@ function send(res: ServerResponse, reply: Reply): void {
     return;
   }
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(reply.body);
+  res.end(encodeBody(req, res, reply.body));
 }
 
 function etagOf(body: string): string {
@@ -267,7 +268,7 @@ export function contractRouter(handlers: Handlers, deps: BinderDeps): NodeLayer 
           // the connection can serve the next request; closing at once would reset it under the
           // client. Above 1 MiB left (or an unknown length) reading the rest is not worth it.
           if (op.upload && !req.readableEnded && !(Number(req.headers['content-length'] ?? Infinity) <= UNREAD_UPLOAD_DRAIN_BYTES)) res.setHeader('Connection', 'close');
-          send(res, reply);
+          send(req, res, reply);
         })
         .catch((error: unknown) => answerFailure(deps, req, res, error));
     };
