@@ -1,13 +1,31 @@
 /**
- * Stopping crawls. The API has no stop operation, but deleting a campaign (or its project)
- * stops its running crawl first. A crawl running in this process is aborted and awaited; a
- * crawl only queued is marked stopped at once; a crawl running in another process sees
- * `stop_requested` at its next progress report.
+ * Stopping crawls. The API has no stop operation, but deleting a campaign (or its project, or an
+ * operator its team) stops its running crawl first. A crawl running in this process is aborted
+ * and awaited; a crawl only queued is marked stopped at once; a crawl running in another process
+ * sees `stop_requested` at its next progress report.
  */
+import type { Knex } from 'knex';
 import type { Services } from '../../services.js';
 import { finishStopped } from './finish.js';
 
 const STOP_WAIT_MS = 30_000;
+
+/** Whose crawls a deletion stops. */
+export type StopWhere = { campaign_id: string } | { project_id: string } | { team_id: string };
+
+/**
+ * What a process that runs no crawl (the CLI's admin) can do: ask, then wait (as long as a local
+ * stop waits) while one is running. The process running it sees `stop_requested` at its next
+ * progress report (every second) and settles it stopped; a queued one never starts, its row gone
+ * with the deletion.
+ */
+export async function requestStop(knex: Knex, where: StopWhere): Promise<void> {
+  await knex('crawls').where({ ...where, active: true }).update({ stop_requested: true });
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (Date.now() < deadline && (await knex('crawls').where({ ...where, active: true, status: 'running' }).first('id'))) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 export class RunningCrawls {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -35,7 +53,7 @@ export class RunningCrawls {
     if (row?.status === 'queued') await finishStopped({ services: this.services, row });
   }
 
-  async stopWhere(where: { campaign_id?: string; project_id?: string }): Promise<void> {
+  async stopWhere(where: StopWhere): Promise<void> {
     const ids: string[] = await this.services.knex('crawls').where({ ...where, active: true }).pluck('id');
     await Promise.all(ids.map((id) => this.stop(id)));
   }
