@@ -9,7 +9,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { requestStop } from './modules/crawls/running-crawls.js';
+import { requestStop, stopThen } from './modules/crawls/running-crawls.js';
 import { createDirectoryBlobStore } from './modules/exports/blob-store.js';
 import { exportEraser } from './modules/exports/eraser.js';
 import { defaultExportDirectory } from './modules/exports/directory.js';
@@ -23,7 +23,7 @@ export async function offlineTeamDeletion(services: { knex: Knex; clock: () => D
   const { knex } = services;
   const logDirectory = process.env.SITEAUDIT_LOG_DIR || defaultLogDirectory(await storeId(knex));
   return {
-    stopper: { stopWhere: (where) => requestStop(knex, where) },
+    stopper: { stopThen: (where, remove) => stopThen((w) => requestStop(knex, w), where, remove) },
     logs: {
       async beforeProjectDelete(projectId) {
         const ids: string[] = await knex('log_imports').where({ project_id: projectId }).pluck('id');

@@ -7,24 +7,34 @@
  * it, even across a crash (the exports' eraser).
  */
 import type { Knex } from 'knex';
+import { isPostgres } from './store/database.js';
 
 /**
  * The modules' parts a team's deletion uses: the server hands its own (server.ts), the CLI's
  * admin, which builds no module, the ones of a process that runs none (offline-team-deletion.ts).
  */
 export interface TeamDeletionNeeds {
-  stopper: { stopWhere(where: { team_id: string }): Promise<void> };
+  /** Stops the team's running crawls, then runs the deletion, which checks that none was launched meanwhile (running-crawls.ts). */
+  stopper: { stopThen<T>(where: { team_id: string }, remove: (assertStopped: (trx: Knex.Transaction) => Promise<void>) => Promise<T>): Promise<T> };
   logs: { beforeProjectDelete(projectId: string): Promise<void>; afterDelete(): Promise<void> };
   exports: { deleteWith(where: { team_id: string }, remove: (trx: Knex.Transaction) => Promise<unknown>): Promise<void> };
 }
 
 /** Deletes the team `teamId` and everything of it; how many projects it had. */
 export async function deleteTeamData(knex: Knex, needs: TeamDeletionNeeds, teamId: string): Promise<{ projects: number }> {
-  await needs.stopper.stopWhere({ team_id: teamId });
-  const projects: string[] = await knex('projects').where({ team_id: teamId }).pluck('id');
-  for (const projectId of projects) await needs.logs.beforeProjectDelete(projectId);
-  // A project created meanwhile by a request already under way goes with the team's row too.
-  await needs.exports.deleteWith({ team_id: teamId }, (trx) => trx('teams').where({ id: teamId }).delete());
+  const projects = await needs.stopper.stopThen({ team_id: teamId }, async (assertStopped) => {
+    const ids: string[] = await knex('projects').where({ team_id: teamId }).pluck('id');
+    for (const projectId of ids) await needs.logs.beforeProjectDelete(projectId);
+    // A project created meanwhile by a request already under way goes with the team's row too.
+    await needs.exports.deleteWith({ team_id: teamId }, async (trx) => {
+      // Held from here: a launch holds the team's row (its quota check) until it commits.
+      const query = trx('teams').where({ id: teamId });
+      if (isPostgres(trx)) await query.forUpdate().select('id');
+      await assertStopped(trx);
+      await trx('teams').where({ id: teamId }).delete();
+    });
+    return ids.length;
+  });
   await needs.logs.afterDelete();
-  return { projects: projects.length };
+  return { projects };
 }

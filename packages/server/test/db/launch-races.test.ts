@@ -19,6 +19,8 @@ import { onPostgres, startHarness, type Harness } from '../../../../tests/suppor
 import { startSite, type Site } from '../../../../tests/support/site.js';
 
 const ROUNDS = 6;
+/** Enough rounds that a launch lands between a deletion's stop and its transaction. */
+const DELETE_ROUNDS = 20;
 let h: Harness;
 let site: Site;
 
@@ -118,8 +120,13 @@ describe('a launch held behind its campaign’s change', () => {
 });
 
 describe('a launch and a change of its campaign sent together', () => {
-  it('launch + DELETE: the launch is 202 or 404, and no crawl of the campaign is left', async () => {
-    for (let i = 0; i < ROUNDS; i++) {
+  it('launch + DELETE: the launch is 202 or 404, no crawl of the campaign is left, and none went unsettled', async () => {
+    // A crawl the deletion took was stopped first (or had ended): it was settled, its event published.
+    const settled = new Set<string>();
+    h.server.events.subscribe(async (event) => {
+      if (['crawl.stopped', 'crawl.completed', 'crawl.failed'].includes(event.type)) settled.add((event.data.crawl as { id: string }).id);
+    });
+    for (let i = 0; i < DELETE_ROUNDS; i++) {
       const campaign = await campaignOf(h);
       const [launched, deleted] = await Promise.all([launch(h, campaign.id), h.call('DELETE', `/v1/campaigns/${campaign.id}`)]);
       expect(deleted.status, await deleted.clone().text()).toBe(204);
@@ -128,6 +135,7 @@ describe('a launch and a change of its campaign sent together', () => {
       if (launched.status === 202) {
         const crawl = (await launched.json()).data;
         expect((await h.call('GET', `/v1/crawls/${crawl.id}`)).status).toBe(404);
+        expect(settled, `crawl ${crawl.id} of round ${i}`).toContain(crawl.id);
       }
     }
     await h.server.jobs.idle();

@@ -27,6 +27,34 @@ export async function requestStop(knex: Knex, where: StopWhere): Promise<void> {
   }
 }
 
+/** A deletion's transaction found a crawl launched after its stop. */
+class LaunchedMeanwhile extends Error {}
+
+/** The check a deletion makes in its transaction, once it holds the row whose crawls it takes. */
+export type AssertStopped = (trx: Knex.Transaction) => Promise<void>;
+
+/**
+ * Stops the crawls under `where`, then runs `remove`, the deletion that takes them. A crawl
+ * launched between the two (after the stop, before the deletion's transaction held the campaign,
+ * project or team row, which a launch holds, or references, until it commits) would have gone
+ * with its rows while queued or fetching, never stopped, its subscribers never told: the deletion
+ * calls `assertStopped` in its transaction once it holds that row, and when one is there the
+ * transaction is undone, that crawl stopped, and the deletion run again.
+ */
+export async function stopThen<T>(stop: (where: StopWhere) => Promise<void>, where: StopWhere, remove: (assertStopped: AssertStopped) => Promise<T>): Promise<T> {
+  const assertStopped: AssertStopped = async (trx) => {
+    if (await trx('crawls').where({ ...where, active: true, stop_requested: false }).first('id')) throw new LaunchedMeanwhile();
+  };
+  for (;;) {
+    await stop(where);
+    try {
+      return await remove(assertStopped);
+    } catch (error) {
+      if (!(error instanceof LaunchedMeanwhile)) throw error;
+    }
+  }
+}
+
 export class RunningCrawls {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
@@ -51,6 +79,11 @@ export class RunningCrawls {
     }
     const row = await knex('crawls').where({ id: crawlId }).first();
     if (row?.status === 'queued') await finishStopped({ services: this.services, row });
+  }
+
+  /** Stops the crawls under `where`, then runs the deletion that takes them (stopThen). */
+  stopThen<T>(where: StopWhere, remove: (assertStopped: AssertStopped) => Promise<T>): Promise<T> {
+    return stopThen((w) => this.stopWhere(w), where, remove);
   }
 
   async stopWhere(where: StopWhere): Promise<void> {
