@@ -1,10 +1,10 @@
 /**
- * What deleting a team takes, in its order (`admin.deleteTeam`; docs/operations.md). Its tokens
- * went first (admin.ts): its callers are refused from then on and start nothing more. Then, as a
- * campaign's or a project's deletion does, its running crawls stop and its log uploads go; then
- * the team's row goes in one transaction with everything under it (every table of a team's data
- * references the team, or a row that does, on delete cascade), and the files of its exports with
- * it, even across a crash (the exports' eraser).
+ * What deleting a team takes, in its order (`admin.deleteTeam`; docs/architecture.md, "The
+ * operator side"). Its tokens went first (admin.ts): its callers are refused from then on and
+ * start nothing more. Then, as a campaign's or a project's deletion does, its running crawls stop
+ * and its log uploads go; then the team's row goes in one transaction with everything under it
+ * (every table of a team's data references the team, or a row that does, on delete cascade), and
+ * the files of its exports with it, even across a crash (the exports' eraser).
  */
 import type { Knex } from 'knex';
 import { isPostgres } from './store/database.js';
