@@ -15,6 +15,7 @@ import { createJobRunner } from './jobs/index.js';
 import { linkSearchConsole, type LinkSearchConsoleInput } from './modules/search-console/link.js';
 import type { Services } from './services.js';
 import { closeDatabase, migrate, openDatabase, type DatabaseOption } from './store/database.js';
+import { deleteTeamData, type TeamDeletionNeeds } from './team-deletion.js';
 
 export { TOKEN_DEFAULT_DAYS, TOKEN_MAX_DAYS };
 
@@ -42,9 +43,11 @@ export interface AdminOptions {
    * every other process); the CLI's admin only tells the others.
    */
   onAuthChange(): Promise<void>;
+  /** What deleting a team uses of the modules (team-deletion.ts): the server's own, or the CLI's (offline-team-deletion.ts). */
+  teamDeletion(): Promise<TeamDeletionNeeds>;
 }
 
-export function createAdmin(services: AdminServices, { onAuthChange }: AdminOptions) {
+export function createAdmin(services: AdminServices, { onAuthChange, teamDeletion }: AdminOptions) {
   const { knex } = services;
 
   async function teamId(slug: string): Promise<string> {
@@ -188,6 +191,19 @@ export function createAdmin(services: AdminServices, { onAuthChange }: AdminOpti
       return { team: input.team, id: row.id as string, name: row.name as string, revoked: true };
     },
 
+    /**
+     * Deletes a team and everything of it (team-deletion.ts): members, tokens, projects,
+     * campaigns, crawls and all under them, webhooks, log imports, export files. Its tokens go
+     * first, forgotten by every process (401 at once), then its running crawls stop.
+     */
+    async deleteTeam(slug: string) {
+      const id = await teamId(slug);
+      await knex('tokens').where({ team_id: id }).delete();
+      await onAuthChange();
+      const { projects } = await deleteTeamData(knex, await teamDeletion(), id);
+      return { team: slug, id, projects, deleted: true as const };
+    },
+
     /** Links a Search Console property to a project with a service account's key; the first sync is queued. */
     linkSearchConsole: (input: LinkSearchConsoleInput) => linkSearchConsole(services, input, (message) => new AdminError(message)),
 
@@ -215,7 +231,11 @@ export async function openAdmin(options: { database: DatabaseOption; secretKey?:
     const jobs = createJobRunner({ knex: db.knex, dialect: db.dialect, clock, supervise: false });
     const admin = createAdmin(
       { knex: db.knex, clock, plans: () => plans, secrets: createSecretBox({ keys: [{ id: 'primary', secret }] }), jobs },
-      { onAuthChange: () => announceAuthChange(db.knex) },
+      {
+        onAuthChange: () => announceAuthChange(db.knex),
+        // Loaded by delete-team alone: the other commands start without the modules it reaches.
+        teamDeletion: async () => (await import('./offline-team-deletion.js')).offlineTeamDeletion({ knex: db.knex, clock }),
+      },
     );
     return {
       admin,

@@ -3,7 +3,7 @@
  *   siteaudit-server start [--role all|api|worker] [--port 8080] [--host 127.0.0.1] [--database <url-or-file>] [--public-url <url>]
  *   siteaudit-server dev   (a demo team and a printed token)
  *   siteaudit-server admin [--json] create-team|add-member|create-token|remove-member|set-plan|link-search-console|lock-project
- *                                  |list-teams|list-members|list-tokens|revoke-token …
+ *                                  |list-teams|list-members|list-tokens|revoke-token|delete-team …
  *   siteaudit-server --version
  * The database defaults to DATABASE_URL, else an SQLite file in the working directory.
  *
@@ -441,6 +441,19 @@ admin
   .action(async (opts, cmd) => {
     const revoked = await withAdmin(cmd.optsWithGlobals().database, (a) => a.revokeToken(opts));
     report(cmd, revoked, `Revoked token "${revoked.name}" (${revoked.id}) of team ${revoked.team}: it no longer works`);
+  });
+
+admin
+  .command('delete-team')
+  .description('Delete a team and everything of it: members, tokens, projects, crawls, webhooks, log imports, export files')
+  .argument('<slug>', 'the team')
+  .option('--yes', 'confirm: the deletion cannot be undone', false)
+  .addHelpText('after', '\nIts tokens stop working at once and its running crawls are stopped first.')
+  .action(async (slug: string, opts, cmd) => {
+    // Nothing else of the admin destroys this much at once: a typed slug alone does not.
+    if (!opts.yes) throw new CliError(`Deleting team ${slug} removes its projects, crawls, webhooks, log imports and export files for good: run again with --yes`);
+    const deleted = await withAdmin(cmd.optsWithGlobals().database, (a) => a.deleteTeam(slug));
+    report(cmd, deleted, `Deleted team ${deleted.team} (id ${deleted.id}) with its ${deleted.projects} project${deleted.projects === 1 ? '' : 's'}: its tokens no longer work`);
   });
 
 program.parseAsync().catch((error: unknown) => {

@@ -313,7 +313,10 @@ export async function createSiteAuditServer(options: SiteAuditServerOptions = {}
   let connections: ServerConnections | null = null;
   return {
     app: served.app,
-    admin: createAdmin(services, { onAuthChange: () => authenticator.forgetTokens() }),
+    admin: createAdmin(services, {
+      onAuthChange: () => authenticator.forgetTokens(),
+      teamDeletion: async () => ({ stopper: crawls.provides.stopper, logs: logs.provides.eraser, exports: exports.provides.eraser }),
+    }),
     knex: db.knex,
     role,
     jobs: { idle: () => (runJobs ? services.jobs.idle() : Promise.resolve()) },

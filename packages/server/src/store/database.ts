@@ -5,11 +5,15 @@
  */
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations/index.js';
-import { SqliteClientWithStatements } from './sqlite-client.js';
+import { Client_SQLite3, SqliteClientWithStatements } from './sqlite-client.js';
+import { immediateTransactions } from './sqlite-writer.js';
 import { DatabaseOptionError, redactedDatabase } from '../startup-errors.js';
 
 /** SITEAUDIT_SQLITE_STATEMENTS=off falls back to knex's own client (benchmarks compare the two). */
-const SQLITE_CLIENT = process.env.SITEAUDIT_SQLITE_STATEMENTS === 'off' ? 'sqlite3' : (SqliteClientWithStatements as unknown as typeof knexFactory.Client);
+const SQLITE_CLIENT_CLASS = process.env.SITEAUDIT_SQLITE_STATEMENTS === 'off' ? Client_SQLite3 : SqliteClientWithStatements;
+const SQLITE_CLIENT = SQLITE_CLIENT_CLASS as unknown as typeof knexFactory.Client;
+/** The writing connection's client: its transactions take the write lock first (sqlite-writer.ts). */
+const SQLITE_WRITER_CLIENT = immediateTransactions(SQLITE_CLIENT_CLASS) as unknown as typeof knexFactory.Client;
 
 export type DatabaseOption = string | Knex;
 export type Dialect = 'sqlite' | 'postgres';
@@ -101,7 +105,7 @@ export function openDatabase(option: DatabaseOption): Database {
     return { knex, reads: knex, dialect: 'postgres', owned: true };
   }
   const knex = knexFactory({
-    client: SQLITE_CLIENT,
+    client: SQLITE_WRITER_CLIENT,
     connection: { filename: file },
     useNullAsDefault: true,
     // One connection: SQLite serialises writers anyway, and ':memory:' is per connection.
@@ -111,11 +115,16 @@ export function openDatabase(option: DatabaseOption): Database {
       afterCreate(conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
         // secure_delete: a deleted row's bytes are overwritten, not left readable in free pages
         // (uploaded logs' paths, a deleted project's pages; docs/decisions/logs.md, "Retention").
+        // busy_timeout: another process writing the same file (an admin command) is waited for,
+        // up to 5 s, instead of failing this one's statement with SQLITE_BUSY.
         conn.run('PRAGMA foreign_keys = ON', (err) => {
           if (err) return done(err, conn);
           conn.run('PRAGMA secure_delete = ON', (e) => {
             if (e || file === ':memory:') return done(e, conn);
-            conn.run('PRAGMA journal_mode = WAL', (e2) => done(e2, conn));
+            conn.run('PRAGMA busy_timeout = 5000', (e1) => {
+              if (e1) return done(e1, conn);
+              conn.run('PRAGMA journal_mode = WAL', (e2) => done(e2, conn));
+            });
           });
         });
       },

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 // knex ships its dialects as CommonJS without an exports map; this is its SQLite client class.
-const Client_SQLite3 = require('knex/lib/dialects/sqlite3/index.js') as new (config: object) => object;
+export const Client_SQLite3 = require('knex/lib/dialects/sqlite3/index.js') as new (config: object) => object;
 
 interface Statement {
   all(bindings: unknown[], callback: (this: unknown, err: Error | null, rows: unknown[]) => void): void;

@@ -197,7 +197,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
           .slice(help.indexOf('Commands:'))
           .split('\n')
           .slice(1)
-          .map((line) => line.match(/^  ([a-z-]+)(?: \[options\])?(?:\s+(\S.*))?$/))
+          .map((line) => line.match(/^  ([a-z-]+)(?: \[options\])?(?: <[a-z-]+>)?(?:\s+(\S.*))?$/))
           .filter((m): m is RegExpMatchArray => m !== null && m[1] !== 'help')
           .map((m) => [m[1], m[2] ?? ''] as const),
       );
@@ -208,7 +208,7 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     const subcommands = described(admin.stdout);
     expect([...subcommands.keys()]).toEqual([
       'create-team', 'add-member', 'create-token', 'remove-member', 'set-plan', 'link-search-console', 'lock-project',
-      'list-teams', 'list-members', 'list-tokens', 'revoke-token',
+      'list-teams', 'list-members', 'list-tokens', 'revoke-token', 'delete-team',
     ]);
     for (const [name, description] of [...commands, ...subcommands]) expect(description.length, name).toBeGreaterThan(10);
     expect(admin.stdout).toContain('--json');

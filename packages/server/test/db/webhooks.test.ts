@@ -3,6 +3,7 @@
  * concurrency, secrets shown once and stored encrypted. Delivery is in webhooks-delivery.test.ts,
  * the address guard in webhooks-guard.test.ts.
  */
+import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, startHarness, type Harness } from '../../../../tests/support/harness.js';
 
@@ -253,32 +254,44 @@ describe('PATCH /v1/webhooks/{webhook}', () => {
     }
   });
 
-  // PostgreSQL: a transaction of the test plays the delivery worker's, holding the row while the
-  // PATCH arrives. SQLite runs one transaction at a time on its single connection, so there the
-  // worker's transaction cannot be held open between the PATCH's read and its write from a test.
-  it.skipIf(!onPostgres)('deactivating while an automatic disablement commits keeps its reason and answers the row as it is', async () => {
-    const t = await team();
-    const hook = await created(await t.create({ url: URL_A, events: ['crawl.completed'] }));
-    await h.knex('webhooks').where({ id: hook.id }).update({ consecutive_failures: 14 });
-    const disabledAt = new Date().toISOString();
-    const worker = await h.knex.transaction();
-    await worker('webhooks').where({ id: hook.id }).increment('consecutive_failures', 1);
-    await worker('webhooks').where({ id: hook.id }).update({ active: false, disabled_reason: 'consecutive_failures', disabled_at: disabledAt });
-    const patch = t.call('PATCH', `/v1/webhooks/${hook.id}`, { body: { active: false, description: 'off by hand' } });
-    // The PATCH waits for the worker's row lock (its read, or its write without one).
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await h.knex.raw(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%webhooks%'`);
-      if (rows[0].n > 0) break;
-      await new Promise((r) => setTimeout(r, 20));
+  // A transaction of the test plays the delivery worker's, holding the row while the PATCH
+  // arrives. On SQLite the worker is another connection to the server's file (another process
+  // would be one): the in-memory database has a single connection, which runs one transaction at
+  // a time, so the race needs a file.
+  it('deactivating while an automatic disablement commits keeps its reason and answers the row as it is', async () => {
+    const s = onPostgres ? h : await startHarness({ network: { allowPrivateAddresses: true } }, { sqliteFile: true });
+    const other = onPostgres ? null : knexFactory({ client: 'sqlite3', connection: { filename: (s.knex.client.config.connection as { filename: string }).filename }, useNullAsDefault: true, pool: { min: 1, max: 1 } });
+    try {
+      const token = await s.tokenFor({ team: `race-${++teams}` });
+      const call = (method: string, path: string, body?: unknown) => s.call(method, path, { token, body });
+      const hook = await created(await call('POST', '/v1/webhooks', { url: URL_A, events: ['crawl.completed'] }));
+      await s.knex('webhooks').where({ id: hook.id }).update({ consecutive_failures: 14 });
+      const disabledAt = new Date().toISOString();
+      const worker = await (other ?? s.knex).transaction();
+      await worker('webhooks').where({ id: hook.id }).increment('consecutive_failures', 1);
+      await worker('webhooks').where({ id: hook.id }).update({ active: false, disabled_reason: 'consecutive_failures', disabled_at: disabledAt });
+      const patch = call('PATCH', `/v1/webhooks/${hook.id}`, { active: false, description: 'off by hand' });
+      // The PATCH waits for the worker's row lock (PostgreSQL: its read, or its write without
+      // one) or for the file's write lock (SQLite, which shows no waiters: a pause instead).
+      if (onPostgres) {
+        for (let i = 0; i < 100; i++) {
+          const { rows } = await s.knex.raw(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%webhooks%'`);
+          if (rows[0].n > 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      } else await new Promise((r) => setTimeout(r, 300));
+      await worker.commit();
+      const res = await patch;
+      expect(res.status, await res.clone().text()).toBe(200);
+      const data = (await res.json()).data;
+      expect(data).toMatchObject({ active: false, disabled_reason: 'consecutive_failures', consecutive_failures: 15, description: 'off by hand' });
+      const row = await s.knex('webhooks').where({ id: hook.id }).first();
+      expect(row).toMatchObject({ disabled_reason: 'consecutive_failures', consecutive_failures: 15, description: 'off by hand' });
+      expect(new Date(row.disabled_at).toISOString()).toBe(disabledAt);
+    } finally {
+      await other?.destroy();
+      if (s !== h) await s.close();
     }
-    await worker.commit();
-    const res = await patch;
-    expect(res.status).toBe(200);
-    const data = (await res.json()).data;
-    expect(data).toMatchObject({ active: false, disabled_reason: 'consecutive_failures', consecutive_failures: 15, description: 'off by hand' });
-    const row = await h.knex('webhooks').where({ id: hook.id }).first();
-    expect(row).toMatchObject({ disabled_reason: 'consecutive_failures', consecutive_failures: 15, description: 'off by hand' });
-    expect(new Date(row.disabled_at).toISOString()).toBe(disabledAt);
   });
 });
 

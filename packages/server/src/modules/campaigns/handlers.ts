@@ -18,9 +18,12 @@ export interface ExportEraser {
   deleteWith(where: { campaign_id: string }, remove: (trx: Knex.Transaction) => Promise<unknown>): Promise<void>;
 }
 
-/** Stops the running crawls of a campaign: what its deletion needs (the crawls module provides it). */
+/**
+ * Stops the running crawls of a campaign, then runs its deletion, which checks in its transaction
+ * that no crawl was launched meanwhile (the crawls module provides it: running-crawls.ts).
+ */
 export interface CrawlStopper {
-  stopWhere(where: { campaign_id: string }): Promise<void>;
+  stopThen<T>(where: { campaign_id: string }, remove: (assertStopped: (trx: Knex.Transaction) => Promise<void>) => Promise<T>): Promise<T>;
 }
 
 /** Plan bounds on a campaign (docs/plans.md). */
@@ -113,12 +116,17 @@ export function campaignHandlers(services: Services, crawls: CrawlStopper, expor
       const campaign = await findCampaign(knex, ctx.caller, params.campaign);
       assertUnlocked(await findProject(knex, ctx.caller, campaign.project_id));
       // A running crawl is stopped first, then the campaign and its crawls go (deleteCampaign, docs/openapi.json).
-      await crawls.stopWhere({ campaign_id: campaign.id });
-      await exports.deleteWith({ campaign_id: campaign.id }, async (trx) => {
-        deletedOrNotFound(await trx('campaigns').where({ id: campaign.id }).delete());
-        // Its crawls went with it: the project's latest completed crawl may have been one of them.
-        await replaceLatestCrawl(trx, services.dialect, campaign.project_id, () => latestSettledCrawl(trx, campaign.project_id));
-      });
+      await crawls.stopThen({ campaign_id: campaign.id }, (assertStopped) =>
+        exports.deleteWith({ campaign_id: campaign.id }, async (trx) => {
+          // Held from here: a launch, which holds the campaign until it commits, waits, then finds it gone.
+          const query = trx('campaigns').where({ id: campaign.id });
+          if (!(await (services.dialect === 'postgres' ? query.forUpdate() : query).first('id'))) throw notFound();
+          await assertStopped(trx);
+          deletedOrNotFound(await trx('campaigns').where({ id: campaign.id }).delete());
+          // Its crawls went with it: the project's latest completed crawl may have been one of them.
+          await replaceLatestCrawl(trx, services.dialect, campaign.project_id, () => latestSettledCrawl(trx, campaign.project_id));
+        }),
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
 /** What other modules read of the campaigns outside a request: notification settings, due schedules. */
 import type { Knex } from 'knex';
 import type { RegressionThreshold } from '@siteaudit/schema/rules';
-import { bool } from '../../store/database.js';
+import { bool, type Dialect } from '../../store/database.js';
 import type { CampaignRow } from './campaign-row.js';
 
 /** Whether the campaign notifies (`notify`) and past which regression; undefined once deleted. */
@@ -19,4 +19,15 @@ export async function dueCampaigns(db: Knex, now: Date): Promise<CampaignRow[]> 
     .andWhere('next_run_at', '<=', now.toISOString())
     .andWhere('schedule_paused', false)
     .andWhereNot('schedule_frequency', 'manual')) as CampaignRow[];
+}
+
+/**
+ * A campaign read inside a transaction that depends on it staying as read until commit (a crawl's
+ * launch freezes its settings): on PostgreSQL `for share`, so an update or a deletion waits for
+ * the commit, and one that committed first is seen (or its absence); SQLite's writing transaction
+ * already holds the file (store/sqlite-writer.ts). Undefined once deleted.
+ */
+export async function campaignForShare(trx: Knex.Transaction, dialect: Dialect, where: { id: string; team_id: string }): Promise<CampaignRow | undefined> {
+  const query = trx('campaigns').where(where);
+  return (await (dialect === 'postgres' ? query.forShare() : query).first()) as CampaignRow | undefined;
 }

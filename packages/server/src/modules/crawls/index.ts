@@ -33,7 +33,7 @@ export function crawlsModule(services: Services, options: CrawlsModuleOptions = 
       }),
     ],
     // Deleting a campaign or a project stops its running crawls first (their modules' `needs`).
-    provides: { stopper: running as Pick<RunningCrawls, 'stopWhere'> },
+    provides: { stopper: running as Pick<RunningCrawls, 'stopThen'> },
     start: async () => {
       await ensureScheduler(services);
       await ensureCrawlSweep(services);

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { crawlSettingsText, type Plan, QUEUED_CRAWL, refusalDetails } from '@siteaudit/schema/rules';
 import { assertWithinPlan } from '@siteaudit/schema/pipeline';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { CRAWL_RUN } from './jobs.js';
 import type { Services } from '../../services.js';
 import type { CampaignRow } from '../campaigns/campaign-row.js';
+import { campaignForShare } from '../campaigns/reads.js';
 import { lockTeam } from '../team-lock.js';
 import { initialStagePlan, type CrawlRow } from './crawl-row.js';
 import { transaction } from '../../store/retry.js';
@@ -36,14 +37,20 @@ function isUniqueViolation(error: unknown): boolean {
  * Launches a crawl of a campaign: refused with 409 when one is running, and with
  * plan_limit.crawls.monthly when the month's quota is spent (counted under the team lock, so
  * parallel launches never exceed it). The crawl is queued and its job enqueued atomically.
+ *
+ * The campaign is read in that transaction, held until it commits: a launch read it outside
+ * before, so an update committed meanwhile was crawled with the settings it replaced, and a
+ * deletion committed meanwhile failed the insert's foreign key (a 500) instead of answering 404.
  */
-export async function launchCrawl(services: Services, input: { campaign: CampaignRow; plan: Plan; trigger: CrawlRow['trigger'] }): Promise<CrawlRow> {
-  const { campaign, plan } = input;
+export async function launchCrawl(services: Services, input: { campaign: Pick<CampaignRow, 'id' | 'team_id'>; plan: Plan; trigger: CrawlRow['trigger'] }): Promise<CrawlRow> {
+  const { plan } = input;
   const now = services.clock();
-  const config = crawlConfig(campaign);
   try {
     return await transaction(services.knex, async (trx) => {
-      await lockTeam(trx, services.dialect, campaign.team_id);
+      await lockTeam(trx, services.dialect, input.campaign.team_id);
+      const campaign = await campaignForShare(trx, services.dialect, { id: input.campaign.id, team_id: input.campaign.team_id });
+      if (!campaign) throw notFound();
+      const config = crawlConfig(campaign);
       const running = await trx('crawls').where({ campaign_id: campaign.id, active: true }).first('id');
       if (running) throw new ApiError('crawl.already_running', { detail: refusalDetails.crawlAlreadyRunning(running.id) });
       const [{ count }] = await trx('quota_usage').where({ team_id: campaign.team_id, entitlement: 'crawls.monthly' }).andWhere('created_at', '>=', monthStart(now)).count({ count: '*' });

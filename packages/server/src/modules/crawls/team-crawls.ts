@@ -13,8 +13,8 @@ export async function activeCrawlsOfTeam(knex: Knex, teamId: string, limit: numb
   return { total: Number(count), rows };
 }
 
-/** The ids of every crawl of a project or of a campaign, whatever its status: what their deletion takes with it. */
-export async function crawlIdsWhere(knex: Knex, where: { project_id: string } | { campaign_id: string }): Promise<string[]> {
+/** The ids of every crawl of a team, a project or a campaign, whatever its status: what their deletion takes with it. */
+export async function crawlIdsWhere(knex: Knex, where: { team_id: string } | { project_id: string } | { campaign_id: string }): Promise<string[]> {
   return knex('crawls').where(where).pluck('id');
 }
 

@@ -1,6 +1,6 @@
 /**
- * What a deletion does to exports that hold the deleted data: a project's or a campaign's (their
- * rows go with the crawls, a cascade; their files are removed here) and a log import's (the
+ * What a deletion does to exports that hold the deleted data: a team's, a project's or a
+ * campaign's (their rows go with the crawls, a cascade; their files are removed here) and a log import's (the
  * exports that may show its paths go, rows and files).
  *
  * What is left to remove is written to `export_erasures` in the deletion's own transaction, then
@@ -24,8 +24,8 @@ const IDS_PER_QUERY = 500;
 export type Deletion = (trx: Knex.Transaction) => Promise<unknown>;
 
 export interface ExportEraser {
-  /** Runs `remove` (a project's or a campaign's deletion) and removes its exports' files. */
-  deleteWith(where: { project_id: string } | { campaign_id: string }, remove: Deletion): Promise<void>;
+  /** Runs `remove` (a team's, a project's or a campaign's deletion) and removes its exports' files. */
+  deleteWith(where: { team_id: string } | { project_id: string } | { campaign_id: string }, remove: Deletion): Promise<void>;
   /**
    * Runs `remove` (a log import's deletion) and, when the import had completed at `since`, removes
    * the project's exports that may show its paths (their log section sums the project's completed
@@ -54,7 +54,8 @@ interface ExportFile {
 /** A file is `<id>.<format>`; a row written before that named its own key. */
 const fileKeys = (row: ExportFile) => [`${row.id}.${row.format}`, ...(row.blob_key ? [row.blob_key] : [])];
 
-export function exportEraser(services: Services, store: BlobStore): ExportEraser {
+/** Only the store and the clock: the CLI's admin, which builds no module, erases with it too. */
+export function exportEraser(services: Pick<Services, 'knex' | 'clock'>, store: BlobStore): ExportEraser {
   const { knex } = services;
 
   async function exportsOf(db: Knex, crawlIds: string[], where: (q: Knex.QueryBuilder) => void = () => undefined): Promise<ExportFile[]> {

@@ -21,9 +21,12 @@ export interface ExportEraser {
   deleteWith(where: { project_id: string }, remove: (trx: Knex.Transaction) => Promise<unknown>): Promise<void>;
 }
 
-/** Stops the running crawls of a project: what its deletion needs (the crawls module provides it). */
+/**
+ * Stops the running crawls of a project, then runs its deletion, which checks in its transaction
+ * that no crawl was launched meanwhile (the crawls module provides it: running-crawls.ts).
+ */
 export interface CrawlStopper {
-  stopWhere(where: { project_id: string }): Promise<void>;
+  stopThen<T>(where: { project_id: string }, remove: (assertStopped: (trx: Knex.Transaction) => Promise<void>) => Promise<T>): Promise<T>;
 }
 import { transaction } from '../../store/retry.js';
 
@@ -107,9 +110,16 @@ export function projectHandlers(services: Services, { stopper: crawls, logs, exp
       // Allowed on a locked project (docs/decisions/projects.md). Running crawls and log parses
       // stop first, uploaded logs and export files go with them; the rest cascades, and leaves
       // no readable copy.
-      await crawls.stopWhere({ project_id: project.id });
-      await logs.beforeProjectDelete(project.id);
-      await exports.deleteWith({ project_id: project.id }, async (trx) => deletedOrNotFound(await trx('projects').where({ id: project.id }).delete()));
+      await crawls.stopThen({ project_id: project.id }, async (assertStopped) => {
+        await logs.beforeProjectDelete(project.id);
+        await exports.deleteWith({ project_id: project.id }, async (trx) => {
+          // Held from here: a launch's crawl references the project, so it waits, then finds it gone.
+          const query = trx('projects').where({ id: project.id });
+          if (!(await (services.dialect === 'postgres' ? query.forUpdate() : query).first('id'))) throw notFound();
+          await assertStopped(trx);
+          deletedOrNotFound(await trx('projects').where({ id: project.id }).delete());
+        });
+      });
       await logs.afterDelete();
     },
   };
