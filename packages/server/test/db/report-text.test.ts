@@ -58,7 +58,9 @@ describe('the reports of a real crawl', () => {
     const decisions = rows.findIndex((r) => r[0] === 'Template decisions');
     const listed = rows.slice(header + 1, decisions < 0 ? undefined : decisions).filter((r) => typeof r[0] === 'string' && r[0] !== '');
     expect(listed.map((r) => r[0])).toEqual(fixes.map((f) => f.name));
-    expect(listed.map((r) => [r[5], r[6], r[7]])).toEqual(fixes.map((f) => [f.pages, f.score_points, PILLAR_EN[f.pillar]]));
+    // A site-wide check is found on one URL and concerns every page: "whole site", as the PDF says.
+    expect(listed.map((r) => [r[5], r[6], r[7]])).toEqual(fixes.map((f) => [isSiteWideCheck(f.name) ? 'whole site' : f.pages, f.score_points, PILLAR_EN[f.pillar]]));
+    expect(listed.map((r) => r[5])).toContain('whole site');
     // A content check's points are the Content and GEO pillar's, and say so.
     expect(listed.map((r) => r[7])).toContain('Content and GEO');
   });
