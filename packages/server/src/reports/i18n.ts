@@ -166,6 +166,30 @@ export interface ExportStrings {
     kind: string;
     previousStatus: string;
     noChange: string;
+    /** Why each pillar's score moved (docs/decisions/crawl-changes.md, "Why the score moved"). */
+    movement: {
+      heading: string;
+      /** Under the heading: how the points are computed and add up. */
+      explained: string;
+      /** "Technical 37 → 52 (exactly 36.6 → 51.9)". */
+      pillar: (pillar: string, previous: string, current: string, previousExact: string, currentExact: string) => string;
+      points: string;
+      check: string;
+      what: string;
+      /** What happened to a check between the crawls, with its pages then and now. */
+      fixed: (before: string) => string;
+      added: (now: string) => string;
+      fewer: (before: string, now: string) => string;
+      more: (before: string, now: string) => string;
+      share: (pages: string) => string;
+      otherChecks: (n: string) => string;
+      /** A check's pages: "1 page", "70 pages". */
+      pages: (n: string, plural: boolean) => string;
+      notFromChecks: string;
+      rounding: string;
+      total: string;
+      unexplained: string;
+    };
   };
   /** Under the cover's gauge: what its score is. */
   healthScoreIs: (pillar: string) => string;
@@ -376,6 +400,26 @@ const en: ExportStrings = {
     kind: 'Change',
     previousStatus: 'Previous status',
     noChange: 'Nothing changed.',
+    movement: {
+      heading: 'Why the score moved',
+      explained:
+        'Each check’s points are its exact share of the movement: a score is 100 × exp(−Σ costs), so the change of each check’s cost (weight × √share) moves it by a part that adds up to the whole. Points are rounded to tenths so that they add up to the exact movement; the last line is the rounding of the two published scores.',
+      pillar: (pillar, previous, current, previousExact, currentExact) => `${pillar} ${previous} → ${current} (exactly ${previousExact} → ${currentExact})`,
+      points: 'Points',
+      check: 'Check',
+      what: 'What changed',
+      fixed: (before) => `fixed (was on ${before})`,
+      added: (now) => `new (on ${now})`,
+      fewer: (before, now) => `on fewer pages (${before} → ${now})`,
+      more: (before, now) => `on more pages (${before} → ${now})`,
+      share: (pages) => `same ${pages}, but the site’s page count changed`,
+      otherChecks: (n) => `${n} other checks`,
+      pages: (n, plural) => `${n} page${plural ? 's' : ''}`,
+      notFromChecks: 'Not from a check (PageSpeed, or a score stored under earlier rules)',
+      rounding: 'Rounding of the published scores',
+      total: 'Total',
+      unexplained: 'Not explained for this comparison (settled before scores were attributed).',
+    },
   },
   healthScoreIs: (pillar) => `the score of the ${pillar} pillar`,
   pillarsWithoutScore: 'Without a score in this report',
@@ -575,6 +619,26 @@ const fr: ExportStrings = {
     kind: 'Évolution',
     previousStatus: 'Statut précédent',
     noChange: 'Rien n’a changé.',
+    movement: {
+      heading: 'Pourquoi le score a bougé',
+      explained:
+        'Les points de chaque vérification sont sa part exacte du mouvement : un score vaut 100 × exp(−Σ coûts), donc l’évolution du coût de chaque vérification (poids × √part) le fait bouger d’une part, et les parts s’additionnent au tout. Les points sont arrondis au dixième de sorte que leur somme soit le mouvement exact ; la dernière ligne est l’arrondi des deux scores publiés.',
+      pillar: (pillar, previous, current, previousExact, currentExact) => `${pillar} ${previous} → ${current} (exactement ${previousExact} → ${currentExact})`,
+      points: 'Points',
+      check: 'Vérification',
+      what: 'Ce qui a changé',
+      fixed: (before) => `résolu (était sur ${before})`,
+      added: (now) => `nouveau (sur ${now})`,
+      fewer: (before, now) => `sur moins de pages (${before} → ${now})`,
+      more: (before, now) => `sur plus de pages (${before} → ${now})`,
+      share: (pages) => `toujours ${pages}, mais le nombre de pages du site a changé`,
+      otherChecks: (n) => `${n} autres vérifications`,
+      pages: (n, plural) => `${n} page${plural ? 's' : ''}`,
+      notFromChecks: 'Hors vérifications (PageSpeed, ou un score enregistré selon des règles antérieures)',
+      rounding: 'Arrondi des scores publiés',
+      total: 'Total',
+      unexplained: 'Non expliqué pour cette comparaison (réglée avant l’attribution des scores).',
+    },
   },
   healthScoreIs: (pillar) => `le score du pilier ${pillar}`,
   pillarsWithoutScore: 'Sans score dans ce rapport',
