@@ -150,6 +150,8 @@ export interface ExportStrings {
   changes: {
     title: string;
     comparedWith: (date: string) => string;
+    /** Under the page counts: a deleted page that is still linked is not a page removed. */
+    pagesNote: string;
     noPrevious: string;
     blocked: string;
     notCompared: string;
@@ -379,6 +381,8 @@ const en: ExportStrings = {
     noPrevious: 'First crawl with these settings: the next crawl of this campaign will be compared with this one.',
     blocked: 'The site blocked this crawl: it is not compared with the previous one.',
     notCompared: 'This crawl was not compared with an earlier one.',
+    pagesNote:
+      'A page deleted but still linked answers 404: it counts under “Status code changed”, and the links to it as new broken links. “Pages removed” are URLs this crawl no longer reached.',
     issuePairs: 'Issue occurrences',
     kinds: {
       issue_new: 'New',
@@ -598,6 +602,8 @@ const fr: ExportStrings = {
     noPrevious: 'Premier crawl avec ces réglages : le prochain crawl de cette campagne sera comparé à celui-ci.',
     blocked: 'Le site a bloqué ce crawl : il n’est pas comparé au précédent.',
     notCompared: 'Ce crawl n’a pas été comparé à un crawl antérieur.',
+    pagesNote:
+      'Une page supprimée mais toujours liée répond 404 : elle compte dans « Code de statut modifié », et les liens vers elle comme nouveaux liens cassés. Les « Pages retirées » sont les URL que ce crawl n’a plus atteintes.',
     issuePairs: 'Occurrences de problèmes',
     kinds: {
       issue_new: 'Nouveaux',

@@ -71,6 +71,9 @@ describe('what changed since the last crawl, in the reports', () => {
     const fr = (await pdfPages(await readAll(renderPdf(withChanges('fr'))))).join('\n');
     for (const text of ['Depuis le dernier crawl', 'Partis avec leur page', 'Toujours présents', 'Pages ajoutées', 'Vérifications qui ont le plus bougé, les plus graves d’abord', '5 mars 2025']) expect(fr).toContain(text);
     expect(fr).not.toContain('Since the last crawl');
+    // A status changed: where a deleted page still linked is counted.
+    expect(en.replace(/\s+/g, ' ')).toContain('A page deleted but still linked answers 404: it counts under “Status code changed”');
+    expect(fr.replace(/\s+/g, ' ')).toContain('Une page supprimée mais toujours liée répond 404');
   });
 
   it('says why each pillar moved, check by check, adding up to the change printed, in English and in French', async () => {
