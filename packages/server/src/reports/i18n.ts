@@ -407,7 +407,7 @@ const en: ExportStrings = {
     movement: {
       heading: 'Why the score moved',
       explained:
-        'Each check’s points are its exact share of the movement: a score is 100 × exp(−Σ costs), so the change of each check’s cost (weight × √share) moves it by a part that adds up to the whole. Points are rounded to tenths so that they add up to the exact movement; the last line is the rounding of the two published scores.',
+        'Each check’s points are its exact share of the movement: a score is 100 × exp(−Σ costs), so the change of each check’s cost (weight × √share) moves it by a part that adds up to the whole. A check counts by the pages it is on, not by its occurrences: new occurrences on pages that already had it move no point. Points are rounded to tenths so that they add up to the exact movement; the last line is the rounding of the two published scores.',
       pillar: (pillar, previous, current, previousExact, currentExact) => `${pillar} ${previous} → ${current} (exactly ${previousExact} → ${currentExact})`,
       points: 'Points',
       check: 'Check',
@@ -628,7 +628,7 @@ const fr: ExportStrings = {
     movement: {
       heading: 'Pourquoi le score a bougé',
       explained:
-        'Les points de chaque vérification sont sa part exacte du mouvement : un score vaut 100 × exp(−Σ coûts), donc l’évolution du coût de chaque vérification (poids × √part) le fait bouger d’une part, et les parts s’additionnent au tout. Les points sont arrondis au dixième de sorte que leur somme soit le mouvement exact ; la dernière ligne est l’arrondi des deux scores publiés.',
+        'Les points de chaque vérification sont sa part exacte du mouvement : un score vaut 100 × exp(−Σ coûts), donc l’évolution du coût de chaque vérification (poids × √part) le fait bouger d’une part, et les parts s’additionnent au tout. Une vérification compte par les pages où elle est, pas par ses occurrences : de nouvelles occurrences sur des pages qui l’avaient déjà ne font bouger aucun point. Les points sont arrondis au dixième de sorte que leur somme soit le mouvement exact ; la dernière ligne est l’arrondi des deux scores publiés.',
       pillar: (pillar, previous, current, previousExact, currentExact) => `${pillar} ${previous} → ${current} (exactement ${previousExact} → ${currentExact})`,
       points: 'Points',
       check: 'Vérification',

@@ -39,7 +39,8 @@ const sum = (values: readonly number[]) => Math.round(values.reduce((s, v) => s 
 /**
  * A pillar's lines: its checks, the largest part first (the first `limit`, the rest in one
  * "n other checks" line), what no check explains, then the rounding of the published scores
- * (`delta` − `exact_delta`), so that the lines add up to `delta`. Empty without an attribution.
+ * (`delta` − `exact_delta`, under a point), so that the lines add up to `delta`. Empty without
+ * an attribution.
  */
 export function movementLines(
   health: Health,
@@ -55,8 +56,12 @@ export function movementLines(
   const rest = a.checks.slice(limit);
   const lines: MovementLine[] = shown.map((c) => ({ name: c.name, label: labels.check(c.name), what: whatChanged(c, t, int), points: c.points }));
   if (rest.length) lines.push({ name: null, label: m.otherChecks(int(rest.length)), what: '', points: sum(rest.map((c) => c.points)) });
-  if (a.other !== 0) lines.push({ name: null, label: m.notFromChecks, what: '', points: a.other });
-  const rounding = sum([health.delta, -a.exact_delta]);
+  // Two scores rounded each on its own differ from their exact difference by less than a point;
+  // a point or more is a previous score published under earlier rules, which no check explains.
+  const residue = sum([health.delta, -a.exact_delta]);
+  const rounding = Math.abs(residue) < 1 ? residue : 0;
+  const other = sum([a.other, residue - rounding]);
+  if (other !== 0) lines.push({ name: null, label: m.notFromChecks, what: '', points: other });
   if (rounding !== 0) lines.push({ name: null, label: m.rounding, what: '', points: rounding });
   return lines;
 }

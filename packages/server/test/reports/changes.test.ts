@@ -93,7 +93,8 @@ describe('what changed since the last crawl, in the reports', () => {
     expect(at.every((i) => i >= 0), why.slice(0, 1500)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     const fr = (await pdfPages(await readAll(renderPdf(withChanges('fr'))))).join('\n').replace(/\s+/g, ' ');
-    for (const text of ['Pourquoi le score a bougé', '−8,1 Erreur serveur (5xx) nouveau (sur 2 pages)', 'Arrondi des scores publiés']) expect(fr).toContain(text);
+    expect(why).toContain('A check counts by the pages it is on, not by its occurrences');
+    for (const text of ['Pourquoi le score a bougé', 'pas par ses occurrences', '−8,1 Erreur serveur (5xx) nouveau (sur 2 pages)', 'Arrondi des scores publiés']) expect(fr).toContain(text);
   });
 
   it('says the movement is not explained for a summary stored before attributions', async () => {
