@@ -372,6 +372,15 @@ export function behaviourSuite(setup: () => Target) {
       const summary = await owner.crawls.changes.summary({ crawl: second.id });
       expect(summary).toMatchObject({ previous_crawl_id: first.id, basis: 'compared', issues: { new: { error: 0, warning: 0, info: 0 }, fixed: { error: 0, warning: 0, info: 0 } }, pages: { added: 0, removed: 0, status_changed: 0 } });
       expect(summary.health.find((p) => p.key === 'technique')).toMatchObject({ delta: 0 });
+      // Why each score moved: nothing did, so no check is named; a first crawl explains nothing.
+      expect(before.health.every((p) => p.attribution === null)).toBe(true);
+      for (const p of summary.health) {
+        if (p.delta === null) expect(p.attribution, p.key).toBeNull();
+        else expect(p.attribution, p.key).toEqual({ previous_score_exact: expect.any(Number), score_exact: expect.any(Number), exact_delta: 0, checks: [], other: 0 });
+      }
+      const technique = summary.health.find((p) => p.key === 'technique')!.attribution!;
+      expect(Math.round(technique.score_exact)).toBe(summary.health.find((p) => p.key === 'technique')!.score);
+      expect(technique.score_exact).toBeCloseTo(technique.previous_score_exact, 9);
       const persisting = summary.issues.persisting.error + summary.issues.persisting.warning + summary.issues.persisting.info;
       expect(persisting).toBeGreaterThan(0);
       const changes = await owner.crawls.changes.list({ crawl: second.id, limit: 2 }).toArray({ limit: 1000 });

@@ -42,6 +42,20 @@ describe('compareCrawls', () => {
     expect(summary.checks[0]).toMatchObject({ name: 'http_5xx', new: 1 });
   });
 
+  it('says why each pillar moved, as the server does: the new 5xx costs the technique score what it moved, less what went with the pages', () => {
+    const { summary } = compareCrawls(after, before);
+    const technique = summary.health.find((p) => p.key === 'technique')!;
+    const a = technique.attribution!;
+    expect(a.checks.find((c) => c.name === 'http_5xx')).toMatchObject({ previous_pages: 0, pages: 1, previous_cost: 0 });
+    expect(a.checks.find((c) => c.name === 'http_5xx')!.points).toBeLessThan(0);
+    // The parts add up, in tenths, to the exact movement, and the published delta is its rounding.
+    expect(a.checks.reduce((sum, c) => sum + Math.round(c.points * 10), Math.round(a.other * 10))).toBe(Math.round(a.exact_delta * 10));
+    expect(Math.round(a.score_exact) - Math.round(a.previous_score_exact)).toBe(technique.delta);
+    expect(a.other).toBe(0);
+    // The mock never runs the accessibility rules: nothing to explain.
+    expect(summary.health.find((p) => p.key === 'accessibilite')!.attribution).toBeNull();
+  });
+
   it('sends the findings events as the server decides them', () => {
     const crawl = { ...after, comparison: compareCrawls(after, before) } as CrawlRecord;
     const on = (write: Record<string, unknown>) => ({ ...campaign, write_only: write }) as unknown as CampaignRecord;

@@ -72,7 +72,7 @@ export {
   UpdateCampaignBody,
   WEEKDAYS,
 } from './resources/campaigns.js';
-export { CHANGE_BASES, CrawlChange, CrawlChangesSummary, ListChangesQuery, ListRecommendationsQuery, Recommendation } from './resources/changes.js';
+export { CHANGE_BASES, CrawlChange, CrawlChangesSummary, ListChangesQuery, ListRecommendationsQuery, Recommendation, ScoreAttribution } from './resources/changes.js';
 export {
   Crawl,
   CRAWL_STAGES,

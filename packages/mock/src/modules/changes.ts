@@ -8,7 +8,10 @@
  */
 import { type CrawlChange, type CrawlChangesSummary, type Language, type Recommendation, type Severity } from '@siteaudit/schema';
 import {
+  attributeScoreChange,
+  exactScoreOf,
   notComparedSummary,
+  pillarData,
   CHANGE_KINDS,
   CRAWL_PILLARS,
   checkLabel,
@@ -22,10 +25,11 @@ import {
   scorePointsWon,
   TARGETED_CHECKS,
   type ChangeKind,
+  type CrawlPillar,
   type RegressionThreshold,
 } from '@siteaudit/schema/rules';
 import type { CampaignRecord, CrawlRecord } from '../db.js';
-import { crawlPillarScores, crawlScoredPages } from './scores.js';
+import { crawlPillarScores, crawlScoreData, crawlScoredPages } from './scores.js';
 
 export type StoredChanges = Omit<CrawlChangesSummary, 'crawl_id'>;
 export interface CrawlComparison {
@@ -88,7 +92,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
         basis: crawl.blocked ? 'blocked' : 'no_previous_crawl',
         issues: { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() },
         pages: { added: 0, removed: 0, status_changed: 0 },
-        health: CRAWL_PILLARS.map((key) => ({ key, score: scores[key], previous_score: null, delta: null })),
+        health: CRAWL_PILLARS.map((key) => ({ key, score: scores[key], previous_score: null, delta: null, attribution: null })),
         checks: [],
       },
       items: [],
@@ -150,6 +154,13 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
   }
   const kinds = (kind: ChangeKind) => items.filter((i) => i.item.kind === kind).length;
   const earlier = crawlPillarScores(previous);
+  // Why each pillar moved, from both crawls' checks, as the server attributes it.
+  const sides = (c: CrawlRecord) => pillarData(crawlScoreData(c), { aiChecked: false, accessibilityChecked: false });
+  const [dataNow, dataBefore] = [sides(crawl), sides(previous)];
+  const attribution = (key: CrawlPillar) => {
+    const [now, before] = [dataNow[key], dataBefore[key]];
+    return now && before ? attributeScoreChange({ exact: exactScoreOf(before), data: before }, { exact: exactScoreOf(now), data: now }) : null;
+  };
   return {
     summary: {
       previous_crawl_id: previous.id,
@@ -161,6 +172,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
         score: scores[key],
         previous_score: earlier[key],
         delta: scores[key] === null || earlier[key] === null ? null : scores[key]! - earlier[key]!,
+        attribution: scores[key] === null || earlier[key] === null ? null : attribution(key),
       })),
       checks: [...checks.values()].sort((a, b) => b.new - a.new || b.fixed - a.fixed || b.gone_with_page - a.gone_with_page || (a.name < b.name ? -1 : 1)),
     },

@@ -50,6 +50,35 @@ export const CrawlChange = z.discriminatedUnion('kind', [IssueChange, PageChange
 });
 export type CrawlChange = z.infer<typeof CrawlChange>;
 
+/** Why a pillar's score moved (rules/score-attribution.ts): each check's exact part of the movement. */
+export const ScoreAttribution = z
+  .object({
+    previous_score_exact: z.number().describe('the previous crawl’s score before rounding'),
+    score_exact: z.number().describe('this crawl’s score before rounding'),
+    exact_delta: z.number().describe('score_exact − previous_score_exact to one decimal: the sum of the checks’ points and other. delta, the difference of the rounded scores, may differ from it by less than a point (rounding)'),
+    checks: z
+      .array(
+        z.object({
+          name: z.string().describe('the check'),
+          severity: Severity,
+          category: z.string(),
+          previous_pages: z.int().min(0).describe('distinct URLs it fired on in the previous crawl; 0 when it did not fire'),
+          pages: z.int().min(0).describe('distinct URLs it fires on in this crawl; 0 when it no longer fires'),
+          previous_cost: z.number().min(0).describe('its cost in the previous crawl: weight × √share (docs/health-score.md)'),
+          cost: z.number().min(0).describe('its cost in this crawl; it also moves when the pages it judges grow or shrink'),
+          points: z.number().describe('its part of the movement, to one decimal: −L × (cost − previous_cost), L the logarithmic mean of the two exact scores; positive when its cost fell'),
+        }),
+      )
+      .describe('every check whose part rounds to at least 0.1 point, the largest part first'),
+    other: z.number().describe('points no check explains (PageSpeed in the technique score, a previous score stored under earlier rules); 0 when the checks explain it all'),
+  })
+  .meta({
+    id: 'ScoreAttribution',
+    description:
+      'Extension (docs/decisions/crawl-changes.md, "Why the score moved"): a pillar\'s score is 100 × exp(−Σ costs), so its movement splits exactly over the checks whose cost moved; the parts are rounded to tenths by largest remainder, so they add up to exact_delta.',
+  });
+export type ScoreAttribution = z.infer<typeof ScoreAttribution>;
+
 export const CHANGE_BASES = ['compared', 'no_previous_crawl', 'blocked', 'not_compared'] as const;
 
 export const CrawlChangesSummary = z
@@ -70,6 +99,9 @@ export const CrawlChangesSummary = z
           score: z.int().nullable(),
           previous_score: z.int().nullable(),
           delta: z.int().nullable().describe('score − previous_score; null when either is not measured'),
+          attribution: ScoreAttribution.nullable().describe(
+            'why the score moved, check by check; null when either score is not measured, or for a summary stored before attributions existed',
+          ),
         }),
       )
       .describe('the crawl pillars of the scorecard, in this crawl and the previous one'),

@@ -246,3 +246,14 @@ export {
   type LogoType,
   readLogo,
 } from './export-branding.js';
+export {
+  attributeScoreChange,
+  attributionParts,
+  type AttributionSide,
+  categoriesData,
+  exactScoreOf,
+  pillarData,
+  type CheckAttribution,
+  roundToTenths,
+  type ScoreAttribution,
+} from './score-attribution.js';

@@ -17,4 +17,10 @@ describe('check scopes', () => {
     expect(checkScope('broken_internal_link').scope).toBe('link');
     expect(checkScope('title_duplicate').scope).toBe('group');
   });
+
+  it('scopes an accessibility finding, which the catalogue does not list, as one per page', () => {
+    // An axe rule's finding (a11y_label): the issue summary and every export of a crawl with
+    // accessibility checks read its scope.
+    expect(checkScope('a11y_label').scope).toBe('page');
+  });
 });

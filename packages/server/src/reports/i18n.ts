@@ -150,6 +150,8 @@ export interface ExportStrings {
   changes: {
     title: string;
     comparedWith: (date: string) => string;
+    /** Under the page counts: a deleted page that is still linked is not a page removed. */
+    pagesNote: string;
     noPrevious: string;
     blocked: string;
     notCompared: string;
@@ -166,6 +168,30 @@ export interface ExportStrings {
     kind: string;
     previousStatus: string;
     noChange: string;
+    /** Why each pillar's score moved (docs/decisions/crawl-changes.md, "Why the score moved"). */
+    movement: {
+      heading: string;
+      /** Under the heading: how the points are computed and add up. */
+      explained: string;
+      /** "Technical 37 → 52 (exactly 36.6 → 51.9)". */
+      pillar: (pillar: string, previous: string, current: string, previousExact: string, currentExact: string) => string;
+      points: string;
+      check: string;
+      what: string;
+      /** What happened to a check between the crawls, with its pages then and now. */
+      fixed: (before: string) => string;
+      added: (now: string) => string;
+      fewer: (before: string, now: string) => string;
+      more: (before: string, now: string) => string;
+      share: (pages: string) => string;
+      otherChecks: (n: string) => string;
+      /** A check's pages: "1 page", "70 pages". */
+      pages: (n: string, plural: boolean) => string;
+      notFromChecks: string;
+      rounding: string;
+      total: string;
+      unexplained: string;
+    };
   };
   /** Under the cover's gauge: what its score is. */
   healthScoreIs: (pillar: string) => string;
@@ -355,6 +381,8 @@ const en: ExportStrings = {
     noPrevious: 'First crawl with these settings: the next crawl of this campaign will be compared with this one.',
     blocked: 'The site blocked this crawl: it is not compared with the previous one.',
     notCompared: 'This crawl was not compared with an earlier one.',
+    pagesNote:
+      'A page deleted but still linked answers 404: it counts under “Status code changed”, and the links to it as new broken links. “Pages removed” are URLs this crawl no longer reached.',
     issuePairs: 'Issue occurrences',
     kinds: {
       issue_new: 'New',
@@ -376,6 +404,26 @@ const en: ExportStrings = {
     kind: 'Change',
     previousStatus: 'Previous status',
     noChange: 'Nothing changed.',
+    movement: {
+      heading: 'Why the score moved',
+      explained:
+        'Each check’s points are its exact share of the movement: a score is 100 × exp(−Σ costs), so the change of each check’s cost (weight × √share) moves it by a part that adds up to the whole. A check counts by the pages it is on, not by its occurrences: new occurrences on pages that already had it move no point. Points are rounded to tenths so that they add up to the exact movement; the last line is the rounding of the two published scores.',
+      pillar: (pillar, previous, current, previousExact, currentExact) => `${pillar} ${previous} → ${current} (exactly ${previousExact} → ${currentExact})`,
+      points: 'Points',
+      check: 'Check',
+      what: 'What changed',
+      fixed: (before) => `fixed (was on ${before})`,
+      added: (now) => `new (on ${now})`,
+      fewer: (before, now) => `on fewer pages (${before} → ${now})`,
+      more: (before, now) => `on more pages (${before} → ${now})`,
+      share: (pages) => `same ${pages}, but the site’s page count changed`,
+      otherChecks: (n) => `${n} other checks`,
+      pages: (n, plural) => `${n} page${plural ? 's' : ''}`,
+      notFromChecks: 'Not from a check (PageSpeed, or a score stored under earlier rules)',
+      rounding: 'Rounding of the published scores',
+      total: 'Total',
+      unexplained: 'Not explained for this comparison (settled before scores were attributed).',
+    },
   },
   healthScoreIs: (pillar) => `the score of the ${pillar} pillar`,
   pillarsWithoutScore: 'Without a score in this report',
@@ -554,6 +602,8 @@ const fr: ExportStrings = {
     noPrevious: 'Premier crawl avec ces réglages : le prochain crawl de cette campagne sera comparé à celui-ci.',
     blocked: 'Le site a bloqué ce crawl : il n’est pas comparé au précédent.',
     notCompared: 'Ce crawl n’a pas été comparé à un crawl antérieur.',
+    pagesNote:
+      'Une page supprimée mais toujours liée répond 404 : elle compte dans « Code de statut modifié », et les liens vers elle comme nouveaux liens cassés. Les « Pages retirées » sont les URL que ce crawl n’a plus atteintes.',
     issuePairs: 'Occurrences de problèmes',
     kinds: {
       issue_new: 'Nouveaux',
@@ -575,6 +625,26 @@ const fr: ExportStrings = {
     kind: 'Évolution',
     previousStatus: 'Statut précédent',
     noChange: 'Rien n’a changé.',
+    movement: {
+      heading: 'Pourquoi le score a bougé',
+      explained:
+        'Les points de chaque vérification sont sa part exacte du mouvement : un score vaut 100 × exp(−Σ coûts), donc l’évolution du coût de chaque vérification (poids × √part) le fait bouger d’une part, et les parts s’additionnent au tout. Une vérification compte par les pages où elle est, pas par ses occurrences : de nouvelles occurrences sur des pages qui l’avaient déjà ne font bouger aucun point. Les points sont arrondis au dixième de sorte que leur somme soit le mouvement exact ; la dernière ligne est l’arrondi des deux scores publiés.',
+      pillar: (pillar, previous, current, previousExact, currentExact) => `${pillar} ${previous} → ${current} (exactement ${previousExact} → ${currentExact})`,
+      points: 'Points',
+      check: 'Vérification',
+      what: 'Ce qui a changé',
+      fixed: (before) => `résolu (était sur ${before})`,
+      added: (now) => `nouveau (sur ${now})`,
+      fewer: (before, now) => `sur moins de pages (${before} → ${now})`,
+      more: (before, now) => `sur plus de pages (${before} → ${now})`,
+      share: (pages) => `toujours ${pages}, mais le nombre de pages du site a changé`,
+      otherChecks: (n) => `${n} autres vérifications`,
+      pages: (n, plural) => `${n} page${plural ? 's' : ''}`,
+      notFromChecks: 'Hors vérifications (PageSpeed, ou un score enregistré selon des règles antérieures)',
+      rounding: 'Arrondi des scores publiés',
+      total: 'Total',
+      unexplained: 'Non expliqué pour cette comparaison (réglée avant l’attribution des scores).',
+    },
   },
   healthScoreIs: (pillar) => `le score du pilier ${pillar}`,
   pillarsWithoutScore: 'Sans score dans ce rapport',

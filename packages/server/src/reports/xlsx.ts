@@ -1,4 +1,4 @@
-import type { IssueOccurrence, LogDayStat, LogUrlStat, PageSpeedResult } from '@siteaudit/schema';
+import type { CrawlChangesSummary, IssueOccurrence, LogDayStat, LogUrlStat, PageSpeedResult, Severity } from '@siteaudit/schema';
 import { issueDetailsIn } from './issue-details.js';
 import type ExcelJS from 'exceljs';
 import { type EventEmitter, once } from 'node:events';
@@ -9,6 +9,7 @@ import { type ExportStrings, exportStrings, formatters, parseDate, statusList } 
 import { type ReportLabels, reportLabels } from './labels.js';
 import { pagesAffected } from './pages-affected.js';
 import { rankGroups } from './top-issues.js';
+import { type MovementLine, movementLines } from './score-movement.js';
 import type { ExportSource, ReportChange, ReportLogs, ReportPage, ReportPillar } from './types.js';
 
 /**
@@ -475,21 +476,67 @@ async function writePageSpeed(wb: Workbook, ps: PageSpeedResult | null, t: Expor
   sheet.finish({ lastRow: strategiesEnd, columns: 5 });
 }
 
+/**
+ * A row of the Changes sheet: a change, or a line of why a pillar's score moved, which the sheet
+ * gives first (`movementRows`), in the columns the changes use and a last one, the points.
+ */
+type ChangesRow = ReportChange | { movement: MovementLine & { pillar: string; severity: Severity | null } };
+
+/**
+ * Why each pillar's score moved (docs/decisions/crawl-changes.md), every check's line (the PDF
+ * prints the largest), then the pillar's total: the summary's attribution, the PDF's numbers.
+ */
+function movementRows(summary: CrawlChangesSummary, t: ExportStrings, labels: ReportLabels, int: (n: number) => string, fixed: (n: number, digits: number) => string): ChangesRow[] {
+  const m = t.changes.movement;
+  const rows: ChangesRow[] = [];
+  for (const p of summary.health) {
+    if (p.delta === null || !p.attribution) continue;
+    const a = p.attribution;
+    const pillar = labels.pillar(p.key);
+    const severities = new Map(a.checks.map((c) => [c.name, c.severity]));
+    for (const line of movementLines(p, t, labels, int)) rows.push({ movement: { ...line, pillar, severity: line.name ? (severities.get(line.name) ?? null) : null } });
+    const total = m.pillar(pillar, int(p.previous_score!), int(p.score!), fixed(a.previous_score_exact, 1), fixed(a.score_exact, 1));
+    rows.push({ movement: { name: null, label: m.total, what: total, points: p.delta, pillar, severity: null } });
+  }
+  return rows;
+}
+
 async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings, labels: ReportLabels, out: PassThrough): Promise<void> {
   const c = t.changes;
+  const f = formatters(t);
   // A page without a status says why (blocked by robots.txt, a timeout), as the Pages sheet does.
   const status = (code: number | null, error: string | null | undefined) => (code === null && error ? labels.pageError(error) : num(code));
-  const spec: SheetSpec<ReportChange> = {
+  const change = (row: ChangesRow) => ('movement' in row ? null : row);
+  const spec: SheetSpec<ChangesRow> = {
     name: t.sheets.changes,
     columns: [
-      { header: c.kind, width: 22, value: (change) => c.kinds[change.kind] },
-      { header: t.issue, width: 30, value: (change) => text(change.name) },
-      { header: t.label, width: 40, value: (change) => (change.name ? text(labels.check(change.name)) : undefined) },
-      { header: t.severity, width: 14, value: (change) => (change.severity ? labels.severity(change.severity) : undefined) },
-      { header: t.url, width: 60, value: (change) => text(change.url) },
-      { header: t.details, width: 60, value: (change) => (change.details === null ? undefined : text(issueDetailsIn(change.name ?? '', change.details, source.language))) },
-      { header: t.status, width: 10, value: (change) => status(change.status_code, change.error_type) },
-      { header: c.previousStatus, width: 14, value: (change) => status(change.previous_status_code, change.previous_error_type) },
+      { header: c.kind, width: 22, value: (row) => ('movement' in row ? `${c.movement.heading} – ${row.movement.pillar}` : c.kinds[row.kind]) },
+      { header: t.issue, width: 30, value: (row) => text('movement' in row ? row.movement.name : row.name) },
+      {
+        header: t.label,
+        width: 40,
+        value: (row) => ('movement' in row ? text(row.movement.label) : row.name ? text(labels.check(row.name)) : undefined),
+      },
+      {
+        header: t.severity,
+        width: 14,
+        value: (row) => {
+          const severity = 'movement' in row ? row.movement.severity : row.severity;
+          return severity ? labels.severity(severity) : undefined;
+        },
+      },
+      { header: t.url, width: 60, value: (row) => text(change(row)?.url) },
+      {
+        header: t.details,
+        width: 60,
+        value: (row) => {
+          if ('movement' in row) return text(row.movement.what || null);
+          return row.details === null ? undefined : text(issueDetailsIn(row.name ?? '', row.details, source.language));
+        },
+      },
+      { header: t.status, width: 10, value: (row) => ('movement' in row ? undefined : status(row.status_code, row.error_type)) },
+      { header: c.previousStatus, width: 14, value: (row) => ('movement' in row ? undefined : status(row.previous_status_code, row.previous_error_type)) },
+      { header: c.movement.points, width: 10, numFmt: '+0.0;-0.0;0.0', value: (row) => ('movement' in row ? row.movement.points : undefined) },
     ],
   };
   const { summary } = source.changes!;
@@ -499,7 +546,13 @@ async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings
     sheet.finish({ lastRow: sheet.rows, columns: spec.columns.length });
     return;
   }
-  await writeTable(wb, out, { ...spec, rows: source.changes!.items(), truncatedNote: t.truncatedAtExcelLimit });
+  const movement = movementRows(summary, t, labels, f.int, f.fixed);
+  const items = source.changes!.items();
+  async function* rows(): AsyncIterable<ChangesRow> {
+    yield* movement;
+    yield* items;
+  }
+  await writeTable(wb, out, { ...spec, rows: rows(), truncatedNote: t.truncatedAtExcelLimit });
 }
 
 /** The log section's figures (docs/decisions/exports.md#the-log-section), blocks as in the PDF. */

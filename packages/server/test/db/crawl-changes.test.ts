@@ -132,6 +132,55 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     expect(errors.every((c) => c.severity === 'error' && String(c.kind).startsWith('issue_'))).toBe(true);
   });
 
+  it('says why each pillar moved: every check whose cost moved, parts adding up to the exact movement, the fix list’s points for a single fix', async () => {
+    type Attribution = { previous_score_exact: number; score_exact: number; exact_delta: number; other: number; checks: { name: string; previous_pages: number; pages: number; previous_cost: number; cost: number; points: number }[] };
+    type Pillar = { key: string; score: number | null; previous_score: number | null; delta: number | null; attribution: Attribution | null };
+    const s = await scenario({});
+    const first = await s.crawl();
+    const firstSummary = (await json(await s.call('GET', `/v1/crawls/${first.id}/changes/summary`))).data;
+    expect(firstSummary.health.every((p: Pillar) => p.attribution === null)).toBe(true);
+    const fixList = await all(s.call, `/v1/crawls/${first.id}/recommendations`);
+
+    // One fix and nothing else: the image of /about gets its alt.
+    s.pages['/about'] = { html: s.pages['/about'].html!.replace('<img src="/logo.png">', '<img src="/logo.png" alt="Logo">') };
+    const second = await s.crawl();
+    const summary = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes/summary`))).data;
+    const technique = summary.health.find((p: Pillar) => p.key === 'technique') as Pillar;
+    expect(technique.attribution!.checks.map((c) => [c.name, c.previous_pages, c.pages])).toEqual([['image_missing_alt', 1, 0]]);
+    // What the fix list said the fix would win is what it won.
+    const promised = fixList.find((r) => r.name === 'image_missing_alt')!.score_points as number;
+    expect(promised).toBeGreaterThan(0);
+    expect(technique.attribution!.checks[0].points).toBe(promised);
+    expect(technique.attribution!.exact_delta).toBe(promised);
+
+    // Many changes at once: a page answering 500, a new page without a title, a broken link gone.
+    s.change();
+    const third = await s.crawl();
+    const moved = (await json(await s.call('GET', `/v1/crawls/${third.id}/changes/summary`))).data;
+    const card = (await json(await s.call('GET', `/v1/projects/${s.project.id}/scorecard`))).data;
+    for (const p of moved.health as Pillar[]) {
+      if (p.delta === null) {
+        expect(p.attribution, p.key).toBeNull();
+        continue;
+      }
+      const a = p.attribution!;
+      // The parts add up, in tenths, to the exact movement; the published delta differs by rounding only.
+      expect(a.checks.reduce((sum, c) => sum + Math.round(c.points * 10), Math.round(a.other * 10)), p.key).toBe(Math.round(a.exact_delta * 10));
+      expect(Math.abs(a.exact_delta - (a.score_exact - a.previous_score_exact)), p.key).toBeLessThanOrEqual(0.05 + 1e-9);
+      expect(Math.abs(p.delta - a.exact_delta), p.key).toBeLessThan(1);
+      expect(Math.round(a.score_exact), p.key).toBe(p.score);
+      expect(a.other, p.key).toBe(0);
+      // The unrounded score is the scorecard's, for the latest crawl (PostgreSQL stores the
+      // technique score as a `real`, to some seven digits).
+      expect(a.score_exact, p.key).toBeCloseTo(card.pillars.find((c: { key: string }) => c.key === p.key).computation.exact, 4);
+      const sizes = a.checks.map((c) => Math.abs(c.points));
+      expect([...sizes].sort((x, y) => y - x), p.key).toEqual(sizes);
+    }
+    const why = (moved.health as Pillar[]).find((p) => p.key === 'technique')!.attribution!.checks;
+    expect(why.find((c) => c.name === 'http_5xx')).toMatchObject({ previous_pages: 0, pages: 1, previous_cost: 0 });
+    expect(why.find((c) => c.name === 'http_5xx')!.points).toBeLessThan(0);
+  });
+
   it('counts occurrences: a second broken link on a page is new; issues of a page now broken or removed are gone with it, not fixed', async () => {
     const s = await scenario({});
     const first = await s.crawl();

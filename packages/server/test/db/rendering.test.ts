@@ -80,6 +80,32 @@ describe.skipIf(!HAS_CHROMIUM)(`rendering and accessibility through the API${SKI
   );
 
   it(
+    'summarises an axe finding repeated by a template: the issue summary reads its scope (one per page)',
+    async () => {
+      // Four pages of one template, each with an image without alt: enough pages to be asked
+      // whether a template causes it, which read the catalogue entry an axe rule does not have.
+      const templated = await serve(
+        Object.fromEntries([
+          ['/', { body: page({ title: 'The shop, its catalogue and its team', body: '<main><h1>Shop</h1><img src="/logo.png"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></main>' }) }],
+          ...['a', 'b', 'c'].map((p) => [`/${p}`, { body: page({ title: `Page ${p} of the shop, with its logo`, body: `<main><h1>${p}</h1><img src="/logo.png"><a href="/">Home</a></main>` }) }]),
+          ['/logo.png', { type: 'image/png', body: '' }],
+        ]),
+      );
+      try {
+        const { campaign } = await projectWithCampaign(h, templated.url, { check_accessibility: true });
+        const crawl = await crawlToSettled(h, campaign.id);
+        const res = await h.call('GET', `/v1/crawls/${crawl.id}/issues/summary`);
+        expect(res.status).toBe(200);
+        const summary = (await res.json()).data;
+        expect(summary.groups).toContainEqual(expect.objectContaining({ name: 'a11y_image-alt', pages: 4 }));
+      } finally {
+        await templated.close();
+      }
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
     'runs the full rule set in Chromium with check_accessibility_rendered',
     async () => {
       const { campaign } = await projectWithCampaign(h, site.url, { check_accessibility_rendered: true });

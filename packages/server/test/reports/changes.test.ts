@@ -11,6 +11,19 @@ import { readAll, syntheticSource } from '../../../../tests/support/report-fixtu
 import { pdfPages } from '../../../../tests/support/pdf-read.js';
 
 const PREVIOUS = '00000000-0000-4000-8000-0000000000aa';
+type Attribution = NonNullable<CrawlChangesSummary['health'][number]['attribution']>;
+const moved = (name: string, severity: 'error' | 'warning', category: string, previous_pages: number, pages: number, points: number) => ({
+  name, severity, category, previous_pages, pages, previous_cost: 0.35 * Math.sqrt(previous_pages / 5), cost: 0.35 * Math.sqrt(pages / 5), points,
+});
+// −8.1 + 0.8 = −7.3, the exact movement; the published scores' rounding makes it −7.
+const TECHNIQUE_MOVED: Attribution = {
+  previous_score_exact: 78.24,
+  score_exact: 70.93,
+  exact_delta: -7.3,
+  checks: [moved('http_5xx', 'error', 'http', 0, 2, -8.1), moved('http_4xx', 'error', 'http', 3, 1, 0.8)],
+  other: 0,
+};
+const CONTENT_MOVED: Attribution = { previous_score_exact: 88.41, score_exact: 89.63, exact_delta: 1.2, checks: [moved('title_missing', 'error', 'titles', 1, 0, 1.2)], other: 0 };
 const summary = (crawlId: string): CrawlChangesSummary => ({
   crawl_id: crawlId,
   previous_crawl_id: PREVIOUS,
@@ -18,9 +31,9 @@ const summary = (crawlId: string): CrawlChangesSummary => ({
   issues: { new: { error: 2, warning: 1, info: 0 }, fixed: { error: 1, warning: 0, info: 0 }, gone_with_page: { error: 1, warning: 0, info: 0 }, persisting: { error: 4, warning: 3, info: 2 } },
   pages: { added: 1, removed: 1, status_changed: 1 },
   health: [
-    { key: 'technique', score: 71, previous_score: 78, delta: -7 },
-    { key: 'contenu', score: 90, previous_score: 88, delta: 2 },
-    { key: 'accessibilite', score: null, previous_score: null, delta: null },
+    { key: 'technique', score: 71, previous_score: 78, delta: -7, attribution: TECHNIQUE_MOVED },
+    { key: 'contenu', score: 90, previous_score: 88, delta: 2, attribution: CONTENT_MOVED },
+    { key: 'accessibilite', score: null, previous_score: null, delta: null, attribution: null },
   ],
   checks: [
     { name: 'http_5xx', severity: 'error', category: 'http', new: 2, fixed: 0, gone_with_page: 0, persisting: 0 },
@@ -54,10 +67,43 @@ describe('what changed since the last crawl, in the reports', () => {
     const en = (await pdfPages(await readAll(renderPdf(withChanges('en'))))).join('\n');
     expect(en).toContain('Since the last crawl');
     expect(en).toContain('5 March 2025');
-    for (const text of ['Still there', 'Gone with their page', 'Pages added', 'Status code changed', 'Checks that moved the most, most severe first', 'Server error (5xx)', '+2', '-7']) expect(en).toContain(text);
+    for (const text of ['Still there', 'Gone with their page', 'Pages added', 'Status code changed', 'Checks that moved the most, most severe first', 'Server error (5xx)', '+2', '−7']) expect(en).toContain(text);
     const fr = (await pdfPages(await readAll(renderPdf(withChanges('fr'))))).join('\n');
     for (const text of ['Depuis le dernier crawl', 'Partis avec leur page', 'Toujours présents', 'Pages ajoutées', 'Vérifications qui ont le plus bougé, les plus graves d’abord', '5 mars 2025']) expect(fr).toContain(text);
     expect(fr).not.toContain('Since the last crawl');
+    // A status changed: where a deleted page still linked is counted.
+    expect(en.replace(/\s+/g, ' ')).toContain('A page deleted but still linked answers 404: it counts under “Status code changed”');
+    expect(fr.replace(/\s+/g, ' ')).toContain('Une page supprimée mais toujours liée répond 404');
+  });
+
+  it('says why each pillar moved, check by check, adding up to the change printed, in English and in French', async () => {
+    const en = (await pdfPages(await readAll(renderPdf(withChanges('en'))))).join('\n');
+    const why = en.slice(en.indexOf('Why the score moved')).replace(/\s+/g, ' ');
+    const lines = [
+      'Technical 78 → 71 (exactly 78.2 → 70.9)',
+      '−8.1 Server error (5xx) new (on 2 pages)',
+      '+0.8 Internal page answers 4xx on fewer pages (3 → 1)',
+      '+0.3 Rounding of the published scores',
+      '−7 Total',
+      '+1.2 Title missing or empty fixed (was on 1 page)',
+      '+0.8 Rounding of the published scores',
+      '+2 Total',
+    ];
+    const at = lines.map((l) => why.indexOf(l));
+    expect(at.every((i) => i >= 0), why.slice(0, 1500)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    const fr = (await pdfPages(await readAll(renderPdf(withChanges('fr'))))).join('\n').replace(/\s+/g, ' ');
+    expect(why).toContain('A check counts by the pages it is on, not by its occurrences');
+    for (const text of ['Pourquoi le score a bougé', 'pas par ses occurrences', '−8,1 Erreur serveur (5xx) nouveau (sur 2 pages)', 'Arrondi des scores publiés']) expect(fr).toContain(text);
+  });
+
+  it('says the movement is not explained for a summary stored before attributions', async () => {
+    const base = withChanges('en');
+    const health = base.changes!.summary.health.map((p) => ({ ...p, attribution: null }));
+    const source = { ...base, changes: { ...base.changes!, summary: { ...base.changes!.summary, health } } };
+    const text = (await pdfPages(await readAll(renderPdf(source)))).join('\n').replace(/\s+/g, ' ');
+    expect(text).toContain('Not explained for this comparison');
+    expect(text).not.toContain('Rounding of the published scores');
   });
 
   it('lists the checks that moved the most, most severe first, whatever the API order (most new first)', async () => {
@@ -115,9 +161,21 @@ describe('what changed since the last crawl, in the reports', () => {
       await wb.xlsx.load((await readAll(renderXlsx(withChanges(language)))) as unknown as ArrayBuffer);
       expect(wb.worksheets.map((ws) => ws.name).slice(4, 5)).toEqual([name]);
       const sheet = wb.getWorksheet(name)!;
-      expect(sheet.actualRowCount).toBe(1 + ITEMS.length);
-      expect((sheet.getRow(2).values as unknown[]).slice(1, 6)).toEqual([kind, 'http_5xx', language === 'en' ? 'Server error (5xx)' : 'Erreur serveur (5xx)', language === 'en' ? 'Error' : 'Erreur', 'https://www.acme.example/about']);
-      expect((sheet.getRow(5).values as unknown[]).slice(7, 9)).toEqual([500, 200]);
+      // Why each pillar moved comes first: technique's two checks, its rounding and total, then content's.
+      const movement = 7;
+      expect(sheet.actualRowCount).toBe(1 + movement + ITEMS.length);
+      const row = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
+      const why = language === 'en' ? 'Why the score moved – Technical' : 'Pourquoi le score a bougé – Technique';
+      expect(row(1)[8]).toBe(language === 'en' ? 'Points' : 'Points');
+      expect([row(2)[0], row(2)[1], row(2)[5], row(2)[8]]).toEqual([why, 'http_5xx', language === 'en' ? 'new (on 2 pages)' : 'nouveau (sur 2 pages)', -8.1]);
+      expect(row(3)[8]).toBe(0.8);
+      expect([row(4)[2], row(4)[8]]).toEqual([language === 'en' ? 'Rounding of the published scores' : 'Arrondi des scores publiés', 0.3]);
+      expect([row(5)[2], row(5)[5], row(5)[8]]).toEqual(['Total', language === 'en' ? 'Technical 78 → 71 (exactly 78.2 → 70.9)' : 'Technique 78 → 71 (exactement 78,2 → 70,9)', -7]);
+      // The points of a pillar add up to its change.
+      expect(((row(2)[8] as number) * 10 + (row(3)[8] as number) * 10 + (row(4)[8] as number) * 10) / 10).toBe(-7);
+      expect(row(8)[8]).toBe(2);
+      expect(row(1 + movement + 1).slice(0, 5)).toEqual([kind, 'http_5xx', language === 'en' ? 'Server error (5xx)' : 'Erreur serveur (5xx)', language === 'en' ? 'Error' : 'Erreur', 'https://www.acme.example/about']);
+      expect(row(1 + movement + 4).slice(6, 8)).toEqual([500, 200]);
     }
   });
 });

@@ -7,7 +7,20 @@
  */
 import type { Knex } from 'knex';
 import { type CrawlChangesSummary, type Severity } from '@siteaudit/schema';
-import { CHANGE_KINDS, CHECKS, CONTENT_AXES, TARGETED_CHECKS, CRAWL_PILLARS, auditedData, isSiteWideCheck, notComparedSummary, scoreOf, type ChangeKind, type CrawlPillar } from '@siteaudit/schema/rules';
+import {
+  CHANGE_KINDS,
+  CHECKS,
+  TARGETED_CHECKS,
+  CRAWL_PILLARS,
+  attributeScoreChange,
+  exactScoreOf,
+  isSiteWideCheck,
+  notComparedSummary,
+  pillarData,
+  type ChangeKind,
+  type CrawlPillar,
+  type ScoreData,
+} from '@siteaudit/schema/rules';
 import { bool, isPostgres, json } from '../../store/database.js';
 import { crawlChecks, type CheckCount } from './check-counts.js';
 import type { CrawlRow } from './crawl-row.js';
@@ -31,26 +44,51 @@ export async function previousComparableCrawl(db: Db, crawl: CrawlRow): Promise<
     .first()) as CrawlRow | undefined;
 }
 
-/** The scorecard's crawl pillars of one crawl, as the scorecard computes them. */
-async function pillarScores(db: Db, crawl: CrawlRow, data: Awaited<ReturnType<typeof crawlChecks>>): Promise<Record<CrawlPillar, number | null>> {
+/** A crawl pillar of one crawl: its published score, and what it is computed from (null: not measured). */
+interface PillarSide {
+  score: number | null;
+  exact: number | null;
+  data: ScoreData | null;
+}
+
+/**
+ * The scorecard's crawl pillars of one crawl, as the scorecard computes them, with the checks
+ * each counts (`pillarData`): the technique score is the one the crawler stored (PageSpeed
+ * included, when measured), the others are computed from the checks.
+ */
+function pillarSides(crawl: CrawlRow, data: Awaited<ReturnType<typeof crawlChecks>>): Record<CrawlPillar, PillarSide> {
   const config = json<Record<string, unknown>>(crawl.config, {});
-  const contentAxes = CONTENT_AXES.filter((k) => k !== 'ai_reachability' || bool(config.check_ai_reachability as boolean));
-  const accessibility = bool(config.check_accessibility as boolean) || bool(config.check_accessibility_rendered as boolean);
+  const byPillar = pillarData(data, {
+    aiChecked: bool(config.check_ai_reachability as boolean),
+    accessibilityChecked: bool(config.check_accessibility as boolean) || bool(config.check_accessibility_rendered as boolean),
+  });
+  const side = (exact: number | null, pillarChecks: ScoreData | null): PillarSide => ({ score: exact === null ? null : Math.round(exact), exact, data: pillarChecks });
+  const computed = (pillarChecks: ScoreData | null) => side(pillarChecks ? exactScoreOf(pillarChecks) : null, pillarChecks);
   return {
-    technique: crawl.health_score === null ? null : Math.round(Number(crawl.health_score)),
-    contenu: scoreOf(data, contentAxes),
-    accessibilite: accessibility ? scoreOf(auditedData(data.htmlPages, data.checks), ['accessibility']) : null,
+    technique: side(crawl.health_score === null ? null : Number(crawl.health_score), byPillar.technique),
+    contenu: computed(byPillar.contenu),
+    accessibilite: computed(byPillar.accessibilite),
   };
 }
 
 /**
- * The previous crawl's pillar scores: those its own comparison stored when it settled, else
- * computed again (a crawl settled before comparisons existed).
+ * The previous crawl's pillars: the scores its own comparison stored when it settled (a score
+ * published stays as published), else computed again (a crawl settled before comparisons
+ * existed); the checks are read again, for the attribution of the movement.
  */
-async function previousScores(db: Db, previous: CrawlRow): Promise<Record<CrawlPillar, number | null>> {
+async function previousSides(db: Db, previous: CrawlRow): Promise<Record<CrawlPillar, PillarSide>> {
+  const sides = pillarSides(previous, await crawlChecks(db, previous.id));
   const stored = json<StoredChanges | null>(previous.changes ?? null, null);
-  if (stored && stored.health.length === CRAWL_PILLARS.length) return Object.fromEntries(stored.health.map((p) => [p.key, p.score])) as Record<CrawlPillar, number | null>;
-  return pillarScores(db, previous, await crawlChecks(db, previous.id));
+  if (stored && stored.health.length === CRAWL_PILLARS.length) for (const p of stored.health) sides[p.key] = { ...sides[p.key], score: p.score };
+  return sides;
+}
+
+/** A pillar's entry of the summary: the two scores, their difference and why it moved. */
+function pillarHealth(key: CrawlPillar, now: PillarSide, before: PillarSide | null): StoredChanges['health'][number] {
+  const previousScore = before?.score ?? null;
+  const attribution =
+    before && now.data && before.data ? attributeScoreChange({ exact: before.exact, data: before.data }, { exact: now.exact, data: now.data }) : null;
+  return { key, score: now.score, previous_score: previousScore, delta: now.score === null || previousScore === null ? null : now.score - previousScore, attribution };
 }
 
 const zero = (): Counts => ({ error: 0, warning: 0, info: 0 });
@@ -190,7 +228,7 @@ const inRange = (range: [number, number] | null) => (range ? 'c.seq >= ? and c.s
 export async function writeChanges(comparison: Comparison): Promise<StoredChanges> {
   const { knex, write, crawl, previous, counted } = comparison;
   const current = await crawlChecks(knex, crawl.id, counted);
-  const scores = await pillarScores(knex, crawl, current);
+  const sides = pillarSides(crawl, current);
   const empty = { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() };
   if (bool(crawl.blocked) || !previous) {
     await write((trx) => trx('crawl_changes').where({ crawl_id: crawl.id }).delete());
@@ -199,7 +237,7 @@ export async function writeChanges(comparison: Comparison): Promise<StoredChange
       basis: bool(crawl.blocked) ? 'blocked' : 'no_previous_crawl',
       issues: empty,
       pages: { added: 0, removed: 0, status_changed: 0 },
-      health: CRAWL_PILLARS.map((key) => ({ key, score: scores[key], previous_score: null, delta: null })),
+      health: CRAWL_PILLARS.map((key) => pillarHealth(key, sides[key], null)),
       checks: [],
     };
   }
@@ -235,17 +273,13 @@ export async function writeChanges(comparison: Comparison): Promise<StoredChange
   }
   const pageCounts = (await db('crawl_changes').where({ crawl_id: crawl.id }).whereIn('kind_rank', [KIND_RANK.page_added, KIND_RANK.page_removed, KIND_RANK.status_changed]).select('kind').count({ n: '*' }).groupBy('kind')) as { kind: string; n: string | number }[];
   const pages = (kind: string) => Number(pageCounts.find((p) => p.kind === kind)?.n ?? 0);
-  const earlier = await previousScores(db, previous);
+  const earlier = await previousSides(db, previous);
   return {
     previous_crawl_id: previous.id,
     basis: 'compared',
     issues,
     pages: { added: pages('page_added'), removed: pages('page_removed'), status_changed: pages('status_changed') },
-    health: CRAWL_PILLARS.map((key) => {
-      const score = scores[key];
-      const previousScore = earlier[key];
-      return { key, score, previous_score: previousScore, delta: score === null || previousScore === null ? null : score - previousScore };
-    }),
+    health: CRAWL_PILLARS.map((key) => pillarHealth(key, sides[key], earlier[key])),
     checks: [...checks.values()]
       .filter((c) => c.new + c.fixed + c.gone_with_page + c.persisting > 0)
       .sort((a, b) => b.new - a.new || b.fixed - a.fixed || b.gone_with_page - a.gone_with_page || (a.name < b.name ? -1 : 1)),
@@ -262,6 +296,8 @@ export function changesSummary(crawl: CrawlRow): CrawlChangesSummary {
       ...stored,
       issues: { ...stored.issues, gone_with_page: stored.issues.gone_with_page ?? { error: 0, warning: 0, info: 0 } },
       checks: stored.checks.map((c) => ({ ...c, gone_with_page: c.gone_with_page ?? 0 })),
+      // Summaries stored before attributions existed: the movement is not explained.
+      health: stored.health.map((p) => ({ ...p, attribution: p.attribution ?? null })),
     };
   }
   return notComparedSummary(crawl.id);

@@ -4,6 +4,10 @@ import { SEVERITY_RANK } from '@siteaudit/schema/rules';
 import { SEVERITIES } from '../i18n.js';
 import type { PdfContext } from './context.js';
 import { MUTED, SEVERITY_COLOURS } from './layout.js';
+import { movementLines, signedPoints } from '../score-movement.js';
+
+/** Lines per pillar under "Why the score moved": the largest parts; the rest add up in one line. */
+export const PDF_MOVEMENT_LINES = 8;
 
 /** Checks listed under the summary: those that moved the most (`mostMoved`). */
 export const PDF_CHANGED_CHECKS = 10;
@@ -62,6 +66,9 @@ export function drawChanges(ctx: PdfContext): void {
   layout.keyValue(c.kinds.page_added, f.int(summary.pages.added), { keyWidth: 200 });
   layout.keyValue(c.kinds.page_removed, f.int(summary.pages.removed), { keyWidth: 200 });
   layout.keyValue(c.kinds.status_changed, f.int(summary.pages.status_changed), { keyWidth: 200 });
+  // On a copy of the libxslt documentation, three deleted pages read "Pages removed: 1" (a 404
+  // no longer linked) and "Status code changed: 3": a reader who deleted pages looks for them.
+  if (summary.pages.status_changed > 0) layout.paragraph(c.pagesNote, { size: 9, color: MUTED });
   layout.y += 6;
 
   const health = layout.table([
@@ -72,7 +79,8 @@ export function drawChanges(ctx: PdfContext): void {
   ]);
   const score = (n: number | null) => (n === null ? t.notMeasured : f.int(n));
   for (const p of summary.health) {
-    const delta = p.delta === null ? t.notAvailable : `${p.delta > 0 ? '+' : ''}${f.int(p.delta)}`;
+    // Signed as the points under "Why the score moved" are, with a true minus sign.
+    const delta = p.delta === null ? t.notAvailable : signedPoints(p.delta, f.int);
     health.row([
       { text: labels.pillar(p.key) },
       { text: score(p.previous_score) },
@@ -80,6 +88,8 @@ export function drawChanges(ctx: PdfContext): void {
       { text: delta, bold: true, color: p.delta === null || p.delta === 0 ? undefined : p.delta > 0 ? GOOD : BAD },
     ]);
   }
+
+  drawMovement(ctx, summary.health);
 
   const moved = mostMoved(summary.checks);
   layout.heading(c.checksHeading, 2);
@@ -102,5 +112,40 @@ export function drawChanges(ctx: PdfContext): void {
       { text: k.fixed ? `−${f.int(k.fixed)}` : '', color: k.fixed ? GOOD : undefined },
       { text: k.gone_with_page ? `−${f.int(k.gone_with_page)}` : '', color: k.gone_with_page ? MUTED : undefined },
     ]);
+  }
+}
+
+/**
+ * Why each pillar's score moved: per pillar that moved, its checks' exact parts of the movement
+ * (the summary's attribution, `score-movement.ts`), which add up to the change printed above.
+ */
+function drawMovement(ctx: PdfContext, health: CrawlChangesSummary['health']): void {
+  const { layout, t, f, labels } = ctx;
+  const m = t.changes.movement;
+  const moved = health.filter((p) => p.delta !== null && p.attribution && (p.delta !== 0 || p.attribution.checks.length > 0));
+  const unexplained = health.some((p) => p.delta !== null && !p.attribution);
+  if (moved.length === 0 && !unexplained) return;
+  layout.heading(m.heading, 2);
+  if (unexplained) layout.paragraph(m.unexplained, { size: 9, color: MUTED });
+  if (moved.length === 0) return;
+  layout.paragraph(m.explained, { size: 9, color: MUTED });
+  const points = (n: number) => signedPoints(n, (v) => f.fixed(v, 1));
+  const w = layout.width;
+  for (const p of moved) {
+    const a = p.attribution!;
+    const lines = movementLines(p, t, labels, f.int, PDF_MOVEMENT_LINES);
+    // A pillar's lines and their total on one page: the total is what they add up to.
+    layout.ensure((lines.length + 3) * 16 + 20);
+    layout.paragraph(m.pillar(labels.pillar(p.key), f.int(p.previous_score!), f.int(p.score!), f.fixed(a.previous_score_exact, 1), f.fixed(a.score_exact, 1)), { size: 10, bold: true });
+    const table = layout.table([
+      { header: m.points, width: 60, align: 'right' },
+      { header: m.check, width: (w - 60) * 0.5 },
+      { header: m.what, width: (w - 60) * 0.5 },
+    ]);
+    for (const line of lines) {
+      table.row([{ text: points(line.points), bold: true, color: line.points > 0 ? GOOD : line.points < 0 ? BAD : undefined }, { text: line.label, color: line.name ? undefined : MUTED }, { text: line.what }]);
+    }
+    table.row([{ text: signedPoints(p.delta!, f.int), bold: true }, { text: m.total, bold: true }, { text: '' }]);
+    layout.y += 6;
   }
 }
