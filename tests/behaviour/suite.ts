@@ -370,7 +370,7 @@ export function behaviourSuite(setup: () => Target) {
       // The same site crawled again with the same settings: everything persists, nothing is new.
       const second = await crawlOnce();
       const summary = await owner.crawls.changes.summary({ crawl: second.id });
-      expect(summary).toMatchObject({ previous_crawl_id: first.id, basis: 'compared', issues: { new: { error: 0, warning: 0, info: 0 }, fixed: { error: 0, warning: 0, info: 0 } }, pages: { added: 0, removed: 0, status_changed: 0 } });
+      expect(summary).toMatchObject({ previous_crawl_id: first.id, basis: 'compared', issues: { new: { error: 0, warning: 0, info: 0 }, fixed: { error: 0, warning: 0, info: 0 } }, pages: { added: 0, removed: 0, status_changed: 0, redirect_changed: 0 } });
       expect(summary.health.find((p) => p.key === 'technique')).toMatchObject({ delta: 0 });
       // Why each score moved: nothing did, so no check is named; a first crawl explains nothing.
       expect(before.health.every((p) => p.attribution === null)).toBe(true);

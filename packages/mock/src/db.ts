@@ -70,6 +70,8 @@ export interface PageRecord extends CrawledPage {
   protection: boolean;
   /** What the page loads, as the by-URL read shows it (docs/decisions/resources.md). */
   resources: PageResource[];
+  /** Where the page redirects (a 3xx's Location, a meta-refresh stub's target), as the crawler records it; absent: nowhere. */
+  redirect_url?: string | null;
 }
 
 export interface CrawlRecord extends Omit<Crawl, 'stage_plan'> {

@@ -29,7 +29,7 @@ describe('compareCrawls', () => {
 
   it('finds new, fixed, gone-with-their-page and persisting occurrences, pages added and removed, and status changes, in the list order', () => {
     const { summary, items } = compareCrawls(after, before);
-    expect(summary).toMatchObject({ previous_crawl_id: 'before', basis: 'compared', pages: { added: 1, removed: 1, status_changed: 1 } });
+    expect(summary).toMatchObject({ previous_crawl_id: 'before', basis: 'compared', pages: { added: 1, removed: 1, status_changed: 1, redirect_changed: 0 } });
     const kinds = items.map((i) => i.item.kind);
     expect(kinds).toEqual([...kinds].sort((a, b) => CHANGE_KINDS.indexOf(a) - CHANGE_KINDS.indexOf(b)));
     expect(items.filter((i) => i.item.kind === 'issue_new').map((i) => i.item.name)).toEqual(['http_5xx']);
@@ -40,6 +40,46 @@ describe('compareCrawls', () => {
     expect(items.find((i) => i.item.kind === 'status_changed')!.item).toMatchObject({ url: 'https://www.example.com/about', status_code: 500, previous_status_code: 200 });
     expect(summary.issues.new.error).toBe(1);
     expect(summary.checks[0]).toMatchObject({ name: 'http_5xx', new: 1 });
+  });
+
+  it('lists a page whose redirect changed with its status the same, as the server does: a stub, a redirect pointing elsewhere, a page again', () => {
+    const at = (f: ReturnType<typeof generateFindings>, path: string) => f.pages.find((p) => new URL(p.url).pathname === path)!;
+    const page = before.page_records.find((p) => p.status_code === 200 && p.is_internal && p.issues.length > 0 && new URL(p.url).pathname !== '/')!;
+    const path = new URL(page.url).pathname;
+    const moved = record('moved', (f) => {
+      // A 200 page turned into a meta-refresh stub; the 301 now points elsewhere.
+      at(f, path).redirect_url = 'https://www.example.com/';
+      at(f, path).issues = [];
+      at(f, '/old-page').redirect_url = 'https://www.example.com/contact';
+    });
+    const previous = record('previous', (f) => {
+      at(f, '/old-page').redirect_url = 'https://www.example.com/';
+    });
+    const { summary, items } = compareCrawls(moved, previous);
+    expect(summary.pages).toEqual({ added: 0, removed: 0, status_changed: 0, redirect_changed: 2 });
+    const changed = items.filter((i) => i.item.kind === 'redirect_changed').map((i) => i.item);
+    expect(changed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ url: page.url, status_code: 200, previous_status_code: 200, redirect_url: 'https://www.example.com/', previous_redirect_url: null }),
+        expect.objectContaining({ url: 'https://www.example.com/old-page', status_code: 301, previous_status_code: 301, redirect_url: 'https://www.example.com/contact', previous_redirect_url: 'https://www.example.com/' }),
+      ]),
+    );
+    // What the page had went with it (a stub is a redirect): not fixed.
+    const on = (kind: string) => items.filter((i) => i.item.kind === kind && i.item.url === page.url).length;
+    expect([on('issue_gone_with_page'), on('issue_fixed')]).toEqual([page.issues.length, 0]);
+    // The stub is a page again: its target before, none now.
+    const again = compareCrawls(previous, moved);
+    expect(again.items.filter((i) => i.item.kind === 'redirect_changed').map((i) => [i.item.url, i.item.previous_redirect_url, i.item.redirect_url])).toEqual(
+      expect.arrayContaining([[page.url, 'https://www.example.com/', null]]),
+    );
+    // A page whose status changed too is a status change alone.
+    const both = record('both', (f) => {
+      const p = at(f, path);
+      p.status_code = 301;
+      p.redirect_url = 'https://www.example.com/';
+    });
+    const kinds = compareCrawls(both, before).items.filter((i) => i.item.url === page.url && !i.item.kind.startsWith('issue_'));
+    expect(kinds.map((i) => [i.item.kind, i.item.previous_redirect_url, i.item.redirect_url])).toEqual([['status_changed', null, 'https://www.example.com/']]);
   });
 
   it('says why each pillar moved, as the server does: the new 5xx costs the technique score what it moved, less what went with the pages', () => {

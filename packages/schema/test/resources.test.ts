@@ -382,7 +382,7 @@ describe('every resource of the spec parses', () => {
         campaign_id: ID,
         crawl_id: ID,
         previous_crawl_id: ID,
-        counts: { new: { error: 0, warning: 1, info: 0 }, fixed: { error: 0, warning: 0, info: 0 }, gone_with_page: { error: 0, warning: 0, info: 0 }, persisting: { error: 2, warning: 0, info: 1 }, pages_added: 0, pages_removed: 0, status_changed: 0 },
+        counts: { new: { error: 0, warning: 1, info: 0 }, fixed: { error: 0, warning: 0, info: 0 }, gone_with_page: { error: 0, warning: 0, info: 0 }, persisting: { error: 2, warning: 0, info: 1 }, pages_added: 0, pages_removed: 0, status_changed: 0, redirect_changed: 0 },
         health_score: { score: 88, previous_score: 90, delta: -2 },
         top_new_checks: [{ name: 'description_missing', severity: 'warning', category: 'titles', new: 1 }],
       },

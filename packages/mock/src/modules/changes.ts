@@ -91,7 +91,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
         previous_crawl_id: null,
         basis: crawl.blocked ? 'blocked' : 'no_previous_crawl',
         issues: { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() },
-        pages: { added: 0, removed: 0, status_changed: 0 },
+        pages: { added: 0, removed: 0, status_changed: 0, redirect_changed: 0 },
         health: CRAWL_PILLARS.map((key) => ({ key, score: scores[key], previous_score: null, delta: null, attribution: null })),
         checks: [],
       },
@@ -100,18 +100,18 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
   }
   const items: CrawlComparison['items'] = [];
   const add = (kind: ChangeKind, index: number, item: Omit<CrawlChange, 'kind'>) => items.push({ key: RANK[kind] * KIND_SPAN + index, item: { kind, ...item } as CrawlChange });
-  const issueItem = (issue: Issue) => ({ url: issue.url, name: issue.name, severity: issue.severity, category: issue.category, details: issue.details, status_code: null, previous_status_code: null });
+  const issueItem = (issue: Issue) => ({ url: issue.url, name: issue.name, severity: issue.severity, category: issue.category, details: issue.details, status_code: null, previous_status_code: null, redirect_url: null, previous_redirect_url: null });
 
   const now = pairs(crawl);
   const before = pairs(previous);
   const pagesNow = internalPages(crawl);
   const pagesBefore = internalPages(previous);
-  // A page is still there when it answers 2xx and is not noindex; blocked pages answer nothing.
-  // (The server also reads a meta-refresh stub as gone, a redirect: the mock generates none.)
+  // A page is still there when it answers 2xx, is not a redirect (a meta-refresh stub answers 200)
+  // and is not noindex; blocked pages answer nothing.
   const noindexNow = new Set(crawl.issues.filter((i) => i.name === 'noindex').map((i) => pageKey(i.url)));
   const stillThere = (url: string) => {
     const page = pagesNow.get(pageKey(url))?.page;
-    return !!page && page.status_code !== null && page.status_code >= 200 && page.status_code < 300 && !noindexNow.has(pageKey(url));
+    return !!page && page.status_code !== null && page.status_code >= 200 && page.status_code < 300 && !page.redirect_url && !noindexNow.has(pageKey(url));
   };
   const goneWithPage = (issue: Issue) => !isSiteWideCheck(issue.name) && pagesBefore.has(pageKey(issue.url)) && !stillThere(issue.url);
   const checks = new Map<string, CrawlChangesSummary['checks'][number]>();
@@ -136,13 +136,28 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
     }
   }
 
-  const pageItem = (url: string, status: number | null, previousStatus: number | null) => ({ url, name: null, severity: null, category: null, details: null, status_code: status, previous_status_code: previousStatus });
+  type Page = CrawlRecord['page_records'][number];
+  const target = (page: Page | undefined) => page?.redirect_url ?? null;
+  const pageItem = (url: string, now: Page | undefined, before: Page | undefined) => ({
+    url,
+    name: null,
+    severity: null,
+    category: null,
+    details: null,
+    status_code: now ? now.status_code : null,
+    previous_status_code: before ? before.status_code : null,
+    redirect_url: target(now),
+    previous_redirect_url: target(before),
+  });
+  // A page whose status changed is that alone; with the same status, another redirect target
+  // (a page turned into a meta-refresh stub, a redirect pointing elsewhere, a page again) is a redirect change.
   for (const [key, { index, page }] of pagesNow) {
     const old = pagesBefore.get(key);
-    if (!old) add('page_added', index, pageItem(page.url, page.status_code, null));
-    else if (old.page.status_code !== page.status_code) add('status_changed', index, pageItem(page.url, page.status_code, old.page.status_code));
+    if (!old) add('page_added', index, pageItem(page.url, page, undefined));
+    else if (old.page.status_code !== page.status_code) add('status_changed', index, pageItem(page.url, page, old.page));
+    else if (target(old.page) !== target(page)) add('redirect_changed', index, pageItem(page.url, page, old.page));
   }
-  for (const [key, { index, page }] of pagesBefore) if (!pagesNow.has(key)) add('page_removed', index, pageItem(page.url, null, page.status_code));
+  for (const [key, { index, page }] of pagesBefore) if (!pagesNow.has(key)) add('page_removed', index, pageItem(page.url, undefined, page));
   items.sort((a, b) => a.key - b.key);
 
   const issues = { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() };
@@ -166,7 +181,7 @@ export function compareCrawls(crawl: CrawlRecord, previous: CrawlRecord | undefi
       previous_crawl_id: previous.id,
       basis: 'compared',
       issues,
-      pages: { added: kinds('page_added'), removed: kinds('page_removed'), status_changed: kinds('status_changed') },
+      pages: { added: kinds('page_added'), removed: kinds('page_removed'), status_changed: kinds('status_changed'), redirect_changed: kinds('redirect_changed') },
       health: CRAWL_PILLARS.map((key) => ({
         key,
         score: scores[key],

@@ -25,6 +25,8 @@ export const IssueChange = z
       .describe('the occurrence’s details: in this crawl for issue_new and issue_persisting, in the previous one for issue_fixed and issue_gone_with_page'),
     status_code: z.null(),
     previous_status_code: z.null(),
+    redirect_url: z.null(),
+    previous_redirect_url: z.null(),
   })
   .meta({ id: 'IssueChange', description: 'Extension: an issue change, one occurrence of a check on a URL.' });
 
@@ -39,8 +41,17 @@ export const PageChange = z
     details: z.null(),
     status_code: int32(z.int()).nullable().describe('the status in this crawl; null for page_removed, or when no HTTP response came'),
     previous_status_code: int32(z.int()).nullable().describe('the status in the previous crawl; null for page_added, or when no HTTP response came'),
+    redirect_url: z
+      .string()
+      .nullable()
+      .describe('where the URL redirects in this crawl (a 3xx’s Location, a meta-refresh stub’s target); null when it does not redirect, and for page_removed'),
+    previous_redirect_url: z.string().nullable().describe('where it redirected in the previous crawl; null when it did not, and for page_added'),
   })
-  .meta({ id: 'PageChange', description: 'Extension: a page change, one internal URL added, removed or whose status changed.' });
+  .meta({
+    id: 'PageChange',
+    description:
+      'Extension: a page change, one internal URL added, removed, whose status changed, or whose redirect changed with the same status (redirect_changed: it became a redirect, a meta-refresh stub answering 200 included; it redirects elsewhere; or it no longer redirects). When both changed it is status_changed, with both targets.',
+  });
 
 /** Which fields are null follows `kind`: a union told apart by it (docs/decisions/openapi-generation.md). */
 export const CrawlChange = z.discriminatedUnion('kind', [IssueChange, PageChange]).meta({
@@ -91,7 +102,9 @@ export const CrawlChangesSummary = z
     issues: z
       .object({ new: SeverityCounts, fixed: SeverityCounts, gone_with_page: SeverityCounts, persisting: SeverityCounts })
       .describe('occurrences by severity: new; fixed (the page is still there); gone_with_page (the page was removed, redirected, answers 4xx/5xx or nothing, or is blocked or noindex); persisting'),
-    pages: z.object({ added: z.int().min(0), removed: z.int().min(0), status_changed: z.int().min(0) }).describe('internal URLs'),
+    pages: z
+      .object({ added: z.int().min(0), removed: z.int().min(0), status_changed: z.int().min(0), redirect_changed: z.int().min(0).describe('same status, another redirect target (or none where there was one, or one where there was none)') })
+      .describe('internal URLs'),
     health: z
       .array(
         z.object({

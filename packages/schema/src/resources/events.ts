@@ -44,6 +44,7 @@ export const WEBHOOK_EVENT_PAYLOADS = {
         pages_added: z.int().min(0),
         pages_removed: z.int().min(0),
           status_changed: z.int().min(0),
+          redirect_changed: z.int().min(0),
         })
         .describe('issue occurrences by severity (new; fixed, their page still there; gone_with_page; persisting) and page counts, as the changes summary'),
       health_score: z.object({ score: z.int().nullable(), previous_score: z.int().nullable(), delta: z.int().nullable() }),

@@ -186,7 +186,7 @@ export function notComparedSummary(crawlId: string): CrawlChangesSummary {
     previous_crawl_id: null,
     basis: 'not_compared',
     issues: { new: zero(), fixed: zero(), gone_with_page: zero(), persisting: zero() },
-    pages: { added: 0, removed: 0, status_changed: 0 },
+    pages: { added: 0, removed: 0, status_changed: 0, redirect_changed: 0 },
     health: [],
     checks: [],
   };

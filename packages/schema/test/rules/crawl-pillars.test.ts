@@ -10,6 +10,11 @@ describe('crawl pillars and change kinds', () => {
     expect(CHANGE_KINDS.indexOf('issue_persisting')).toBe(CHANGE_KINDS.indexOf('issue_gone_with_page') + 1);
   });
 
+  it('puts redirect_changed last, after status_changed: the ranks stored before it do not move', () => {
+    expect(CHANGE_KINDS.slice(-2)).toEqual(['status_changed', 'redirect_changed']);
+    expect(CHANGE_KINDS.indexOf('redirect_changed')).toBe(7);
+  });
+
   it('puts every issue category of the catalogue in exactly one crawl pillar', () => {
     expect([...CRAWL_PILLARS].sort()).toEqual(Object.keys(CRAWL_PILLAR_CATEGORIES).sort());
     const placed = Object.values(CRAWL_PILLAR_CATEGORIES).flat();

@@ -156,7 +156,11 @@ export interface ExportStrings {
     blocked: string;
     notCompared: string;
     issuePairs: string;
-    kinds: Record<'issue_new' | 'issue_fixed' | 'issue_gone_with_page' | 'issue_persisting' | 'page_added' | 'page_removed' | 'status_changed', string>;
+    /** Under the page counts, when a redirect changed: a page turned into a stub keeps its status. */
+    redirectNote: string;
+    /** A redirect change's targets, before and now (null: no redirect), in the workbook's Details. */
+    redirectTargets: (before: string | null, now: string | null) => string;
+    kinds: Record<'issue_new' | 'issue_fixed' | 'issue_gone_with_page' | 'issue_persisting' | 'page_added' | 'page_removed' | 'status_changed' | 'redirect_changed', string>;
     pillar: string;
     previous: string;
     current: string;
@@ -383,6 +387,9 @@ const en: ExportStrings = {
     notCompared: 'This crawl was not compared with an earlier one.',
     pagesNote:
       'A page deleted but still linked answers 404: it counts under “Status code changed”, and the links to it as new broken links. “Pages removed” are URLs this crawl no longer reached.',
+    redirectNote:
+      '“Redirect changed”: the same status, another redirect: a page that now sends its readers elsewhere (a meta-refresh stub answers 200), a redirect that points elsewhere, or a redirect that became a page again. What a page had when it became a redirect is “Gone with their page”.',
+    redirectTargets: (before, now) => `${before ?? 'no redirect'} → ${now ?? 'no redirect'}`,
     issuePairs: 'Issue occurrences',
     kinds: {
       issue_new: 'New',
@@ -392,6 +399,7 @@ const en: ExportStrings = {
       page_added: 'Pages added',
       page_removed: 'Pages removed',
       status_changed: 'Status code changed',
+      redirect_changed: 'Redirect changed',
     },
     pillar: 'Pillar',
     previous: 'Previous',
@@ -604,6 +612,9 @@ const fr: ExportStrings = {
     notCompared: 'Ce crawl n’a pas été comparé à un crawl antérieur.',
     pagesNote:
       'Une page supprimée mais toujours liée répond 404 : elle compte dans « Code de statut modifié », et les liens vers elle comme nouveaux liens cassés. Les « Pages retirées » sont les URL que ce crawl n’a plus atteintes.',
+    redirectNote:
+      '« Redirection modifiée » : le même statut, une autre redirection : une page qui envoie désormais ailleurs (une page de redirection meta refresh répond 200), une redirection qui pointe ailleurs, ou une redirection redevenue une page. Ce qu’avait une page devenue redirection est « Partis avec leur page ».',
+    redirectTargets: (before, now) => `${before ?? 'pas de redirection'} → ${now ?? 'pas de redirection'}`,
     issuePairs: 'Occurrences de problèmes',
     kinds: {
       issue_new: 'Nouveaux',
@@ -613,6 +624,7 @@ const fr: ExportStrings = {
       page_added: 'Pages ajoutées',
       page_removed: 'Pages retirées',
       status_changed: 'Code de statut modifié',
+      redirect_changed: 'Redirection modifiée',
     },
     pillar: 'Pilier',
     previous: 'Avant',

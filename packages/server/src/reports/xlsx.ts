@@ -531,6 +531,8 @@ async function writeChanges(wb: Workbook, source: ExportSource, t: ExportStrings
         width: 60,
         value: (row) => {
           if ('movement' in row) return text(row.movement.what || null);
+          // A redirect change says where the URL sent its readers before and where now.
+          if (row.kind === 'redirect_changed') return text(c.redirectTargets(row.previous_redirect_url ?? null, row.redirect_url ?? null));
           return row.details === null ? undefined : text(issueDetailsIn(row.name ?? '', row.details, source.language));
         },
       },

@@ -94,7 +94,7 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     s.change();
     const second = await s.crawl();
     const summary = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes/summary`))).data;
-    expect(summary).toMatchObject({ crawl_id: second.id, previous_crawl_id: first.id, basis: 'compared', pages: { added: 1, removed: 1, status_changed: 1 } });
+    expect(summary).toMatchObject({ crawl_id: second.id, previous_crawl_id: first.id, basis: 'compared', pages: { added: 1, removed: 1, status_changed: 1, redirect_changed: 0 } });
 
     const changes = await all(s.call, `/v1/crawls/${second.id}/changes`);
     const of = (kind: string) => changes.filter((c) => c.kind === kind);
@@ -232,6 +232,45 @@ describe('crawl changes', { timeout: 60_000 }, () => {
     expect(summary.issues.fixed).toEqual({ error: 0, warning: 0, info: 0 });
   });
 
+  it('lists a page whose redirect changed with its status the same: a page turned into a meta-refresh stub, a 301 pointing elsewhere, a stub that is a page again', async () => {
+    const s = await scenario({});
+    const first = await s.crawl();
+    const blog = s.pages['/blog/'];
+    // /blog/ becomes a stub (200, as before), /old still answers 301 but to the post, /about becomes a 301 (its status changed).
+    s.pages['/blog/'] = { html: '<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url=/blog/post-1"><title>Redirecting</title></head><body></body></html>' };
+    s.pages['/old'] = { status: 301, headers: { location: '/blog/post-1' } };
+    s.pages['/about'] = { status: 301, headers: { location: '/' } };
+    const second = await s.crawl();
+    type Change = { kind: string; url: string; status_code: number | null; previous_status_code: number | null; redirect_url: string | null; previous_redirect_url: string | null };
+    const target = (url: string | null) => (url === null ? null : path(url));
+    const pageChanges = (changes: Record<string, unknown>[]) =>
+      (changes as Change[])
+        .filter((c) => !c.kind.startsWith('issue_'))
+        .map((c) => [c.kind, path(c.url), c.previous_status_code, c.status_code, target(c.previous_redirect_url), target(c.redirect_url)]);
+    const changes = await all(s.call, `/v1/crawls/${second.id}/changes`);
+    // Kinds in their documented order; /about is a status change alone, with its new target.
+    expect([...new Set(changes.map((c) => c.kind))]).toEqual(CHANGE_KINDS.filter((k) => changes.some((c) => c.kind === k)));
+    const expected = [
+      ['status_changed', '/about', 200, 301, null, '/'],
+      ['redirect_changed', '/old', 301, 301, '/about', '/blog/post-1'],
+      ['redirect_changed', '/blog/', 200, 200, null, '/blog/post-1'],
+    ];
+    expect(pageChanges(changes)).toHaveLength(expected.length);
+    expect(pageChanges(changes)).toEqual(expect.arrayContaining(expected));
+    const summary = (await json(await s.call('GET', `/v1/crawls/${second.id}/changes/summary`))).data;
+    expect(summary.pages).toEqual({ added: 0, removed: 0, status_changed: 1, redirect_changed: 2 });
+    // The kind filter; issue changes carry no target.
+    const filtered = (await all(s.call, `/v1/crawls/${second.id}/changes?kind=redirect_changed`)) as Change[];
+    expect(filtered.map((c) => path(c.url)).sort()).toEqual(['/blog/', '/old']);
+    for (const c of changes as Change[]) if (c.kind.startsWith('issue_')) expect([c.redirect_url, c.previous_redirect_url]).toEqual([null, null]);
+
+    // The stub is a page again.
+    s.pages['/blog/'] = blog;
+    const third = await s.crawl();
+    expect(pageChanges(await all(s.call, `/v1/crawls/${third.id}/changes?kind=redirect_changed`))).toEqual([['redirect_changed', '/blog/', 200, 200, '/blog/post-1', null]]);
+    expect((await json(await s.call('GET', `/v1/crawls/${third.id}/changes/summary`))).data.pages).toEqual({ added: 0, removed: 0, status_changed: 0, redirect_changed: 1 });
+  });
+
   it('sends signal.detected and recommendations.ready when the campaign notifies, with the documented payload', async () => {
     const s = await scenario({ notify: true, regression_threshold: 'warning' });
     const first = await s.crawl();
@@ -256,7 +295,7 @@ describe('crawl changes', { timeout: 60_000 }, () => {
       campaign_id: s.campaign.id,
       crawl_id: second.id,
       previous_crawl_id: first.id,
-      counts: { pages_added: 1, pages_removed: 1, status_changed: 1 },
+      counts: { pages_added: 1, pages_removed: 1, status_changed: 1, redirect_changed: 0 },
     });
     expect(signal.data.counts.new.error).toBeGreaterThanOrEqual(1);
     expect(signal.data.top_new_checks[0]).toMatchObject({ severity: 'error' });

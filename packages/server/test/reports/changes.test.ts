@@ -29,7 +29,7 @@ const summary = (crawlId: string): CrawlChangesSummary => ({
   previous_crawl_id: PREVIOUS,
   basis: 'compared',
   issues: { new: { error: 2, warning: 1, info: 0 }, fixed: { error: 1, warning: 0, info: 0 }, gone_with_page: { error: 1, warning: 0, info: 0 }, persisting: { error: 4, warning: 3, info: 2 } },
-  pages: { added: 1, removed: 1, status_changed: 1 },
+  pages: { added: 1, removed: 1, status_changed: 1, redirect_changed: 1 },
   health: [
     { key: 'technique', score: 71, previous_score: 78, delta: -7, attribution: TECHNIQUE_MOVED },
     { key: 'contenu', score: 90, previous_score: 88, delta: 2, attribution: CONTENT_MOVED },
@@ -41,10 +41,12 @@ const summary = (crawlId: string): CrawlChangesSummary => ({
   ],
 });
 const ITEMS: CrawlChange[] = [
-  { kind: 'issue_new', url: 'https://www.acme.example/about', name: 'http_5xx', severity: 'error', category: 'http', details: 'status 500', status_code: null, previous_status_code: null },
-  { kind: 'issue_fixed', url: 'https://www.acme.example/missing', name: 'http_4xx', severity: 'error', category: 'http', details: 'status 404', status_code: null, previous_status_code: null },
-  { kind: 'page_added', url: 'https://www.acme.example/new', name: null, severity: null, category: null, details: null, status_code: 200, previous_status_code: null },
-  { kind: 'status_changed', url: 'https://www.acme.example/about', name: null, severity: null, category: null, details: null, status_code: 500, previous_status_code: 200 },
+  { kind: 'issue_new', url: 'https://www.acme.example/about', name: 'http_5xx', severity: 'error', category: 'http', details: 'status 500', status_code: null, previous_status_code: null, redirect_url: null, previous_redirect_url: null },
+  { kind: 'issue_fixed', url: 'https://www.acme.example/missing', name: 'http_4xx', severity: 'error', category: 'http', details: 'status 404', status_code: null, previous_status_code: null, redirect_url: null, previous_redirect_url: null },
+  { kind: 'page_added', url: 'https://www.acme.example/new', name: null, severity: null, category: null, details: null, status_code: 200, previous_status_code: null, redirect_url: null, previous_redirect_url: null },
+  { kind: 'status_changed', url: 'https://www.acme.example/about', name: null, severity: null, category: null, details: null, status_code: 500, previous_status_code: 200, redirect_url: null, previous_redirect_url: null },
+  // A section moved behind a meta-refresh stub: the same 200, now a redirect.
+  { kind: 'redirect_changed', url: 'https://www.acme.example/blog/', name: null, severity: null, category: null, details: null, status_code: 200, previous_status_code: 200, redirect_url: 'https://www.acme.example/news/', previous_redirect_url: null },
 ];
 
 function withChanges(language: 'fr' | 'en', basis: CrawlChangesSummary['basis'] = 'compared'): ExportSource {
@@ -74,6 +76,21 @@ describe('what changed since the last crawl, in the reports', () => {
     // A status changed: where a deleted page still linked is counted.
     expect(en.replace(/\s+/g, ' ')).toContain('A page deleted but still linked answers 404: it counts under “Status code changed”');
     expect(fr.replace(/\s+/g, ' ')).toContain('Une page supprimée mais toujours liée répond 404');
+  });
+
+  it('counts the pages whose redirect changed with their status the same, and says what that is, in English and in French', async () => {
+    const en = (await pdfPages(await readAll(renderPdf(withChanges('en'))))).join('\n').replace(/\s+/g, ' ');
+    expect(en).toContain('Redirect changed 1');
+    expect(en).toContain('“Redirect changed”: the same status, another redirect: a page that now sends its readers elsewhere (a meta-refresh stub answers 200)');
+    const fr = (await pdfPages(await readAll(renderPdf(withChanges('fr'))))).join('\n').replace(/\s+/g, ' ');
+    expect(fr).toContain('Redirection modifiée 1');
+    expect(fr).toContain('« Redirection modifiée » : le même statut, une autre redirection');
+    // None changed: the count says 0 and the note is left out.
+    const base = withChanges('en');
+    const none = { ...base, changes: { ...base.changes!, summary: { ...base.changes!.summary, pages: { ...base.changes!.summary.pages, redirect_changed: 0 } } } };
+    const text = (await pdfPages(await readAll(renderPdf(none)))).join('\n').replace(/\s+/g, ' ');
+    expect(text).toContain('Redirect changed 0');
+    expect(text).not.toContain('“Redirect changed”: the same status');
   });
 
   it('says why each pillar moved, check by check, adding up to the change printed, in English and in French', async () => {
@@ -176,6 +193,17 @@ describe('what changed since the last crawl, in the reports', () => {
       expect(row(8)[8]).toBe(2);
       expect(row(1 + movement + 1).slice(0, 5)).toEqual([kind, 'http_5xx', language === 'en' ? 'Server error (5xx)' : 'Erreur serveur (5xx)', language === 'en' ? 'Error' : 'Erreur', 'https://www.acme.example/about']);
       expect(row(1 + movement + 4).slice(6, 8)).toEqual([500, 200]);
+      // A redirect change says where the URL sent its readers before and where now.
+      expect(row(1 + movement + 5)).toEqual([
+        language === 'en' ? 'Redirect changed' : 'Redirection modifiée',
+        undefined,
+        undefined,
+        undefined,
+        'https://www.acme.example/blog/',
+        language === 'en' ? 'no redirect → https://www.acme.example/news/' : 'pas de redirection → https://www.acme.example/news/',
+        200,
+        200,
+      ]);
     }
   });
 });

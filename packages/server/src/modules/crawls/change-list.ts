@@ -22,9 +22,12 @@ export interface ChangeRow {
   details: string | null;
   status_code: number | null;
   previous_status_code: number | null;
+  /** Null for issue changes, and in rows stored before redirect changes were compared. */
+  redirect_url: string | null;
+  previous_redirect_url: string | null;
 }
 
-const COLUMNS = ['kind_rank', 'seq', 'kind', 'name', 'severity', 'category', 'url', 'details', 'status_code', 'previous_status_code'];
+const COLUMNS = ['kind_rank', 'seq', 'kind', 'name', 'severity', 'category', 'url', 'details', 'status_code', 'previous_status_code', 'redirect_url', 'previous_redirect_url'];
 
 /** Up to `count` changes after the keyset position `after`, kinds and severity filtered. */
 export async function changeRows(
@@ -48,7 +51,7 @@ export async function changeRows(
       if (filter.severity) q.andWhere('c.severity', filter.severity);
       if (afterSeq !== null) q.andWhere('c.seq', '>', afterSeq);
       const rows = (await q.orderBy('c.seq').limit(wanted).select('c.seq', 'c.name', 'c.severity', 'c.category', 'c.url', 'c.details')) as Pick<ChangeRow, 'seq' | 'name' | 'severity' | 'category' | 'url' | 'details'>[];
-      out.push(...rows.map((r) => ({ ...r, kind_rank: rank, kind, status_code: null, previous_status_code: null })));
+      out.push(...rows.map((r) => ({ ...r, kind_rank: rank, kind, status_code: null, previous_status_code: null, redirect_url: null, previous_redirect_url: null })));
     } else {
       const q = knex('crawl_changes').where({ crawl_id: crawl.id, kind_rank: rank });
       if (filter.severity) q.andWhere('severity', filter.severity);
@@ -70,6 +73,8 @@ export function toChange(row: ChangeRow, language: Language): CrawlChange {
     details: row.details === null ? null : issueDetailsIn(row.name ?? '', row.details, language),
     status_code: row.status_code === null ? null : Number(row.status_code),
     previous_status_code: row.previous_status_code === null ? null : Number(row.previous_status_code),
+    redirect_url: row.redirect_url ?? null,
+    previous_redirect_url: row.previous_redirect_url ?? null,
     // The row's nulls follow its kind (CrawlChange is the union of IssueChange and PageChange).
   } as CrawlChange;
 }

@@ -16,7 +16,7 @@ const STATUSLESS = 500;
  */
 export async function pageErrors(knex: Knex, crawlId: string, previousId: string | null, rows: ChangeRow[]): Promise<Map<string, { error: string | null; previous: string | null }>> {
   const out = new Map<string, { error: string | null; previous: string | null }>();
-  const here = rows.filter((r) => (r.kind === 'page_added' || r.kind === 'status_changed') && (r.status_code === null || r.previous_status_code === null));
+  const here = rows.filter((r) => (r.kind === 'page_added' || r.kind === 'status_changed' || r.kind === 'redirect_changed') && (r.status_code === null || r.previous_status_code === null));
   const gone = rows.filter((r) => r.kind === 'page_removed' && r.previous_status_code === null);
   for (let i = 0; i < here.length; i += STATUSLESS) {
     const part = here.slice(i, i + STATUSLESS);

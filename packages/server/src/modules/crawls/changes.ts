@@ -124,6 +124,13 @@ const GONE_WITH_PAGE = `(i.name not in (${SITE_WIDE})
 
 const STATUS_DIFFERS = '(c.status_code <> p.status_code or (c.status_code is null and p.status_code is not null) or (c.status_code is not null and p.status_code is null))';
 
+/**
+ * The URL redirects elsewhere than it did: another target, one where there was none (a 3xx, or a
+ * meta-refresh stub answering 200), or none where there was one. With the same status it is
+ * `redirect_changed`; with another, `status_changed` says it (and carries both targets).
+ */
+const REDIRECT_DIFFERS = '(c.redirect_url <> p.redirect_url or (c.redirect_url is null and p.redirect_url is not null) or (c.redirect_url is not null and p.redirect_url is null))';
+
 /** Runs `work` in a transaction: the crawl's fenced write at settlement (`lease.write`). */
 export type Write = <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
 
@@ -153,36 +160,39 @@ async function copyChanges(comparison: Comparison, previous: CrawlRow, counted: 
   // This crawl's occurrences without a counterpart in the previous one.
   const issuesNew = (db: Db, batch: IssueBatch | null) =>
     db.raw(
-      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-       select ?, ?, i.seq, 'issue_new', i.name, i.severity, i.category, i.url, i.details, null, null
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code, redirect_url, previous_redirect_url)
+       select ?, ?, i.seq, 'issue_new', i.name, i.severity, i.category, i.url, i.details, null, null, null, null
        from crawl_issues i where i.crawl_id = ? and (${batch?.sql ?? '1 = 1'}) and not ${matchedIn('i')}`,
       [crawl.id, KIND_RANK.issue_new, crawl.id, ...(batch?.bindings ?? []), previous.id, previous.id],
     );
   // The previous crawl's occurrences without a counterpart in this one: fixed, or gone with their page.
   const issuesGone = (db: Db, batch: IssueBatch | null) =>
     db.raw(
-      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code, redirect_url, previous_redirect_url)
        select ?, case when f.gone = 1 then ${KIND_RANK.issue_gone_with_page} else ${KIND_RANK.issue_fixed} end, f.seq, case when f.gone = 1 then 'issue_gone_with_page' else 'issue_fixed' end,
-         f.name, f.severity, f.category, f.url, f.details, null, null
+         f.name, f.severity, f.category, f.url, f.details, null, null, null, null
        from (select i.seq, i.name, i.severity, i.category, i.url, i.details, case when ${GONE_WITH_PAGE} then 1 else 0 end as gone
              from crawl_issues i where i.crawl_id = ? and (${batch?.sql ?? '1 = 1'}) and not ${matchedIn('i')}) f`,
       [crawl.id, true, crawl.id, true, previous.id, ...(batch?.bindings ?? []), crawl.id, crawl.id],
     );
-  // This crawl's pages absent from the previous crawl (added) or there with another status
-  // (changed), in one pass: URLs are unique per crawl, so the join finds one page at most.
+  // This crawl's pages absent from the previous crawl (added), there with another status
+  // (changed), or with the same status and another redirect target (a page turned into a
+  // meta-refresh stub still answers 200), in one pass: URLs are unique per crawl, so the join
+  // finds one page at most; a page whose status changed is that alone.
   const pagesAddedOrChanged = (db: Db, range: [number, number] | null) =>
     db.raw(
-      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-       select ?, case when p.url_hash is null then ${KIND_RANK.page_added} else ${KIND_RANK.status_changed} end, c.seq,
-         case when p.url_hash is null then 'page_added' else 'status_changed' end, null, null, null, c.url, null, c.status_code, p.status_code
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code, redirect_url, previous_redirect_url)
+       select ?, case when p.url_hash is null then ${KIND_RANK.page_added} when ${STATUS_DIFFERS} then ${KIND_RANK.status_changed} else ${KIND_RANK.redirect_changed} end, c.seq,
+         case when p.url_hash is null then 'page_added' when ${STATUS_DIFFERS} then 'status_changed' else 'redirect_changed' end, null, null, null, c.url, null,
+         c.status_code, p.status_code, c.redirect_url, p.redirect_url
        from crawl_pages c left join crawl_pages p on p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?
-       where c.crawl_id = ? and ${inRange(range)} and c.is_internal = ? and (p.url_hash is null or ${STATUS_DIFFERS})`,
+       where c.crawl_id = ? and ${inRange(range)} and c.is_internal = ? and (p.url_hash is null or ${STATUS_DIFFERS} or ${REDIRECT_DIFFERS})`,
       [crawl.id, previous.id, true, crawl.id, ...(range ?? []), true],
     );
   const pagesRemoved = (db: Db, range: [number, number] | null) =>
     db.raw(
-      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code)
-       select ?, ?, c.seq, 'page_removed', null, null, null, c.url, null, null, c.status_code
+      `insert into crawl_changes (crawl_id, kind_rank, seq, kind, name, severity, category, url, details, status_code, previous_status_code, redirect_url, previous_redirect_url)
+       select ?, ?, c.seq, 'page_removed', null, null, null, c.url, null, null, c.status_code, null, c.redirect_url
        from crawl_pages c
        where c.crawl_id = ? and ${inRange(range)} and c.is_internal = ?
          and not exists (select 1 from crawl_pages p where p.crawl_id = ? and p.url_hash = c.url_hash and p.is_internal = ?)`,
@@ -236,7 +246,7 @@ export async function writeChanges(comparison: Comparison): Promise<StoredChange
       previous_crawl_id: null,
       basis: bool(crawl.blocked) ? 'blocked' : 'no_previous_crawl',
       issues: empty,
-      pages: { added: 0, removed: 0, status_changed: 0 },
+      pages: { added: 0, removed: 0, status_changed: 0, redirect_changed: 0 },
       health: CRAWL_PILLARS.map((key) => pillarHealth(key, sides[key], null)),
       checks: [],
     };
@@ -271,14 +281,14 @@ export async function writeChanges(comparison: Comparison): Promise<StoredChange
     issues.gone_with_page[c.severity] += c.gone_with_page;
     issues.persisting[c.severity] += c.persisting;
   }
-  const pageCounts = (await db('crawl_changes').where({ crawl_id: crawl.id }).whereIn('kind_rank', [KIND_RANK.page_added, KIND_RANK.page_removed, KIND_RANK.status_changed]).select('kind').count({ n: '*' }).groupBy('kind')) as { kind: string; n: string | number }[];
+  const pageCounts = (await db('crawl_changes').where({ crawl_id: crawl.id }).whereIn('kind_rank', [KIND_RANK.page_added, KIND_RANK.page_removed, KIND_RANK.status_changed, KIND_RANK.redirect_changed]).select('kind').count({ n: '*' }).groupBy('kind')) as { kind: string; n: string | number }[];
   const pages = (kind: string) => Number(pageCounts.find((p) => p.kind === kind)?.n ?? 0);
   const earlier = await previousSides(db, previous);
   return {
     previous_crawl_id: previous.id,
     basis: 'compared',
     issues,
-    pages: { added: pages('page_added'), removed: pages('page_removed'), status_changed: pages('status_changed') },
+    pages: { added: pages('page_added'), removed: pages('page_removed'), status_changed: pages('status_changed'), redirect_changed: pages('redirect_changed') },
     health: CRAWL_PILLARS.map((key) => pillarHealth(key, sides[key], earlier[key])),
     checks: [...checks.values()]
       .filter((c) => c.new + c.fixed + c.gone_with_page + c.persisting > 0)
@@ -295,6 +305,8 @@ export function changesSummary(crawl: CrawlRow): CrawlChangesSummary {
       crawl_id: crawl.id,
       ...stored,
       issues: { ...stored.issues, gone_with_page: stored.issues.gone_with_page ?? { error: 0, warning: 0, info: 0 } },
+      // Summaries stored before redirect changes were compared: none counted.
+      pages: { ...stored.pages, redirect_changed: stored.pages.redirect_changed ?? 0 },
       checks: stored.checks.map((c) => ({ ...c, gone_with_page: c.gone_with_page ?? 0 })),
       // Summaries stored before attributions existed: the movement is not explained.
       health: stored.health.map((p) => ({ ...p, attribution: p.attribution ?? null })),

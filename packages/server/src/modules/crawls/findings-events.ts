@@ -32,7 +32,7 @@ export function signalPayload(threshold: RegressionThreshold, row: CrawlRow, cha
     campaign_id: row.campaign_id,
     crawl_id: row.id,
     previous_crawl_id: changes.previous_crawl_id,
-    counts: { ...changes.issues, pages_added: changes.pages.added, pages_removed: changes.pages.removed, status_changed: changes.pages.status_changed },
+    counts: { ...changes.issues, pages_added: changes.pages.added, pages_removed: changes.pages.removed, status_changed: changes.pages.status_changed, redirect_changed: changes.pages.redirect_changed ?? 0 },
     health_score: { score: health.score, previous_score: health.previous_score, delta: health.delta },
     top_new_checks: changes.checks
       .filter((c) => c.new > 0)

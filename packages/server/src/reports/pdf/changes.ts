@@ -66,9 +66,13 @@ export function drawChanges(ctx: PdfContext): void {
   layout.keyValue(c.kinds.page_added, f.int(summary.pages.added), { keyWidth: 200 });
   layout.keyValue(c.kinds.page_removed, f.int(summary.pages.removed), { keyWidth: 200 });
   layout.keyValue(c.kinds.status_changed, f.int(summary.pages.status_changed), { keyWidth: 200 });
+  // A page turned into a meta-refresh stub still answers 200: as built first it showed no page
+  // change, only its issues gone with their page (summaries stored before count none).
+  layout.keyValue(c.kinds.redirect_changed, f.int(summary.pages.redirect_changed ?? 0), { keyWidth: 200 });
   // On a copy of the libxslt documentation, three deleted pages read "Pages removed: 1" (a 404
   // no longer linked) and "Status code changed: 3": a reader who deleted pages looks for them.
   if (summary.pages.status_changed > 0) layout.paragraph(c.pagesNote, { size: 9, color: MUTED });
+  if ((summary.pages.redirect_changed ?? 0) > 0) layout.paragraph(c.redirectNote, { size: 9, color: MUTED });
   layout.y += 6;
 
   const health = layout.table([

@@ -28,6 +28,7 @@ import * as crawlLinkChunks from './030-crawl-link-chunks.js';
 import * as logUnverifiedPaths from './031-log-unverified-paths.js';
 import * as exportErasures from './032-export-erasures.js';
 import * as logEmailPaths from './033-log-email-paths.js';
+import * as changeRedirects from './034-change-redirects.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '031-log-unverified-paths': logUnverifiedPaths,
   '032-export-erasures': exportErasures,
   '033-log-email-paths': logEmailPaths,
+  '034-change-redirects': changeRedirects,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
