@@ -10,6 +10,7 @@ import type { MemberRecord, TeamRecord, TokenRecord } from './db.js';
 import { authenticate } from './http.js';
 import { runDueJobs } from './jobs.js';
 import { insertCrawl } from './modules/crawls.js';
+import { removeProject } from './modules/projects.js';
 import { measureKeyword, trackKeywordRecords } from './modules/positions.js';
 import { insertWebhook } from './modules/webhooks.js';
 import { BUSINESS } from './operations.js';
@@ -44,6 +45,12 @@ export interface MockAdmin {
   removeMember(input: { team: string; email: string }): void;
   setPlan(input: { team: string; plan: string }): void;
   setProjectLocked(projectId: string, locked: boolean): void;
+  /**
+   * Deletes the team and everything of it, as `server.admin.deleteTeam` does: its tokens stop
+   * working at once, its running crawls stop, its projects (campaigns, crawls, exports, keywords,
+   * log imports), webhooks and their deliveries, members, idempotency keys go.
+   */
+  deleteTeam(slug: string): { projects: number };
 }
 
 function teamBySlug(env: MockEnv, slug: string): TeamRecord {
@@ -89,6 +96,18 @@ export function createAdmin(env: MockEnv): MockAdmin {
       };
       env.db.tokens.set(record.id, record);
       return { id: record.id, token: record.token };
+    },
+    deleteTeam(slug) {
+      const team = teamBySlug(env, slug);
+      const db = env.db;
+      const now = env.clock();
+      const projects = [...db.projects.values()].filter((p) => p.team_id === team.id);
+      for (const project of projects) removeProject(env, project, now);
+      for (const map of [db.tokens, db.members, db.webhooks, db.deliveries]) for (const [id, record] of map) if (record.team_id === team.id) map.delete(id);
+      for (const key of [...db.idempotency.keys()]) if (key.startsWith(`${team.id}\u0000`)) db.idempotency.delete(key);
+      db.launches = db.launches.filter((l) => l.team_id !== team.id);
+      db.teams.delete(team.id);
+      return { projects: projects.length };
     },
     removeMember({ team, email }) {
       memberByEmail(env, teamBySlug(env, team), email).removed_at = iso(env.clock());

@@ -31,6 +31,28 @@ describe('authentication and authorisation', () => {
     expect((await call('GET', '/v1/projects', { token })).body.code).toBe('unauthenticated');
   });
 
+  it('deletes a team with everything of it, as server.admin.deleteTeam does; other teams keep theirs', async () => {
+    mock.admin.createTeam({ slug: 'leaving', name: 'Leaving', plan: 'agency' });
+    mock.admin.addMember({ team: 'leaving', email: 'owner@leaving.test', name: 'Owner', role: 'owner' });
+    const { token } = mock.admin.createToken({ team: 'leaving', member: 'owner@leaving.test', name: 'ci', scopes: ['projects:read', 'projects:write', 'webhooks:write', 'crawls:write'] });
+    const project = (await call('POST', '/v1/projects', { token, body: { url: 'https://leaving.example/' } })).body.data;
+    expect((await call('POST', '/v1/webhooks', { token, body: { url: 'https://hooks.example.com/leaving', events: ['crawl.completed'] } })).status).toBe(201);
+    const others = (await call('GET', '/v1/projects', { token: mock.tokens.owner })).body.data.length;
+
+    const teamId = [...mock.db.teams.values()].find((t) => t.slug === 'leaving')!.id;
+    expect([...mock.db.webhooks.values()].filter((w) => w.team_id === teamId)).toHaveLength(1);
+    expect(mock.admin.deleteTeam('leaving')).toEqual({ projects: 1 });
+    expect((await call('GET', '/v1/projects', { token })).body.code).toBe('unauthenticated');
+    const team = [...mock.db.teams.values()].find((t) => t.slug === 'leaving');
+    expect(team).toBeUndefined();
+    expect(mock.db.projects.has(project.id)).toBe(false);
+    for (const map of [mock.db.tokens, mock.db.members, mock.db.webhooks, mock.db.deliveries, mock.db.projects, mock.db.campaigns, mock.db.crawls]) {
+      expect([...map.values()].filter((r) => r.team_id === teamId)).toEqual([]);
+    }
+    expect((await call('GET', '/v1/projects', { token: mock.tokens.owner })).body.data.length).toBe(others);
+    expect(() => mock.admin.deleteTeam('leaving')).toThrow(/no team "leaving"/);
+  });
+
   it('refuses a plan without the API with api.not_in_plan naming the plan that lifts it', async () => {
     const res = await call('GET', '/v1/me', { token: mock.tokens.free });
     expect(res.status).toBe(403);
