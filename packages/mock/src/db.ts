@@ -36,6 +36,7 @@ export interface MemberRecord {
   email: string;
   name: string;
   role: Role;
+  created_at: string;
   removed_at: string | null;
 }
 

@@ -51,6 +51,14 @@ export interface MockAdmin {
    * log imports), webhooks and their deliveries, members, idempotency keys go.
    */
   deleteTeam(slug: string): { projects: number };
+  /** The teams, oldest first, with their current members' count. */
+  listTeams(): { id: string; slug: string; name: string; plan: string; members: number; created_at: string }[];
+  /** The team's members, removed ones included (with `removed_at`), in the order they were added. */
+  listMembers(input: { team: string }): { id: string; email: string; name: string; role: Role; created_at: string; removed_at: string | null }[];
+  /** The team's tokens (of one member with `member`), oldest first; `active` while unexpired and held by a member. */
+  listTokens(input: { team: string; member?: string }): { id: string; name: string; member: string; scopes: Scope[]; expires_at: string; last_used_at: string | null; created_at: string; active: boolean }[];
+  /** Deletes a token of the team: it stops working at once. */
+  revokeToken(input: { team: string; id: string }): { team: string; id: string; name: string; revoked: true };
 }
 
 function teamBySlug(env: MockEnv, slug: string): TeamRecord {
@@ -74,7 +82,7 @@ export function createAdmin(env: MockEnv): MockAdmin {
     },
     addMember({ team, email, name, role }) {
       const t = teamBySlug(env, team);
-      const member: MemberRecord = { id: env.random.uuid(), team_id: t.id, email, name, role, removed_at: null };
+      const member: MemberRecord = { id: env.random.uuid(), team_id: t.id, email, name, role, created_at: iso(env.clock()), removed_at: null };
       env.db.members.set(member.id, member);
       return { id: member.id };
     },
@@ -96,6 +104,45 @@ export function createAdmin(env: MockEnv): MockAdmin {
       };
       env.db.tokens.set(record.id, record);
       return { id: record.id, token: record.token };
+    },
+    listTeams() {
+      const members = (teamId: string) => [...env.db.members.values()].filter((m) => m.team_id === teamId && !m.removed_at).length;
+      return [...env.db.teams.values()]
+        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.slug.localeCompare(b.slug))
+        .map((t) => ({ id: t.id, slug: t.slug, name: t.name, plan: t.plan, members: members(t.id), created_at: t.created_at }));
+    },
+    listMembers({ team }) {
+      const t = teamBySlug(env, team);
+      return [...env.db.members.values()]
+        .filter((m) => m.team_id === t.id)
+        .map((m) => ({ id: m.id, email: m.email, name: m.name, role: m.role, created_at: m.created_at, removed_at: m.removed_at }));
+    },
+    listTokens({ team, member }) {
+      const t = teamBySlug(env, team);
+      const now = iso(env.clock());
+      const email = member?.trim().toLowerCase();
+      return [...env.db.tokens.values()]
+        .filter((k) => k.team_id === t.id)
+        .map((k) => ({ token: k, holder: env.db.members.get(k.member_id)! }))
+        .filter(({ holder }) => email === undefined || holder.email.toLowerCase() === email)
+        .sort((a, b) => a.token.created_at.localeCompare(b.token.created_at) || a.token.name.localeCompare(b.token.name))
+        .map(({ token: k, holder }) => ({
+          id: k.id,
+          name: k.name,
+          member: holder.email,
+          scopes: [...k.scopes],
+          expires_at: k.expires_at,
+          last_used_at: k.last_used_at,
+          created_at: k.created_at,
+          active: k.expires_at > now && !holder.removed_at,
+        }));
+    },
+    revokeToken({ team, id }) {
+      const t = teamBySlug(env, team);
+      const token = env.db.tokens.get(id.toLowerCase());
+      if (!token || token.team_id !== t.id) throw new Error(`@siteaudit/mock: no token ${id} in team "${team}"`);
+      env.db.tokens.delete(token.id);
+      return { team, id: token.id, name: token.name, revoked: true as const };
     },
     deleteTeam(slug) {
       const team = teamBySlug(env, slug);

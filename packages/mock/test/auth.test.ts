@@ -31,6 +31,34 @@ describe('authentication and authorisation', () => {
     expect((await call('GET', '/v1/projects', { token })).body.code).toBe('unauthenticated');
   });
 
+  it('lists teams, members and tokens (never a secret) and revokes a token, which then stops working, as server.admin does', async () => {
+    mock.admin.createTeam({ slug: 'listed', name: 'Listed', plan: 'agency' });
+    mock.admin.addMember({ team: 'listed', email: 'ann@listed.test', name: 'Ann', role: 'owner' });
+    mock.admin.addMember({ team: 'listed', email: 'bob@listed.test', name: 'Bob', role: 'member' });
+    const kept = mock.admin.createToken({ team: 'listed', member: 'ann@listed.test', name: 'kept', scopes: ['projects:read'] });
+    const revoked = mock.admin.createToken({ team: 'listed', member: 'bob@listed.test', name: 'revoked', scopes: ['projects:read'] });
+    mock.admin.removeMember({ team: 'listed', email: 'bob@listed.test' });
+
+    expect(mock.admin.listTeams().find((t) => t.slug === 'listed')).toMatchObject({ name: 'Listed', plan: 'agency', members: 1 });
+    expect(mock.admin.listMembers({ team: 'listed' }).map((m) => [m.email, m.role, m.removed_at === null])).toEqual([
+      ['ann@listed.test', 'owner', true],
+      ['bob@listed.test', 'member', false],
+    ]);
+    const tokens = mock.admin.listTokens({ team: 'listed' });
+    expect(tokens.map((t) => [t.name, t.member, t.active])).toEqual([
+      ['kept', 'ann@listed.test', true],
+      ['revoked', 'bob@listed.test', false],
+    ]);
+    expect(JSON.stringify(tokens)).not.toContain(kept.token);
+    expect(mock.admin.listTokens({ team: 'listed', member: 'ANN@listed.test' }).map((t) => t.name)).toEqual(['kept']);
+
+    expect((await call('GET', '/v1/projects', { token: kept.token })).status).toBe(200);
+    expect(mock.admin.revokeToken({ team: 'listed', id: kept.id })).toEqual({ team: 'listed', id: kept.id, name: 'kept', revoked: true });
+    expect((await call('GET', '/v1/projects', { token: kept.token })).body.code).toBe('unauthenticated');
+    expect(() => mock.admin.revokeToken({ team: 'listed', id: revoked.id.replace(/.$/, (c) => (c === '0' ? '1' : '0')) })).toThrow(/no token/);
+    expect(() => mock.admin.revokeToken({ team: 'acme', id: revoked.id })).toThrow(/no token/);
+  });
+
   it('deletes a team with everything of it, as server.admin.deleteTeam does; other teams keep theirs', async () => {
     mock.admin.createTeam({ slug: 'leaving', name: 'Leaving', plan: 'agency' });
     mock.admin.addMember({ team: 'leaving', email: 'owner@leaving.test', name: 'Owner', role: 'owner' });
