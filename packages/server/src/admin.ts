@@ -200,7 +200,9 @@ export function createAdmin(services: AdminServices, { onAuthChange, teamDeletio
       const id = await teamId(slug);
       await knex('tokens').where({ team_id: id }).delete();
       await onAuthChange();
-      const { projects } = await deleteTeamData(knex, await teamDeletion(), id);
+      const { projects, deleted } = await deleteTeamData(knex, await teamDeletion(), id);
+      // Another deletion of the team, at the same time, took its row: this one found no team, as in turn.
+      if (!deleted) throw new AdminError(`No team "${slug}"`);
       return { team: slug, id, projects, deleted: true as const };
     },
 

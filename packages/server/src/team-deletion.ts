@@ -20,8 +20,13 @@ export interface TeamDeletionNeeds {
   exports: { deleteWith(where: { team_id: string }, remove: (trx: Knex.Transaction) => Promise<unknown>): Promise<void> };
 }
 
-/** Deletes the team `teamId` and everything of it; how many projects it had. */
-export async function deleteTeamData(knex: Knex, needs: TeamDeletionNeeds, teamId: string): Promise<{ projects: number }> {
+/**
+ * Deletes the team `teamId` and everything of it: how many projects it had, and whether this call
+ * deleted its row (false when another deletion of the same team, run at the same time, did: as
+ * the second of two in turn, it reports no team).
+ */
+export async function deleteTeamData(knex: Knex, needs: TeamDeletionNeeds, teamId: string): Promise<{ projects: number; deleted: boolean }> {
+  let deleted = false;
   const projects = await needs.stopper.stopThen({ team_id: teamId }, async (assertStopped) => {
     const ids: string[] = await knex('projects').where({ team_id: teamId }).pluck('id');
     for (const projectId of ids) await needs.logs.beforeProjectDelete(projectId);
@@ -31,10 +36,10 @@ export async function deleteTeamData(knex: Knex, needs: TeamDeletionNeeds, teamI
       const query = trx('teams').where({ id: teamId });
       if (isPostgres(trx)) await query.forUpdate().select('id');
       await assertStopped(trx);
-      await trx('teams').where({ id: teamId }).delete();
+      deleted = (await trx('teams').where({ id: teamId }).delete()) > 0;
     });
     return ids.length;
   });
   await needs.logs.afterDelete();
-  return { projects };
+  return { projects, deleted };
 }

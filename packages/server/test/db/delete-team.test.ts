@@ -172,6 +172,16 @@ describe('server.admin.deleteTeam', () => {
     expect((await kept.call('GET', `/v1/exports/${kept.exported.id}/download`)).status).toBe(200);
     await expect(h.server.admin.deleteTeam('doomed')).rejects.toThrow('No team "doomed"');
   });
+
+  it('deletes a team once when two deletions of it run at the same time: one reports it, the other finds no team', async () => {
+    const token = await h.tokenFor({ team: 'twice' });
+    expect((await fetch(`${h.url}/v1/projects`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/` }) })).status).toBe(201);
+    const outcomes = await Promise.allSettled([h.server.admin.deleteTeam('twice'), h.server.admin.deleteTeam('twice')]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled').map((o) => (o as PromiseFulfilledResult<{ projects: number }>).value.projects)).toEqual([1]);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused.map((o) => String(o.reason))).toEqual([expect.stringContaining('No team "twice"')]);
+    expect(await h.knex('teams').where({ slug: 'twice' }).first()).toBeUndefined();
+  });
 });
 
 describe('siteaudit-server admin delete-team', () => {
