@@ -34,6 +34,8 @@ export interface ExportStrings {
   occurrences: string;
   /** The fix list's columns: pages a check fires on, score points its fix would win. */
   pagesAffected: string;
+  /** Beside the pages affected in the workbook: "whole site" for a site-wide check. */
+  scope: string;
   scorePoints: string;
   /** Before the agency's name on the cover (export branding). */
   preparedBy: string;
@@ -272,6 +274,7 @@ const en: ExportStrings = {
   label: 'Label',
   occurrences: 'Occurrences',
   pagesAffected: 'Pages affected',
+  scope: 'Scope',
   scorePoints: 'Score points',
   preparedBy: 'Prepared by',
   total: 'Total',
@@ -496,6 +499,7 @@ const fr: ExportStrings = {
   issue: 'Problème',
   label: 'Libellé',
   pagesAffected: 'Pages touchées',
+  scope: 'Portée',
   scorePoints: 'Points de score',
   preparedBy: 'Préparé par',
   occurrences: 'Occurrences',

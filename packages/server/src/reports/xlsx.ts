@@ -7,7 +7,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { abortError, isAbortError } from '../abort.js';
 import { type ExportStrings, exportStrings, formatters, parseDate, statusList } from './i18n.js';
 import { type ReportLabels, reportLabels } from './labels.js';
-import { pagesAffected } from './pages-affected.js';
+import { pagesAffectedCells } from './pages-affected.js';
 import { rankGroups } from './top-issues.js';
 import { type MovementLine, movementLines } from './score-movement.js';
 import type { ExportSource, ReportChange, ReportLogs, ReportPage, ReportPillar } from './types.js';
@@ -328,11 +328,13 @@ async function writeSummary(wb: Workbook, source: ExportSource, t: ExportStrings
     sheet.skip();
     const fixes = new Map((source.fixes ?? []).map((f) => [f.name, f]));
     // The score points are of the check's pillar, named beside them.
-    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences, ...(source.fixes ? [t.pagesAffected, t.scorePoints, t.changes.pillar] : [])]);
+    sheet.header([t.issue, t.label, t.severity, t.category, t.occurrences, ...(source.fixes ? [t.pagesAffected, t.scope, t.scorePoints, t.changes.pillar] : [])]);
+    const scoredPages = new Map<string, number | null>((source.scorecard ?? []).map((p) => [p.key, p.computation.scored_pages]));
     for (const g of groups) {
       const fix = fixes.get(g.name);
-      // A site-wide check reads "whole site", as in the PDF, not the one URL it was found on.
-      const costs = source.fixes ? [fix ? pagesAffected(fix, t.inputs.wholeSite, Number) : '', fix?.score_points ?? '', fix ? labels.pillar(fix.pillar) : ''] : [];
+      // A site-wide check counts every scored page, and says "whole site", not the one URL it was found on.
+      const pages = fix ? pagesAffectedCells(fix, scoredPages.get(fix.pillar), t.inputs.wholeSite) : ['', ''];
+      const costs = source.fixes ? [...pages, fix?.score_points ?? '', fix ? labels.pillar(fix.pillar) : ''] : [];
       await sheet.add([g.name, labels.check(g.name), labels.severity(g.severity), labels.category(g.category), g.occurrences, ...costs]);
     }
   }
@@ -704,7 +706,8 @@ async function writeScorecard(wb: Workbook, pillars: ReportPillar[], t: ExportSt
       { header: t.issue, width: 28, value: (r) => (r.check ? text(r.check.name) : undefined) },
       { header: t.label, width: 40, value: (r) => (r.check ? text(labels.check(r.check.name)) : undefined) },
       { header: t.severity, width: 14, value: (r) => (r.check ? labels.severity(r.check.severity) : undefined) },
-      { header: t.pagesAffected, width: 12, value: (r) => (r.check ? pagesAffected(r.check, i.wholeSite, Number) : undefined) },
+      { header: t.pagesAffected, width: 12, value: (r) => (r.check ? pagesAffectedCells(r.check, r.pillar.computation.scored_pages, i.wholeSite)[0] : undefined) },
+      { header: t.scope, width: 12, value: (r) => (r.check ? pagesAffectedCells(r.check, r.pillar.computation.scored_pages, i.wholeSite)[1] || undefined : undefined) },
       { header: i.judgedPagesHeader, width: 12, value: (r) => r.check?.judged_pages },
       { header: i.share, width: 10, value: (r) => r.check?.share, format: 'percent' },
       { header: i.checkWeight, width: 10, numFmt: '0.00', value: (r) => r.check?.weight },

@@ -11,6 +11,7 @@ let h: Harness;
 let site: Site;
 let now = new Date('2026-03-10T10:00:00.000Z');
 let crawlId: string;
+let projectId: string;
 
 /** The PDF's text, read by pdf.js with its standard fonts (no warning about a missing font). */
 async function pdfText(bytes: Uint8Array): Promise<string> {
@@ -21,6 +22,7 @@ beforeAll(async () => {
   h = await startHarness({ clock: () => now });
   site = await startSite();
   const project = (await (await h.call('POST', '/v1/projects', { body: { url: `${site.url}/`, name: 'Exported Site' } })).json()).data;
+  projectId = project.id;
   const campaign = (await (await h.call('GET', `/v1/projects/${project.id}/campaigns`)).json()).data[0];
   crawlId = (await (await h.call('POST', `/v1/campaigns/${campaign.id}/crawls`, { headers: { 'idempotency-key': 'export-crawl' } })).json()).data.id;
   await h.server.jobs.idle();
@@ -102,14 +104,18 @@ describe('exports', () => {
   });
 
   // The site has no XML sitemap: sitemap_missing, a site-wide check, is found on one URL (the
-  // home page) and concerns every page. The PDF says "whole site"; the workbook said 1.
-  it('writes "whole site" as the pages affected of a site-wide check, in the summary and scorecard sheets, in English and French', async () => {
+  // home page) and concerns every page. The PDF says "whole site"; the workbook said 1, then
+  // "whole site" in a column of numbers: now every scored page as a number, and its scope beside it.
+  it('counts a site-wide check on every scored page, as a number, with "whole site" in the scope column, in English and French', async () => {
     const summary = (await (await h.call('GET', `/v1/crawls/${crawlId}/issues/summary`)).json()).data;
     const names: string[] = summary.groups.map((g: { name: string }) => g.name);
     const siteWide = names.filter(isSiteWideCheck);
     expect(siteWide).toContain('sitemap_missing');
     const pageChecks = names.filter((n) => !isSiteWideCheck(n));
     expect(pageChecks.length).toBeGreaterThan(0);
+    const pillars = (await (await h.call('GET', `/v1/projects/${projectId}/scorecard`)).json()).data.pillars;
+    const scored: number = pillars.find((p: { key: string }) => p.key === 'technique').computation.scored_pages;
+    expect(scored).toBeGreaterThan(1);
 
     for (const [language, sheets, wholeSite] of [
       ['en', { summary: 'Summary', scorecard: 'Scorecard' }, 'whole site'],
@@ -118,22 +124,30 @@ describe('exports', () => {
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load((await exportedFile(h, crawlId, 'xlsx', language)) as never);
       const t = exportStrings(language);
-      /** Pages affected by check name, read under the sheet's header row that names the column. */
+      /** Pages affected and scope by check name, read under the sheet's header row that names the columns. */
       const pagesAffectedIn = (name: string) => {
         const rows = (workbook.getWorksheet(name)!.getSheetValues() as unknown[][]).filter(Boolean);
         const header = rows.findIndex((r) => r.includes(t.pagesAffected) && r.includes(t.issue));
         expect(header, `${language} ${name}`).toBeGreaterThanOrEqual(0);
-        const [issue, pages] = [rows[header].indexOf(t.issue), rows[header].indexOf(t.pagesAffected)];
-        return new Map(rows.slice(header + 1).filter((r) => typeof r[issue] === 'string').map((r) => [r[issue] as string, r[pages]]));
+        const [issue, pages, scope] = [rows[header].indexOf(t.issue), rows[header].indexOf(t.pagesAffected), rows[header].indexOf(t.scope)];
+        expect(scope, `${language} ${name} scope column`).toBeGreaterThan(0);
+        // The table ends where the next one starts (the template decisions, on the summary sheet).
+        const after = rows.slice(header + 1);
+        const end = after.findIndex((r) => r.includes(t.issue) || r.includes(t.templateDecisions));
+        const table = end < 0 ? after : after.slice(0, end);
+        return new Map(table.filter((r) => typeof r[issue] === 'string').map((r) => [r[issue] as string, { pages: r[pages], scope: r[scope] ?? '' }]));
       };
-      const inSummary = pagesAffectedIn(sheets.summary);
-      for (const name of siteWide) expect(inSummary.get(name), `${language} summary ${name}`).toBe(wholeSite);
-      // Other checks keep their count (blank for a check outside the fix list).
-      for (const name of pageChecks) expect(inSummary.get(name), `${language} summary ${name}`).not.toBe(wholeSite);
-      expect([...inSummary.values()].some((pages) => typeof pages === 'number' && pages > 1)).toBe(true);
-      const inScorecard = pagesAffectedIn(sheets.scorecard);
-      expect(inScorecard.get('sitemap_missing'), `${language} scorecard`).toBe(wholeSite);
-      for (const [name, pages] of inScorecard) if (!isSiteWideCheck(name)) expect(pages, `${language} scorecard ${name}`).not.toBe(wholeSite);
+      for (const sheet of [sheets.summary, sheets.scorecard]) {
+        const cells = pagesAffectedIn(sheet);
+        expect(cells.get('sitemap_missing'), `${language} ${sheet}`).toEqual({ pages: scored, scope: wholeSite });
+        for (const [name, { pages, scope }] of cells) {
+          // One type in the column: a number, or blank for a check outside the fix list.
+          expect(typeof pages === 'number' || pages === '' || pages === undefined || pages === null, `${language} ${sheet} ${name}: ${String(pages)}`).toBe(true);
+          if (!isSiteWideCheck(name)) expect(scope, `${language} ${sheet} ${name}`).not.toBe(wholeSite);
+        }
+        if (sheet === sheets.summary) for (const name of pageChecks) expect(cells.get(name)?.scope, `${language} summary ${name}`).not.toBe(wholeSite);
+        expect([...cells.values()].some(({ pages, scope }) => typeof pages === 'number' && pages > 1 && scope === '')).toBe(true);
+      }
     }
   });
 

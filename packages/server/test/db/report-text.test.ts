@@ -19,13 +19,16 @@ let site: Site;
 let crawlId: string;
 let fixes: { name: string; label: string; severity: string; pages: number; occurrences: number; score_points: number; pillar: string }[];
 /** The points are of the check's pillar: the reports name it. */
+let scoredPages: Record<string, number | null>;
 const PILLAR_EN: Record<string, string> = { technique: 'Technical', contenu: 'Content and GEO', accessibilite: 'Accessibility' };
 
 beforeAll(async () => {
   h = await startHarness();
   site = await startSite();
-  const { campaign } = await projectWithCampaign(h, site.url);
+  const { project, campaign } = await projectWithCampaign(h, site.url);
   crawlId = (await crawlToSettled(h, campaign.id)).id;
+  const pillars = (await (await h.call('GET', `/v1/projects/${project.id}/scorecard`)).json()).data.pillars;
+  scoredPages = Object.fromEntries(pillars.map((p: { key: string; computation: { scored_pages: number | null } }) => [p.key, p.computation.scored_pages]));
   const res = await h.call('GET', `/v1/crawls/${crawlId}/recommendations?limit=100`, { headers: { 'accept-language': 'en' } });
   expect(res.status).toBe(200);
   fixes = (await res.json()).data;
@@ -53,16 +56,20 @@ describe('the reports of a real crawl', () => {
     const rows: unknown[][] = [];
     wb.getWorksheet('Summary')!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
     const header = rows.findIndex((r) => r[0] === 'Issue');
-    expect(rows[header]).toEqual(['Issue', 'Label', 'Severity', 'Category', 'Occurrences', 'Pages affected', 'Score points', 'Pillar']);
+    expect(rows[header]).toEqual(['Issue', 'Label', 'Severity', 'Category', 'Occurrences', 'Pages affected', 'Scope', 'Score points', 'Pillar']);
     // The groups run to the template decisions, listed below them.
     const decisions = rows.findIndex((r) => r[0] === 'Template decisions');
     const listed = rows.slice(header + 1, decisions < 0 ? undefined : decisions).filter((r) => typeof r[0] === 'string' && r[0] !== '');
     expect(listed.map((r) => r[0])).toEqual(fixes.map((f) => f.name));
-    // A site-wide check is found on one URL and concerns every page: "whole site", as the PDF says.
-    expect(listed.map((r) => [r[5], r[6], r[7]])).toEqual(fixes.map((f) => [isSiteWideCheck(f.name) ? 'whole site' : f.pages, f.score_points, PILLAR_EN[f.pillar]]));
-    expect(listed.map((r) => r[5])).toContain('whole site');
+    // A site-wide check is found on one URL and concerns every page: every scored page, a number
+    // (the column sorts and sums), and "whole site" as its scope, as the PDF says.
+    expect(listed.map((r) => [r[5], r[6] ?? '', r[7], r[8]])).toEqual(
+      fixes.map((f) => (isSiteWideCheck(f.name) ? [scoredPages[f.pillar], 'whole site'] : [f.pages, '']).concat([f.score_points, PILLAR_EN[f.pillar]])),
+    );
+    expect(listed.map((r) => r[6])).toContain('whole site');
+    expect(listed.every((r) => typeof r[5] === 'number')).toBe(true);
     // A content check's points are the Content and GEO pillar's, and say so.
-    expect(listed.map((r) => r[7])).toContain('Content and GEO');
+    expect(listed.map((r) => r[8])).toContain('Content and GEO');
   });
 
   it('both reports print the issue summary\'s template decisions, one line each, in both languages', async () => {

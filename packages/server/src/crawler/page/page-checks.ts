@@ -45,6 +45,21 @@ function sample(list: readonly string[], n = 3): string {
   return list.length > n ? `${shown} (+${list.length - n})` : shown;
 }
 
+/**
+ * Up to `n` distinct values, each with its count when repeated (`logo.svg ×3`), then how many
+ * other distinct values: a template that shows its logo three times names the file once.
+ */
+function sampleDistinct(list: readonly string[], n = 3): string {
+  const counts = new Map<string, number>();
+  for (const v of list) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const distinct = [...counts];
+  const shown = distinct
+    .slice(0, n)
+    .map(([v, c]) => (c > 1 ? `${v} ×${c}` : v))
+    .join(', ');
+  return distinct.length > n ? `${shown} (+${distinct.length - n})` : shown;
+}
+
 /** Answers of `Intl.getCanonicalLocales` by tag: a site repeats one or two on every page, and asking ICU each time was a measurable part of a page's checks. */
 const langValidity = new Map<string, boolean>();
 
@@ -271,11 +286,11 @@ function linksAndImages({ input, internal, external }: PageFacts, add: Add): voi
   // Nofollow on internal links is judged with its targets once they are crawled (site/nofollow-links.ts).
   const images = input.html.images;
   const noAlt = images.filter((i) => i.alt === null);
-  if (noAlt.length) add('image_missing_alt', `${noAlt.length} image(s) without alt: ${sample(noAlt.map((i) => i.src))}`);
+  if (noAlt.length) add('image_missing_alt', `${noAlt.length} image(s) without alt: ${sampleDistinct(noAlt.map((i) => i.src))}`);
   const longAlt = images.filter((i) => i.alt !== null && chars(i.alt) > THRESHOLDS.altMax);
-  if (longAlt.length) add('image_alt_too_long', `${longAlt.length} image(s): ${sample(longAlt.map((i) => i.src))}`);
+  if (longAlt.length) add('image_alt_too_long', `${longAlt.length} image(s): ${sampleDistinct(longAlt.map((i) => i.src))}`);
   const noSize = images.filter((i) => !i.hasWidth || !i.hasHeight);
-  if (noSize.length) add('image_missing_dimensions', `${noSize.length} image(s): ${sample(noSize.map((i) => i.src))}`);
+  if (noSize.length) add('image_missing_dimensions', `${noSize.length} image(s): ${sampleDistinct(noSize.map((i) => i.src))}`);
 }
 
 /** Empty or generic anchor texts of internal links (the list: GENERIC_ANCHORS). */

@@ -288,6 +288,16 @@ describe('page-level checks', () => {
     expect(details(html({ head: '<meta name="robots" content="index, noindex">' })).robots_conflict).toBe('conflicting directives: index, noindex');
   });
 
+  it('names an image a template repeats once, with its count, and counts the other files', () => {
+    const details = (source: string) => Object.fromEntries(audit(source).findings.map((f) => [f.name, f.details]));
+    const img = (src: string) => `<img src="${src}">`;
+    const page = (imgs: string) => html({ main: `<h1>P</h1><p>${prose('x')}</p>${imgs}` });
+    const logo3 = details(page(img('/logo.svg') + img('/a.png') + img('/logo.svg') + img('/logo.svg')));
+    expect(logo3.image_missing_dimensions).toBe('4 image(s): /logo.svg ×3, /a.png');
+    expect(logo3.image_missing_alt).toBe('4 image(s) without alt: /logo.svg ×3, /a.png');
+    expect(details(page(['/a', '/b', '/c', '/d', '/e', '/a'].map(img).join(''))).image_missing_dimensions).toBe('6 image(s): /a ×2, /b, /c (+2)');
+  });
+
   it('does not call a BCP 47 locale segment (en-US, pt-BR, zh-Hans) an uppercase URL', () => {
     const findings = (url: string) => urlHygiene(url).map((f) => f.name);
     for (const url of ['https://shop.example/en-US/shoes', 'https://shop.example/pt-BR/', 'https://shop.example/zh-Hans/docs/intro', 'https://shop.example/zh-Hant-TW/a', 'https://shop.example/es-419/ofertas']) {
