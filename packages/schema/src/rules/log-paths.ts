@@ -139,8 +139,9 @@ export const REDACTED_VALUE = '(redacted)';
  * promotion code, a country): both go when a query holds both, an OAuth callback's.
  */
 export const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
-  // Sessions: PHP, Java, phpBB (`sid`), ColdFusion, osCommerce, Zen Cart, OpenID Connect.
-  'sid', 'session', 'sessid', 'phpsessid', 'jsessionid', 'sessionid', 'sessionstate', 'cfid', 'cftoken', 'oscsid', 'zenid',
+  // Sessions: PHP, Java, phpBB (`sid`), ColdFusion, osCommerce, Zen Cart, OpenID Connect (the
+  // crawler's `url_session_id` check names the same, url-hygiene.ts).
+  'sid', 'sess', 'session', 'sessid', 'phpsessid', 'jsessionid', 'sessionid', 'sessionstate', 'cfid', 'cftoken', 'oscsid', 'zenid',
   // Tokens and keys.
   'token', 'jwt', 'auth', 'authorization', 'key', 'apikey', 'authkey', 'accesskey', 'accesskeyid', 'awsaccesskeyid', 'secretkey', 'privatekey', 'licensekey', 'resetkey', 'reset', 'oauthverifier', 'samlresponse', 'samlart',
   // Passwords and one-time codes.
@@ -154,7 +155,8 @@ export const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
 /**
  * Folded names ending so are listed too: `access_token`, `id_token`, `refresh_token`, `_token`,
  * `csrf_token`, `X-Amz-Security-Token`, `X-Amz-Signature`, `X-Amz-Credential`,
- * `X-Goog-Credential`, `client_secret`, `user[password]`, `x-api-key`, `ASPSESSIONID…`.
+ * `X-Goog-Credential`, `client_secret`, `user[password]`, `x-api-key`; and classic ASP's names
+ * starting `ASPSESSIONID` (`ASPSESSIONIDQQGGGTRB`).
  */
 export const CREDENTIAL_SUFFIXES: readonly string[] = ['token', 'sessid', 'sessionid', 'password', 'passwd', 'secret', 'signature', 'credential', 'credentials', 'apikey'];
 
@@ -166,7 +168,7 @@ export function foldName(name: string): string {
 }
 
 function isCredentialName(folded: string): boolean {
-  return CREDENTIAL_NAMES.has(folded) || CREDENTIAL_SUFFIXES.some((suffix) => folded.endsWith(suffix));
+  return CREDENTIAL_NAMES.has(folded) || CREDENTIAL_SUFFIXES.some((suffix) => folded.endsWith(suffix)) || folded.startsWith('aspsessionid');
 }
 
 /** `=` as written in a value holding a query (`%3D`, `%253D`…), or raw. */

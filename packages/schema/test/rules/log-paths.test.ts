@@ -109,6 +109,7 @@ describe('credential, session and phone parameters', () => {
       ['/x;JSESSIONID=abc/y;phpsessid=def', '/x;JSESSIONID=(redacted)/y;phpsessid=(redacted)'],
       ['/forum/viewtopic.php?t=12&sid=5f3a9c0d', '/forum/viewtopic.php?t=12&sid=(redacted)'],
       ['/a?session_id=xyz&Session-ID=q&sessionId=r', '/a?session_id=(redacted)&Session-ID=(redacted)&sessionId=(redacted)'],
+      ['/a?osCsid=1&zenid=2&CFID=3&CFTOKEN=4&ASPSESSIONIDQQGGGTRB=5&s_id=6', '/a?osCsid=(redacted)&zenid=(redacted)&CFID=(redacted)&CFTOKEN=(redacted)&ASPSESSIONIDQQGGGTRB=(redacted)&s_id=(redacted)'],
       ['/a?token=abc%3D%3D&x=1', '/a?token=(redacted)&x=1'],
       ['/a?access_token=z&id_token=y&refresh_token=w&_token=v', '/a?access_token=(redacted)&id_token=(redacted)&refresh_token=(redacted)&_token=(redacted)'],
       ['/a?api_key=1&apikey=2&key=3&monkey=4&keyword=5', '/a?api_key=(redacted)&apikey=(redacted)&key=(redacted)&monkey=4&keyword=5'],
