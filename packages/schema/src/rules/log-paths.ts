@@ -167,6 +167,20 @@ export function foldName(name: string): string {
   return n.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/** Every listed name, folded, and `code`: a text whose folded whole holds none of them holds no listed parameter. */
+const ANY_LISTED = new RegExp([...CREDENTIAL_NAMES, ...CREDENTIAL_SUFFIXES, 'aspsessionid', 'code'].join('|'));
+/** An escape of a letter, a digit or `%` (a double escape): none is left in a normal target, and one may spell a name. */
+const ALNUM_ESCAPE = /%(?:25|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa])/;
+
+/**
+ * Whether `text` may hold a listed name: the cheap test most targets stop at. A name's folded
+ * form is a run of the text folded whole (lower case, other escapes and punctuation dropped), as
+ * long as no escape spells a letter or digit (then the full reading decides).
+ */
+function mayHoldCredential(text: string): boolean {
+  return ALNUM_ESCAPE.test(text) || ANY_LISTED.test(text.toLowerCase().replace(/%[0-9a-f]{2}|[^a-z0-9]/g, ''));
+}
+
 function isCredentialName(folded: string): boolean {
   return CREDENTIAL_NAMES.has(folded) || CREDENTIAL_SUFFIXES.some((suffix) => folded.endsWith(suffix)) || folded.startsWith('aspsessionid');
 }
@@ -243,6 +257,7 @@ export function redactCredentials(target: string): string {
   const semi = target.indexOf(';');
   const paren = target.indexOf('(');
   const pathEnd = q === -1 ? target.length : q;
+  if ((q === -1 && semi === -1 && paren === -1) || ((paren === -1 || paren > pathEnd) && !mayHoldCredential(target))) return target;
   let path = target.slice(0, pathEnd);
   let pathChanged = false;
   if ((semi !== -1 && semi < pathEnd) || (paren !== -1 && paren < pathEnd)) {

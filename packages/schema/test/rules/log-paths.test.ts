@@ -162,13 +162,17 @@ describe('credential, session and phone parameters', () => {
   });
 
   const listedNames = [...CREDENTIAL_NAMES, 'access_token', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token', 'client_secret', 'csrf_token', 'user[password]', 'x-api-key'];
-  /** A name spelled any way a client may: each letter in either case, some characters percent-escaped (in either case). */
+  /** A name spelled any way a client may: each letter in either case, some characters percent-escaped (in either case), punctuation between some. */
   const spelled = (name: string) =>
-    fc.array(fc.constantFrom('plain', 'upper', 'escaped', 'escapedLower'), { minLength: name.length, maxLength: name.length }).map((ways) =>
+    fc.array(fc.constantFrom('plain', 'plain', 'upper', 'escaped', 'escapedLower', '_', '-', '.', '%5B'), { minLength: name.length, maxLength: name.length }).map((ways) =>
       [...name]
         .map((c, i) => {
           const hex = c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
-          return ways[i] === 'upper' ? c.toUpperCase() : ways[i] === 'escaped' ? `%${hex}` : ways[i] === 'escapedLower' ? `%${hex.toLowerCase()}` : c;
+          const way = ways[i];
+          if (way === 'upper') return c.toUpperCase();
+          if (way === 'escaped') return `%${hex}`;
+          if (way === 'escapedLower') return `%${hex.toLowerCase()}`;
+          return way === 'plain' || i === 0 ? c : `${way}${c}`;
         })
         .join(''),
     );
