@@ -786,6 +786,30 @@ export function behaviourSuite(setup: () => Target) {
       expect(urls.data.map((u) => `${u.family} ${u.path}`).sort()).toEqual(['ai_search /reset', 'googlebot /contact/(email)', 'googlebot /users/profile?email=(email)&tab=2']);
     });
 
+    it("keeps no credential or session id of a crawler's target: the parameter's name stays, its value is (redacted) (extension)", async () => {
+      const project = await newProject();
+      const stamp = yesterdayStamp();
+      const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+      const log = [
+        `66.249.66.1 - - [${stamp}] "GET /catalogue?PHPSESSID=9h3kq0v1&page=2 HTTP/1.1" 200 512 "-" "${googlebot}"`,
+        `66.249.66.1 - - [${stamp}] "GET /cart;jsessionid=0A1B2C3D HTTP/1.1" 200 512 "-" "${googlebot}"`,
+        `66.249.66.1 - - [${stamp}] "GET /oauth/callback?code=4%2F0Adeu&state=af0ifj HTTP/1.1" 302 0 "-" "${googlebot}"`,
+        `66.249.66.1 - - [${stamp}] "GET /f.pdf?X-Amz-Credential=AKIAX%2F20261130&X-Amz-Signature=3f9a&X-Amz-Date=20261130T000000Z HTTP/1.1" 403 0 "-" "${googlebot}"`,
+        `66.249.66.1 - - [${stamp}] "GET /promo?code=SUMMER20 HTTP/1.1" 200 512 "-" "${googlebot}"`,
+      ].join('\n');
+      const queued = await client.logs.imports.create({ project: project.id, file: log, content_type: 'text/plain' });
+      const done = await importCompleted(project.id, queued);
+      expect(done).toMatchObject({ status: 'completed', bot_hits: 5 });
+      const urls = await client.logs.urls({ project: project.id, limit: 100 });
+      expect(urls.data.map((u) => `${u.family} ${u.path}`).sort()).toEqual([
+        'googlebot /cart;jsessionid=(redacted)',
+        'googlebot /catalogue?PHPSESSID=(redacted)&page=2',
+        'googlebot /f.pdf?X-Amz-Credential=(redacted)&X-Amz-Signature=(redacted)&X-Amz-Date=20261130T000000Z',
+        'googlebot /oauth/callback?code=(redacted)&state=(redacted)',
+        'googlebot /promo?code=SUMMER20',
+      ]);
+    });
+
     it('refuses a line over 64 KiB unread, as line_too_long, whatever it holds (extension)', async () => {
       const project = await newProject();
       const stamp = yesterdayStamp();

@@ -76,7 +76,7 @@ export type LogImport = z.infer<typeof LogImport>;
 
 export const LogUrlStat = z
   .object({
-    path: z.string().describe("path and query string as the server resolved them: RFC 3986 normalised (escapes of unreserved characters decoded, other escapes in upper case, dot segments removed, what a URI may not hold raw percent-encoded), the server's log escapes (`\\x5C`) read as the bytes sent, `//` kept; every spelling of one target is one path"),
+    path: z.string().describe("path and query string as the server resolved them: RFC 3986 normalised (escapes of unreserved characters decoded, other escapes in upper case, dot segments removed, what a URI may not hold raw percent-encoded), the server's log escapes (`\\x5C`) read as the bytes sent, `//` kept; every spelling of one target is one path. Minimised (docs/privacy.md): an e-mail address becomes `(email)`, the value of a credential, session or phone parameter `(redacted)` (`?PHPSESSID=(redacted)&page=2`, `;jsessionid=(redacted)`); a link preview's or user-triggered fetch's path has no query string, and a secret-looking segment of it becomes `(token)`"),
     family: z.enum(BOT_FAMILIES),
     verification: z.enum(VERIFICATIONS).describe('`verified` or `not_applicable`: a Google, Bing, Apple, Yandex or Baidu claim that fails verification (`unverified`) is counted per day only (logs/days, insights), never per URL'),
     hits: int64(z.int().min(1)),

@@ -89,7 +89,7 @@ export {
   STALE_DAYS,
   type UrlStat,
 } from './log-analysis.js';
-export { decodeLogEscapes, MAX_STORED_PATH, normaliseLogPath, REDACTED_EMAIL, REDACTED_TOKEN, redactEmails, redactTokens, removeDotSegments, storedPath } from './log-paths.js';
+export { CREDENTIAL_NAMES, CREDENTIAL_SUFFIXES, decodeLogEscapes, MAX_STORED_PATH, normaliseLogPath, REDACTED_EMAIL, REDACTED_TOKEN, REDACTED_VALUE, redactCredentials, redactEmails, redactTokens, removeDotSegments, storedPath } from './log-paths.js';
 export {
   addStatus,
   addUrlAggregate,

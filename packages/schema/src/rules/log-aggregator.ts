@@ -39,7 +39,8 @@ const FAMILY_INDEX = new Map<BotFamily, number>(BOT_FAMILIES.map((f, i) => [f, i
  * Google's `FeedFetcher-Google`) the URL its user gave it: their path is kept without the query
  * string, and a secret-looking path segment (a reset or invitation token) becomes `(token)`
  * (`redactTokens`; docs/decisions/logs.md, Privacy). Crawlers find their URLs on the public web,
- * and keep theirs. `familyOf` adds this flag to the family index of such a user agent.
+ * and keep theirs, with the value of a credential or session parameter replaced as in every path
+ * (`redactCredentials`, in normaliseLogPath). `familyOf` adds this flag to the family index of such a user agent.
  */
 const USER_TRIGGERED = 256;
 const withoutQuery = (path: string) => {

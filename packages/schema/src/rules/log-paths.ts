@@ -15,6 +15,9 @@
  *
  * - An e-mail address (raw `@` or `%40`) is replaced by `(email)`: the report needs the URL, not whose
  *   address it carried (docs/decisions/logs.md, Privacy).
+ * - The value of a parameter named as a credential, a session or a phone number (`?PHPSESSID=…`,
+ *   `;jsessionid=…`, `?access_token=…`, `X-Amz-Signature=…`) is replaced by `(redacted)`, its name
+ *   kept (`redactCredentials`; docs/privacy.md, rule 3).
  * Idempotent: normalising a normalised target gives it back.
  */
 
@@ -99,10 +102,10 @@ export function removeDotSegments(path: string): string {
 /**
  * An e-mail address in a normalised target, `@` raw or escaped (`%40`): `jane.doe@example.com`,
  * `?email=jane%2Bshop%40example.org`. Its local part is what a normalised target holds of one
- * (unreserved characters, `+`, `%2B`); its domain ends in a label of letters, and is not an
- * image's density (`logo@2x.png`).
+ * (unreserved characters, `+`, `%2B`), never starting inside a percent-escape (`%23@x.com` holds
+ * none); its domain ends in a label of letters, and is not an image's density (`logo@2x.png`).
  */
-const EMAIL = /(?:[A-Za-z0-9._~+-]|%2B)+(?:@|%40)(?![0-9]+x\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
+const EMAIL = /(?<!%[0-9A-Fa-f]?)(?:[A-Za-z0-9._~+-]|%2B)+(?:@|%40)(?![0-9]+x\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
 
 /**
  * What an e-mail address in a path or query becomes (docs/decisions/logs.md, Privacy): the bot
@@ -112,15 +115,189 @@ export const REDACTED_EMAIL = '(email)';
 
 /**
  * A request target's path and query (starting with `/`), normalised as the header says, with every
- * e-mail address replaced by `(email)`: a log path is never stored with one, and the crawl's side
- * of the join (normalised by this too) meets it under the same spelling.
+ * e-mail address replaced by `(email)` and every credential or session parameter's value by
+ * `(redacted)`: a log path is never stored with one, and the crawl's side of the join (normalised
+ * by this too) meets it under the same spelling.
  */
 export function normaliseLogPath(target: string): string {
-  if (isNormal(target)) return target;
+  if (isNormal(target)) return redactCredentials(target);
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
   const normalPath = removeDotSegments(normaliseComponent(path, PATH_CHARS));
-  return redactEmails(q === -1 ? normalPath : `${normalPath}?${normaliseComponent(target.slice(q + 1), QUERY_CHARS)}`);
+  return redactCredentials(redactEmails(q === -1 ? normalPath : `${normalPath}?${normaliseComponent(target.slice(q + 1), QUERY_CHARS)}`));
+}
+
+/** What the value of a credential, session or contact parameter becomes (`redactCredentials`). Characters a normal target holds raw. */
+export const REDACTED_VALUE = '(redacted)';
+
+/**
+ * Parameter names whose value is a credential, a session or a phone number, folded (`foldName`:
+ * decoded, lower case, letters and digits only, so `session_id`, `Session-ID`, `sessionId` and
+ * `session%5Bid%5D` are one name). `key` is listed although some sites name a page by it: in
+ * URLs bots pick up it carries an API key or a password-reset key (WordPress's
+ * `wp-login.php?action=rp&key=…`) far more often. `code` and `state` are not listed alone (a
+ * promotion code, a country): both go when a query holds both, an OAuth callback's.
+ */
+export const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
+  // Sessions: PHP, Java, phpBB (`sid`), ColdFusion, osCommerce, Zen Cart, OpenID Connect (the
+  // crawler's `url_session_id` check names the same, url-hygiene.ts).
+  'sid', 'sess', 'session', 'sessid', 'phpsessid', 'jsessionid', 'sessionid', 'sessionstate', 'cfid', 'cftoken', 'oscsid', 'zenid',
+  // Tokens and keys.
+  'token', 'jwt', 'auth', 'authorization', 'key', 'apikey', 'authkey', 'accesskey', 'accesskeyid', 'awsaccesskeyid', 'secretkey', 'privatekey', 'licensekey', 'resetkey', 'reset', 'oauthverifier', 'samlresponse', 'samlart',
+  // Passwords and one-time codes.
+  'password', 'passwd', 'pwd', 'pass', 'pw', 'passphrase', 'passcode', 'otp', 'totp',
+  // Signatures (AWS, Google Cloud, Azure SAS, CloudFront: `Signature`, `X-Amz-Signature`, `sig`).
+  'signature', 'sig', 'hmac', 'secret',
+  // Phone numbers.
+  'phone', 'phonenumber', 'tel', 'telephone', 'mobile', 'msisdn',
+]);
+
+/**
+ * Folded names ending so are listed too: `access_token`, `id_token`, `refresh_token`, `_token`,
+ * `csrf_token`, `X-Amz-Security-Token`, `X-Amz-Signature`, `X-Amz-Credential`,
+ * `X-Goog-Credential`, `client_secret`, `user[password]`, `x-api-key`; and classic ASP's names
+ * starting `ASPSESSIONID` (`ASPSESSIONIDQQGGGTRB`).
+ */
+export const CREDENTIAL_SUFFIXES: readonly string[] = ['token', 'sessid', 'sessionid', 'password', 'passwd', 'secret', 'signature', 'credential', 'credentials', 'apikey'];
+
+/** A name as compared with the list: percent-escapes decoded (several times, for a URL nested in a value), lower case, letters and digits only. */
+export function foldName(name: string): string {
+  let n = name;
+  for (let i = 0; i < 4 && n.includes('%'); i++) n = n.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return n.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Every listed name, folded, and `code`: a text whose folded whole holds none of them holds no listed parameter. */
+const ANY_LISTED = new RegExp([...CREDENTIAL_NAMES, ...CREDENTIAL_SUFFIXES, 'aspsessionid', 'code'].join('|'));
+/** An escape of a letter, a digit or `%` (a double escape): none is left in a normal target, and one may spell a name. */
+const ALNUM_ESCAPE = /%(?:25|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa])/;
+
+/**
+ * Whether `text` may hold a listed name: the cheap test most targets stop at. A name's folded
+ * form is a run of the text folded whole (lower case, other escapes and punctuation dropped), as
+ * long as no escape spells a letter or digit (then the full reading decides).
+ */
+function mayHoldCredential(text: string): boolean {
+  return ALNUM_ESCAPE.test(text) || ANY_LISTED.test(text.toLowerCase().replace(/%[0-9a-f]{2}|[^a-z0-9]/g, ''));
+}
+
+function isCredentialName(folded: string): boolean {
+  return CREDENTIAL_NAMES.has(folded) || CREDENTIAL_SUFFIXES.some((suffix) => folded.endsWith(suffix)) || folded.startsWith('aspsessionid');
+}
+
+/** `=` as written in a value holding a query (`%3D`, `%253D`…), or raw. */
+const NESTED_EQUALS = /=|%(?:25)*3[Dd]/;
+/** What separates parameters inside a parameter: `;`, `?`, and `&`, `;`, `?`, `#` escaped once or more (a URL in a `next=`, a fragment a client sent). */
+const NESTED_SEPARATOR = /(;|\?|%(?:25)*(?:26|3[Bb]|3[Ff]|23))/;
+/** An ASP.NET cookieless session segment: `(S(lit3py55t21z5v55vlm25s55))`, `(A(…)F(…))`. */
+const ASP_COOKIELESS = /^\((?:[A-Za-z]\([^()/]*\))+\)$/;
+
+/** `name=value` pieces whose name is listed get `(redacted)` for a value; `code` and `state` together too. */
+function redactPieces(pieces: string[], equals: (piece: string) => { at: number; length: number } | null, step: number): boolean {
+  const names: string[] = [];
+  for (let i = 0; i < pieces.length; i += step) {
+    const eq = equals(pieces[i]);
+    names[i] = eq === null ? '' : foldName(pieces[i].slice(0, eq.at));
+  }
+  const oauth = names.includes('code') && names.includes('state');
+  let changed = false;
+  for (let i = 0; i < pieces.length; i += step) {
+    const eq = equals(pieces[i]);
+    if (eq === null || eq.at + eq.length === pieces[i].length) continue;
+    if (isCredentialName(names[i]) || (oauth && (names[i] === 'code' || names[i] === 'state'))) {
+      const piece = pieces[i].slice(0, eq.at + eq.length) + REDACTED_VALUE;
+      if (piece !== pieces[i]) {
+        pieces[i] = piece;
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+const rawEquals = (piece: string) => {
+  const at = piece.indexOf('=');
+  return at === -1 ? null : { at, length: 1 };
+};
+/** A query parameter's `=`, when what precedes it is a name alone (not `a%3Db%23c`, left to `redactNested`). */
+const queryEquals = (piece: string) => {
+  const at = piece.indexOf('=');
+  if (at === -1) return null;
+  const name = piece.slice(0, at);
+  return NESTED_SEPARATOR.test(name) || NESTED_EQUALS.test(name) ? null : { at, length: 1 };
+};
+const nestedEquals = (piece: string) => {
+  const m = NESTED_EQUALS.exec(piece);
+  return m === null ? null : { at: m.index, length: m[0].length };
+};
+
+/** Parameters inside one parameter of a query (`a=1;sid=…`, `next=%2Fcb%3Ftoken%3D…`). */
+function redactNested(text: string): string {
+  const pieces = text.split(NESTED_SEPARATOR);
+  return redactPieces(pieces, nestedEquals, 2) ? pieces.join('') : text;
+}
+
+/**
+ * A normalised target with the value of each credential, session or phone parameter replaced by
+ * `(redacted)`, its name kept (what normaliseLogPath ends with; a migration applies it to stored
+ * paths). Names are those of CREDENTIAL_NAMES and CREDENTIAL_SUFFIXES, compared folded
+ * (`foldName`); they are looked for
+ *
+ * - in the query: `name=value` between `&`s, the value up to the next `&` (`token=a%3D%3D` goes
+ *   whole); inside another parameter after `;`, `?`, or an escaped `&`, `;`, `?`, `#` (`a=1;sid=…`,
+ *   a fragment sent as `%23access_token=…`, a URL in a value: `next=%2Fcb%3Ftoken%3D…`), with `=`
+ *   raw or escaped (`%3D`), the value up to the next such separator;
+ * - in the path: parameters after a `;` in a segment (`/cart;jsessionid=…`), and ASP.NET's
+ *   cookieless sessions (`/(S(lit3py55…))/` becomes `/(S((redacted)))/`).
+ *
+ * An empty value stays empty. Idempotent; a target with no such name is returned as it is.
+ */
+export function redactCredentials(target: string): string {
+  const q = target.indexOf('?');
+  const semi = target.indexOf(';');
+  const paren = target.indexOf('(');
+  const pathEnd = q === -1 ? target.length : q;
+  if ((q === -1 && semi === -1 && paren === -1) || ((paren === -1 || paren > pathEnd) && !mayHoldCredential(target))) return target;
+  let path = target.slice(0, pathEnd);
+  let pathChanged = false;
+  if ((semi !== -1 && semi < pathEnd) || (paren !== -1 && paren < pathEnd)) {
+    const segments = path.split('/');
+    let changed = false;
+    for (let i = 1; i < segments.length; i++) {
+      const segment = segments[i];
+      if (ASP_COOKIELESS.test(segment)) {
+        segments[i] = segment.replace(/([A-Za-z])\([^()/]*\)/g, (whole, letter: string) => (whole === `${letter}()` ? whole : `${letter}(${REDACTED_VALUE})`));
+        changed ||= segments[i] !== segment;
+      } else if (segment.includes(';')) {
+        const pieces = segment.split(';');
+        pieces[0] = '';
+        if (redactPieces(pieces, rawEquals, 1)) {
+          pieces[0] = segment.slice(0, segment.indexOf(';'));
+          segments[i] = pieces.join(';');
+          changed = true;
+        }
+      }
+    }
+    if (changed) {
+      path = segments.join('/');
+      pathChanged = true;
+    }
+  }
+  if (q === -1) return path;
+  const pieces = target.slice(q + 1).split('&');
+  let changed = redactPieces(pieces, queryEquals, 1);
+  for (let i = 0; i < pieces.length; i++) {
+    const eq = queryEquals(pieces[i]);
+    // A listed parameter's whole value is gone already; others may hold parameters of their own.
+    if (eq !== null && pieces[i].endsWith(REDACTED_VALUE) && isCredentialName(foldName(pieces[i].slice(0, eq.at)))) continue;
+    const piece = redactNested(pieces[i]);
+    if (piece !== pieces[i]) {
+      pieces[i] = piece;
+      changed = true;
+    }
+  }
+  if (!changed && !pathChanged) return target;
+  return `${path}?${pieces.join('&')}`;
 }
 
 /** What a secret-looking path segment of a fetch a person set off becomes (`redactTokens`). */
@@ -138,7 +315,8 @@ const TOKEN_SEGMENT = /^[^/]*(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-
  * The path of a fetch a person set off (a link preview, a user-triggered fetcher: `isUserTriggered`)
  * with each secret-looking segment replaced by `(token)`: such a link was shared privately, and an
  * invitation's or a password reset's token in its path (`/reset/MQ/5ur-3d2f…/`) is a key to an
- * account. Crawlers' paths keep theirs: they found them on the public web.
+ * account. Crawlers' paths keep theirs: they found them on the public web (a credential or session
+ * parameter's value is replaced in every path: `redactCredentials`).
  */
 export function redactTokens(path: string): string {
   if (path.length < 17) return path;

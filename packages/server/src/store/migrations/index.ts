@@ -29,6 +29,7 @@ import * as logUnverifiedPaths from './031-log-unverified-paths.js';
 import * as exportErasures from './032-export-erasures.js';
 import * as logEmailPaths from './033-log-email-paths.js';
 import * as changeRedirects from './034-change-redirects.js';
+import * as logCredentialPaths from './035-log-credential-paths.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '032-export-erasures': exportErasures,
   '033-log-email-paths': logEmailPaths,
   '034-change-redirects': changeRedirects,
+  '035-log-credential-paths': logCredentialPaths,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
