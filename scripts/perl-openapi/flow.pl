@@ -1,0 +1,302 @@
+#!/usr/bin/env perl
+# A Perl client driven by docs/openapi-3.0.json: OpenAPI::Client (1.07) reads the document and
+# makes one method per operationId; every call below goes through one of them (no URL is built
+# here). OpenAPI::Client validates each request against the document before sending it (a
+# request it refuses is never sent: a violation here); it does not validate answers, so each
+# answer is validated after it with the same JSON::Validator::Schema::OpenAPIv3 object
+# (validate_response: status documented, headers, content type, body). Webhook bodies, as the
+# receiver got them, are validated against components/schemas/WebhookEvent.
+#
+# Run by scripts/check-perl-openapi.sh (scripts/perl-openapi/serve.ts starts the server, a local
+# site, a webhook receiver and a control endpoint, and passes their addresses):
+#   SITEAUDIT_API, SITEAUDIT_TOKEN, SITEAUDIT_SITE, SITEAUDIT_RECEIVER, SITEAUDIT_CONTROL
+# Exit code 0 when every step passed without a violation, 1 otherwise.
+use Mojo::Base -strict, -signatures;
+use Mojo::File qw(path);
+use Mojo::JSON qw(decode_json encode_json false true);
+use Mojo::UserAgent;
+use Mojolicious ();
+use OpenAPI::Client;
+use Time::HiRes qw(sleep time);
+
+my $document = path(shift // 'docs/openapi-3.0.json')->to_abs;
+my %env      = map { $_ => $ENV{"SITEAUDIT_$_"} // die "SITEAUDIT_$_ is not set: run scripts/check-perl-openapi.sh\n" }
+  qw(API TOKEN SITE RECEIVER CONTROL);
+my $deadline = 120;
+
+# Two clients of the same generated class: one with the team's token, one without (the 401).
+# OpenAPI::Client 1.07 does not apply securitySchemes: the bearer token goes on every request
+# through the user agent's start event, as its documentation suggests for custom headers.
+my $client    = OpenAPI::Client->new("file://$document", base_url => $env{API});
+my $anonymous = OpenAPI::Client->new("file://$document", base_url => $env{API});
+$client->ua->on(start => sub ($ua, $tx) { $tx->req->headers->authorization("Bearer $env{TOKEN}") });
+for my $c ($client, $anonymous) {
+  $c->ua->request_timeout(60);
+  # A transaction refused by the request validation is built with its 400 already set and never sent.
+  $c->on(after_build_tx => sub ($c, $tx) { $tx->req->env->{refused} = $tx->res->code ? 1 : 0 });
+}
+my $control   = Mojo::UserAgent->new;
+my $validator = $client->validator;
+my %route     = map { ($_->{operation_id} => $_) } $validator->routes->each;
+
+# JSON::Validator 5.14 limitation (OpenAPIv3.pm, parameters_for_response): a response given as a
+# Reference Object (`"401": {"$ref": "#/components/responses/Unauthenticated"}`) is read as is, so
+# it has neither headers nor content and nothing of the answer is checked; a response header
+# given as a Reference Object (`"ETag": {"$ref": "#/components/headers/ETag"}`) is copied with
+# `in` and `name` added, a hash its resolver never saw, and validate() dies ("You have to call
+# resolve() before validate()"). Both are valid OpenAPI 3.0. The loaded document's responses and
+# response headers are replaced by the objects they reference, once, before any answer is read.
+sub deref ($node) {
+  my %seen;
+  while (ref $node eq 'HASH' && $node->{'$ref'} && !ref $node->{'$ref'}) {
+    die "a reference loop at $node->{'$ref'}\n" if $seen{$node->{'$ref'}}++;
+    $node = $validator->get($node->{'$ref'} =~ s!^#!!r) // die "unresolved $node->{'$ref'}\n";
+  }
+  return $node;
+}
+for my $r (values %route) {
+  my $responses = $validator->get([paths => $r->{path}, $r->{method}, 'responses']) || {};
+  for my $status (keys %$responses) {
+    my $response = $responses->{$status} = deref($responses->{$status});
+    $response->{headers}{$_} = deref($response->{headers}{$_}) for keys %{$response->{headers} || {}};
+  }
+}
+
+my (@violations, @failures, %statuses, %operations);
+my ($answers, $refused_as_expected, $webhook_bodies) = (0, 0, 0);
+
+sub report ($line) { print "$line\n" }
+
+# Calls an operation by its operationId, validates the answer; returns the transaction.
+sub call ($c, $op, $params = {}, @content) {
+  my $r     = $route{$op} or die "no operation $op in the document\n";
+  my $where = "$op ($r->{method} $r->{path})";
+  my $tx    = $c->call($op => {%$params}, @content);
+  if ($tx->req->env->{refused}) {
+    push @violations, "$where: request refused by OpenAPI::Client: " . join '; ', map {"$_->{path}: $_->{message}"} @{$tx->res->json->{errors} || []};
+    return $tx;
+  }
+  die "$where: no answer: " . ($tx->error // {})->{message} . "\n" unless $tx->res->code;
+  $answers++;
+  $statuses{$tx->res->code}++;
+  $operations{$op}++;
+  push @violations, map {"$where -> " . $tx->res->code . ": $_"} response_errors($r, $tx);
+  return $tx;
+}
+
+# What JSON::Validator finds wrong with an answer, as validate_response reports it.
+sub response_errors ($r, $tx) {
+  my $res       = $tx->res;
+  my $status    = $res->code;
+  my $responses = $validator->get([paths => $r->{path}, $r->{method}, 'responses']) || {};
+  # validate_response has no parameters for an undocumented status, so it would report nothing.
+  return "status $status is not documented" unless $responses->{$status} || $responses->{default};
+
+  my $type = $res->headers->content_type // '';
+  my $body = {exists => 0};
+  if (length $res->body) {
+    my $value = $res->body;
+    if ($type =~ m{^application/(?:[\w.-]+\+)?json\b}) {
+      $value = eval { decode_json($value) };
+      return "body is not JSON: $@" if $@;
+    }
+    $body = {exists => 1, content_type => $type, value => $value};
+  }
+  my $headers = sub ($name, $param) {
+    my $value = $res->headers->header($name);
+    return {exists => defined $value ? 1 : 0, value => $value};
+  };
+  # Headers are text: validated with OpenAPI::Client's coercion (a "60" is an integer). The body
+  # is JSON: validated without coercion, so that a "60" where the document says integer fails.
+  my @errors = $validator->validate_response([$r->{method}, $r->{path}, $status], {header => $headers, body => sub { {exists => 0} }});
+  {
+    local $validator->{coerce} = {};
+    push @errors, grep { $_->path =~ m{^/body\b} }
+      $validator->validate_response([$r->{method}, $r->{path}, $status], {header => $headers, body => sub {$body}});
+  }
+  return map {"$_"} @errors;
+}
+
+# A request the document's required parameters make invalid: OpenAPI::Client must refuse it.
+sub refused ($c, $op, $params = {}, @content) {
+  my $tx = $c->call($op => {%$params}, @content);
+  return $refused_as_expected++ if $tx->req->env->{refused};
+  push @failures, "$op: sent although the document makes it invalid";
+}
+
+sub expect ($what, $ok, $detail = undef) {
+  return 1 if $ok;
+  push @failures, $what . (defined $detail ? ': ' . substr(encode_json($detail), 0, 400) : '');
+  return 0;
+}
+
+sub wait_for ($what, $check) {
+  my $end = time + $deadline;
+  while (time < $end) {
+    my $value = $check->();
+    return $value if $value;
+    sleep 0.25;
+  }
+  push @failures, "timed out waiting for $what";
+  return undef;
+}
+
+sub poke ($what, $body = '') { $control->post("$env{CONTROL}/$what" => $body) }
+
+sub flow {
+  my $site = $env{SITE};
+
+  # The caller and the quotas.
+  my $me = call($client, 'getMe');
+  expect('getMe', $me->res->code == 200, $me->res->json);
+  expect('getUsage', call($client, 'getUsage')->res->code == 200);
+
+  # A webhook subscribed to every event (http to the local receiver: the server allows private
+  # addresses, as in development), its test event and its deliveries.
+  my $hook = call($client, createWebhook => {},
+    json => {url => "$env{RECEIVER}/perl", events => [qw(crawl.completed crawl.failed crawl.stopped export.ready recommendations.ready signal.detected)]});
+  return unless expect('createWebhook 201', $hook->res->code == 201, $hook->res->json);
+  my $webhook = $hook->res->json->{data}{id};
+  expect('listWebhooks', call($client, listWebhooks => {limit => 10})->res->code == 200);
+  expect('getWebhook', call($client, getWebhook => {webhook => $webhook})->res->code == 200);
+  expect('updateWebhook', call($client, updateWebhook => {webhook => $webhook}, json => {description => 'Perl client'})->res->code == 200);
+  expect('testWebhook 202', call($client, testWebhook => {webhook => $webhook, 'Idempotency-Key' => 'perl-test'})->res->code == 202);
+
+  # An idempotent create and its replay, a second project, pagination by cursor.
+  my $created = call($client, createProject => {'Idempotency-Key' => 'perl-create'}, json => {url => $site, name => 'Perl client'});
+  my $replay  = call($client, createProject => {'Idempotency-Key' => 'perl-create'}, json => {url => $site, name => 'Perl client'});
+  return unless expect('createProject 201', $created->res->code == 201, $created->res->json);
+  my $project = $created->res->json->{data}{id};
+  expect('replayed', ($replay->res->headers->header('Idempotent-Replayed') // '') eq 'true' && $replay->res->json->{data}{id} eq $project,
+    $replay->res->headers->to_hash);
+  call($client, createProject => {}, json => {url => "${site}second"});
+  my $first = call($client, listProjects => {limit => 1});
+  expect('a first page', $first->res->code == 200 && $first->res->json->{meta}{has_more}, $first->res->json->{meta});
+  my $second = call($client, listProjects => {limit => 1, cursor => $first->res->json->{meta}{next_cursor}});
+  expect('the next page', $second->res->code == 200 && $second->res->json->{data}[0]{id} ne $first->res->json->{data}[0]{id});
+
+  # A read, its ETag, 304.
+  my $read = call($client, getProject => {project => $project});
+  my $etag = $read->res->headers->etag;
+  expect('an ETag', $read->res->code == 200 && $etag);
+  expect('304', call($client, getProject => {project => $project, 'If-None-Match' => $etag})->res->code == 304);
+  expect('updateProject', call($client, updateProject => {project => $project}, json => {name => 'Perl client, renamed'})->res->code == 200);
+
+  # A campaign, created and patched.
+  my $campaign = call($client, createCampaign => {project => $project}, json => {name => 'Perl', start_url => $site, max_depth => 5, max_urls => 50});
+  return unless expect('createCampaign 201', $campaign->res->code == 201, $campaign->res->json);
+  my $campaign_id = $campaign->res->json->{data}{id};
+  expect('updateCampaign', call($client, updateCampaign => {campaign => $campaign_id}, json => {name => 'Perl, patched', max_depth => 5})->res->code == 200);
+  expect('getCampaign', call($client, getCampaign => {campaign => $campaign_id})->res->code == 200);
+  expect('listCampaigns', call($client, listCampaigns => {project => $project})->res->code == 200);
+
+  # The crawl launch requires Idempotency-Key: without it the client refuses to send.
+  refused($client, launchCrawl => {campaign => $campaign_id});
+  my $crawl_once = sub ($key) {
+    my $launched = call($client, launchCrawl => {campaign => $campaign_id, 'Idempotency-Key' => $key});
+    return undef unless expect("launchCrawl $key 202", $launched->res->code == 202, $launched->res->json);
+    my $crawl = $launched->res->json->{data}{id};
+    wait_for("crawl $key to settle", sub { (call($client, getCrawl => {crawl => $crawl})->res->json // {})->{data}{stage_plan}{settled} });
+    return $crawl;
+  };
+  my $crawl = $crawl_once->('perl-crawl-1') or return;
+  expect('listCrawls', call($client, listCrawls => {project => $project})->res->code == 200);
+
+  # Pages, filtered; a page by URL; its inlinks.
+  my $pages = call($client, listCrawlPages => {crawl => $crawl, internal => 'true'});
+  my @pages = @{($pages->res->json // {})->{data} || []};
+  expect('internal pages', $pages->res->code == 200 && @pages && !grep { !$_->{is_internal} } @pages);
+  my $by_status = call($client, listCrawlPages => {crawl => $crawl, status => '4xx', limit => 10});
+  expect('4xx pages', $by_status->res->code == 200 && scalar @{$by_status->res->json->{data}});
+  my ($home) = grep { defined $_->{depth} && $_->{depth} == 0 } @pages;
+  expect('getCrawlPageByUrl', call($client, getCrawlPageByUrl => {crawl => $crawl, url => $home->{url}})->res->code == 200) if $home;
+  expect('listCrawlPageInlinks', call($client, listCrawlPageInlinks => {crawl => $crawl, url => $home->{url}, limit => 1})->res->code == 200) if $home;
+
+  # Issues with filters, their summary, pagespeed, scorecard, recommendations.
+  my $issues = call($client, listCrawlIssues => {crawl => $crawl, limit => 100});
+  expect('listCrawlIssues', $issues->res->code == 200);
+  my ($issue) = @{$issues->res->json->{data} || []};
+  if ($issue) {
+    expect('issues by severity', call($client, listCrawlIssues => {crawl => $crawl, severity => $issue->{severity}})->res->code == 200);
+    expect('issues by category and name',
+      call($client, listCrawlIssues => {crawl => $crawl, category => $issue->{category}, name => $issue->{name}, limit => 5})->res->code == 200);
+  }
+  expect('getCrawlIssueSummary', call($client, getCrawlIssueSummary => {crawl => $crawl})->res->code == 200);
+  expect('getCrawlPagespeed',    call($client, getCrawlPagespeed    => {crawl => $crawl})->res->code == 200);
+  expect('getScorecard',         call($client, getScorecard         => {project => $project})->res->code == 200);
+  expect('listCrawlRecommendations', call($client, listCrawlRecommendations => {crawl => $crawl})->res->code == 200);
+
+  # The site changes; a second crawl and its changes (page changes: severity null).
+  poke('site/version', '2');
+  my $crawl2 = $crawl_once->('perl-crawl-2') or return;
+  my $changes = call($client, listCrawlChanges => {crawl => $crawl2, limit => 100});
+  my @page_changes = grep { $_->{kind} =~ /^page_|^status_|^redirect_/ } @{$changes->res->json->{data} || []};
+  expect('page changes', $changes->res->code == 200 && scalar @page_changes, $changes->res->json);
+  expect('changes by kind', call($client, listCrawlChanges => {crawl => $crawl2, kind => 'page_added'})->res->code == 200);
+  expect('getCrawlChangesSummary', call($client, getCrawlChangesSummary => {crawl => $crawl2})->res->code == 200);
+
+  # An export, polled until ready, downloaded.
+  my $export = call($client, createExport => {crawl => $crawl2, 'Idempotency-Key' => 'perl-export'}, json => {format => 'xlsx'});
+  if (expect('createExport 202', $export->res->code == 202, $export->res->json)) {
+    my $id    = $export->res->json->{data}{id};
+    my $ready = wait_for('the export', sub {
+      my $state = (call($client, getExport => {export => $id})->res->json // {})->{data} // {};
+      return ($state->{status} // '') =~ /^(ready|failed)$/ ? $state : undef;
+    });
+    if ($ready && expect('export ready', $ready->{status} eq 'ready', $ready)) {
+      my $file = call($client, downloadExport => {export => $id});
+      expect('downloadExport', $file->res->code == 200 && length $file->res->body);
+    }
+  }
+
+  # Tracked keywords, positions, Search Console (no provider configured: answered as such).
+  my $tracked = call($client, trackKeywords => {project => $project, 'Idempotency-Key' => 'perl-track'}, json => {keywords => ['site audit', 'perl client']});
+  expect('trackKeywords', $tracked->res->code == 200, $tracked->res->json);
+  expect('pauseKeywords',  call($client, pauseKeywords  => {project => $project}, json => {keywords => ['perl client']})->res->code == 200);
+  expect('resumeKeywords', call($client, resumeKeywords => {project => $project, 'Idempotency-Key' => 'perl-resume'}, json => {keywords => ['perl client']})->res->code == 200);
+  call($client, checkKeyword => {project => $project, 'Idempotency-Key' => 'perl-check'}, json => {keyword => 'site audit'});
+  expect('untrackKeywords', call($client, untrackKeywords => {project => $project}, json => {keywords => ['perl client']})->res->code == 200);
+  expect('getPositions', call($client, getPositions => {project => $project})->res->code == 200);
+  expect('getSearchConsole', call($client, getSearchConsole => {project => $project})->res->code == 200);
+
+  # Errors: 401, 404, 422 with errors, 409 (an Idempotency-Key reused with another body), 400.
+  my $anon = call($anonymous, 'getMe');
+  expect('401', $anon->res->code == 401 && $anon->res->json->{code} eq 'unauthenticated', $anon->res->json);
+  expect('404', call($client, getProject => {project => '00000000-0000-4000-8000-000000000000'})->res->code == 404);
+  my $invalid = call($client, createProject => {}, json => {url => 'not a url'});
+  expect('422 with errors', $invalid->res->code == 422 && scalar %{$invalid->res->json->{errors} || {}}, $invalid->res->json);
+  my $conflict = call($client, createProject => {'Idempotency-Key' => 'perl-create'}, json => {url => "${site}other"});
+  expect('409', $conflict->res->code == 409, $conflict->res->json);
+  expect('400', call($client, listProjects => {cursor => 'not-a-cursor'})->res->code == 400);
+
+  # The webhook's deliveries, then every body the receiver got, validated as WebhookEvent.
+  my $bodies = wait_for('the webhook bodies (webhook.test, crawl.completed, export.ready)', sub {
+    my $got   = $control->get("$env{CONTROL}/webhooks/perl")->res->json // [];
+    my %types = map { ($_->{type} => 1) } @$got;
+    return (grep { !$types{$_} } qw(webhook.test crawl.completed export.ready)) ? undef : $got;
+  }) // [];
+  expect('listWebhookDeliveries', call($client, listWebhookDeliveries => {webhook => $webhook, limit => 10})->res->code == 200);
+  my $event = $validator->get('/components/schemas/WebhookEvent');
+  for my $body (@$bodies) {
+    local $validator->{validate_response} = 1;
+    local $validator->{coerce} = {};
+    $webhook_bodies++;
+    push @violations, map {"webhook body $body->{type}: $_"} $validator->validate($body, $event);
+  }
+  expect('rotateWebhookSecret', call($client, rotateWebhookSecret => {webhook => $webhook})->res->code == 200);
+  expect('deleteWebhook 204', call($client, deleteWebhook => {webhook => $webhook})->res->code == 204);
+  expect('deleteCampaign 204', call($client, deleteCampaign => {campaign => $campaign_id})->res->code == 204);
+  expect('deleteProject 204', call($client, deleteProject => {project => $project})->res->code == 204);
+}
+
+my $started = time;
+eval { flow(); 1 } or push @failures, "the flow stopped: $@";
+report(sprintf "Perl OpenAPI::Client %s, JSON::Validator %s, Mojolicious %s, on %s (%.0f s)",
+  $OpenAPI::Client::VERSION, $JSON::Validator::VERSION, $Mojolicious::VERSION, $document->basename, time - $started);
+report(sprintf "%d answers validated (%d operations: statuses %s), %d webhook bodies validated, %d requests refused by the client as expected",
+  $answers, scalar keys %operations, join(', ', map {"$_ x$statuses{$_}"} sort keys %statuses), $webhook_bodies, $refused_as_expected);
+report(scalar(@violations) . ' violations');
+report("  $_") for @violations;
+report(scalar(@failures) . ' failed steps') if @failures;
+report("  $_") for @failures;
+exit(@violations || @failures ? 1 : 0);
