@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SCOPES } from '@siteaudit/schema';
+import type { SiteAuditServer } from '../packages/server/src/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILT_SERVER = path.join(ROOT, 'packages/server/dist/index.js');
@@ -78,7 +79,7 @@ export async function startWebhookReceiver(): Promise<{ url: string; bodies: Map
 }
 
 /** The built server with a seeded team (`agency`) and an owner's token of every scope. */
-export async function startBuiltServer(team = 'generators'): Promise<{ url: string; token: string; close(): Promise<void> }> {
+export async function startBuiltServer(team = 'generators'): Promise<{ url: string; token: string; admin: SiteAuditServer['admin']; close(): Promise<void> }> {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run npm run build -w @siteaudit/schema -w @siteaudit/server first`);
   const { createSiteAuditServer } = (await import(pathToFileURL(BUILT_SERVER).href)) as typeof import('../packages/server/src/index.js');
   const server = await createSiteAuditServer({ database: 'sqlite::memory:', logger: false, network: { allowPrivateAddresses: true }, secretKey: 'generator-check-secret-key-0123456789' });
@@ -86,5 +87,5 @@ export async function startBuiltServer(team = 'generators'): Promise<{ url: stri
   await server.admin.createTeam({ slug: team, name: 'Generators', plan: 'agency' });
   await server.admin.addMember({ team, email: `owner@${team}.test`, name: 'Owner', role: 'owner' });
   const { token } = await server.admin.createToken({ team, member: `owner@${team}.test`, name: 'check', scopes: [...SCOPES] });
-  return { url, token, close: () => server.close() };
+  return { url, token, admin: server.admin, close: () => server.close() };
 }

@@ -9,7 +9,7 @@
 #
 # Run by scripts/check-perl-openapi.sh (scripts/perl-openapi/serve.ts starts the server, a local
 # site, a webhook receiver and a control endpoint, and passes their addresses):
-#   SITEAUDIT_API, SITEAUDIT_TOKEN, SITEAUDIT_SITE, SITEAUDIT_RECEIVER, SITEAUDIT_CONTROL
+#   SITEAUDIT_API, SITEAUDIT_TOKEN, SITEAUDIT_READ_TOKEN, SITEAUDIT_SITE, SITEAUDIT_RECEIVER, SITEAUDIT_CONTROL
 # Exit code 0 when every step passed without a violation, 1 otherwise.
 use Mojo::Base -strict, -signatures;
 use Mojo::File qw(path);
@@ -21,20 +21,23 @@ use Time::HiRes qw(sleep time);
 
 my $document = path(shift // 'docs/openapi-3.0.json')->to_abs;
 my %env      = map { $_ => $ENV{"SITEAUDIT_$_"} // die "SITEAUDIT_$_ is not set: run scripts/check-perl-openapi.sh\n" }
-  qw(API TOKEN SITE RECEIVER CONTROL);
+  qw(API TOKEN READ_TOKEN SITE RECEIVER CONTROL);
 my $deadline = 120;
 
-# Two clients of the same generated class: one with the team's token, one without (the 401).
-# OpenAPI::Client 1.07 does not apply securitySchemes: the bearer token goes on every request
-# through the user agent's start event, as its documentation suggests for custom headers.
-my $client    = OpenAPI::Client->new("file://$document", base_url => $env{API});
-my $anonymous = OpenAPI::Client->new("file://$document", base_url => $env{API});
-$client->ua->on(start => sub ($ua, $tx) { $tx->req->headers->authorization("Bearer $env{TOKEN}") });
-for my $c ($client, $anonymous) {
+# Clients of the same generated class: the team's token, a token that may only read projects
+# (403), none (401). OpenAPI::Client 1.07 does not apply securitySchemes: the bearer token goes on
+# every request through the user agent's start event, as its documentation does for headers.
+sub new_client ($token) {
+  my $c = OpenAPI::Client->new("file://$document", base_url => $env{API});
+  $c->ua->on(start => sub ($ua, $tx) { $tx->req->headers->authorization("Bearer $token") }) if $token;
   $c->ua->request_timeout(60);
   # A transaction refused by the request validation is built with its 400 already set and never sent.
   $c->on(after_build_tx => sub ($c, $tx) { $tx->req->env->{refused} = $tx->res->code ? 1 : 0 });
+  return $c;
 }
+my $client    = new_client($env{TOKEN});
+my $read_only = new_client($env{READ_TOKEN});
+my $anonymous = new_client(undef);
 my $control   = Mojo::UserAgent->new;
 my $validator = $client->validator;
 my %route     = map { ($_->{operation_id} => $_) } $validator->routes->each;
@@ -100,7 +103,11 @@ sub response_errors ($r, $tx) {
       $value = eval { decode_json($value) };
       return "body is not JSON: $@" if $@;
     }
-    $body = {exists => 1, content_type => $type, value => $value};
+    # JSON::Validator 5.14 limitation (OpenAPIv3.pm, _validate_body): it negotiates the answer's
+    # Content-Type against the documented media types, then looks the schema up under the header's
+    # own text: `application/json; charset=utf-8` finds no schema and the body is validated
+    # against none (anything passes). The media type is given without its parameters.
+    $body = {exists => 1, content_type => $type =~ s/\s*;.*//sr, value => $value};
   }
   my $headers = sub ($name, $param) {
     my $value = $res->headers->header($name);
@@ -115,6 +122,24 @@ sub response_errors ($r, $tx) {
       $validator->validate_response([$r->{method}, $r->{path}, $status], {header => $headers, body => sub {$body}});
   }
   return map {"$_"} @errors;
+}
+
+# The validation is not blind: copies of a real answer, each spoiled once, must each be reported.
+sub probe ($op, $tx) {
+  my $body = $tx->res->json;
+  my %spoiled = (
+    'a boolean sent as a string' => sub ($res) { $res->body(encode_json({data => {%{$body->{data}}, locked => 'true'}})) },
+    'a required property left out' => sub ($res) { my %d = %{$body->{data}}; delete $d{id}; $res->body(encode_json({data => \%d})) },
+    'a required header left out' => sub ($res) { $res->headers->remove('ETag') },
+    'an undocumented status' => sub ($res) { $res->code(418) },
+  );
+  for my $what (sort keys %spoiled) {
+    my $copy = Mojo::Transaction::HTTP->new;
+    $copy->res->code($tx->res->code)->headers->from_hash($tx->res->headers->to_hash(1));
+    $copy->res->body($tx->res->body);
+    $spoiled{$what}->($copy->res);
+    push @failures, "the validation did not see $what in $op" unless response_errors($route{$op}, $copy);
+  }
 }
 
 # A request the document's required parameters make invalid: OpenAPI::Client must refuse it.
@@ -179,6 +204,7 @@ sub flow {
   my $read = call($client, getProject => {project => $project});
   my $etag = $read->res->headers->etag;
   expect('an ETag', $read->res->code == 200 && $etag);
+  probe(getProject => $read);
   expect('304', call($client, getProject => {project => $project, 'If-None-Match' => $etag})->res->code == 304);
   expect('updateProject', call($client, updateProject => {project => $project}, json => {name => 'Perl client, renamed'})->res->code == 200);
 
@@ -186,7 +212,7 @@ sub flow {
   my $campaign = call($client, createCampaign => {project => $project}, json => {name => 'Perl', start_url => $site, max_depth => 5, max_urls => 50});
   return unless expect('createCampaign 201', $campaign->res->code == 201, $campaign->res->json);
   my $campaign_id = $campaign->res->json->{data}{id};
-  expect('updateCampaign', call($client, updateCampaign => {campaign => $campaign_id}, json => {name => 'Perl, patched', max_depth => 5})->res->code == 200);
+  expect('updateCampaign', call($client, updateCampaign => {campaign => $campaign_id}, json => {name => 'Perl, patched', max_depth => 5, regression_threshold => 'warning', notify => true})->res->code == 200);
   expect('getCampaign', call($client, getCampaign => {campaign => $campaign_id})->res->code == 200);
   expect('listCampaigns', call($client, listCampaigns => {project => $project})->res->code == 200);
 
@@ -249,6 +275,9 @@ sub flow {
     }
   }
 
+  my $pdf = call($client, createExport => {crawl => $crawl2}, json => {format => 'pdf', branding => {agency_name => 'Perl agency'}});
+  expect('createExport pdf 202', $pdf->res->code == 202, $pdf->res->json);
+
   # Tracked keywords, positions, Search Console (no provider configured: answered as such).
   my $tracked = call($client, trackKeywords => {project => $project, 'Idempotency-Key' => 'perl-track'}, json => {keywords => ['site audit', 'perl client']});
   expect('trackKeywords', $tracked->res->code == 200, $tracked->res->json);
@@ -259,7 +288,60 @@ sub flow {
   expect('getPositions', call($client, getPositions => {project => $project})->res->code == 200);
   expect('getSearchConsole', call($client, getSearchConsole => {project => $project})->res->code == 200);
 
-  # Errors: 401, 404, 422 with errors, 409 (an Idempotency-Key reused with another body), 400.
+  # An access log (an extension): the body is the file itself, not JSON.
+  my $ua_bot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+  my $log = join '', map {"66.249.66.1 - - [0$_/Mar/2026:08:15:00 +0000] \"GET /about HTTP/1.1\" 200 5120 \"-\" \"$ua_bot\"\n"} 1 .. 5;
+  # OpenAPI::Client 1.07 sends a `body` without a Content-Type: it sets only the headers the
+  # document declares as parameters, and the media type is not one. The server answers 415, as
+  # documented; the client's after_build_tx event then names the type.
+  my $bare = call($client, createLogImport => {project => $project}, body => $log);
+  expect('createLogImport without a Content-Type: 415', $bare->res->code == 415, $bare->res->json);
+  $client->once(after_build_tx => sub ($c, $tx) { $tx->req->headers->content_type('text/plain') });
+  my $upload = call($client, createLogImport => {project => $project, 'Idempotency-Key' => 'perl-log'}, body => $log);
+  if (expect('createLogImport 202', $upload->res->code == 202, $upload->res->json)) {
+    my $import = $upload->res->json->{data}{id};
+    my $done = wait_for('the log import', sub {
+      my $data = (call($client, getLogImport => {project => $project, import => $import})->res->json // {})->{data} // {};
+      return ($data->{status} // '') =~ /^(completed|failed)$/ ? $data : undef;
+    });
+    expect('the log import completed', $done && $done->{status} eq 'completed', $done);
+    expect('listLogImports', call($client, listLogImports => {project => $project})->res->code == 200);
+    expect('getLogInsights', call($client, getLogInsights => {project => $project})->res->code == 200);
+    expect('listLogUrls', call($client, listLogUrls => {project => $project, limit => 10})->res->code == 200);
+    expect('listLogDays', call($client, listLogDays => {project => $project})->res->code == 200);
+    expect('listLogFindings', call($client, listLogFindings => {project => $project, kind => 'not_in_crawl'})->res->code == 200);
+    expect('deleteLogImport', call($client, deleteLogImport => {project => $project, import => $import})->res->code == 204);
+  }
+
+  # A crawl that fails (nothing listens on port 1) and one stopped by deleting its campaign while
+  # the site holds every answer: crawl.failed and crawl.stopped.
+  my $dead = call($client, createProject => {}, json => {url => 'http://127.0.0.1:1/'});
+  if (expect('a project on an unreachable site', $dead->res->code == 201, $dead->res->json)) {
+    my $c = call($client, createCampaign => {project => $dead->res->json->{data}{id}},
+      json => {name => 'Unreachable', start_url => 'http://127.0.0.1:1/', max_depth => 1, max_urls => 10});
+    my $l = call($client, launchCrawl => {campaign => $c->res->json->{data}{id}, 'Idempotency-Key' => 'perl-failed'});
+    my $ended = wait_for('the unreachable crawl to settle', sub {
+      my $data = (call($client, getCrawl => {crawl => $l->res->json->{data}{id}})->res->json // {})->{data} // {};
+      return $data->{stage_plan}{settled} ? $data : undef;
+    });
+    expect('the crawl failed', $ended && $ended->{status} eq 'failed', $ended);
+  }
+  poke('site/hold');
+  my $held = call($client, createCampaign => {project => $project}, json => {name => 'Held', start_url => $site, max_depth => 2, max_urls => 10});
+  my $held_crawl = call($client, launchCrawl => {campaign => $held->res->json->{data}{id}, 'Idempotency-Key' => 'perl-stopped'});
+  wait_for('the held crawl to run', sub { ((call($client, getCrawl => {crawl => $held_crawl->res->json->{data}{id}})->res->json // {})->{data}{status} // '') eq 'running' });
+  expect('deleteCampaign stops its crawl', call($client, deleteCampaign => {campaign => $held->res->json->{data}{id}})->res->code == 204);
+  poke('site/release');
+
+  # The catalogue of long operations, an answer in English.
+  expect('listOperations', call($client, 'listOperations')->res->code == 200);
+  my $english = call($client, getUsage => {'Accept-Language' => 'en-GB,en;q=0.9'});
+  expect('Content-Language en', ($english->res->headers->header('Content-Language') // '') eq 'en', $english->res->headers->to_hash);
+
+  # Errors: 403 (a scope missing), 401, 404, 422 with errors, 409 (an Idempotency-Key reused with another body), 400.
+  my $forbidden = call($read_only, createProject => {}, json => {url => $site});
+  expect('403 token.missing_scope', $forbidden->res->code == 403 && $forbidden->res->json->{code} eq 'token.missing_scope', $forbidden->res->json);
+  expect('a read with the read-only token', call($read_only, listProjects => {limit => 1})->res->code == 200);
   my $anon = call($anonymous, 'getMe');
   expect('401', $anon->res->code == 401 && $anon->res->json->{code} eq 'unauthenticated', $anon->res->json);
   expect('404', call($client, getProject => {project => '00000000-0000-4000-8000-000000000000'})->res->code == 404);
@@ -270,22 +352,34 @@ sub flow {
   expect('400', call($client, listProjects => {cursor => 'not-a-cursor'})->res->code == 400);
 
   # The webhook's deliveries, then every body the receiver got, validated as WebhookEvent.
-  my $bodies = wait_for('the webhook bodies (webhook.test, crawl.completed, export.ready)', sub {
-    my $got   = $control->get("$env{CONTROL}/webhooks/perl")->res->json // [];
+  my @every = qw(crawl.completed crawl.failed crawl.stopped export.ready recommendations.ready signal.detected webhook.test);
+  my $got    = [];
+  wait_for('the webhook bodies of every event type', sub {
+    $got = $control->get("$env{CONTROL}/webhooks/perl")->res->json // [];
     my %types = map { ($_->{type} => 1) } @$got;
-    return (grep { !$types{$_} } qw(webhook.test crawl.completed export.ready)) ? undef : $got;
-  }) // [];
+    return !grep { !$types{$_} } @every;
+  }) or push @failures, 'webhook bodies received: ' . join ', ', sort map { $_->{type} } @$got;
+  my $bodies = $got;
   expect('listWebhookDeliveries', call($client, listWebhookDeliveries => {webhook => $webhook, limit => 10})->res->code == 200);
   my $event = $validator->get('/components/schemas/WebhookEvent');
-  for my $body (@$bodies) {
+  my $event_errors = sub ($body) {
     local $validator->{validate_response} = 1;
     local $validator->{coerce} = {};
+    return $validator->validate($body, $event);
+  };
+  for my $body (@$bodies) {
     $webhook_bodies++;
-    push @violations, map {"webhook body $body->{type}: $_"} $validator->validate($body, $event);
+    push @violations, map {"webhook body $body->{type}: $_"} $event_errors->($body);
+  }
+  # Not blind either: a body of an unknown type, a body without its data.
+  if (my ($one) = grep { $_->{type} eq 'crawl.completed' } @$bodies) {
+    push @failures, 'the validation did not see a webhook body of an unknown type' unless $event_errors->({%$one, type => 'crawl.unknown'});
+    push @failures, 'the validation did not see a webhook body without its data' unless $event_errors->({map { ($_ => $one->{$_}) } grep { $_ ne 'data' } keys %$one});
   }
   expect('rotateWebhookSecret', call($client, rotateWebhookSecret => {webhook => $webhook})->res->code == 200);
   expect('deleteWebhook 204', call($client, deleteWebhook => {webhook => $webhook})->res->code == 204);
   expect('deleteCampaign 204', call($client, deleteCampaign => {campaign => $campaign_id})->res->code == 204);
+  expect('deleteProject 204 (the unreachable site)', call($client, deleteProject => {project => $dead->res->json->{data}{id}})->res->code == 204);
   expect('deleteProject 204', call($client, deleteProject => {project => $project})->res->code == 204);
 }
 

@@ -18,6 +18,8 @@ const document = path.resolve(process.argv[2] ?? path.join(ROOT, 'docs/openapi-3
 
 async function main(): Promise<number> {
   const server = await startBuiltServer('perl');
+  // A token that may only read projects: its writes answer 403 token.missing_scope.
+  const { token: readToken } = await server.admin.createToken({ team: 'perl', member: 'owner@perl.test', name: 'read-only', scopes: ['projects:read'] });
   const site = await startSite();
   const receiver = await startWebhookReceiver();
   let release = () => {};
@@ -40,7 +42,7 @@ async function main(): Promise<number> {
   try {
     const perl = spawn('perl', [path.join(ROOT, 'scripts/perl-openapi/flow.pl'), document], {
       stdio: 'inherit',
-      env: { ...process.env, SITEAUDIT_API: server.url, SITEAUDIT_TOKEN: server.token, SITEAUDIT_SITE: `${site.url}/`, SITEAUDIT_RECEIVER: receiver.url, SITEAUDIT_CONTROL: controlUrl },
+      env: { ...process.env, SITEAUDIT_API: server.url, SITEAUDIT_TOKEN: server.token, SITEAUDIT_READ_TOKEN: readToken, SITEAUDIT_SITE: `${site.url}/`, SITEAUDIT_RECEIVER: receiver.url, SITEAUDIT_CONTROL: controlUrl },
     });
     return await new Promise<number>((resolve) => perl.on('close', (code) => resolve(code ?? 1)));
   } finally {
