@@ -9,7 +9,7 @@
 #
 # Run by scripts/check-perl-openapi.sh (scripts/perl-openapi/serve.ts starts the server, a local
 # site, a webhook receiver and a control endpoint, and passes their addresses):
-#   SITEAUDIT_API, SITEAUDIT_TOKEN, SITEAUDIT_READ_TOKEN, SITEAUDIT_SITE, SITEAUDIT_RECEIVER, SITEAUDIT_CONTROL
+#   SITEAUDIT_API, SITEAUDIT_TOKEN, SITEAUDIT_READ_TOKEN, SITEAUDIT_STARTER_TOKEN, SITEAUDIT_SITE, SITEAUDIT_RECEIVER, SITEAUDIT_CONTROL
 # Exit code 0 when every step passed without a violation, 1 otherwise.
 use Mojo::Base -strict, -signatures;
 use Mojo::File qw(path);
@@ -21,11 +21,11 @@ use Time::HiRes qw(sleep time);
 
 my $document = path(shift // 'docs/openapi-3.0.json')->to_abs;
 my %env      = map { $_ => $ENV{"SITEAUDIT_$_"} // die "SITEAUDIT_$_ is not set: run scripts/check-perl-openapi.sh\n" }
-  qw(API TOKEN READ_TOKEN SITE RECEIVER CONTROL);
+  qw(API TOKEN READ_TOKEN STARTER_TOKEN SITE RECEIVER CONTROL);
 my $deadline = 120;
 
 # Clients of the same generated class: the team's token, a token that may only read projects
-# (403), none (401). OpenAPI::Client 1.07 does not apply securitySchemes: the bearer token goes on
+# (403), one of a team on the starter plan (403 of the plan, 429), none (401). OpenAPI::Client 1.07 does not apply securitySchemes: the bearer token goes on
 # every request through the user agent's start event, as its documentation does for headers.
 sub new_client ($token) {
   my $c = OpenAPI::Client->new("file://$document", base_url => $env{API});
@@ -37,6 +37,7 @@ sub new_client ($token) {
 }
 my $client    = new_client($env{TOKEN});
 my $read_only = new_client($env{READ_TOKEN});
+my $starter   = new_client($env{STARTER_TOKEN});
 my $anonymous = new_client(undef);
 my $control   = Mojo::UserAgent->new;
 my $validator = $client->validator;
@@ -125,19 +126,12 @@ sub response_errors ($r, $tx) {
 }
 
 # The validation is not blind: copies of a real answer, each spoiled once, must each be reported.
-sub probe ($op, $tx) {
-  my $body = $tx->res->json;
-  my %spoiled = (
-    'a boolean sent as a string' => sub ($res) { $res->body(encode_json({data => {%{$body->{data}}, locked => 'true'}})) },
-    'a required property left out' => sub ($res) { my %d = %{$body->{data}}; delete $d{id}; $res->body(encode_json({data => \%d})) },
-    'a required header left out' => sub ($res) { $res->headers->remove('ETag') },
-    'an undocumented status' => sub ($res) { $res->code(418) },
-  );
+sub probe ($op, $tx, %spoiled) {
   for my $what (sort keys %spoiled) {
     my $copy = Mojo::Transaction::HTTP->new;
     $copy->res->code($tx->res->code)->headers->from_hash($tx->res->headers->to_hash(1));
     $copy->res->body($tx->res->body);
-    $spoiled{$what}->($copy->res);
+    $spoiled{$what}->($copy->res, $tx->res->json);
     push @failures, "the validation did not see $what in $op" unless response_errors($route{$op}, $copy);
   }
 }
@@ -204,7 +198,12 @@ sub flow {
   my $read = call($client, getProject => {project => $project});
   my $etag = $read->res->headers->etag;
   expect('an ETag', $read->res->code == 200 && $etag);
-  probe(getProject => $read);
+  probe(getProject => $read,
+    'a boolean sent as a string'   => sub ($res, $body) { $res->body(encode_json({data => {%{$body->{data}}, locked => 'true'}})) },
+    'a required property left out' => sub ($res, $body) { my %d = %{$body->{data}}; delete $d{id}; $res->body(encode_json({data => \%d})) },
+    'a required header left out'   => sub ($res, $body) { $res->headers->remove('ETag') },
+    'an undocumented status'       => sub ($res, $body) { $res->code(418) },
+  );
   expect('304', call($client, getProject => {project => $project, 'If-None-Match' => $etag})->res->code == 304);
   expect('updateProject', call($client, updateProject => {project => $project}, json => {name => 'Perl client, renamed'})->res->code == 200);
 
@@ -342,10 +341,23 @@ sub flow {
   my $english = call($client, getUsage => {'Accept-Language' => 'en-GB,en;q=0.9'});
   expect('Content-Language en', ($english->res->headers->header('Content-Language') // '') eq 'en', $english->res->headers->to_hash);
 
-  # Errors: 403 (a scope missing), 401, 404, 422 with errors, 409 (an Idempotency-Key reused with another body), 400.
+  # Errors: 403 (a scope missing, the plan), 429, 431, 401, 404, 422 with errors, 409 (an Idempotency-Key reused with another body), 400.
   my $forbidden = call($read_only, createProject => {}, json => {url => $site});
   expect('403 token.missing_scope', $forbidden->res->code == 403 && $forbidden->res->json->{code} eq 'token.missing_scope', $forbidden->res->json);
   expect('a read with the read-only token', call($read_only, listProjects => {limit => 1})->res->code == 200);
+  my $plan = call($starter, createProject => {}, json => {url => $site});
+  expect('403 api.write_not_in_plan', $plan->res->code == 403 && $plan->res->json->{code} eq 'api.write_not_in_plan', $plan->res->json);
+  # A 403 is MissingScopeOrPlanProblem, a discriminator on code: a plan refusal without upgrade_to
+  # (PlanProblem requires it, MissingScopeProblem does not name it) must be reported.
+  probe(createProject => $plan,
+    'a plan problem without upgrade_to' => sub ($res, $body) { my %b = %$body; delete $b{upgrade_to}; $res->body(encode_json(\%b)) });
+  # The starter plan's 60 units a minute, spent: 429 with Retry-After (at most 80 reads).
+  my $limited;
+  for (1 .. 80) { last if ($limited = call($starter, 'getMe'))->res->code == 429 }
+  expect('429 rate_limited', $limited->res->code == 429 && $limited->res->json->{code} eq 'rate_limited', $limited->res->json);
+  # A header block above 16 KiB: 431, answered before any route.
+  my $large = call($client, getMe => {'Accept-Language' => join ',', ('en-GB;q=0.5') x 1600});
+  expect('431 request.headers_too_large', $large->res->code == 431, $large->res->json);
   my $anon = call($anonymous, 'getMe');
   expect('401', $anon->res->code == 401 && $anon->res->json->{code} eq 'unauthenticated', $anon->res->json);
   expect('404', call($client, getProject => {project => '00000000-0000-4000-8000-000000000000'})->res->code == 404);

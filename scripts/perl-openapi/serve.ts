@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SCOPES } from '@siteaudit/schema';
 import { close, listen, readBody, startBuiltServer, startSite, startWebhookReceiver } from '../flow-harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,6 +21,10 @@ async function main(): Promise<number> {
   const server = await startBuiltServer('perl');
   // A token that may only read projects: its writes answer 403 token.missing_scope.
   const { token: readToken } = await server.admin.createToken({ team: 'perl', member: 'owner@perl.test', name: 'read-only', scopes: ['projects:read'] });
+  // A team on the starter plan (read-only API, 60 units a minute): 403 api.write_not_in_plan, 429.
+  await server.admin.createTeam({ slug: 'perl-starter', name: 'Starter', plan: 'starter' });
+  await server.admin.addMember({ team: 'perl-starter', email: 'owner@perl-starter.test', name: 'Owner', role: 'owner' });
+  const { token: starterToken } = await server.admin.createToken({ team: 'perl-starter', member: 'owner@perl-starter.test', name: 'starter', scopes: [...SCOPES] });
   const site = await startSite();
   const receiver = await startWebhookReceiver();
   let release = () => {};
@@ -42,7 +47,7 @@ async function main(): Promise<number> {
   try {
     const perl = spawn('perl', [path.join(ROOT, 'scripts/perl-openapi/flow.pl'), document], {
       stdio: 'inherit',
-      env: { ...process.env, SITEAUDIT_API: server.url, SITEAUDIT_TOKEN: server.token, SITEAUDIT_READ_TOKEN: readToken, SITEAUDIT_SITE: `${site.url}/`, SITEAUDIT_RECEIVER: receiver.url, SITEAUDIT_CONTROL: controlUrl },
+      env: { ...process.env, SITEAUDIT_API: server.url, SITEAUDIT_TOKEN: server.token, SITEAUDIT_READ_TOKEN: readToken, SITEAUDIT_STARTER_TOKEN: starterToken, SITEAUDIT_SITE: `${site.url}/`, SITEAUDIT_RECEIVER: receiver.url, SITEAUDIT_CONTROL: controlUrl },
     });
     return await new Promise<number>((resolve) => perl.on('close', (code) => resolve(code ?? 1)));
   } finally {
