@@ -212,6 +212,12 @@ sub flow {
   return unless expect('createCampaign 201', $campaign->res->code == 201, $campaign->res->json);
   my $campaign_id = $campaign->res->json->{data}{id};
   expect('updateCampaign', call($client, updateCampaign => {campaign => $campaign_id}, json => {name => 'Perl, patched', max_depth => 5, regression_threshold => 'warning', notify => true})->res->code == 200);
+  # Every property the document makes nullable in a request body, sent as null.
+  my $nulls = call($client, updateCampaign => {campaign => $campaign_id},
+    json => {map { ($_ => undef) } qw(include_patterns exclude_patterns issue_exclusion_patterns timeout retries duplication_threshold http_user http_password)});
+  expect('updateCampaign with nulls', $nulls->res->code == 200, $nulls->res->json);
+  expect('createProject, name null', call($client, createProject => {}, json => {url => "${site}third", name => undef})->res->code == 201);
+  expect('updateWebhook, description null', call($client, updateWebhook => {webhook => $webhook}, json => {description => undef})->res->code == 200);
   expect('getCampaign', call($client, getCampaign => {campaign => $campaign_id})->res->code == 200);
   expect('listCampaigns', call($client, listCampaigns => {project => $project})->res->code == 200);
 
