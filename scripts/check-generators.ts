@@ -18,19 +18,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { OpenApiChecker, recordingFetch, type Exchange } from '../tests/support/openapi-conformance.js';
-import { SCOPES } from '@siteaudit/schema';
+import { BUILT_SERVER, close, startBuiltServer, startSite, startWebhookReceiver } from './flow-harness.js';
 import type { Api, Setup } from './generators/api.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCUMENT = path.join(ROOT, 'docs/openapi.json');
-const SERVER = path.join(ROOT, 'packages/server/dist/index.js');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const DEADLINE_MS = 90_000;
 
@@ -130,47 +127,6 @@ function typeCheck(out: string): Map<string, string[]> {
   }
   return errors;
 }
-
-// A small site whose second version removes a page, breaks one and adds one (page changes).
-const html = (title: string, links: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="description" content="${'A page of the site crawled by the generator check. '.repeat(2)}"></head><body><h1>${title}</h1>${links}<p>${'Words of the page. '.repeat(60)}</p></body></html>`;
-const SITE: Record<number, Record<string, string>> = {
-  1: {
-    '/': html('Home of the generator check site', '<a href="/about">About</a> <a href="/blog/">Blog</a> <a href="/missing">Missing</a>'),
-    '/about': html('About the generator check site', '<a href="/">Home</a>'),
-    '/blog/': html('Blog of the generator check site', '<a href="/">Home</a> <a href="/blog/post">Post</a>'),
-    '/blog/post': html('A post of the generator check site', '<a href="/blog/">Blog</a>'),
-  },
-  2: {
-    '/': html('Home of the generator check site', '<a href="/about">About</a> <a href="/blog/">Blog</a> <a href="/new">New</a>'),
-    '/about': html('About the generator check site', '<a href="/">Home</a> <a href="/gone">Gone</a>'),
-    '/blog/': html('Blog of the generator check site', '<a href="/">Home</a> <a href="/blog/post">Post</a>'),
-    '/new': html('A new page of the generator check site', '<a href="/">Home</a>'),
-  },
-};
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
-
-async function startSite(): Promise<{ url: string; version: number; server: Server; gate: Promise<void> | null }> {
-  const site = { url: '', version: 1, server: null as unknown as Server, gate: null as Promise<void> | null };
-  site.server = createServer(async (req, res) => {
-    // Held: every answer waits (a crawl caught while it runs, to be stopped).
-    if (site.gate) await site.gate;
-    const body = SITE[site.version][new URL(req.url ?? '/', 'http://x').pathname];
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(body ?? '<html><body>Not found</body></html>');
-  });
-  site.url = await listen(site.server);
-  return site;
-}
-
-const read = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 
 async function until<T>(what: string | (() => string), check: () => Promise<T | undefined | false> | T | undefined | false, ms = DEADLINE_MS): Promise<T> {
   const deadline = Date.now() + ms;
@@ -294,12 +250,12 @@ async function flow(name: string, api: Api, receiver: { url: string; bodies: Map
     );
     return { events: bodies(), pageChanges: changes.pageChangeSeverities.length };
   } finally {
-    await new Promise((resolve) => site.server.close(resolve));
+    await close(site.server);
   }
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first (npm run check:generators does)`);
+  if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run npm run build first (npm run check:generators does)`);
   const dir = args.dir ? path.resolve(args.dir) : mkdtempSync(path.join(tmpdir(), 'siteaudit-generators-'));
   mkdirSync(dir, { recursive: true });
   const out = path.join(dir, 'out');
@@ -312,19 +268,10 @@ async function main(): Promise<void> {
     const compile = typeCheck(out);
     log(`type-checked under --strict in ${Math.round((Date.now() - started) / 1000)} s`);
 
-    const { createSiteAuditServer } = (await import(pathToFileURL(SERVER).href)) as typeof import('../packages/server/src/index.js');
-    const server = await createSiteAuditServer({ database: 'sqlite::memory:', logger: false, network: { allowPrivateAddresses: true }, secretKey: 'generator-check-secret-key-0123456789' });
-    const { url } = await server.listen(0);
-    await server.admin.createTeam({ slug: 'generators', name: 'Generators', plan: 'agency' });
-    await server.admin.addMember({ team: 'generators', email: 'owner@generators.test', name: 'Owner', role: 'owner' });
-    const { token } = await server.admin.createToken({ team: 'generators', member: 'owner@generators.test', name: 'check', scopes: [...SCOPES] });
-    const bodies = new Map<string, string[]>();
-    const hooks = createServer(async (req, res) => {
-      const body = await read(req);
-      bodies.set(req.url ?? '/', [...(bodies.get(req.url ?? '/') ?? []), body]);
-      res.writeHead(200).end();
-    });
-    const receiver = { url: await listen(hooks), bodies };
+    const server = await startBuiltServer();
+    const { url, token } = server;
+    const receiver = await startWebhookReceiver();
+    const { bodies } = receiver;
     const checker = new OpenApiChecker(DOCUMENT);
     try {
       for (const g of selected) {
@@ -350,7 +297,7 @@ async function main(): Promise<void> {
         log(`flow ${g.name}: ${result.failure ? `FAILED (${result.failure})` : 'passed'}, ${result.requests} answers, ${result.violations.length} violations`);
       }
     } finally {
-      await new Promise((resolve) => hooks.close(resolve));
+      await close(receiver.server);
       await server.close();
     }
 
