@@ -27,7 +27,24 @@ import { CHECKS, SEVERITY_RANK } from '@siteaudit/schema/rules';
 import { migrate, openDatabase } from '../../packages/server/src/store/database.js';
 import { previousComparableCrawl, writeChanges } from '../../packages/server/src/modules/crawls/changes.js';
 import { recommendations } from '../../packages/server/src/modules/crawls/recommendations.js';
-import { checkCounts } from '../../packages/server/src/modules/crawls/check-counts.js';
+import * as checkCountsModule from '../../packages/server/src/modules/crawls/check-counts.js';
+import * as summaryModule from '../../packages/server/src/modules/crawls/summary.js';
+
+const { crawlChecks } = checkCountsModule;
+/** Settlement counts the crawl's issues (`countChecks`; before migration 036 `checkCounts` did, and no summary was stored). */
+const countsModule = checkCountsModule as Record<string, unknown>;
+const checkCounts = (countsModule.countChecks ?? countsModule.checkCounts) as typeof checkCountsModule.checkCounts;
+const { issueSummary } = summaryModule;
+/**
+ * The summary a crawl stores when it settles (migration 036), where the tree has it: settlement
+ * computes it from the counts it read, and the reads below start from it. A tree before it reads
+ * the issues on each call (the figures compare both in one run).
+ */
+const summaries = summaryModule as Record<string, unknown>;
+const storing =
+  countsModule.storeSummary && summaries.summariseIssues
+    ? { store: countsModule.storeSummary as (trx: unknown, id: string, s: unknown) => Promise<void>, summarise: summaries.summariseIssues as (k: unknown, id: string, c: unknown) => Promise<unknown> }
+    : null;
 import type { CrawlRow } from '../../packages/server/src/modules/crawls/crawl-row.js';
 
 const { values } = parseArgs({ options: { pages: { type: 'string', default: '200000' }, database: { type: 'string' }, runs: { type: 'string', default: '3' } } });
@@ -108,17 +125,17 @@ async function crawl(index: number, first: number, shift: boolean): Promise<Craw
   const hash = HASH_OF_I[db.dialect];
   // Pages: i from `first`; every 100th answers 404; in the second crawl every 97th answers 500.
   await knex.raw(
-    `insert into crawl_pages (crawl_id, seq, url, url_hash, status_code, is_internal, depth, internal_links, external_links, images, images_without_alt)
+    `insert into crawl_pages (crawl_id, seq, url, url_hash, status_code, content_type, section, is_internal, depth, internal_links, external_links, images, images_without_alt)
      ${series} select ?, i, 'https://bench.example/p/' || i, ${hash},
-       case when i % 100 = 0 then 404 when ? and i % 97 = 0 then 500 else 200 end, ?, 2, 10, 1, 3, 0 from n`,
+       case when i % 100 = 0 then 404 when ? and i % 97 = 0 then 500 else 200 end, 'text/html; charset=utf-8', '/s' || (i % 8) || '/', ?, 2, 10, 1, 3, 0 from n`,
     [id, shift, true],
   );
   log(`crawl ${index}: issues`);
   // Three issues a page; in the second crawl one page in 20 has the next three checks instead.
   await knex.raw(
-    `insert into crawl_issues (crawl_id, seq, name, severity, severity_rank, category, url, url_hash, details)
+    `insert into crawl_issues (crawl_id, seq, name, severity, severity_rank, category, url, url_hash, section, details)
      ${series}, k(j) as (select 0 union all select 1 union all select 2)
-     select ?, i * 3 + j, c.name, c.severity, c.severity_rank, c.category, 'https://bench.example/p/' || i, ${hash}, 'generated'
+     select ?, i * 3 + j, c.name, c.severity, c.severity_rank, c.category, 'https://bench.example/p/' || i, ${hash}, '/s' || (i % 8) || '/', 'generated'
      from n cross join k join bench_checks c on c.idx = (i * 3 + j + case when ? and i % 20 = 0 then 3 else 0 end) % ${NAMES.length}`,
     [id, shift],
   );
@@ -172,7 +189,7 @@ function writerProbe(): { stop(): Promise<number> } {
   };
 }
 
-const samples: { before: number; counts: number; compare: number; recommendations: number; recommendations_read: number; writer_wait_max: number }[] = [];
+const samples: { before: number; counts: number; compare: number; summary_store: number | null; recommendations: number; recommendations_read: number; writer_wait_max: number }[] = [];
 let summary: Awaited<ReturnType<typeof writeChanges>> | null = null;
 for (let r = 0; r < runs; r++) {
   // What settlement did before: the counts of `analysing`, the look-up of `comparing`, the settling update.
@@ -188,14 +205,32 @@ for (let r = 0; r < runs; r++) {
   // As settlement does it: the counts per check read once, then the comparison's fenced write.
   const counts = await time(() => checkCounts(knex, after.id));
   const compare = await time(async () => writeChanges({ knex, write: (work) => knex.transaction(work), crawl: after, previous: await previousComparableCrawl(knex, after), counted: counts.result }));
+  // Settlement then stores the crawl's summary (counts, scored pages, template decisions).
+  const summaryStore = storing
+    ? await time(async () => {
+        const s = await storing.summarise(knex, after.id, counts.result);
+        await knex.transaction((trx) => storing.store(trx, after.id, s));
+      })
+    : null;
   const writerWait = await probe.stop();
   summary = compare.result;
   const fixes = await time(() => recommendations(knex, after.id, 'en', counts.result));
   const alone = await time(() => recommendations(knex, after.id, 'en'));
-  samples.push({ before: base.ms, counts: counts.ms, compare: counts.ms + compare.ms, recommendations: fixes.ms, recommendations_read: alone.ms, writer_wait_max: writerWait });
+  samples.push({ before: base.ms, counts: counts.ms, compare: counts.ms + compare.ms, summary_store: summaryStore?.ms ?? null, recommendations: fixes.ms, recommendations_read: alone.ms, writer_wait_max: writerWait });
 }
+// The settled crawl's reads that start from its counts per check: the issue summary (counts, HTML
+// pages, template decisions) and the scorecard's (counts and scored pages).
+await knex('crawls').where({ id: after.id }).update({ settled: true, changes: JSON.stringify(summary) });
+const reads: { issue_summary_read: number; scorecard_counts_read: number }[] = [];
+for (let r = 0; r < runs; r++) {
+  log('reads');
+  const issueSummaryRead = await time(async () => issueSummary(knex, (await knex('crawls').where({ id: after.id }).first()) as CrawlRow, 'en'));
+  const countsRead = await time(() => crawlChecks(knex, after.id));
+  reads.push({ issue_summary_read: issueSummaryRead.ms, scorecard_counts_read: countsRead.ms });
+}
+const readMedian = (k: keyof (typeof reads)[number]) => [...reads].sort((a, b) => a[k] - b[k])[Math.floor(reads.length / 2)][k];
 const [{ rows }] = await knex('crawl_changes').where({ crawl_id: after.id }).count({ rows: '*' });
-const median = (k: keyof (typeof samples)[number]) => [...samples].sort((a, b) => a[k] - b[k])[Math.floor(samples.length / 2)][k];
+const median = (k: Exclude<keyof (typeof samples)[number], 'summary_store'>) => [...samples].sort((a, b) => a[k] - b[k])[Math.floor(samples.length / 2)][k];
 
 console.log(
   JSON.stringify(
@@ -211,7 +246,11 @@ console.log(
         recommendations: median('recommendations'),
         recommendations_read: median('recommendations_read'),
         writer_wait_max: median('writer_wait_max'),
+        summary_store: storing ? [...samples.map((x) => x.summary_store ?? 0)].sort((a, b) => a - b)[Math.floor(samples.length / 2)] : null,
+        issue_summary_read: readMedian('issue_summary_read'),
+        scorecard_counts_read: readMedian('scorecard_counts_read'),
       },
+      reads,
       crawl_changes_rows: Number(rows),
       summary: summary && { issues: summary.issues, pages: summary.pages, health: summary.health },
     },

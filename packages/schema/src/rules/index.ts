@@ -14,7 +14,7 @@ export {
 } from './campaign-settings.js';
 export { CHECK_DETAILS } from './check-details.js';
 export { checkScope, type CheckScope, type CheckScopeRow } from './check-scopes.js';
-export { MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, sectionOf, TEMPLATE_MIN_PAGES, type TemplatePattern, templateCause, templatePattern, topCause, type TopCause, causeDetails } from './template-patterns.js';
+export { MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, sectionOf, TEMPLATE_MIN_PAGES, type TemplatePattern, templateCause, templatePattern, topCause, type TopCause, causeDetails, causeRanges, rangedDetails, type RangedDetails } from './template-patterns.js';
 export { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
 export { THRESHOLDS } from './check-thresholds.js';
 export { CATEGORY_TITLES, checkReference, type CheckReferenceRow, checksMarkdown } from './checks-reference.js';

@@ -121,6 +121,17 @@ const SENTINEL = 987_654_000;
  * are put back.
  */
 export function causeDetails(cause: Pick<TopCause, 'details' | 'variants'>, localise: (details: string) => string): string {
+  return rangedDetails(causeRanges(cause), localise);
+}
+
+/** A cause's details and, for each count in them, the range it spans over the cause's variants: what `rangedDetails` prints, kept without the variants (a settled crawl stores it). */
+export interface RangedDetails {
+  details: string;
+  ranges: { min: number; max: number }[];
+}
+
+/** The first half of `causeDetails`: the ranges of the counts, read from the variants. */
+export function causeRanges(cause: Pick<TopCause, 'details' | 'variants'>): RangedDetails {
   const counts = (d: string) => [...d.matchAll(COUNT)].map((m) => Number(m[0]));
   const shown = counts(cause.details);
   const ranges = shown.map((n) => ({ min: n, max: n }));
@@ -132,11 +143,16 @@ export function causeDetails(cause: Pick<TopCause, 'details' | 'variants'>, loca
       ranges[i].max = Math.max(ranges[i].max, n);
     });
   }
-  if (ranges.every((r) => r.min === r.max)) return localise(cause.details);
+  return { details: cause.details, ranges };
+}
+
+/** The second half of `causeDetails`: the details in the reader's language, each varying count as its range. */
+export function rangedDetails({ details, ranges }: RangedDetails, localise: (details: string) => string): string {
+  if (ranges.every((r) => r.min === r.max)) return localise(details);
   let position = 0;
-  const marked = cause.details.replace(COUNT, (n) => {
+  const marked = details.replace(COUNT, (n) => {
     const at = position++;
-    return ranges[at].min === ranges[at].max ? n : String(SENTINEL + at);
+    return ranges[at] === undefined || ranges[at].min === ranges[at].max ? n : String(SENTINEL + at);
   });
   return localise(marked).replace(/\b987654\d{3}\b/g, (m) => {
     const r = ranges[Number(m) - SENTINEL];

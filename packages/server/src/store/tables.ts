@@ -22,6 +22,7 @@ export const TABLE_OWNERS = {
   crawl_resources: 'crawls',
   crawl_page_resources: 'crawls',
   crawl_changes: 'crawls',
+  crawl_summaries: 'crawls',
   crawl_links: 'crawls',
   crawl_link_chunks: 'crawls',
   quota_usage: 'crawls',

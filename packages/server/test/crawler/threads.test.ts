@@ -3,7 +3,7 @@
  * failures carried across the thread boundary, and the calling thread left free while a crawl of
  * a few thousand pages runs its page analysis and its site-level passes.
  */
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isAbortError } from '../../src/abort.js';
 import { createServer } from 'node:http';
@@ -97,19 +97,16 @@ describe('the calling thread during a crawl', () => {
 
   it('stays responsive while a 2,000-page crawl analyses pages and runs its site-level passes', { timeout: 120_000 }, async () => {
     bench = await startBenchSite(2_000);
-    const delay = monitorEventLoopDelay({ resolution: 10 });
     const { store, sink } = memorySink();
-    delay.enable();
     const before = performance.eventLoopUtilization();
     const outcome = await pool.run({ config: config(`${bench.url}/`, { maxUrls: 2_000, concurrency: 8 }), sink, signal: new AbortController().signal, renderer: null });
     const busy = performance.eventLoopUtilization(before).utilization;
-    delay.disable();
     expect(outcome.crawled).toBe(2_000);
     expect(store.issues.some((i) => i.name === 'near_duplicate_content' || i.name === 'duplicate_content')).toBe(true);
     // In process, this crawl keeps the thread busy nearly all the time (utilisation near 1); here
-    // only the sink's calls run on it. Generous bounds: the machine may be running other tests.
+    // only the sink's calls run on it. A share of the thread's time, not a duration: the longest
+    // stall depends on what else the machine runs (bench/crawl measures it beside an idle process).
     expect(busy).toBeLessThan(0.5);
-    expect(delay.max / 1e6).toBeLessThan(1_000);
   });
 });
 

@@ -79,6 +79,36 @@ describe('template decisions of a section', () => {
   });
 });
 
+describe('a settled crawl\'s summary, stored when it settles', () => {
+  it('answers the summary, the fix list and the scorecard from what the crawl stored, as counting its issues again would', async () => {
+    const { project, campaign } = await projectWithCampaign(h, site.url);
+    const crawl = await crawlToSettled(h, campaign.id);
+    const reads = async () => {
+      const out: unknown[] = [];
+      for (const language of ['en', 'fr']) {
+        const headers = { 'accept-language': language };
+        out.push((await (await h.call('GET', `/v1/crawls/${crawl.id}/issues/summary`, { headers })).json()).data);
+        out.push((await (await h.call('GET', `/v1/crawls/${crawl.id}/recommendations?limit=100`, { headers })).json()).data);
+        out.push((await (await h.call('GET', `/v1/projects/${project.id}/scorecard`, { headers })).json()).data);
+      }
+      return out;
+    };
+    const row = await h.knex('crawl_summaries').where({ crawl_id: crawl.id }).first();
+    expect(row, 'the settled crawl stored its summary').toBeTruthy();
+    const stored = await reads();
+    // Without the stored row (a crawl settled before summaries were stored), the same answers,
+    // counted from the issues.
+    await h.knex('crawl_summaries').where({ crawl_id: crawl.id }).delete();
+    expect(await reads()).toEqual(stored);
+    // With it, the issues are not read again: an issue removed behind the API's back changes nothing.
+    await h.knex('crawl_summaries').insert(row);
+    await h.knex('crawl_issues').where({ crawl_id: crawl.id, name: 'h1_missing' }).delete();
+    expect(await reads()).toEqual(stored);
+    const summary = (stored[0] as { groups: { name: string; templates: unknown[] }[] }).groups;
+    expect(summary.find((g) => g.name === 'h1_missing')?.templates).toHaveLength(1);
+  });
+});
+
 describe('what a template is made of', () => {
   it('counts only the HTML pages: broken targets linked from one page are no decision of the template', async () => {
     // Six HTML pages; the home page links nine targets that answer 404. http_4xx is on nine URLs,

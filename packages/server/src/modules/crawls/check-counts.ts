@@ -1,10 +1,13 @@
 /**
  * A crawl's counts per check and its scored pages: what the scores (the crawl's, the scorecard's
- * pillars), the comparison and the fix list are computed from.
+ * pillars), the comparison and the fix list are computed from. A settled crawl reads them from
+ * its stored summary (`crawl_summaries`, written once when it settles); a crawl still running, or
+ * settled before summaries were stored, counts its issues.
  */
 import type { Knex } from 'knex';
 import { isPostgres } from '../../store/database.js';
-import type { ScoredPages } from '@siteaudit/schema/rules';
+import type { TemplatePattern } from '@siteaudit/schema';
+import type { RangedDetails, ScoredPages } from '@siteaudit/schema/rules';
 
 type Db = Knex | Knex.Transaction;
 
@@ -17,15 +20,49 @@ export interface CheckCount {
   occurrences: number;
 }
 
+/** A template decision as a settled crawl keeps it: its cause's details and count ranges, worded in the reader's language when read. */
+export type StoredTemplate = Omit<TemplatePattern, 'details'> & { cause: RangedDetails };
+
+/**
+ * What a settled crawl keeps of its issues (migration 036), in no language: its counts per check,
+ * its scored pages and each check's template decisions. Its issues no longer change once it has
+ * been compared (the last step that adds any, PageSpeed's, comes before), so these stay true.
+ */
+export interface StoredSummary {
+  version: 1;
+  scored: ScoredPages;
+  checks: CheckCount[];
+  templates: Record<string, StoredTemplate[]>;
+}
+
+/** The crawl's stored summary, or null (a crawl not settled yet, or settled before summaries were stored). */
+export async function storedSummary(knex: Db, crawlId: string): Promise<StoredSummary | null> {
+  const row = (await knex('crawl_summaries').where({ crawl_id: crawlId }).first('summary')) as { summary: string } | undefined;
+  if (!row) return null;
+  const parsed = JSON.parse(row.summary) as StoredSummary;
+  return parsed.version === 1 ? parsed : null;
+}
+
+/** Stores a crawl's summary, in the write that settles its comparison (`trx`). */
+export async function storeSummary(trx: Knex.Transaction, crawlId: string, summary: StoredSummary): Promise<void> {
+  await trx('crawl_summaries').insert({ crawl_id: crawlId, summary: JSON.stringify(summary) }).onConflict('crawl_id').merge();
+}
+
+/** Pages and occurrences per check of a crawl: from its stored summary, else counted (`countChecks`). */
+export async function checkCounts(knex: Db, crawlId: string): Promise<CheckCount[]> {
+  return (await storedSummary(knex, crawlId))?.checks ?? (await countChecks(knex, crawlId));
+}
+
 /**
  * Pages (distinct URLs) and occurrences per check (and severity and category) of a crawl, in no
- * set order: what the scores, the comparison, the fix list and the issue summary start from.
+ * set order, counted from its issues: what the scores, the comparison, the fix list and the issue
+ * summary start from.
  * On PostgreSQL one grouped read. On SQLite, whose one connection every request waits for, one
  * read per check the crawl has, on the by-check index (migration 029): the same rows in all,
  * but a 200,000-page crawl's million issue rows held the connection 2.8 s in one statement (every
  * other request waiting behind it), and about 0.6 s at most a check (docs/benchmarks.md).
  */
-export async function checkCounts(knex: Db, crawlId: string): Promise<CheckCount[]> {
+export async function countChecks(knex: Db, crawlId: string): Promise<CheckCount[]> {
   type Row = { name: string; severity: CheckCount['severity']; category: string; pages: string | number; occurrences: string | number };
   const grouped = (q: Knex.QueryBuilder) => q.select('name', 'severity', 'category').count({ occurrences: '*' }).countDistinct({ pages: 'url_hash' }).groupBy('name', 'severity', 'category');
   let rows: Row[];
@@ -61,9 +98,11 @@ export async function scoredPages(knex: Db, crawlId: string): Promise<ScoredPage
   return { pages: Number(row.pages), htmlPages: Number(row.html) };
 }
 
-/** Distinct pages affected per check of a crawl (`checks`, when already read), and its scored pages. */
+/** Distinct pages affected per check of a crawl (`checks`, when already read), and its scored pages: from its stored summary when it has one. */
 export async function crawlChecks(knex: Db, crawlId: string, checks?: CheckCount[]): Promise<ScoredPages & { checks: CheckCount[] }> {
-  return { ...(await scoredPages(knex, crawlId)), checks: checks ?? (await checkCounts(knex, crawlId)) };
+  const stored = checks ? null : await storedSummary(knex, crawlId);
+  if (stored) return { ...stored.scored, checks: stored.checks };
+  return { ...(await scoredPages(knex, crawlId)), checks: checks ?? (await countChecks(knex, crawlId)) };
 }
 
 /**

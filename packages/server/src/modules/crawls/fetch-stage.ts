@@ -39,6 +39,7 @@ export async function fetchStage(job: CrawlJob): Promise<FetchEnd> {
     await trx('crawl_page_resources').where({ crawl_id: crawlId }).delete();
     await trx('crawl_links').where({ crawl_id: crawlId }).delete();
     await trx('crawl_link_chunks').where({ crawl_id: crawlId }).delete();
+    await trx('crawl_summaries').where({ crawl_id: crawlId }).delete();
     await trx('crawls')
       .where({ id: crawlId })
       .update({ status: 'running', stage: 'fetching', started_at: startedAt, stage_plan: setStep(row.stage_plan, 'fetching', 'running') });

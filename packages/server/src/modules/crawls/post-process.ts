@@ -13,7 +13,8 @@ import { recordLatestCrawl } from '../projects/writes.js';
 import { SEVERITY_RANK, toCrawl, type CrawlRow } from './crawl-row.js';
 import { crawlLog, crawlOutcome, logStage } from './crawl-log.js';
 import { urlHash } from './crawl-sink.js';
-import { checkCounts, scoredPages, type CheckCount } from './check-counts.js';
+import { countChecks, scoredPages, storeSummary, type CheckCount } from './check-counts.js';
+import { summariseIssues } from './summary.js';
 import { changesSummary, previousComparableCrawl, writeChanges } from './changes.js';
 import { publishFindingsEvents } from './findings-events.js';
 import type { CrawlJob } from './crawl-context.js';
@@ -86,11 +87,16 @@ export async function postProcess(job: CrawlJob): Promise<void> {
     // replaces what an interrupted one wrote.
     const against = await previousComparableCrawl(knex, row);
     // Read once, for the comparison and the fix list (the crawl's issues no longer change).
-    checks = await checkCounts(knex, crawlId);
+    checks = await countChecks(knex, crawlId);
     const changes = await writeChanges({ knex, write: lease.write, crawl: row, previous: against, counted: checks });
+    // What the crawl's reports start from, stored once (migration 036) with the step that ends its issues.
+    const summary = await summariseIssues(knex, crawlId, checks);
     plan = setStep(plan, 'comparing', 'done');
     const compared = plan;
-    await lease.write((trx) => trx('crawls').where({ id: crawlId }).update({ previous_crawl_id: changes.previous_crawl_id, changes: JSON.stringify(changes), stage_plan: compared }));
+    await lease.write(async (trx) => {
+      await storeSummary(trx, crawlId, summary);
+      await trx('crawls').where({ id: crawlId }).update({ previous_crawl_id: changes.previous_crawl_id, changes: JSON.stringify(changes), stage_plan: compared });
+    });
     row = (await knex('crawls').where({ id: crawlId }).first()) as CrawlRow;
   }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { checkCounts, htmlPagesOf } from './check-counts.js';
+import { countChecks, htmlPagesOf, type CheckCount, scoredPages, storedSummary, type StoredSummary, type StoredTemplate } from './check-counts.js';
 import type { IssueSummary, Language, TemplatePattern } from '@siteaudit/schema';
-import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, bySummaryOrder, templatePattern, topCause, type TopCause, causeDetails } from '@siteaudit/schema/rules';
+import { checkLabel, checkScope, type CheckName, MAX_SECTION_PATTERNS, mayBeTemplate, SECTION_MIN_PAGES, bySummaryOrder, templatePattern, topCause, type TopCause, causeRanges, rangedDetails } from '@siteaudit/schema/rules';
 import { issueDetailsIn } from '../../reports/issue-details.js';
 import type { CrawlRow } from './crawl-row.js';
 
@@ -14,16 +14,39 @@ import type { CrawlRow } from './crawl-row.js';
  * schema rules/template-patterns.ts).
  */
 export async function issueSummary(knex: Knex, crawl: Pick<CrawlRow, 'id' | 'protection_occurrences'>, language: Language = 'en'): Promise<IssueSummary> {
-  const groups = (await checkCounts(knex, crawl.id)).sort(bySummaryOrder);
-  const html = await htmlPages(knex, crawl.id);
+  const summary = (await storedSummary(knex, crawl.id)) ?? (await summariseIssues(knex, crawl.id));
+  const groups = [...summary.checks].sort(bySummaryOrder);
   const totals = { error: 0, warning: 0, info: 0 };
   const out: IssueSummary['groups'] = [];
   for (const g of groups) {
     const { occurrences, pages } = g;
     totals[g.severity] += occurrences;
-    out.push({ name: g.name, label: checkLabel(g.name, language), severity: g.severity, category: g.category, occurrences, pages, templates: await templatesOf(knex, crawl.id, g.name, pages, html, language) });
+    const templates = (summary.templates[g.name] ?? []).map((t) => worded(g.name, t, language));
+    out.push({ name: g.name, label: checkLabel(g.name, language), severity: g.severity, category: g.category, occurrences, pages, templates });
   }
   return { crawl_id: crawl.id, totals, protection_occurrences: crawl.protection_occurrences, groups: out };
+}
+
+/** A stored template decision in the reader's language. */
+function worded(name: string, { cause, ...t }: StoredTemplate, language: Language): TemplatePattern {
+  return { scope: t.scope, section: t.section, pages: t.pages, share: t.share, details: rangedDetails(cause, (d) => issueDetailsIn(name, d, language)), examples: t.examples };
+}
+
+/**
+ * A crawl's summary counted from its issues, in no language: what a crawl stores when it settles
+ * (`storeSummary`), and what a crawl still running, or settled before summaries were stored, is
+ * read from. `checks`: its counts per check, when already read.
+ */
+export async function summariseIssues(knex: Knex, crawlId: string, checks?: CheckCount[]): Promise<StoredSummary> {
+  const counted = checks ?? (await countChecks(knex, crawlId));
+  const scored = await scoredPages(knex, crawlId);
+  const html = await htmlPages(knex, crawlId);
+  const templates: StoredSummary['templates'] = {};
+  for (const g of counted) {
+    const found = await templatesOf(knex, crawlId, g.name, g.pages, html);
+    if (found.length > 0) templates[g.name] = found;
+  }
+  return { version: 1, scored, checks: counted, templates };
 }
 
 /** HTML pages of the crawl (internal, answering 2xx with HTML, challenge pages and meta-refresh stubs aside: what the page checks judge), in all and per section. */
@@ -53,7 +76,7 @@ const EXAMPLE_VARIANTS = 200;
  * per section of SECTION_MIN_PAGES HTML pages or more, its most common cause there on more than
  * half of the section's. Each with the details most of those pages have and three example pages.
  */
-async function templatesOf(knex: Knex, crawlId: string, name: string, pages: number, html: { total: number; sections: Map<string, number> }, language: Language): Promise<TemplatePattern[]> {
+async function templatesOf(knex: Knex, crawlId: string, name: string, pages: number, html: { total: number; sections: Map<string, number> }): Promise<StoredTemplate[]> {
   const site = mayBeTemplate(html.total, pages);
   const candidates = [...html.sections].filter(([, n]) => n >= SECTION_MIN_PAGES && pages * 2 > SECTION_MIN_PAGES);
   if (!site && candidates.length === 0) return [];
@@ -88,14 +111,15 @@ async function templatesOf(knex: Knex, crawlId: string, name: string, pages: num
     found.sort((a, b) => b.pattern!.pages - a.pattern!.pages || (a.pattern!.section! < b.pattern!.section! ? -1 : 1));
     found.splice(MAX_SECTION_PATTERNS);
   }
-  const out: TemplatePattern[] = [];
+  const out: StoredTemplate[] = [];
   for (const { pattern, cause } of found) {
     if (!pattern || !cause) continue;
     // Examples from every page of the cause (its details with other counts too), the first found.
     const q = knex('crawl_issues').where({ crawl_id: crawlId, name }).whereIn('details', cause.variants.slice(0, EXAMPLE_VARIANTS));
     if (pattern.section !== null) q.andWhere({ section: pattern.section });
     const examples = (await q.orderBy('seq').limit(3).select('url')) as { url: string }[];
-    out.push({ ...pattern, details: causeDetails(cause, (d) => issueDetailsIn(name, d, language)), examples: examples.map((e) => e.url) });
+    const { details: _shown, ...kept } = pattern;
+    out.push({ ...kept, examples: examples.map((e) => e.url), cause: causeRanges(cause) });
   }
   return out;
 }

@@ -30,6 +30,7 @@ import * as exportErasures from './032-export-erasures.js';
 import * as logEmailPaths from './033-log-email-paths.js';
 import * as changeRedirects from './034-change-redirects.js';
 import * as logCredentialPaths from './035-log-credential-paths.js';
+import * as crawlSummaries from './036-crawl-summaries.js';
 
 /** Migrations are imported statically so a bundled build still finds them. */
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '033-log-email-paths': logEmailPaths,
   '034-change-redirects': changeRedirects,
   '035-log-credential-paths': logCredentialPaths,
+  '036-crawl-summaries': crawlSummaries,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
