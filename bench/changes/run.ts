@@ -147,6 +147,11 @@ const before = await crawl(0, 0, false);
 // The first crawl settles as the server settles it: its own (first) comparison stored.
 const first = await writeChanges({ knex, write: (work) => knex.transaction(work), crawl: before, previous: undefined });
 await knex('crawls').where({ id: before.id }).update({ settled: true, changes: JSON.stringify(first) });
+// And, where the tree stores it, its summary: the next comparison reads its counts from it.
+if (storing) {
+  const s = await storing.summarise(knex, before.id, undefined);
+  await knex.transaction((trx) => storing.store(trx, before.id, s));
+}
 const after = await crawl(1, Math.round(pages * 0.02), true);
 const setupMs = performance.now() - t0;
 

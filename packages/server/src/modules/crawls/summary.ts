@@ -78,7 +78,15 @@ const EXAMPLE_VARIANTS = 200;
  */
 async function templatesOf(knex: Knex, crawlId: string, name: string, pages: number, html: { total: number; sections: Map<string, number> }): Promise<StoredTemplate[]> {
   const site = mayBeTemplate(html.total, pages);
-  const candidates = [...html.sections].filter(([, n]) => n >= SECTION_MIN_PAGES && pages * 2 > SECTION_MIN_PAGES);
+  let candidates = [...html.sections].filter(([, n]) => n >= SECTION_MIN_PAGES && pages * 2 > SECTION_MIN_PAGES);
+  if (!site && candidates.length > 0) {
+    // A section's decision needs the check on more than half of its HTML pages: its pages there,
+    // HTML or not (an upper bound), counted first on the check's own rows, spare the read of
+    // details that looks each occurrence's page up for every section that cannot hold one.
+    const inSection = (await knex('crawl_issues').where({ crawl_id: crawlId, name }).select('section').countDistinct({ pages: 'url_hash' }).groupBy('section')) as { section: string | null; pages: string | number }[];
+    const most = new Map(inSection.map((r) => [r.section, Number(r.pages)]));
+    candidates = candidates.filter(([section, n]) => (most.get(section) ?? 0) * 2 > n);
+  }
   if (!site && candidates.length === 0) return [];
   // Only occurrences on those HTML pages make a template: a 404 URL or a PDF is no page of it
   // (426 broken targets of one page read as "the site's template" otherwise). A correlated
@@ -86,6 +94,9 @@ async function templatesOf(knex: Knex, crawlId: string, name: string, pages: num
   // build a million-entry list per check on a large crawl.
   const rows = (await knex('crawl_issues')
     .where({ crawl_id: crawlId, name })
+    .modify((q) => {
+      if (!site) q.whereIn('section', candidates.map(([section]) => section));
+    })
     .whereExists(htmlPagesOf(knex, crawlId).whereRaw('crawl_pages.url_hash = crawl_issues.url_hash').select(knex.raw('1')))
     .select('section', 'details')
     .countDistinct({ pages: 'url_hash' })
