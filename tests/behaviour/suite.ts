@@ -31,6 +31,13 @@ export const BEHAVIOUR_PLANS: PlanOverrides = {
   },
 };
 
+/**
+ * How often the suite polls a crawl, an export or a log import. Every poll costs the shared team
+ * a unit of its minute window (600 on agency): polled every 50 ms, the suite's waits alone could
+ * spend it on a fast machine, and its last tests met 429.
+ */
+const POLL = { intervalMs: 200 };
+
 export interface Target {
   name: 'server' | 'mock';
   baseUrl: string;
@@ -77,7 +84,7 @@ export function behaviourSuite(setup: () => Target) {
     const importCompleted = async (project: string, queued: LogImport): Promise<LogImport> => {
       let done = queued;
       for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, POLL.intervalMs));
         done = await client.logs.imports.get({ project, import: queued.id });
       }
       return done;
@@ -219,7 +226,7 @@ export function behaviourSuite(setup: () => Target) {
     it('answers the same issue in French by default and in English on request, on the list and on the page', async () => {
       const project = await client.projects.create({ url: target.siteUrl });
       const [campaign] = (await client.campaigns.list({ project: project.id })).data;
-      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, POLL);
       const read = (language?: 'fr' | 'en') =>
         createClient({ baseUrl: target.baseUrl, token: target.token, language, retries: 0, fetch: target.fetch })
           .crawls.issues.list({ crawl: crawl.id, name: 'broken_internal_link' })
@@ -241,7 +248,7 @@ export function behaviourSuite(setup: () => Target) {
     it('reads (extensions) a URL’s issues, the summary’s labels in the answer’s language, a crawl’s pages per second and a page’s inlinks', async () => {
       const project = await newProject();
       const [campaign] = (await client.campaigns.list({ project: project.id })).data;
-      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, POLL);
       expect(crawl.pages.per_second).toEqual(expect.any(Number));
       expect(crawl.pages.per_second).toBeGreaterThanOrEqual(0);
 
@@ -289,7 +296,7 @@ export function behaviourSuite(setup: () => Target) {
       const launched = await client.crawls.launch({ campaign: campaign.id });
       expect(launched).toMatchObject({ status: 'queued', active: true, trigger: 'manual' });
 
-      const crawl = await client.waitForCrawl(launched.id, { intervalMs: 50 });
+      const crawl = await client.waitForCrawl(launched.id, POLL);
       expect(crawl).toMatchObject({ status: 'completed', active: false });
       expect(crawl.stage_plan.settled).toBe(true);
 
@@ -318,7 +325,7 @@ export function behaviourSuite(setup: () => Target) {
 
       const requested = await client.exports.create({ crawl: crawl.id, format: 'pdf' });
       expect(requested.status).toBe('queued');
-      const ready = await client.waitForExport(requested.id, { intervalMs: 50 });
+      const ready = await client.waitForExport(requested.id, POLL);
       expect(ready.status).toBe('ready');
       const file = await client.exports.download({ export: ready.id });
       expect(file.contentType).toBe('application/pdf');
@@ -340,7 +347,7 @@ export function behaviourSuite(setup: () => Target) {
       const project = await client.projects.create({ url: target.siteUrl });
       const [first] = (await client.campaigns.list({ project: project.id })).data;
       const second = await client.campaigns.create({ project: project.id, name: 'Second', start_url: target.siteUrl, max_depth: 2, max_urls: 20 });
-      const crawlOf = async (campaign: string) => client.waitForCrawl((await client.crawls.launch({ campaign })).id, { intervalMs: 50 });
+      const crawlOf = async (campaign: string) => client.waitForCrawl((await client.crawls.launch({ campaign })).id, POLL);
       const older = await crawlOf(first.id);
       const newer = await crawlOf(second.id);
       expect((await client.projects.get({ project: project.id })).latest_completed_crawl).toEqual({ id: newer.id, finished_at: newer.finished_at });
@@ -359,7 +366,7 @@ export function behaviourSuite(setup: () => Target) {
       const hook = await owner.webhooks.create({ url: target.webhookUrl, events: ['crawl.completed', 'recommendations.ready', 'signal.detected'] });
       const project = await owner.projects.create({ url: target.siteUrl });
       const campaign = await owner.campaigns.create({ project: project.id, name: 'Watched', start_url: target.siteUrl, max_depth: 3, max_urls: 50, notify: true, regression_threshold: 'warning' });
-      const crawlOnce = async () => owner.waitForCrawl((await owner.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const crawlOnce = async () => owner.waitForCrawl((await owner.crawls.launch({ campaign: campaign.id })).id, POLL);
 
       const first = await crawlOnce();
       const before = await owner.crawls.changes.summary({ crawl: first.id });
@@ -534,7 +541,7 @@ export function behaviourSuite(setup: () => Target) {
         refusal('plan_limit.crawls.schedule_frequency', 'la fréquence daily n’est pas incluse dans le forfait Meagre'),
       );
 
-      await owner.waitForCrawl((await owner.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      await owner.waitForCrawl((await owner.crawls.launch({ campaign: campaign.id })).id, POLL);
       expect(await send('POST', `/v1/campaigns/${campaign.id}/crawls`)).toEqual(refusal('plan_limit.crawls.monthly', 'crawls utilisés ce mois-ci : 1 sur 1'));
       expect(await send('POST', `/v1/campaigns/${campaign.id}/crawls`, undefined, 'en')).toEqual(refusal('plan_limit.crawls.monthly', '1 of 1 crawls used this month', 'en'));
 
@@ -673,10 +680,10 @@ export function behaviourSuite(setup: () => Target) {
     it('takes cover branding on an export request (extension), and refuses a logo that is not a small PNG or JPEG', async () => {
       const project = await newProject();
       const campaign = (await client.campaigns.list({ project: project.id })).data[0];
-      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, POLL);
       const logo = dataUrl('png', png(64, 24));
       const requested = await client.exports.create({ crawl: crawl.id, format: 'pdf', branding: { agency_name: 'Agence Dupont', logo } });
-      expect((await client.waitForExport(requested.id, { intervalMs: 50 })).status).toBe('ready');
+      expect((await client.waitForExport(requested.id, POLL)).status).toBe('ready');
       const refused = await client.exports.create({ crawl: crawl.id, format: 'pdf', branding: { logo: 'https://agency.example/logo.png' } }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(ValidationError);
       expect(Object.keys((refused as ValidationError).errors ?? {})).toEqual(['branding.logo']);
@@ -687,7 +694,7 @@ export function behaviourSuite(setup: () => Target) {
     it('gives each pillar with its inputs: the axes multiply to the crawl pillars, the checks make the axes', async () => {
       const project = await newProject();
       const campaign = (await client.campaigns.list({ project: project.id })).data[0];
-      await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, POLL);
       const scorecard = await client.projects.scorecard({ project: project.id });
       for (const key of ['technique', 'contenu'] as const) {
         const p = scorecard.pillars.find((x) => x.key === key)!;
@@ -712,7 +719,7 @@ export function behaviourSuite(setup: () => Target) {
     it('imports an access log (extension): parsed, bots classified and verified, failed claims counted per day only, joined with the crawl, scored', async () => {
       const project = await newProject();
       const campaign = (await client.campaigns.list({ project: project.id })).data[0];
-      await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
+      await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, POLL);
       const day = new Date(target.now().getTime() - DAY_MS);
       const stamp = yesterdayStamp();
       const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -824,8 +831,8 @@ export function behaviourSuite(setup: () => Target) {
     it('deleting a log import removes the reports made since it completed, which may show its paths; one made before stays (extension)', async () => {
       const project = await newProject();
       const campaign = (await client.campaigns.list({ project: project.id })).data[0];
-      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, { intervalMs: 50 });
-      const before = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'pdf' })).id, { intervalMs: 50 });
+      const crawl = await client.waitForCrawl((await client.crawls.launch({ campaign: campaign.id })).id, POLL);
+      const before = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'pdf' })).id, POLL);
       expect(before.status).toBe('ready');
       const stamp = yesterdayStamp();
       const log = `66.249.66.1 - - [${stamp}] "GET /private-offer HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`;
@@ -834,7 +841,7 @@ export function behaviourSuite(setup: () => Target) {
       expect(done.status).toBe('completed');
       // Made once the import completed (a report's time is its own clock's: wait past the second).
       await new Promise((r) => setTimeout(r, 1100));
-      const after = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'xlsx' })).id, { intervalMs: 50 });
+      const after = await client.waitForExport((await client.exports.create({ crawl: crawl.id, format: 'xlsx' })).id, POLL);
       expect(after.status).toBe('ready');
       await client.logs.imports.delete({ project: project.id, import: queued.id });
       expect(await client.exports.get({ export: after.id }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);

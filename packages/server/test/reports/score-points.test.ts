@@ -40,9 +40,11 @@ describe('score points in the reports', () => {
       await wb.xlsx.load((await readAll(renderXlsx(source))) as unknown as ArrayBuffer);
       const rows: unknown[][] = [];
       wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-      const head = rows.findIndex((r) => r.length >= 8 && r[7] === header);
+      // Pages affected, its scope (blank for a check of pages), the score points, the pillar.
+      const head = rows.findIndex((r) => r.length >= 9 && r[8] === header);
       expect(head, language).toBeGreaterThan(0);
-      expect(rows.find((r) => r[0] === first)?.slice(5, 8), language).toEqual([5, 8.6, pillar]);
+      const row = rows.find((r) => r[0] === first)!;
+      expect([row[5], row[6] ?? '', row[7], row[8]], language).toEqual([5, '', 8.6, pillar]);
     }
   });
 });

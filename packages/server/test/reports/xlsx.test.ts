@@ -189,12 +189,14 @@ describe('renderXlsx', () => {
         const axes = new Map<unknown, { weight: number; factor: number; cost: number }>();
         for (const r of mine) {
           const axis = axes.get(r[6]) ?? { weight: r[8] as number, factor: (r[9] as number) ?? 1, cost: 0 };
-          axis.cost += (r[17] as number) ?? 0;
+          axis.cost += (r[18] as number) ?? 0;
           axes.set(r[6], axis);
-          // A check's share is of the pages it judges (its pages over them), its cost weight × √share.
-          if (r[10] && r[16]) {
-            expect(r[15], String(r[10])).toBeCloseTo((r[13] as number) / (r[14] as number), 9);
-            expect(r[17]).toBeCloseTo((r[16] as number) * Math.sqrt(r[15] as number), 9);
+          // A check's share is of the pages it judges (its pages over them; a site-wide check's
+          // pages are every scored page, its scope beside them), its cost weight × √share.
+          if (r[10] && r[17]) {
+            expect(typeof r[13], String(r[10])).toBe('number');
+            expect(r[16], String(r[10])).toBeCloseTo((r[13] as number) / (r[15] as number), 9);
+            expect(r[18]).toBeCloseTo((r[17] as number) * Math.sqrt(r[16] as number), 9);
           }
         }
         for (const a of axes.values()) if (a.weight > 0 && a.cost > 0) expect(a.factor).toBeCloseTo(Math.exp(-a.cost), 9);
