@@ -6,7 +6,7 @@
  * summary says so per check (`templates`), beside the occurrences, which stay readable page by page.
  *
  * Same cause, same details: the crawler's details name what fired (`no meta description`,
- * `no lang on <html>`, `h2 followed by h4`, `14 image(s): images/prev.png, images/next.png…`), so
+ * `no lang on <html>`, `h2 followed by h4`, `14 image(s): /images/prev.png, /images/next.png…`), so
  * pages whose details agree share the cause. They are compared by `templateCause`: counts are
  * not the cause (`14 image(s)` and `9 image(s)` of the same images agree), and for a check about
  * the page itself neither is the path of a URL it names (`canonical https://www.sqlite.org/a.html

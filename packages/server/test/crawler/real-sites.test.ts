@@ -27,7 +27,7 @@ import { config, FAST } from '../../../../tests/support/crawler.js';
 import { readSite, refreshRedirect, type SiteReading } from './site-reading.js';
 import { countScripts, emptyScriptCounts, languageMismatch } from '../../src/crawler/page/page-language.js';
 import { HtmlAnalyser } from '../../src/crawler/page/html-analyser.js';
-import { checkScope, type CheckName, templatePattern, topCause } from '@siteaudit/schema/rules';
+import { checkScope, type CheckName, templateCause, templatePattern, topCause } from '@siteaudit/schema/rules';
 import { serveFolder, type StaticSite } from './static-server.js';
 
 interface RealSite {
@@ -629,6 +629,14 @@ describe.each(SITES)('crawl of a real site: $name ($debianPackage)', (site) => {
       read++;
     }
     expect(read).toBeGreaterThanOrEqual(html.length - 5);
+  });
+
+  it.runIf(site.name === 'rust')('names rustdoc\'s logo as one file in every folder, though each page writes it relative to its own depth', () => {
+    const html = new Set(htmlPages(result).map((p) => p.url));
+    const depths = new Set(htmlPages(result).map((p) => new URL(p.url).pathname.split('/').length));
+    expect(depths.size).toBeGreaterThan(1);
+    const causes = new Set(result.issues.filter((i) => i.name === 'image_missing_dimensions' && html.has(i.url)).map((i) => templateCause(checkScope('image_missing_dimensions').scope, i.details)));
+    expect([...causes]).toEqual(['# image(s): /rust-logo1.#.#.svg ×#']);
   });
 
   it.runIf(site.name === 'rust')('reads rustdoc\'s meta-refresh stubs as redirects: no content audit, no duplicates, links to them as links to a 301', () => {

@@ -29,6 +29,7 @@ export interface HtmlLink {
 }
 
 export interface HtmlImage {
+  /** As written; a lazy loader's `data-src` (`data-lazy-src`, `data-original`) when `src` is a placeholder (inline, or none). */
   src: string;
   alt: string | null;
   hasWidth: boolean;
@@ -407,8 +408,11 @@ export class HtmlAnalyser {
   }
 
   private image(a: Record<string, string>): void {
+    let src = (a.src ?? '').trim();
+    // A lazy loader's placeholder (an inline GIF, or no src) stands for the image its script loads.
+    if (src === '' || src.startsWith('data:')) src = (a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'] ?? src).trim();
     push(this.facts.images, {
-      src: (a.src ?? '').trim(),
+      src,
       alt: a.alt === undefined ? null : a.alt,
       hasWidth: a.width !== undefined && a.width.trim() !== '',
       hasHeight: a.height !== undefined && a.height.trim() !== '',

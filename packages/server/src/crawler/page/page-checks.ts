@@ -276,7 +276,34 @@ function isHreflangCode(code: string): boolean {
   return m[2] !== 'uk';
 }
 
-function linksAndImages({ input, internal, external }: PageFacts, add: Add): void {
+/** How long an image's name may be in details: a source written inline or past this is cut. */
+const IMAGE_NAME_MAX = 100;
+
+/**
+ * How details name an image: its path when it is on the page's own origin, so the logo a template
+ * writes `../logo.svg` in one folder and `../../logo.svg` in the next is one file (and one cause
+ * of a template decision); its URL on another host; an inline image by its type, never its bytes.
+ */
+function imageNamer(pageUrl: string, base: string): (src: string) => string {
+  const origin = /^https?:\/\/[^/?#]+/i.exec(pageUrl)?.[0].toLowerCase() ?? null;
+  const names = new Map<string, string>();
+  return (src) => {
+    let name = names.get(src);
+    if (name === undefined) {
+      if (src === '') name = '(no src)';
+      else if (/^data:/i.test(src)) name = `inline ${/^data:([^;,]*)/i.exec(src)![1] || 'data'}`;
+      else {
+        const url = normaliseUrl(src, base);
+        name = url === null ? src : origin !== null && url.startsWith(origin) && '/?'.includes(url[origin.length] ?? '/') ? url.slice(origin.length) || '/' : url;
+      }
+      if (name.length > IMAGE_NAME_MAX) name = `${name.slice(0, IMAGE_NAME_MAX - 1)}…`;
+      names.set(src, name);
+    }
+    return name;
+  };
+}
+
+function linksAndImages({ input, base, internal, external }: PageFacts, add: Add): void {
   if (input.url.startsWith('https:')) {
     const insecure = [...internal.keys()].filter((u) => u.startsWith('http:'));
     if (insecure.length) add('internal_link_to_http', D.internalLinksToHttp(insecure));
@@ -285,12 +312,14 @@ function linksAndImages({ input, internal, external }: PageFacts, add: Add): voi
   if (linkCount > THRESHOLDS.maxLinks) add('too_many_links', `${linkCount} links`);
   // Nofollow on internal links is judged with its targets once they are crawled (site/nofollow-links.ts).
   const images = input.html.images;
+  if (images.length === 0) return;
+  const name = imageNamer(input.url, base);
   const noAlt = images.filter((i) => i.alt === null);
-  if (noAlt.length) add('image_missing_alt', `${noAlt.length} image(s) without alt: ${sampleDistinct(noAlt.map((i) => i.src))}`);
+  if (noAlt.length) add('image_missing_alt', `${noAlt.length} image(s) without alt: ${sampleDistinct(noAlt.map((i) => name(i.src)))}`);
   const longAlt = images.filter((i) => i.alt !== null && chars(i.alt) > THRESHOLDS.altMax);
-  if (longAlt.length) add('image_alt_too_long', `${longAlt.length} image(s): ${sampleDistinct(longAlt.map((i) => i.src))}`);
+  if (longAlt.length) add('image_alt_too_long', `${longAlt.length} image(s): ${sampleDistinct(longAlt.map((i) => name(i.src)))}`);
   const noSize = images.filter((i) => !i.hasWidth || !i.hasHeight);
-  if (noSize.length) add('image_missing_dimensions', `${noSize.length} image(s): ${sampleDistinct(noSize.map((i) => i.src))}`);
+  if (noSize.length) add('image_missing_dimensions', `${noSize.length} image(s): ${sampleDistinct(noSize.map((i) => name(i.src)))}`);
 }
 
 /** Empty or generic anchor texts of internal links (the list: GENERIC_ANCHORS). */

@@ -298,6 +298,29 @@ describe('page-level checks', () => {
     expect(details(page(['/a', '/b', '/c', '/d', '/e', '/a'].map(img).join(''))).image_missing_dimensions).toBe('6 image(s): /a ×2, /b, /c (+2)');
   });
 
+  it('names an image by its path on the site, whatever relative path a folder wrote, and never by inline bytes', () => {
+    const details = (source: string, url: string) => Object.fromEntries(audit(source, { url }).findings.map((f) => [f.name, f.details]));
+    const page = (imgs: string) => html({ main: `<h1>P</h1><p>${prose('x')}</p>${imgs}` });
+    // rustdoc writes its logo relative to each page's folder: one file, one cause of a template decision.
+    const deep = details(page('<img src="../../rust-logo.svg" alt="logo">'), 'https://shop.example/std/io/index.html');
+    const deeper = details(page('<img src="../../../rust-logo.svg" alt="logo">'), 'https://shop.example/core/str/lossy/struct.A.html');
+    expect(deep.image_missing_dimensions).toBe('1 image(s): /rust-logo.svg');
+    expect(deeper.image_missing_dimensions).toBe(deep.image_missing_dimensions);
+    // Another host keeps its URL; a query stays (another image); a base element is followed.
+    expect(details(page('<img src="https://cdn.example/a.png?w=2" alt="a"><img src="b.png?v=1" alt="b">'), 'https://shop.example/x/').image_missing_dimensions).toBe(
+      '2 image(s): https://cdn.example/a.png?w=2, /x/b.png?v=1',
+    );
+    expect(details(html({ head: '<base href="https://shop.example/static/">', main: `<h1>P</h1><p>${prose('x')}</p><img src="i.png" alt="i">` }), 'https://shop.example/a/b').image_missing_dimensions).toBe('1 image(s): /static/i.png');
+    // A lazy loader's placeholder names the image it stands for; an inline image its type, not its bytes.
+    const inline = `data:image/gif;base64,${'R0lGODlhAQABAIAAAAAAAP'.repeat(40)}`;
+    expect(details(page(`<img src="${inline}" data-src="/photos/cat.jpg">`), 'https://shop.example/').image_missing_alt).toBe('1 image(s) without alt: /photos/cat.jpg');
+    expect(details(page(`<img src="${inline}"><img>`), 'https://shop.example/').image_missing_alt).toBe('2 image(s) without alt: inline image/gif, (no src)');
+    // A name past 100 characters is cut.
+    const long = details(page(`<img src="/${'a'.repeat(300)}.png">`), 'https://shop.example/').image_missing_alt;
+    expect(long.length).toBeLessThan(140);
+    expect(long).toMatch(/…$/);
+  });
+
   it('does not call a BCP 47 locale segment (en-US, pt-BR, zh-Hans) an uppercase URL', () => {
     const findings = (url: string) => urlHygiene(url).map((f) => f.name);
     for (const url of ['https://shop.example/en-US/shoes', 'https://shop.example/pt-BR/', 'https://shop.example/zh-Hans/docs/intro', 'https://shop.example/zh-Hant-TW/a', 'https://shop.example/es-419/ofertas']) {
