@@ -267,7 +267,7 @@ program
   .command('dev')
   .description('Start with a demo team and print a ready token (crawls may reach local sites)')
   .option('-p, --port <port>', 'port to listen on', integer, Number(process.env.PORT ?? 8080))
-  .option('-d, --database <url-or-file>', 'database (default: in memory)', 'sqlite::memory:')
+  .addOption(new Option('-d, --database <url-or-file>', 'database').default('sqlite::memory:', 'in memory'))
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: LOG_LEVEL, else info)', logLevel)
   .action(async (opts) => {
     const { server, url } = await serve({

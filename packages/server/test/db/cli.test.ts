@@ -212,6 +212,14 @@ describe.skipIf(onPostgres)('siteaudit-server CLI', () => {
     ]);
     for (const [name, description] of [...commands, ...subcommands]) expect(description.length, name).toBeGreaterThan(10);
     expect(admin.stdout).toContain('--json');
+    // Each command's options say their default once, in words where the value alone would not.
+    const helps = await Promise.all(['start', 'dev'].map((command) => cli([command, '--help'])));
+    for (const help of helps) {
+      expect(help.code).toBe(0);
+      const options = help.stdout.replace(/\n {20,}/g, ' ');
+      expect(options.match(/^.*\(default: .*\(default: .*$/m)).toBeNull();
+    }
+    expect(helps[1].stdout).toMatch(/--database <url-or-file>\s+database \(default: in memory\)\n/);
   }, CLI_TEST_MS);
 
   it('dev says it lets crawls and webhooks reach private addresses', async () => {
