@@ -107,6 +107,26 @@ describe('budget, depth and patterns', () => {
     expect(all.outcome.crawled).toBe(all.outcome.discovered);
   });
 
+  it('crawls the same URLs under the same budget whatever order the pages answer in', async () => {
+    // 40 pages, each linking to five others; every page answers after a delay that differs between the two sites.
+    const paths = Array.from({ length: 40 }, (_, i) => `/p${i}`);
+    const links = (i: number) => [1, 7, 13, 22, 31].map((step) => paths[(i * 3 + step) % paths.length]);
+    const crawled = async (delay: (i: number) => number) => {
+      const routes: Record<string, Route> = { '/': linking('/', paths.slice(0, 6)) };
+      paths.forEach((path, i) => (routes[path] = { ...linking(path, links(i)), delayMs: delay(i) }));
+      const s = await start({ only: [], routes });
+      const r = await crawl(`${s.origin}/`, { maxUrls: 17, concurrency: 8, perHostConcurrency: 8 });
+      await s.close();
+      site = undefined;
+      expect(r.outcome.truncated).toBe(true);
+      return r.pages.filter((p) => p.is_internal).map((p) => p.url.slice(s.origin.length)).sort();
+    };
+    const first = await crawled((i) => 1 + ((i * 7) % 11) * 3);
+    const second = await crawled((i) => 1 + ((i * 5 + 3) % 11) * 3);
+    expect(first).toHaveLength(17);
+    expect(second).toEqual(first);
+  });
+
   it('a budget exactly the size of the site is not a truncation', async () => {
     const s = await start({ only: ['/', '/about'], routes: { '/': linking('/', ['/about']), '/about': linking('/about', ['/']) } });
     const r = await crawl(`${s.origin}/`, { maxUrls: 2 });

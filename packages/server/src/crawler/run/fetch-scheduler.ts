@@ -1,13 +1,20 @@
 /**
  * Scheduling and the frontier: which URL is fetched next, and how many run at once. Internal URLs
- * go breadth first, one FIFO per click depth, and a URL at depth d waits while a page at depth
- * d-2 or less is still in flight (it could find this URL at a lower depth: depths stay exact).
+ * go breadth first, a level per click depth: the URLs at depth d start once no page above them is
+ * still in flight (none could find one of them at a lower depth: depths stay exact, and the level
+ * is whole), in the order of the pages that named them (`UrlRegistry.order`: the naming page's
+ * rank, then the link's place on it), never in the order their pages happened to answer. URLs
+ * found at a level's own depth while it runs (a meta-refresh stub's target) make a next wave of
+ * the level, ordered the same way once the wave before is over.
+ * The budget (`maxUrls`) counts the internal URLs claimed: a level (or wave) opening takes its
+ * slots for its first URLs in that order, and leaves the rest out (the crawl is truncated), so
+ * two crawls of the same site under the same budget crawl the same URLs. Only a redirect
+ * followed (`claim`) takes a slot as it comes: when those outnumber the slots left, which of them
+ * is followed depends on timing.
  * Auxiliary jobs (image and external-link checks) fill the free slots. Politeness is per host:
  * at most `perHostConcurrency` requests in flight on one host, one while it has a Crawl-delay. A
  * job frees its host's slot once it no longer talks to the host (a page's body read: its analysis
  * need not hold back the next request) and its place in `concurrency` when it ends.
- * The budget (`maxUrls`) counts the internal URLs claimed; once spent with URLs still waiting,
- * the crawl is truncated.
  */
 import { DepthFrontier, Flag, NO_DEPTH, State, type UrlRegistry } from './url-registry.js';
 import { isAbortError } from '../../abort.js';
@@ -48,6 +55,11 @@ export class FetchScheduler {
   truncated = false;
   /** The link crawl from the start is over (the sitemap-only URLs are queued): what is found now has no click depth. */
   private clicksOver = false;
+  /** The depth of the open level, and how many of its waiting entries its open wave admitted. */
+  private openDepth = NO_DEPTH;
+  private waveLeft = 0;
+  /** The rank the next admitted URL takes (`UrlRegistry.order`). */
+  private nextRank = 1;
 
   constructor(
     private readonly reg: UrlRegistry,
@@ -60,18 +72,24 @@ export class FetchScheduler {
 
   /**
    * Registers an internal URL found at `depth` and queues it when in scope and within the depth
-   * limit; returns its id, or null when it stays out of the crawl.
+   * limit; returns its id, or null when it stays out of the crawl. `from` is the page that names
+   * it and the place of the link among the URLs that page names: the URL's place in its level.
    */
-  discover(url: string, depth: number, via: DiscoveredVia): number | null {
+  discover(url: string, depth: number, via: DiscoveredVia, from?: { page: number; index: number }): number | null {
     const reg = this.reg;
+    const key = from === undefined ? 0 : orderKey(reg.order[from.page], from.index);
     const existing = reg.get(url);
     if (existing !== undefined) {
       const state = reg.state[existing];
       if (state === State.Queued && depth < reg.depth[existing]) {
         reg.depth[existing] = depth;
+        reg.order[existing] = key;
         this.frontier.push(existing, depth);
+      } else if (state === State.Queued && depth === reg.depth[existing]) {
+        if (key < reg.order[existing]) reg.order[existing] = key;
       } else if (state === State.Known && depth <= this.options.maxDepth) {
         reg.depth[existing] = depth;
+        reg.order[existing] = key;
         reg.setVia(existing, via);
         if (this.clicksOver) reg.set(existing, Flag.NoClickDepth);
         this.enqueue(existing, depth);
@@ -84,6 +102,7 @@ export class FetchScheduler {
       return null;
     }
     const { id } = reg.add(url, depth, via);
+    reg.order[id] = key;
     reg.set(id, this.clicksOver ? Flag.Internal | Flag.NoClickDepth : Flag.Internal);
     this.enqueue(id, depth);
     return id;
@@ -102,17 +121,21 @@ export class FetchScheduler {
    */
   queueSitemapOnly(): boolean {
     const reg = this.reg;
-    let queued = false;
     this.clicksOver = true;
-    for (let id = 0; id < reg.size; id++) {
-      if (reg.state[id] !== State.Known) continue;
+    const listed: number[] = [];
+    for (let id = 0; id < reg.size; id++) if (reg.state[id] === State.Known) listed.push(id);
+    // Registered as the sitemaps and the pages were read, in no fixed order: in URL order instead.
+    const urls = listed.map((id) => reg.url(id));
+    const order = listed.map((_, i) => i).sort((a, b) => (urls[a] < urls[b] ? -1 : urls[a] > urls[b] ? 1 : 0));
+    order.forEach((i, place) => {
+      const id = listed[i];
       reg.depth[id] = 1;
+      reg.order[id] = place;
       reg.set(id, Flag.NoClickDepth);
       reg.setVia(id, 'sitemap');
       this.enqueue(id, 1);
-      queued = true;
-    }
-    return queued;
+    });
+    return listed.length > 0;
   }
 
   /** Claims one URL of the budget (a redirect target); false, and truncated, when it is spent. */
@@ -190,27 +213,48 @@ export class FetchScheduler {
     for (;;) {
       const depth = this.frontier.lowestDepth();
       if (depth === NO_DEPTH) return false;
-      // Exact click depths: a page at depth d-2 still in flight could find this URL at d-1.
-      if (this.minActiveDepth() < depth - 1) return false;
+      if (depth !== this.openDepth || this.waveLeft === 0) {
+        // A level, or a next wave of the open one, opens once nothing at its depth or above is in flight.
+        if (this.minActiveDepth() <= depth) return false;
+        this.openWave(depth);
+        continue;
+      }
       const id = this.frontier.peek(depth)!;
       if (this.reg.state[id] !== State.Queued || this.reg.depth[id] !== depth) {
+        // Taken since (a redirect chain reached it) or moved to a lower depth: its slot is free again.
         this.frontier.shift(depth);
+        this.waveLeft--;
+        this.slots++;
         continue;
       }
       const host = new URL(this.reg.url(id)).host;
       if ((this.activeByHost.get(host) ?? 0) >= this.hostLimit(host)) return false;
-      if (this.slots <= 0) {
-        // The budget is spent while in-scope URLs wait: the crawl is truncated.
-        this.truncated = true;
-        while (this.frontier.length) this.frontier.shift(this.frontier.lowestDepth());
-        return false;
-      }
       this.frontier.shift(depth);
-      this.slots--;
+      this.waveLeft--;
       this.reg.state[id] = State.Active;
       this.launch(host, depth, (slot) => fetch(id, slot));
       return true;
     }
+  }
+
+  /**
+   * Opens the URLs waiting at `depth`: in the crawl's order, the first ones the budget allows
+   * take their slots (and their ranks) now; the others stay out and the crawl is truncated.
+   */
+  private openWave(depth: number): void {
+    const reg = this.reg;
+    const seen = new Set<number>();
+    const ids = this.frontier.drain(depth).filter((id) => reg.state[id] === State.Queued && reg.depth[id] === depth && !seen.has(id) && (seen.add(id), true));
+    ids.sort((a, b) => reg.order[a] - reg.order[b] || (a === b ? 0 : reg.url(a) < reg.url(b) ? -1 : 1));
+    const admitted = Math.min(ids.length, Math.max(0, this.slots));
+    if (admitted < ids.length) this.truncated = true;
+    this.slots -= admitted;
+    for (let i = 0; i < admitted; i++) {
+      reg.order[ids[i]] = this.nextRank++;
+      this.frontier.push(ids[i], depth);
+    }
+    this.openDepth = depth;
+    this.waveLeft = admitted;
   }
 
   private startAux(): boolean {
@@ -252,4 +296,9 @@ export class FetchScheduler {
         this.wake?.();
       });
   }
+}
+
+/** Where a URL named by a page of rank `rank`, `index`th among the URLs it names, stands in its level. */
+function orderKey(rank: number, index: number): number {
+  return rank * 2 ** 21 + Math.min(index, 2 ** 21 - 1);
 }

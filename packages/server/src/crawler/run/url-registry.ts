@@ -92,6 +92,14 @@ export class IdQueue {
     return this.head < this.items.length ? this.items[this.head] : undefined;
   }
 
+  /** Takes every waiting id out, in order. */
+  drain(): number[] {
+    const ids = this.items.slice(this.head);
+    this.items = [];
+    this.head = 0;
+    return ids;
+  }
+
   get length(): number {
     return this.items.length - this.head;
   }
@@ -135,6 +143,13 @@ export class UrlRegistry {
    * LANGUAGE_FROM_URL set when the URL named it (the page declares none); 0 when unknown.
    */
   language = new Uint16Array(1024);
+  /**
+   * Where the URL stands in the crawl's order: until its level opens, the first place a page of
+   * the level above named it (that page's rank × 2^21 + the link's index on it); once opened, its
+   * own rank. The budget's cut follows it, so it falls on the same URLs whatever the timing
+   * (run/fetch-scheduler.ts).
+   */
+  order = new Float64Array(1024);
   /** The language versions seen, in order (`language` indexes it). */
   readonly languages: string[] = [];
   private readonly languageIndex = new Map<string, number>();
@@ -174,6 +189,7 @@ export class UrlRegistry {
     this.redirect = grow(this.redirect, n);
     this.sitemapFile = grow(this.sitemapFile, n);
     this.language = grow(this.language, n);
+    this.order = grow(this.order, n);
     this.depth[id] = depth;
     this.via[id] = VIA.indexOf(via);
     this.canonical[id] = NO_ID;
@@ -242,6 +258,13 @@ export class DepthFrontier {
     const id = this.buckets[depth]?.shift();
     if (id !== undefined) this.count--;
     return id;
+  }
+
+  /** Takes every id waiting at `depth` out, in order. */
+  drain(depth: number): number[] {
+    const ids = this.buckets[depth]?.drain() ?? [];
+    this.count -= ids.length;
+    return ids;
   }
 
   get length(): number {

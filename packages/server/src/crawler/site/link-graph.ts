@@ -60,11 +60,14 @@ export class LinkGraph {
     const { id, url, depth } = page;
     const childDepth = depth + 1;
     const links: PageLinks = { targets: new Set(), nofollow: new Set(), nofollowUrls: [], pageLevel: summary.nofollow };
+    // Each URL the page names, in the order it names them: their place in the crawl's next level.
+    let index = 0;
+    const from = () => ({ page: id, index: index++ });
     for (const link of summary.internalLinks) {
       if (link.url === url) continue;
       const nofollow = link.nofollow || summary.nofollow;
       if (nofollow) links.nofollowUrls.push(link.url);
-      const target = this.ctx.scheduler.discover(link.url, childDepth, 'link');
+      const target = this.ctx.scheduler.discover(link.url, childDepth, 'link', from());
       if (target === null) continue;
       links.targets.add(target);
       if (nofollow) links.nofollow.add(target);
@@ -73,14 +76,14 @@ export class LinkGraph {
     // redirect: its target is at the stub's own click depth, as a 301's is.
     const refresh = summary.metaRefreshUrl;
     if (refresh && refresh !== url && this.ctx.scope.isInternal(refresh)) {
-      const target = summary.refreshRedirect ? this.ctx.scheduler.discover(refresh, depth, 'redirect') : this.ctx.scheduler.discover(refresh, childDepth, 'link');
+      const target = summary.refreshRedirect ? this.ctx.scheduler.discover(refresh, depth, 'redirect', from()) : this.ctx.scheduler.discover(refresh, childDepth, 'link', from());
       if (target !== null) links.targets.add(target);
     }
-    if (summary.canonical) this.ctx.reg.canonical[id] = this.canonicalTarget(page, summary.canonical);
+    if (summary.canonical) this.ctx.reg.canonical[id] = this.canonicalTarget(page, summary.canonical, from());
     const alternates: { lang: string; target: number }[] = [];
     for (const h of summary.hreflang) {
       if (!this.ctx.scope.isInternal(h.url)) continue;
-      const target = h.url === url ? id : (this.ctx.scheduler.discover(h.url, childDepth, 'hreflang') ?? this.ctx.reg.get(h.url));
+      const target = h.url === url ? id : (this.ctx.scheduler.discover(h.url, childDepth, 'hreflang', from()) ?? this.ctx.reg.get(h.url));
       if (target !== undefined && target !== null) alternates.push({ lang: h.lang, target });
     }
     if (summary.hreflang.length) this.hreflangPages++;
@@ -88,7 +91,7 @@ export class LinkGraph {
     // Pagination links are followed as links are, and judged once the crawl has recorded what it could.
     for (const p of summary.paginationLinks) {
       if (p.url === url || !this.ctx.scope.isInternal(p.url)) continue;
-      const target = this.ctx.scheduler.discover(p.url, childDepth, 'link') ?? this.ctx.reg.get(p.url);
+      const target = this.ctx.scheduler.discover(p.url, childDepth, 'link', from()) ?? this.ctx.reg.get(p.url);
       if (target !== undefined && target !== null) this.pagination.push(id, p.rel === 'next' ? 0 : 1, target);
     }
     return links;
@@ -109,10 +112,10 @@ export class LinkGraph {
   }
 
   /** The id a page's canonical names: the page itself, off the site, or a URL discovered one click further. */
-  private canonicalTarget(page: PageRef, canonical: string): number {
+  private canonicalTarget(page: PageRef, canonical: string, from: { page: number; index: number }): number {
     if (canonical === page.url) return page.id;
     if (!this.ctx.scope.isInternal(canonical)) return OFF_SITE_ID;
-    return this.ctx.scheduler.discover(canonical, page.depth + 1, 'canonical') ?? this.ctx.reg.get(canonical) ?? UNUSABLE_ID;
+    return this.ctx.scheduler.discover(canonical, page.depth + 1, 'canonical', from) ?? this.ctx.reg.get(canonical) ?? UNUSABLE_ID;
   }
 
   /** Counts the links of recorded page `source`; judges those whose target is known, keeps the others. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { abortError } from '../../../src/abort.js';
 import { Flag, State } from '../../../src/crawler/run/url-registry.js';
@@ -131,6 +132,68 @@ describe('scheduler: running the crawl', () => {
     expect(fetched).toBe(3);
     expect(scheduler.truncated).toBe(true);
     expect(scheduler.claim()).toBe(false);
+  });
+
+  /**
+   * A crawl of `site` (path → the paths it links to, in order) with pages that answer after the
+   * delays `delays` gives, in turn; the paths fetched, in the order they started.
+   */
+  async function budgeted(site: Record<string, string[]>, maxUrls: number, delays: () => number, concurrency = 4): Promise<string[]> {
+    const { scheduler, startId, reg } = parts({ scheduler: { maxUrls, concurrency, perHostConcurrency: concurrency } });
+    scheduler.enqueue(startId, 0);
+    const started: string[] = [];
+    await scheduler.run(async (id) => {
+      const path = reg.url(id).slice(START.length);
+      started.push(path);
+      await new Promise((resolve) => setTimeout(resolve, delays()));
+      let index = 0;
+      for (const l of site[path] ?? []) scheduler.discover(`${START}${l}`, reg.depth[id] + 1, 'link', { page: id, index: index++ });
+      reg.state[id] = State.Done;
+    }, async () => false);
+    return started;
+  }
+
+  it('cuts the budget on the same URLs whatever order the pages answer in: the order the pages above named them', async () => {
+    // The home names a, b, c; each names three pages of the next level, some named twice.
+    const site: Record<string, string[]> = { '': ['a', 'b', 'c'], a: ['a1', 'a2', 'b1'], b: ['b1', 'b2', 'b3'], c: ['c1', 'a1', 'c2'], a1: ['x'], b1: ['y'] };
+    const first = await budgeted(site, 7, () => 0);
+    // Breadth first, and within a level in the order the level above named them: a1, a2, b1 (a names them first).
+    expect(first).toEqual(['', 'a', 'b', 'c', 'a1', 'a2', 'b1']);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 4 }), async (pattern, budget, concurrency) => {
+        let i = 0;
+        const calm = await budgeted(site, budget, () => 0, 1);
+        const hurried = await budgeted(site, budget, () => pattern[i++ % pattern.length], concurrency);
+        expect(new Set(hurried)).toEqual(new Set(calm));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('opens a level once nothing above it is in flight, and the URLs a level finds at its own depth as a next wave', async () => {
+    const { scheduler, startId, reg } = parts({ scheduler: { concurrency: 4, maxUrls: 5 } });
+    scheduler.enqueue(startId, 0);
+    const started: string[] = [];
+    const inFlight = new Set<number>();
+    await scheduler.run(async (id) => {
+      const path = reg.url(id).slice(START.length);
+      // Nothing of a deeper level runs beside a page above it.
+      for (const other of inFlight) expect(reg.depth[other]).toBe(reg.depth[id]);
+      started.push(path);
+      inFlight.add(id);
+      // s2 answers last, so the target of s1 is found first.
+      await new Promise((resolve) => setTimeout(resolve, path === 's2' ? 30 : 1));
+      if (path === '') ['s2', 's1', 'deep'].forEach((l, index) => scheduler.discover(`${START}${l}`, 1, 'link', { page: id, index }));
+      // The stubs lead to their targets at their own depth: a next wave of level 1, ordered as the stubs are.
+      if (path === 's2') scheduler.discover(`${START}t2`, 1, 'redirect', { page: id, index: 0 });
+      if (path === 's1') scheduler.discover(`${START}t1`, 1, 'redirect', { page: id, index: 0 });
+      if (path === 'deep') scheduler.discover(`${START}d2`, 2, 'link', { page: id, index: 0 });
+      inFlight.delete(id);
+      reg.state[id] = State.Done;
+    }, async () => false);
+    // The budget of 5: the home, its three links, then t2 (named by s2, which the home names first), though t1 came first.
+    expect(started).toEqual(['', 's2', 's1', 'deep', 't2']);
+    expect(scheduler.truncated).toBe(true);
   });
 
   it('runs the refill once the link crawl drains, then the sitemap-only URLs at depth 1', async () => {
