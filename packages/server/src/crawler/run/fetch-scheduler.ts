@@ -243,9 +243,10 @@ export class FetchScheduler {
    */
   private openWave(depth: number): void {
     const reg = this.reg;
-    const seen = new Set<number>();
-    const ids = this.frontier.drain(depth).filter((id) => reg.state[id] === State.Queued && reg.depth[id] === depth && !seen.has(id) && (seen.add(id), true));
-    ids.sort((a, b) => reg.order[a] - reg.order[b] || (a === b ? 0 : reg.url(a) < reg.url(b) ? -1 : 1));
+    const waiting = this.frontier.drain(depth).filter((id) => reg.state[id] === State.Queued && reg.depth[id] === depth);
+    waiting.sort((a, b) => reg.order[a] - reg.order[b] || (a === b ? 0 : reg.url(a) < reg.url(b) ? -1 : 1));
+    // An id queued twice sorts next to itself: kept once, without a set as large as the level.
+    const ids = waiting.filter((id, i) => i === 0 || waiting[i - 1] !== id);
     const admitted = Math.min(ids.length, Math.max(0, this.slots));
     if (admitted < ids.length) this.truncated = true;
     this.slots -= admitted;

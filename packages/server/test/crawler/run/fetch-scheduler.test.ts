@@ -196,6 +196,21 @@ describe('scheduler: running the crawl', () => {
     expect(scheduler.truncated).toBe(true);
   });
 
+  it('takes one slot for a URL queued twice at its depth, and fetches it once', async () => {
+    const { scheduler, reg } = parts({ scheduler: { maxUrls: 2 } });
+    const twice = reg.add(`${START}twice`, 1, 'link').id;
+    scheduler.enqueue(twice, 1);
+    scheduler.enqueue(twice, 1);
+    scheduler.discover(`${START}other`, 1, 'link');
+    const fetched: string[] = [];
+    await scheduler.run(async (id) => {
+      fetched.push(reg.url(id).slice(START.length));
+      reg.state[id] = State.Done;
+    }, async () => false);
+    expect(fetched.sort()).toEqual(['other', 'twice']);
+    expect(scheduler.truncated).toBe(false);
+  });
+
   it('runs the refill once the link crawl drains, then the sitemap-only URLs at depth 1', async () => {
     const { scheduler, startId, reg } = parts();
     const listed = reg.add(`${START}listed`, 1, 'sitemap').id;
